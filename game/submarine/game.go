@@ -153,7 +153,7 @@ const (
 
 // Step is the result of applying one action.
 type Step struct {
-	Seat    int   // who acted
+	Seat    int // who acted
 	Action  Action
 	Actor   Event // what the actor is told
 	Other   Event // what the other side is told
