@@ -1,0 +1,5 @@
+//go:build !race
+
+package belief_test
+
+const raceEnabled = false
