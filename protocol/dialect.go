@@ -1,0 +1,88 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Dialect is one of the protocol's dialects.
+type Dialect uint8
+
+// The dialects. The series variant of the classic server is Classic with
+// SeriesRound greetings.
+const (
+	Classic     Dialect = iota + 1 // 2016 reference server (Ruby), compact JSON
+	SubmarinePy                    // 2025 submarine_py servers, Python spacing
+)
+
+// Fixed protocol lines (without "\n").
+const (
+	YourTurn = "your turn"
+	Waiting  = "waiting"
+	YouWin   = "you win"
+	YouLose  = "you lose"
+)
+
+const (
+	classicGreeting = "you are connected. please send me initial state."
+	pyGreeting      = "This is a submarine_py server.  Tell me your name."
+	seriesSuffix    = ". please send me initial state."
+)
+
+// ParseDialect parses a dialect name: "classic" or "submarine-py"
+// ("submarine_py" and "py" are accepted too).
+func ParseDialect(s string) (Dialect, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "classic":
+		return Classic, nil
+	case "submarine-py", "submarine_py", "py":
+		return SubmarinePy, nil
+	}
+	return 0, fmt.Errorf("protocol: unknown dialect %q (want classic or submarine-py)", s)
+}
+
+// String is the dialect's name as ParseDialect accepts it.
+func (d Dialect) String() string {
+	switch d {
+	case Classic:
+		return "classic"
+	case SubmarinePy:
+		return "submarine-py"
+	}
+	return fmt.Sprintf("Dialect(%d)", uint8(d))
+}
+
+// Greeting is the server's first line (without "\n").
+func (d Dialect) Greeting() string {
+	if d == SubmarinePy {
+		return pyGreeting
+	}
+	return classicGreeting
+}
+
+// DrawLine is the line both sides get on a draw: "even" (classic) or "draw".
+func (d Dialect) DrawLine() string {
+	if d == SubmarinePy {
+		return "draw"
+	}
+	return "even"
+}
+
+// stateKey is the key of the state object in result lines.
+func (d Dialect) stateKey() string {
+	if d == SubmarinePy {
+		return "observation"
+	}
+	return "condition"
+}
+
+// enemyKey is the key of the enemy's ships inside the state object.
+func (d Dialect) enemyKey() string {
+	if d == SubmarinePy {
+		return "opponent"
+	}
+	return "enemy"
+}
+
+// py reports whether d prints Python json.dumps spacing.
+func (d Dialect) py() bool { return d == SubmarinePy }
