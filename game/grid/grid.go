@@ -40,7 +40,7 @@ func NewBoard(width, height int, rocks []Cell) (*Board, error) {
 	if width < 1 || height < 1 {
 		return nil, fmt.Errorf("%w: size %dx%d must be at least 1x1", ErrBoard, width, height)
 	}
-	if width*height > MaxCells {
+	if width > MaxCells || height > MaxCells || width*height > MaxCells {
 		return nil, fmt.Errorf("%w: %dx%d has %d cells, at most %d are supported", ErrBoard, width, height, width*height, MaxCells)
 	}
 	b := &Board{w: width, h: height}

@@ -1,0 +1,355 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ErrMatch is wrapped by the errors of an invalid Match.
+var ErrMatch = errors.New("arena: invalid match")
+
+// Family is one game family as the arena sees it (Submarine is the first).
+type Family interface {
+	// Game names the family, e.g. "submarine" (the replay header's "game").
+	Game() string
+	// Players names P1 and P2.
+	Players() (p1, p2 string)
+	// NewTable returns a Table for one worker goroutine; log receives
+	// per-game diagnostics such as a panicking player's stack (debug level).
+	NewTable(log *slog.Logger) Table
+}
+
+// Table plays the games of one worker, one at a time, and may reuse its
+// buffers between games. It is not safe for concurrent use.
+type Table interface {
+	// Play plays one game. The returned error is about writing the replay
+	// only; everything that happens in the game is in the GameResult.
+	Play(d Deal) (GameResult, error)
+}
+
+// Deal says which game a Table plays.
+type Deal struct {
+	Index     int       // game number in the match, from 0
+	Seed      uint64    // the game's seed, GameSeed(MatchSeed, Index)
+	MatchSeed uint64    // the match seed (recorded in the replay)
+	P1Seat    int       // 0 or 1: the seat of P1; P2 takes the other one
+	Replay    io.Writer // where to write the game's replay; nil = none
+	Explain   bool      // record each actor's Decision in the replay (players.Explainer)
+}
+
+// GameResult is the outcome of one game, by seat.
+type GameResult struct {
+	Index   int     // game number in its match
+	Seed    uint64  // the game's seed
+	P1Seat  int     // seat of P1 (PlayGame: 0)
+	Winner  int     // winning seat, -1 on a draw
+	Actions int     // actions played (both seats)
+	Forfeit [2]bool // by seat: lost by an illegal action, an invalid placement or a panic
+	Reason  string  // why a seat forfeited, "" when none did
+}
+
+// Draw reports whether the game was drawn.
+func (r GameResult) Draw() bool { return r.Winner < 0 }
+
+// P1Won reports whether P1 won.
+func (r GameResult) P1Won() bool { return r.Winner >= 0 && r.Winner == r.P1Seat }
+
+// P2Won reports whether P2 won.
+func (r GameResult) P2Won() bool { return r.Winner >= 0 && r.Winner != r.P1Seat }
+
+// GameSeed is the seed of game index of a match seeded with matchSeed: the
+// first output of PCG(matchSeed, index).
+func GameSeed(matchSeed uint64, index int) uint64 {
+	p := rand.NewPCG(matchSeed, uint64(index))
+	return p.Uint64()
+}
+
+// seatStream is the second PCG seed word of seat s's random stream.
+func seatStream(s int) uint64 { return uint64(s+1) * 0x9E3779B97F4A7C15 }
+
+// SeatRand returns the random stream of the player in seat s of a game with
+// seed gameSeed: PCG(gameSeed, (s+1)·0x9E3779B97F4A7C15).
+func SeatRand(gameSeed uint64, s int) *rand.Rand {
+	return rand.New(rand.NewPCG(gameSeed, seatStream(s)))
+}
+
+// Match is a series of games between two players.
+type Match struct {
+	Family  Family       // what is played and by whom, e.g. &Submarine{...}
+	Games   int          // number of games, at least 1
+	Seed    uint64       // match seed; game i uses GameSeed(Seed, i)
+	Workers int          // parallel games; 0 = GOMAXPROCS
+	Replays string       // directory for one replay per game ("" = none), game-000042.jsonl
+	Explain bool         // record Decisions in the replays
+	Log     *slog.Logger // forfeits are logged here; nil = discard
+}
+
+// Summary is what a match produced.
+type Summary struct {
+	Game       string        // family name
+	P1, P2     string        // player names
+	Seed       uint64        // match seed
+	Requested  int           // games asked for
+	Games      int           // games played (fewer than Requested after a cancellation)
+	Workers    int           // workers used
+	P1Wins     int           // games won by P1
+	P2Wins     int           // games won by P2
+	Draws      int           // drawn games
+	P1Forfeits int           // games P1 lost by forfeit
+	P2Forfeits int           // games P2 lost by forfeit
+	Seat0Wins  int           // games won by the seat that acted first
+	Mean       float64       // mean actions per game
+	P90        int32         // nearest-rank 90th percentile of actions per game
+	Actions    int64         // actions in all games
+	Elapsed    time.Duration // wall time of Run
+}
+
+// GamesPerSec is the throughput of the match.
+func (s Summary) GamesPerSec() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Games) / s.Elapsed.Seconds()
+}
+
+// ActionsPerSec is the number of actions played per second.
+func (s Summary) ActionsPerSec() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Actions) / s.Elapsed.Seconds()
+}
+
+// P1Losses is the number of games P1 lost.
+func (s Summary) P1Losses() int { return s.P2Wins }
+
+// P2Losses is the number of games P2 lost.
+func (s Summary) P2Losses() int { return s.P1Wins }
+
+// Validate checks the match settings.
+func (m *Match) Validate() error {
+	var errs []error
+	if m.Family == nil {
+		errs = append(errs, fmt.Errorf("%w: no game family", ErrMatch))
+	} else if v, ok := m.Family.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("%w: %w", ErrMatch, err))
+		}
+	}
+	if m.Games < 1 {
+		errs = append(errs, fmt.Errorf("%w: %d games, want at least 1", ErrMatch, m.Games))
+	}
+	if m.Workers < 0 {
+		errs = append(errs, fmt.Errorf("%w: %d workers, want 0 (all CPUs) or more", ErrMatch, m.Workers))
+	}
+	return errors.Join(errs...)
+}
+
+// ReplayName is the file name of game index's replay in a match's replay
+// directory.
+func ReplayName(index int) string { return fmt.Sprintf("game-%06d.jsonl", index) }
+
+// partial is one worker's tally.
+type partial struct {
+	games, p1Wins, p2Wins, draws, p1Forfeits, p2Forfeits, seat0Wins int
+	actions                                                         int64
+	lengths                                                         []int32
+}
+
+func (p *partial) add(r *GameResult) {
+	p.games++
+	switch {
+	case r.Draw():
+		p.draws++
+	case r.P1Won():
+		p.p1Wins++
+	default:
+		p.p2Wins++
+	}
+	if r.Winner == 0 {
+		p.seat0Wins++
+	}
+	if r.Forfeit[r.P1Seat] {
+		p.p1Forfeits++
+	}
+	if r.Forfeit[1-r.P1Seat] {
+		p.p2Forfeits++
+	}
+	p.actions += int64(r.Actions)
+	p.lengths = append(p.lengths, int32(r.Actions))
+}
+
+// maxWarnForfeits is how many forfeits a match logs at warn level; the rest
+// go to debug level.
+const maxWarnForfeits = 20
+
+// Run plays the match. progress, when not nil, is called from a single
+// goroutine with the number of finished games, about ten times a second and
+// once at the end.
+//
+// The result is the same for a given Seed, Family and Games whatever Workers
+// is (except Elapsed), and so is every replay file. When ctx is cancelled Run
+// stops starting games, waits for those under way and returns the partial
+// Summary with ctx's error. A failure to write a replay stops the match and
+// is returned with the partial Summary.
+func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, error) {
+	if err := m.Validate(); err != nil {
+		return Summary{}, err
+	}
+	log := m.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	workers := m.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, m.Games)
+	if m.Replays != "" {
+		if err := os.MkdirAll(m.Replays, 0o755); err != nil {
+			return Summary{}, fmt.Errorf("arena: replays: %w", err)
+		}
+	}
+	sum := Summary{Game: m.Family.Game(), Seed: m.Seed, Requested: m.Games, Workers: workers}
+	sum.P1, sum.P2 = m.Family.Players()
+
+	start := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next, done, warned atomic.Int64
+		failOnce           sync.Once
+		failErr            error
+	)
+	parts := make([]partial, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		parts[w].lengths = make([]int32, 0, min(m.Games/workers+1, 1<<16))
+		table := m.Family.NewTable(log)
+		wg.Go(func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				default:
+				}
+				i := int(next.Add(1) - 1)
+				if i >= m.Games {
+					return
+				}
+				r, err := m.playOne(table, i)
+				if err != nil {
+					failOnce.Do(func() { failErr = err })
+					cancel()
+					return
+				}
+				parts[w].add(&r)
+				done.Add(1)
+				if r.Forfeit[0] || r.Forfeit[1] {
+					m.logForfeit(log, &sum, &r, warned.Add(1))
+				}
+			}
+		})
+	}
+	if progress != nil {
+		finished := make(chan struct{})
+		go func() { wg.Wait(); close(finished) }()
+		tick := time.NewTicker(100 * time.Millisecond)
+	loop:
+		for {
+			select {
+			case <-finished:
+				break loop
+			case <-tick.C:
+				progress(int(done.Load()))
+			}
+		}
+		tick.Stop()
+	}
+	wg.Wait()
+	sum.Elapsed = time.Since(start)
+	if progress != nil {
+		progress(int(done.Load()))
+	}
+
+	var lengths []int32
+	for i := range parts {
+		p := &parts[i]
+		sum.Games += p.games
+		sum.P1Wins += p.p1Wins
+		sum.P2Wins += p.p2Wins
+		sum.Draws += p.draws
+		sum.P1Forfeits += p.p1Forfeits
+		sum.P2Forfeits += p.p2Forfeits
+		sum.Seat0Wins += p.seat0Wins
+		sum.Actions += p.actions
+		if lengths == nil {
+			lengths = p.lengths
+		} else {
+			lengths = append(lengths, p.lengths...)
+		}
+	}
+	if sum.Games > 0 {
+		sum.Mean = float64(sum.Actions) / float64(sum.Games)
+	}
+	sum.P90 = Quantile(lengths, 0.9)
+	if failErr != nil {
+		return sum, failErr
+	}
+	if err := ctx.Err(); err != nil && sum.Games < m.Games {
+		return sum, fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
+	}
+	return sum, nil
+}
+
+func (m *Match) playOne(t Table, i int) (GameResult, error) {
+	d := Deal{Index: i, Seed: GameSeed(m.Seed, i), MatchSeed: m.Seed, P1Seat: i % 2, Explain: m.Explain}
+	if m.Replays == "" {
+		return t.Play(d)
+	}
+	path := filepath.Join(m.Replays, ReplayName(i))
+	f, err := os.Create(path)
+	if err != nil {
+		return GameResult{}, fmt.Errorf("arena: replay: %w", err)
+	}
+	d.Replay = f
+	r, err := t.Play(d)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return r, fmt.Errorf("arena: replay %s: %w", path, err)
+	}
+	return r, nil
+}
+
+func (m *Match) logForfeit(log *slog.Logger, sum *Summary, r *GameResult, n int64) {
+	level := slog.LevelWarn
+	if n > maxWarnForfeits {
+		level = slog.LevelDebug
+	}
+	for seat, lost := range r.Forfeit {
+		if !lost {
+			continue
+		}
+		name, role := sum.P1, "p1"
+		if seat != r.P1Seat {
+			name, role = sum.P2, "p2"
+		}
+		log.Log(context.Background(), level, "forfeit", "game", r.Index, "seed", r.Seed,
+			"player", name, "role", role, "seat", seat, "reason", r.Reason)
+	}
+	if n == maxWarnForfeits {
+		log.Warn("further forfeits are logged at debug level")
+	}
+}

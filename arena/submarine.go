@@ -1,0 +1,301 @@
+package arena
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"runtime/debug"
+
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/replay"
+)
+
+// Entrant is one player of a submarine match: its name (for tables, logs and
+// replays) and the factory that makes a fresh instance for every game.
+type Entrant struct {
+	Name    string
+	Factory players.Factory
+}
+
+// Submarine is the submarine-game Family: P1 and P2 play under Rules.
+type Submarine struct {
+	Rules  *submarine.Rules
+	P1, P2 Entrant
+}
+
+var _ Family = (*Submarine)(nil)
+
+// Game implements Family.
+func (s *Submarine) Game() string { return replay.GameSubmarine }
+
+// Players implements Family.
+func (s *Submarine) Players() (p1, p2 string) { return s.P1.Name, s.P2.Name }
+
+// NewTable implements Family.
+func (s *Submarine) NewTable(log *slog.Logger) Table {
+	return &subTable{fam: s, t: newTable(s.Rules, log)}
+}
+
+// Validate checks that the family can play.
+func (s *Submarine) Validate() error {
+	var errs []error
+	if s.Rules == nil {
+		errs = append(errs, errors.New("arena: submarine: no rules"))
+	} else if err := s.Rules.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("arena: submarine: %w", err))
+	}
+	if s.P1.Factory == nil || s.P2.Factory == nil {
+		errs = append(errs, errors.New("arena: submarine: a player has no factory"))
+	}
+	return errors.Join(errs...)
+}
+
+type subTable struct {
+	fam *Submarine
+	t   *table
+}
+
+func (st *subTable) Play(d Deal) (GameResult, error) {
+	f := [2]players.Factory{st.fam.P1.Factory, st.fam.P2.Factory}
+	seats := [2]replay.SeatInfo{{Seat: 0, Name: st.fam.P1.Name, Role: "p1"}, {Seat: 1, Name: st.fam.P2.Name, Role: "p2"}}
+	if d.P1Seat == 1 {
+		f[0], f[1] = f[1], f[0]
+		seats[0], seats[1] = seats[1], seats[0]
+		seats[0].Seat, seats[1].Seat = 0, 1
+	}
+	var rec *replay.Writer
+	if d.Replay != nil {
+		rec = replay.NewWriter(d.Replay, st.fam.Rules, replay.Header{
+			Seed: d.Seed, Match: &replay.MatchRef{Seed: d.MatchSeed, Index: d.Index}, Players: seats,
+		})
+	}
+	r := st.t.play(&f, d.Seed, rec, d.Explain)
+	r.Index, r.P1Seat = d.Index, d.P1Seat
+	if rec != nil {
+		if err := rec.Flush(); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// GameOptions are the optional extras of PlayGame.
+type GameOptions struct {
+	Names   [2]string        // player names by seat, for the replay header
+	Replay  io.Writer        // where to write the replay; nil = none
+	Explain bool             // record each actor's Decision (players.Explainer)
+	Match   *replay.MatchRef // the game's place in a match, for the replay header
+	Log     *slog.Logger     // a panicking player's stack goes here (debug level); nil = discard
+}
+
+// PlayGame plays one submarine game under rules between a player made by f0
+// in seat 0 (which acts first) and one made by f1 in seat 1. The player in
+// seat s draws from SeatRand(seed, s), so the same seed and players give the
+// same game. A player that panics, places illegally or acts illegally
+// forfeits (GameResult.Forfeit, Reason); the error is about writing the
+// replay only. opts may be nil.
+func PlayGame(rules *submarine.Rules, f0, f1 players.Factory, seed uint64, opts *GameOptions) (GameResult, error) {
+	if opts == nil {
+		opts = &GameOptions{}
+	}
+	t := newTable(rules, opts.Log)
+	var rec *replay.Writer
+	if opts.Replay != nil {
+		h := replay.Header{Seed: seed, Match: opts.Match}
+		for s := range 2 {
+			h.Players[s] = replay.SeatInfo{Seat: s, Name: opts.Names[s]}
+		}
+		rec = replay.NewWriter(opts.Replay, rules, h)
+	}
+	f := [2]players.Factory{f0, f1}
+	r := t.play(&f, seed, rec, opts.Explain)
+	if opts.Match != nil {
+		r.Index = opts.Match.Index
+	}
+	if rec != nil {
+		return r, rec.Flush()
+	}
+	return r, nil
+}
+
+// table plays submarine games one after another, reusing its random sources
+// and buffers. The action loop does not allocate (beyond what the players and
+// replay writing do).
+type table struct {
+	rules *submarine.Rules
+	log   *slog.Logger
+	pcg   [2]rand.PCG
+	rng   [2]*rand.Rand
+	view  submarine.View
+}
+
+func newTable(rules *submarine.Rules, log *slog.Logger) *table {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	t := &table{rules: rules, log: log}
+	for s := range 2 {
+		t.rng[s] = rand.New(&t.pcg[s])
+	}
+	return t
+}
+
+// setup creates seat's player and asks it for its placement, turning a panic
+// into a message.
+func (t *table) setup(f players.Factory, seat int) (p players.Player, pl submarine.Placement, panicMsg string) {
+	defer func() {
+		if v := recover(); v != nil {
+			p, pl, panicMsg = nil, nil, fmt.Sprint(v)
+			t.log.Debug("player panicked", "seat", seat, "panic", panicMsg, "stack", string(debug.Stack()))
+		}
+	}()
+	p = f(t.rng[seat])
+	return p, p.Place(), ""
+}
+
+func (t *table) play(f *[2]players.Factory, seed uint64, rec *replay.Writer, explain bool) GameResult {
+	res := GameResult{Seed: seed, Winner: -1}
+	var (
+		p      [2]players.Player
+		pl     [2]submarine.Placement
+		reason [2]string
+		kind   [2]string
+	)
+	for s := range 2 {
+		t.pcg[s].Seed(seed, seatStream(s))
+		var msg string
+		p[s], pl[s], msg = t.setup(f[s], s)
+		switch {
+		case msg != "":
+			kind[s], reason[s] = replay.ForfeitPanic, "panic: "+msg
+		default:
+			if err := t.rules.ValidatePlacement(pl[s]); err != nil {
+				kind[s], reason[s] = replay.ForfeitPlacement, err.Error()
+			}
+		}
+		if rec != nil {
+			rec.Placement(s, pl[s])
+		}
+	}
+	if kind[0] != "" || kind[1] != "" {
+		// The game never starts: a seat that could not place loses; both: draw.
+		var out replay.Result
+		out.Outcome, out.Winner = replay.OutcomeWin, -1
+		switch {
+		case kind[0] != "" && kind[1] != "":
+			out.Outcome = replay.OutcomeDraw
+		case kind[0] != "":
+			out.Winner = 1
+		default:
+			out.Winner = 0
+		}
+		for s := range 2 {
+			if kind[s] != "" {
+				res.Forfeit[s] = true
+				out.Forfeits = append(out.Forfeits, replay.Forfeit{Seat: s, Kind: kind[s], Reason: reason[s]})
+			}
+		}
+		res.Winner = out.Winner
+		res.Reason = joinReasons(reason)
+		if rec != nil {
+			rec.Result(out)
+		}
+		return res
+	}
+	g, err := submarine.NewGame(t.rules, pl[0], pl[1], 0)
+	if err != nil { // placements were validated above
+		panic(fmt.Sprintf("arena: start game: %v", err))
+	}
+	var ex [2]players.Explainer
+	if explain && rec != nil {
+		for s := range 2 {
+			ex[s], _ = p[s].(players.Explainer)
+		}
+	}
+	lp := t.loop(g, &p, rec, &ex)
+	out := replay.Result{Outcome: replay.OutcomeWin}
+	if lp.panicked && g.Outcome() == submarine.Running {
+		g.Forfeit(lp.seat)
+		kind[lp.seat], reason[lp.seat] = replay.ForfeitPanic, "panic: "+lp.msg
+	} else if lp.panicked {
+		t.log.Warn("player panicked after the game ended; the result stands", "seat", lp.seat, "panic", lp.msg)
+	}
+	if lp.illegal != nil {
+		kind[lp.illegalSeat], reason[lp.illegalSeat] = replay.ForfeitIllegal, lp.illegal.Error()
+	}
+	for s := range 2 {
+		if kind[s] != "" {
+			res.Forfeit[s] = true
+			out.Forfeits = append(out.Forfeits, replay.Forfeit{Seat: s, Kind: kind[s], Reason: reason[s]})
+		}
+	}
+	res.Reason = joinReasons(reason)
+	res.Actions = g.Actions()
+	res.Winner = g.Winner()
+	if g.Outcome() == submarine.Draw {
+		out.Outcome = replay.OutcomeDraw
+	}
+	out.Winner, out.Actions = res.Winner, res.Actions
+	if rec != nil {
+		rec.Result(out)
+	}
+	return res
+}
+
+func joinReasons(reason [2]string) string {
+	switch {
+	case reason[0] != "" && reason[1] != "":
+		return "seat 0: " + reason[0] + "; seat 1: " + reason[1]
+	case reason[0] != "":
+		return reason[0]
+	default:
+		return reason[1]
+	}
+}
+
+// loopEnd says how the action loop ended besides the game's own outcome.
+type loopEnd struct {
+	panicked    bool
+	seat        int // whose code was running at the panic
+	msg         string
+	illegal     error // the illegal action that ended the game, if any
+	illegalSeat int
+}
+
+// loop plays actions until the game ends or a player panics.
+func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.Writer, ex *[2]players.Explainer) (end loopEnd) {
+	defer func() {
+		if v := recover(); v != nil {
+			end.panicked, end.msg = true, fmt.Sprint(v)
+			t.log.Debug("player panicked", "seat", end.seat, "panic", end.msg, "stack", string(debug.Stack()))
+		}
+	}()
+	n := 0
+	for g.Outcome() == submarine.Running {
+		s := g.Turn()
+		end.seat = s
+		a := p[s].Act()
+		var d *players.Decision
+		if ex[s] != nil {
+			dec := ex[s].Explain()
+			d = &dec
+		}
+		st := g.Apply(a)
+		n++
+		if st.Err != nil {
+			end.illegal, end.illegalSeat = st.Err, s
+		}
+		if rec != nil {
+			rec.Step(n, &st, d)
+		}
+		g.ViewInto(s, &t.view)
+		p[s].Observe(st.Actor, &t.view)
+		end.seat = 1 - s
+		g.ViewInto(1-s, &t.view)
+		p[1-s].Observe(st.Other, &t.view)
+	}
+	return end
+}

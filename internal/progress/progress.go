@@ -1,0 +1,103 @@
+// Package progress draws a one-line progress bar on a terminal:
+//
+//	[#############...............]  4213/10000  42%  18.3k/s  ETA 0:00:01
+//
+// It redraws the line in place with a carriage return, so it belongs on a
+// terminal only (IsTerminal); elsewhere callers leave it out.
+package progress
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// IsTerminal reports whether w is a terminal (a character device such as a
+// TTY), where a redrawn progress line makes sense.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// Bar is a progress bar for a known number of items. It is not safe for
+// concurrent use: call Set from one goroutine.
+type Bar struct {
+	w     io.Writer
+	total int
+	unit  string
+	start time.Time
+	now   func() time.Time
+	width int // of the bar itself, in characters
+	last  string
+}
+
+// New returns a bar for total items (unit names them, e.g. "games") drawn on
+// w, starting now.
+func New(w io.Writer, total int, unit string) *Bar {
+	return &Bar{w: w, total: total, unit: unit, start: time.Now(), now: time.Now, width: 30}
+}
+
+// Set redraws the bar with done items finished (only when the line changes).
+func (b *Bar) Set(done int) {
+	line := Line(done, b.total, b.now().Sub(b.start), b.width, b.unit)
+	if line == b.last {
+		return
+	}
+	b.last = line
+	fmt.Fprintf(b.w, "\r%s\x1b[K", line)
+}
+
+// Done draws the final state and ends the line.
+func (b *Bar) Done(done int) {
+	b.Set(done)
+	fmt.Fprintln(b.w)
+}
+
+// Line formats the bar for done of total items after elapsed time, with a
+// bar of width characters.
+func Line(done, total int, elapsed time.Duration, width int, unit string) string {
+	frac := 0.0
+	if total > 0 {
+		frac = min(1, max(0, float64(done)/float64(total)))
+	}
+	filled := int(frac * float64(width))
+	var sb strings.Builder
+	sb.WriteByte('[')
+	sb.WriteString(strings.Repeat("#", filled))
+	sb.WriteString(strings.Repeat(".", width-filled))
+	sb.WriteByte(']')
+	fmt.Fprintf(&sb, " %*d/%d %3.0f%%", len(fmt.Sprint(total)), done, total, 100*frac)
+	if secs := elapsed.Seconds(); secs > 0 && done > 0 {
+		rate := float64(done) / secs
+		fmt.Fprintf(&sb, " %s %s/s", human(rate), unit)
+		if done < total {
+			eta := time.Duration(float64(total-done) / rate * float64(time.Second))
+			fmt.Fprintf(&sb, " ETA %s", clock(eta))
+		}
+	}
+	return sb.String()
+}
+
+// human formats a rate with a k or M suffix.
+func human(v float64) string {
+	switch {
+	case v >= 1e6:
+		return fmt.Sprintf("%.1fM", v/1e6)
+	case v >= 1e4:
+		return fmt.Sprintf("%.1fk", v/1e3)
+	default:
+		return fmt.Sprintf("%.0f", v)
+	}
+}
+
+// clock formats d as h:mm:ss.
+func clock(d time.Duration) string {
+	s := int(d.Round(time.Second).Seconds())
+	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+}

@@ -1,0 +1,20 @@
+// Package replay records submarine games as JSON-lines files, reads them
+// back, verifies them against the rules engine and draws them as ASCII boards.
+//
+// A replay has one JSON object per line, each with a "type":
+//
+//	header     game, kaisen version, seed, rules, players and their seats
+//	placement  one per seat, the cells of its ships in fleet order
+//	step       one per action: who acted, the action, what each side was
+//	           told (the actor's and the other side's Event) and, when
+//	           recorded, the actor's Decision
+//	result     outcome, winner, number of actions and forfeits
+//
+// Positions are [x, y] (x = column), as on the wire; ships are named as in
+// the rules' fleet. docs/replays.md describes every field.
+//
+// Verify re-plays the recorded actions through submarine.Game and checks that
+// every recorded Event and the result are exactly what the engine produces,
+// so a replay is a proof of what happened, not just a log. Render draws the
+// game turn by turn with both fleets side by side.
+package replay
