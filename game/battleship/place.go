@@ -1,0 +1,381 @@
+package battleship
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+)
+
+// ErrNoLayout is returned when no layout of the fleet exists on the board.
+var ErrNoLayout = errors.New("battleship: the fleet does not fit on the board")
+
+// spot is one position of one ship: its cells and its cells plus the cells
+// around them (the zone no other ship may touch).
+type spot struct {
+	cells grid.Set
+	zone  grid.Set
+}
+
+// spots lists every position of a ship of length l on the usable cells that
+// avoid the forbidden set: horizontal ones, then vertical ones (for l = 1 the
+// two coincide and are listed once).
+func spots(b *grid.Board, l int, forbidden grid.Set) []spot {
+	var out []spot
+	dirs := [][2]int{{1, 0}, {0, 1}}
+	if l == 1 {
+		dirs = dirs[:1]
+	}
+	for _, d := range dirs {
+		for y := range b.Height() {
+			for x := range b.Width() {
+				var sp spot
+				ok := true
+				for i := range l {
+					c, on := b.At(x+i*d[0], y+i*d[1])
+					if !on || !b.IsUsable(c) || forbidden.Has(c) {
+						ok = false
+						break
+					}
+					sp.cells.Add(c)
+					sp.zone = sp.zone.Union(b.Around(c))
+				}
+				if ok {
+					out = append(out, sp)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Placer draws fleet layouts.
+type Placer interface {
+	Place(rng *rand.Rand) (Placement, error)
+}
+
+// UniformPlacer draws layouts uniformly over all valid layouts of the fleet
+// (ships of equal length are not told apart, so this is also uniform over
+// labelled layouts). It is safe for concurrent use.
+//
+// How: rejection sampling. Each ship, longest first, gets a position drawn
+// uniformly and independently from all positions of its length on the board
+// (ignoring the other ships); the draw is rejected as soon as a ship overlaps
+// or touches an earlier one, and starts again. Every labelled layout has the
+// same proposal probability, the product of 1/(positions of length l) over
+// the ships, so conditioned on acceptance the labelled layout is uniform;
+// each unlabelled layout is the image of the same number (the product of
+// count(l)!) of labelled ones, so it is uniform too. Stopping a draw early at
+// the first conflict does not change which draws are accepted.
+//
+// The acceptance rate on the classic 10x10 board is about 2.6e-4 (1.86e15 *
+// 288 valid labelled layouts out of 140*160^2*180^3*100^4 proposals), a few
+// thousand cheap bitset tests per layout. On crowded boards where a draw
+// fails more than MaxTries times in a row, the placer switches for good to
+// exact sampling: it counts completions with the same programme as Count
+// and draws cell by cell with probabilities proportional to the counts.
+type UniformPlacer struct {
+	rules *Rules
+	// MaxTries is the number of rejected draws after which the placer
+	// switches to exact sampling (default 1<<20).
+	MaxTries int
+	byShip   [][]spot // per ship of the fleet, longest first
+
+	mu    sync.Mutex
+	exact *Sampler
+}
+
+// NewUniformPlacer prepares a uniform placer for the rules' fleet.
+func NewUniformPlacer(r *Rules) (*UniformPlacer, error) {
+	u := &UniformPlacer{rules: r, MaxTries: 1 << 20}
+	cache := map[int][]spot{}
+	for _, l := range r.Fleet {
+		if _, ok := cache[l]; !ok {
+			cache[l] = spots(r.Board, l, grid.Set{})
+		}
+		if len(cache[l]) == 0 {
+			return nil, fmt.Errorf("%w: no room for a ship of length %d", ErrNoLayout, l)
+		}
+		u.byShip = append(u.byShip, cache[l])
+	}
+	return u, nil
+}
+
+// Place draws one layout.
+func (u *UniformPlacer) Place(rng *rand.Rand) (Placement, error) {
+	u.mu.Lock()
+	ex := u.exact
+	u.mu.Unlock()
+	if ex == nil {
+		if p, ok := u.reject(rng); ok {
+			return p, nil
+		}
+		var err error
+		if ex, err = u.sampler(); err != nil {
+			return nil, err
+		}
+	}
+	return ex.Sample(rng)
+}
+
+// reject runs rejection sampling for at most MaxTries draws.
+func (u *UniformPlacer) reject(rng *rand.Rand) (Placement, bool) {
+	chosen := make([]*spot, len(u.byShip))
+	for range u.MaxTries {
+		var zone grid.Set
+		ok := true
+		for i, list := range u.byShip {
+			sp := &list[rng.IntN(len(list))]
+			if sp.cells.Intersects(zone) {
+				ok = false
+				break
+			}
+			zone = zone.Union(sp.zone)
+			chosen[i] = sp
+		}
+		if ok {
+			p := make(Placement, len(chosen))
+			for i, sp := range chosen {
+				p[i] = Ship(sp.cells.Cells())
+			}
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+func (u *UniformPlacer) sampler() (*Sampler, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.exact != nil {
+		return u.exact, nil
+	}
+	s, err := NewSampler(context.Background(), NewPosition(u.rules), 0)
+	if err != nil {
+		return nil, err
+	}
+	u.exact = s
+	return s, nil
+}
+
+// Sampler draws layouts uniformly among those consistent with a position,
+// exactly: it keeps the completion counts of every profile of the counting
+// programme and draws each cell with probability proportional to them. It
+// is safe for concurrent use once built.
+type Sampler struct {
+	d     *counter
+	b     [][]uint64 // completion counts per boundary (compact, see count.go)
+	offs  [][]int32
+	total *big.Int
+	pos   *Position
+}
+
+// NewSampler runs the counting programme for pos and keeps what sampling
+// needs. maxWords bounds the memory of the kept counts in 64-bit words (0:
+// 1<<25, 256 MiB); beyond it the error wraps ErrBudget.
+func NewSampler(ctx context.Context, pos *Position, maxWords int64) (*Sampler, error) {
+	if maxWords <= 0 {
+		maxWords = 1 << 25
+	}
+	pr, err := newProblem(pos)
+	if err != nil {
+		return nil, err
+	}
+	for m := 1; m <= maxLimbs; m *= 2 {
+		d := &counter{problem: pr, m: m, ctx: ctx}
+		if err := d.enumerate(); err != nil {
+			return nil, err
+		}
+		offs := make([][]int32, d.cells()+1)
+		var words int64
+		for t := range offs {
+			offs[t] = d.offsets(t)
+			words += int64(offs[t][len(offs[t])-1]) * int64(m)
+		}
+		if words > maxWords {
+			return nil, fmt.Errorf("%w: sampling needs %d words of memory, more than %d", ErrBudget, words, maxWords)
+		}
+		all, err := d.backwardValues(true, nil)
+		if errors.Is(err, errOverflow) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(all[0]) == 0 {
+			return nil, ErrNoLayout
+		}
+		return &Sampler{d: d, b: all, offs: offs, total: limbsBig(all[0][:m]), pos: pos}, nil
+	}
+	return nil, fmt.Errorf("battleship: sampler: counts exceed %d bits", 64*maxLimbs)
+}
+
+// Total is the number of layouts the sampler draws from.
+func (s *Sampler) Total() *big.Int { return new(big.Int).Set(s.total) }
+
+// Sample draws one layout of the remaining fleet (the sunk ships are not
+// part of it) uniformly among those consistent with the position.
+func (s *Sampler) Sample(rng *rand.Rand) (Placement, error) {
+	d := s.d
+	m, pw := d.m, d.pw
+	state, a := 0, 0 // profile and fleet vector of the prefix drawn so far
+	var occ grid.Set
+	for t := range d.cells() {
+		tr := d.trans[t]
+		var w [2]*big.Int
+		var dst, next [2]int
+		for o := range 2 {
+			w[o] = new(big.Int)
+			x := tr[2*state+o]
+			if x == 0 {
+				continue
+			}
+			j, ship := int(x>>6)-1, int(x&63)
+			a2 := a
+			if ship > 0 {
+				if (a/d.stride[ship])%(d.kc[ship]+1) == d.kc[ship] {
+					continue
+				}
+				a2 += d.stride[ship]
+			}
+			mask := d.masks[t+1][j*pw : (j+1)*pw]
+			if mask[a2>>6]>>(a2&63)&1 == 0 {
+				continue
+			}
+			r := bits.OnesCount64(mask[a2>>6] & (1<<(a2&63) - 1))
+			for q := range a2 >> 6 {
+				r += bits.OnesCount64(mask[q])
+			}
+			at := (int(s.offs[t+1][j]) + r) * m
+			dst[o], next[o] = j, a2
+			w[o] = limbsBig(s.b[t+1][at : at+m])
+		}
+		sum := new(big.Int).Add(w[0], w[1])
+		if sum.Sign() == 0 {
+			return nil, fmt.Errorf("battleship: sampler: internal error: dead end at cell %d", t)
+		}
+		o := 0
+		if randBelow(rng, sum).Cmp(w[0]) >= 0 {
+			o = 1
+		}
+		if o == 1 && t < d.w*d.h {
+			occ.Add(grid.Cell(d.orig(t)))
+		}
+		state, a = dst[o], next[o]
+	}
+	return ShipsOf(s.pos.Rules.Board, occ), nil
+}
+
+// randBelow draws uniformly from [0, n) for n > 0.
+func randBelow(rng *rand.Rand, n *big.Int) *big.Int {
+	if n.IsUint64() {
+		return new(big.Int).SetUint64(rng.Uint64N(n.Uint64()))
+	}
+	nbits := n.BitLen()
+	words := (nbits + 63) / 64
+	for {
+		x := new(big.Int)
+		for range words {
+			x.Lsh(x, 64)
+			x.Or(x, new(big.Int).SetUint64(rng.Uint64()))
+		}
+		x.Rsh(x, uint(words*64-nbits))
+		if x.Cmp(n) < 0 {
+			return x
+		}
+	}
+}
+
+// HumanPlacer is a deliberately non-uniform, "human-like" placer. Many
+// people put the big ships along the edge of the board (they feel safer
+// there and leave open water for the small ones) and scatter the single
+// cells in the middle. HumanPlacer places the ships longest first, each at a
+// position drawn among those that do not overlap or touch the ships already
+// placed, with weight EdgeWeight for a ship of 2+ cells lying entirely on the
+// border ring (cells with a side on the board's edge or a rock), weight
+// InnerWeight for a single cell off the border, and 1 otherwise. When a
+// ship has no room left it starts again (at most 1000 times, then it returns
+// a uniform layout). It is safe for concurrent use.
+type HumanPlacer struct {
+	rules       *Rules
+	EdgeWeight  float64 // default 6
+	InnerWeight float64 // default 3
+	border      grid.Set
+	byLen       map[int][]spot
+	uniform     *UniformPlacer
+}
+
+// NewHumanPlacer prepares a human-like placer for the rules' fleet.
+func NewHumanPlacer(r *Rules) (*HumanPlacer, error) {
+	u, err := NewUniformPlacer(r)
+	if err != nil {
+		return nil, err
+	}
+	h := &HumanPlacer{rules: r, EdgeWeight: 6, InnerWeight: 3, byLen: map[int][]spot{}, uniform: u}
+	b := r.Board
+	for c := range b.Usable().All() {
+		x, y := b.XY(c)
+		for _, d := range [4][2]int{{0, -1}, {1, 0}, {0, 1}, {-1, 0}} {
+			if n, ok := b.At(x+d[0], y+d[1]); !ok || !b.IsUsable(n) {
+				h.border.Add(c)
+				break
+			}
+		}
+	}
+	for _, l := range r.Fleet {
+		if _, ok := h.byLen[l]; !ok {
+			h.byLen[l] = spots(b, l, grid.Set{})
+		}
+	}
+	return h, nil
+}
+
+// Place draws one layout.
+func (h *HumanPlacer) Place(rng *rand.Rand) (Placement, error) {
+	weights := make([]float64, 0, 256)
+	idx := make([]int, 0, 256)
+restart:
+	for range 1000 {
+		var zone grid.Set
+		p := make(Placement, 0, len(h.rules.Fleet))
+		for _, l := range h.rules.Fleet {
+			weights, idx = weights[:0], idx[:0]
+			total := 0.0
+			for i, sp := range h.byLen[l] {
+				if sp.cells.Intersects(zone) {
+					continue
+				}
+				w := 1.0
+				onBorder := sp.cells.AndNot(h.border).Empty()
+				switch {
+				case l >= 2 && onBorder:
+					w = h.EdgeWeight
+				case l == 1 && !onBorder:
+					w = h.InnerWeight
+				}
+				weights = append(weights, w)
+				idx = append(idx, i)
+				total += w
+			}
+			if len(idx) == 0 {
+				continue restart
+			}
+			x := rng.Float64() * total
+			k := 0
+			for k < len(weights)-1 && x >= weights[k] {
+				x -= weights[k]
+				k++
+			}
+			sp := h.byLen[l][idx[k]]
+			zone = zone.Union(sp.zone)
+			p = append(p, Ship(sp.cells.Cells()))
+		}
+		return p, nil
+	}
+	return h.uniform.Place(rng)
+}

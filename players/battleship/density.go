@@ -1,0 +1,232 @@
+package bsplayers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/players"
+)
+
+// DensityConfig holds the density bot's settings (configs/density.yaml).
+type DensityConfig struct {
+	// Budget is the time allowed for the exact count of one move. Default
+	// 50ms. It is turned into a deterministic amount of work (WorkPerMS units
+	// per millisecond) so that a game replays bit for bit on any machine.
+	Budget time.Duration `mapstructure:"budget"`
+	// WorkPerMS is the calibration: counting-programme word operations per
+	// millisecond of one core (BenchmarkCountWork measures it). Default 100000.
+	WorkPerMS int64 `mapstructure:"work_per_ms"`
+	// Samples is how many layouts the fallback draws (sequential importance
+	// sampling, battleship.EstimateCounts). Default 2000.
+	Samples int `mapstructure:"samples"`
+}
+
+// DefaultDensityConfig is the built-in configuration (equal to configs/density.yaml).
+func DefaultDensityConfig() DensityConfig {
+	return DensityConfig{Budget: 50 * time.Millisecond, WorkPerMS: 100000, Samples: 2000}
+}
+
+// Validate checks the ranges.
+func (c *DensityConfig) Validate() error {
+	var errs []error
+	if c.Budget < 0 || c.Budget > time.Hour {
+		errs = append(errs, fmt.Errorf("budget %v: want 0 (always sample) to 1h", c.Budget))
+	}
+	if c.WorkPerMS < 1 {
+		errs = append(errs, fmt.Errorf("work_per_ms %d: want at least 1", c.WorkPerMS))
+	}
+	if c.Samples < 1 || c.Samples > 10_000_000 {
+		errs = append(errs, fmt.Errorf("samples %d: want 1 to 10000000", c.Samples))
+	}
+	return errors.Join(errs...)
+}
+
+// maxWork is the budget in counting-programme work units.
+func (c *DensityConfig) maxWork() int64 {
+	return max(1, c.Budget.Milliseconds()*c.WorkPerMS)
+}
+
+// How a density move was decided.
+const (
+	MethodExact     = "exact"     // battleship.Count within the budget
+	MethodSampled   = "sampled"   // battleship.EstimateCounts
+	MethodHeuristic = "heuristic" // sampling found nothing: single-ship positions
+)
+
+// DensityStats counts the moves by method.
+type DensityStats struct {
+	Exact, Sampled, Heuristic int
+}
+
+// Add returns s + o.
+func (s DensityStats) Add(o DensityStats) DensityStats {
+	return DensityStats{s.Exact + o.Exact, s.Sampled + o.Sampled, s.Heuristic + o.Heuristic}
+}
+
+// Density ("density") fires at the UNKNOWN cell that the most layouts
+// consistent with everything it knows put a ship on: its misses, its unsunk
+// hits (which must be covered, and not by a ship of hits only), the sunk
+// ships with their surroundings, and the fleet still afloat. The counts are
+// exact (battleship.Count) when the count fits in the budget; otherwise it
+// estimates them by sampling layouts (battleship.EstimateCounts, sequential
+// importance sampling), and if no draw is consistent it scores cells by the
+// single-ship positions through them. Ties are broken uniformly at random. It places its fleet uniformly.
+type Density struct {
+	rules  *battleship.Rules
+	cfg    DensityConfig
+	placer *battleship.UniformPlacer
+	rng    *rand.Rand
+	pos    *battleship.Position
+	stats  DensityStats
+	last   players.Decision
+}
+
+var (
+	_ Player            = (*Density)(nil)
+	_ players.Explainer = (*Density)(nil)
+)
+
+// NewDensity returns a density bot for rules.
+func NewDensity(r *battleship.Rules, cfg DensityConfig, placer *battleship.UniformPlacer, rng *rand.Rand) *Density {
+	return &Density{rules: r, cfg: cfg, placer: placer, rng: rng, pos: battleship.NewPosition(r)}
+}
+
+// Place implements Player.
+func (d *Density) Place() battleship.Placement { return placeOrEmpty(d.placer, d.rng) }
+
+// Observe implements Player.
+func (d *Density) Observe(ev battleship.Event) {
+	if ev.Mine && !ev.Illegal {
+		d.pos.Record(ev.Result)
+	}
+}
+
+// Position is what the bot knows (do not modify).
+func (d *Density) Position() *battleship.Position { return d.pos }
+
+// Stats counts this bot's moves by method.
+func (d *Density) Stats() DensityStats { return d.stats }
+
+// Explain implements players.Explainer.
+func (d *Density) Explain() players.Decision { return d.last }
+
+// Shoot implements Player.
+func (d *Density) Shoot() grid.Cell {
+	unknown := d.pos.Set(battleship.Unknown)
+	if unknown.Empty() {
+		return d.rules.Board.Usable().First()
+	}
+	if d.cfg.Budget > 0 {
+		counts, err := battleship.Count(context.Background(), d.pos, battleship.CountOptions{MaxWork: d.cfg.maxWork()})
+		if err == nil && counts.Total.Sign() > 0 {
+			d.stats.Exact++
+			best, score := argmaxBig(unknown, counts.Cells)
+			return d.pick(best, MethodExact, fmt.Sprintf("%s of %s layouts", score, counts.Total))
+		}
+	}
+	est, err := battleship.EstimateCounts(d.pos, d.rng, d.cfg.Samples)
+	if err == nil && est.Kept > 0 {
+		d.stats.Sampled++
+		best, _ := argmax(unknown, est.Cells)
+		return d.pick(best, MethodSampled, fmt.Sprintf("share %.3f of %d weighted draws (effective %.0f)", est.Share(best[0]), est.Draws, est.ESS))
+	}
+	d.stats.Heuristic++
+	best, score := argmax(unknown, d.singleShipScores())
+	return d.pick(best, MethodHeuristic, fmt.Sprintf("score %d", score))
+}
+
+// pick breaks ties uniformly and records the decision.
+func (d *Density) pick(best []grid.Cell, method, why string) grid.Cell {
+	c := best[d.rng.IntN(len(best))]
+	d.last = players.Decision{
+		State:  method,
+		Reason: fmt.Sprintf("%s: %s on %s (%d tied)", method, why, d.rules.CellName(c), len(best)),
+	}
+	return c
+}
+
+func argmaxBig(cells grid.Set, v []*big.Int) ([]grid.Cell, *big.Int) {
+	var best []grid.Cell
+	var top *big.Int
+	for c := range cells.All() {
+		cmp := 1
+		if top != nil {
+			cmp = v[c].Cmp(top)
+		}
+		switch {
+		case cmp > 0:
+			top, best = v[c], []grid.Cell{c}
+		case cmp == 0:
+			best = append(best, c)
+		}
+	}
+	return best, top
+}
+
+// argmax returns the cells of cells with the largest value and that value.
+func argmax[T int | float64](cells grid.Set, v []T) ([]grid.Cell, T) {
+	var best []grid.Cell
+	var top T
+	for c := range cells.All() {
+		switch {
+		case len(best) == 0 || v[c] > top:
+			top, best = v[c], []grid.Cell{c}
+		case v[c] == top:
+			best = append(best, c)
+		}
+	}
+	return best, top
+}
+
+// singleShipScores scores each cell by the positions of single remaining
+// ships through it that avoid every known empty cell, a position covering
+// k unsunk hits weighing 100^k (the last resort; it ignores how ships
+// interact).
+func (d *Density) singleShipScores() []int {
+	b := d.rules.Board
+	scores := make([]int, b.Size())
+	rem, err := d.pos.Remaining()
+	if err != nil {
+		return scores
+	}
+	empty := d.pos.Set(battleship.Water).Union(d.pos.Set(battleship.Sunk))
+	for c := range d.pos.Set(battleship.Sunk).All() {
+		empty = empty.Union(b.Around(c))
+	}
+	damaged := d.pos.Set(battleship.Damaged)
+	for _, l := range rem {
+		for _, dir := range [2][2]int{{1, 0}, {0, 1}} {
+			for y := range b.Height() {
+				for x := range b.Width() {
+					var cells grid.Set
+					ok := true
+					for i := range l {
+						c, on := b.At(x+i*dir[0], y+i*dir[1])
+						if !on || !b.IsUsable(c) || empty.Has(c) {
+							ok = false
+							break
+						}
+						cells.Add(c)
+					}
+					if !ok {
+						continue
+					}
+					w := 1
+					for range cells.Intersect(damaged).Count() {
+						w = min(w*100, 1<<40)
+					}
+					for c := range cells.All() {
+						scores[c] += w
+					}
+				}
+			}
+		}
+	}
+	return scores
+}

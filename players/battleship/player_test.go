@@ -1,0 +1,244 @@
+package bsplayers
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/players"
+)
+
+func TestConfigFilesEqualDefaults(t *testing.T) {
+	var g GridConfig // zero: every key must come from the file
+	require.NoError(t, config.Load(filepath.Join("..", "..", "configs", "gridbot.yaml"), &g))
+	require.Equal(t, DefaultGridConfig(), g)
+	var d DensityConfig
+	d.WorkPerMS, d.Samples = 1, 1 // pass Validate only if the file sets them
+	require.NoError(t, config.Load(filepath.Join("..", "..", "configs", "density.yaml"), &d))
+	require.Equal(t, DefaultDensityConfig(), d)
+}
+
+func TestConfigValidation(t *testing.T) {
+	g := DefaultGridConfig()
+	err := config.LoadString("x", "pattern: spiral\n", &g)
+	require.ErrorContains(t, err, `pattern "spiral"`)
+	g = DefaultGridConfig()
+	require.ErrorIs(t, config.LoadString("x", "patern: blocks\n", &g), config.ErrUnknownKey)
+	d := DefaultDensityConfig()
+	require.ErrorContains(t, config.LoadString("x", "samples: 0\n", &d), "samples 0")
+	d = DefaultDensityConfig()
+	require.ErrorIs(t, config.LoadString("x", "tries: 10\n", &d), config.ErrUnknownKey)
+	d = DefaultDensityConfig()
+	require.NoError(t, config.LoadString("x", "budget: 0s\n", &d))
+	require.Equal(t, time.Duration(0), d.Budget)
+}
+
+func TestRegistry(t *testing.T) {
+	require.Equal(t, []string{"bs-random", "gridbot", "density"}, Names())
+	r := battleship.DefaultRules()
+	for _, e := range Entries() {
+		f, err := New(e.Name, r, "")
+		require.NoError(t, err, e.Name)
+		p := f(rand.New(rand.NewPCG(1, 2)))
+		require.NoError(t, r.ValidatePlacement(p.Place()), e.Name)
+	}
+	_, err := New("nobody", r, "")
+	require.ErrorIs(t, err, ErrUnknownPlayer)
+	_, err = New("bs-random", r, "x.yaml")
+	require.ErrorContains(t, err, "takes no config")
+	_, err = New("gridbot", r, "does-not-exist.yaml")
+	require.ErrorContains(t, err, "gridbot")
+}
+
+// raceEnabled is set under -race (race_on_test.go).
+var raceEnabled bool
+
+// smallRules is a board where every density move is an exact count.
+func smallRules(t testing.TB) *battleship.Rules {
+	r, err := battleship.NewRules(grid.MustBoard(7, 7, nil), []int{3, 2, 2, 1, 1})
+	require.NoError(t, err)
+	return r
+}
+
+func TestEveryPlayerSinksEveryFleet(t *testing.T) {
+	for _, rules := range []*battleship.Rules{smallRules(t), battleship.DefaultRules()} {
+		u, err := battleship.NewUniformPlacer(rules)
+		require.NoError(t, err)
+		for _, name := range Names() {
+			if name == "density" && rules.Board.Size() > 49 && (testing.Short() || raceEnabled) {
+				continue // a 10x10 density game takes seconds (tens under -race)
+			}
+			t.Run(fmt.Sprintf("%s/%dx%d", name, rules.Board.Width(), rules.Board.Height()), func(t *testing.T) {
+				f, err := New(name, rules, "")
+				require.NoError(t, err)
+				rng := rand.New(rand.NewPCG(5, 5))
+				games := 10
+				if name == "density" && rules.Board.Size() > 49 {
+					games = 1
+				}
+				for range games {
+					layout, err := u.Place(rng)
+					require.NoError(t, err)
+					shots, err := Solo(context.Background(), rules, f(rng), layout)
+					require.NoError(t, err)
+					require.GreaterOrEqual(t, shots, rules.FleetCells())
+					require.LessOrEqual(t, shots, rules.Board.Usable().Count())
+				}
+			})
+		}
+	}
+}
+
+func TestDensityIsExactOnSmallBoardsAndSamplesWithoutBudget(t *testing.T) {
+	r := smallRules(t)
+	u, err := battleship.NewUniformPlacer(r)
+	require.NoError(t, err)
+	layout, err := u.Place(rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+
+	d := NewDensity(r, DefaultDensityConfig(), u, rand.New(rand.NewPCG(2, 2)))
+	shots, err := Solo(context.Background(), r, d, layout)
+	require.NoError(t, err)
+	require.Equal(t, DensityStats{Exact: shots}, d.Stats())
+	require.Equal(t, MethodExact, d.Explain().State)
+
+	cfg := DefaultDensityConfig()
+	cfg.Budget = 0
+	s := NewDensity(r, cfg, u, rand.New(rand.NewPCG(2, 2)))
+	shots, err = Solo(context.Background(), r, s, layout)
+	require.NoError(t, err)
+	st := s.Stats()
+	require.Zero(t, st.Exact)
+	require.Equal(t, shots, st.Sampled+st.Heuristic)
+	require.Positive(t, st.Sampled)
+}
+
+func TestDensityFirstShotIsTheDensestCell(t *testing.T) {
+	// On an empty 5x5 board with one 3-ship the centre cell is covered by
+	// the most positions (6 of 30).
+	r, err := battleship.NewRules(grid.MustBoard(5, 5, nil), []int{3})
+	require.NoError(t, err)
+	u, err := battleship.NewUniformPlacer(r)
+	require.NoError(t, err)
+	d := NewDensity(r, DefaultDensityConfig(), u, rand.New(rand.NewPCG(3, 3)))
+	require.Equal(t, "[2,2]", r.CellName(d.Shoot()))
+	require.Contains(t, d.Explain().Reason, "6 of 30 layouts")
+	// After a hit there, the next shot is a neighbour (ties broken at random).
+	d.Observe(battleship.Event{Mine: true, Result: battleship.Result{At: 12, Outcome: battleship.Hit}})
+	next := d.Shoot()
+	require.Contains(t, []string{"[1,2]", "[2,1]", "[2,3]", "[3,2]"}, r.CellName(next))
+}
+
+func TestPlayersAreDeterministicBySeed(t *testing.T) {
+	r := smallRules(t)
+	u, err := battleship.NewUniformPlacer(r)
+	require.NoError(t, err)
+	layout, err := u.Place(rand.New(rand.NewPCG(9, 9)))
+	require.NoError(t, err)
+	for _, name := range Names() {
+		f, err := New(name, r, "")
+		require.NoError(t, err)
+		shots := func() []grid.Cell {
+			p := f(rand.New(rand.NewPCG(4, 4)))
+			sea, err := battleship.NewSea(r, layout)
+			require.NoError(t, err)
+			var out []grid.Cell
+			for sea.Afloat() > 0 {
+				c := p.Shoot()
+				out = append(out, c)
+				res, err := sea.Fire(c)
+				require.NoError(t, err)
+				p.Observe(battleship.Event{Mine: true, Result: res})
+			}
+			return out
+		}
+		require.Equal(t, shots(), shots(), name)
+	}
+}
+
+// fake is a scripted player.
+type fake struct {
+	place func() battleship.Placement
+	shoot func() grid.Cell
+	seen  []battleship.Event
+}
+
+func (f *fake) Place() battleship.Placement { return f.place() }
+func (f *fake) Shoot() grid.Cell            { return f.shoot() }
+func (f *fake) Observe(ev battleship.Event) { f.seen = append(f.seen, ev) }
+func (f *fake) Explain() players.Decision   { return players.Decision{} }
+func valid(p battleship.Placement) func() battleship.Placement {
+	return func() battleship.Placement { return p }
+}
+
+func TestPlayGame(t *testing.T) {
+	r, err := battleship.NewRules(grid.MustBoard(4, 4, nil), []int{2, 1})
+	require.NoError(t, err)
+	layout := battleship.Placement{{0, 1}, {15}}
+
+	// Two real players: someone wins, both were told every shot.
+	rs := rand.New(rand.NewPCG(1, 2))
+	a := NewRandom(r, mustPlacer(t, r), rs)
+	g := NewGridBot(r, DefaultGridConfig(), mustPlacer(t, r), rs)
+	res := PlayGame(r, a, g, 0)
+	require.NoError(t, res.Err)
+	require.Equal(t, battleship.Won, res.Status)
+	require.Contains(t, []int{0, 1}, res.Winner)
+
+	// An invalid layout forfeits.
+	bad := &fake{place: valid(battleship.Placement{{0, 5}, {15}})}
+	good := &fake{place: valid(layout), shoot: func() grid.Cell { return 0 }}
+	res = PlayGame(r, bad, good, 0)
+	require.Equal(t, 1, res.Winner)
+	require.ErrorIs(t, res.Err, battleship.ErrPlacement)
+
+	// An illegal shot loses; both players are told.
+	off := &fake{place: valid(layout), shoot: func() grid.Cell { return 99 }}
+	other := &fake{place: valid(layout), shoot: func() grid.Cell { return 0 }}
+	res = PlayGame(r, off, other, 0)
+	require.Equal(t, 1, res.Winner)
+	require.ErrorIs(t, res.Err, battleship.ErrIllegal)
+	require.Len(t, off.seen, 1)
+	require.True(t, off.seen[0].Illegal && off.seen[0].Mine)
+	require.Len(t, other.seen, 1)
+
+	// Repeating one cell forever ends in a draw at the draw limit.
+	rep := &fake{place: valid(layout), shoot: func() grid.Cell { return 5 }}
+	rep2 := &fake{place: valid(layout), shoot: func() grid.Cell { return 6 }}
+	res = PlayGame(r, rep, rep2, 0)
+	require.Equal(t, battleship.Drawn, res.Status)
+	require.Equal(t, -1, res.Winner)
+	require.Equal(t, r.DrawLimit, res.Shots[0]+res.Shots[1])
+}
+
+func TestSoloFailsForAStuckPlayer(t *testing.T) {
+	r, err := battleship.NewRules(grid.MustBoard(4, 4, nil), []int{1})
+	require.NoError(t, err)
+	stuck := &fake{shoot: func() grid.Cell { return 5 }}
+	_, err = Solo(context.Background(), r, stuck, battleship.Placement{{0}})
+	require.ErrorIs(t, err, ErrTooManyShots)
+}
+
+func mustPlacer(t *testing.T, r *battleship.Rules) *battleship.UniformPlacer {
+	t.Helper()
+	u, err := battleship.NewUniformPlacer(r)
+	require.NoError(t, err)
+	return u
+}
+
+func ExamplePlayGame() {
+	r := battleship.DefaultRules()
+	p0, _ := New("gridbot", r, "")
+	p1, _ := New("bs-random", r, "")
+	res := PlayGame(r, p0(rand.New(rand.NewPCG(1, 1))), p1(rand.New(rand.NewPCG(2, 2))), 0)
+	fmt.Println(res.Status == battleship.Won, res.Winner, res.Err)
+	// Output: true 0 <nil>
+}

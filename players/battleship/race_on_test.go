@@ -1,0 +1,5 @@
+//go:build race
+
+package bsplayers
+
+func init() { raceEnabled = true }
