@@ -1,0 +1,406 @@
+package server
+
+// The client side: Play connects one AI (package players) to any submarine
+// server — the classic reference server, its series fork, a 2025
+// submarine_py server or Kaisen's own — and plays every game the server
+// offers on that connection.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/protocol"
+)
+
+// Client defaults.
+const (
+	// DefaultPlayReadTimeout bounds the wait for each line from the server.
+	// The opponent's thinking time counts, so it is generous.
+	DefaultPlayReadTimeout = 5 * time.Minute
+	// DefaultPlayWriteTimeout bounds each line written to the server.
+	DefaultPlayWriteTimeout = 30 * time.Second
+	// DefaultPlayName is the name sent to submarine-py servers.
+	DefaultPlayName = "kaisen"
+)
+
+// ErrUnfinished is returned when the server closes the connection before a
+// game has ended (it also wraps io.ErrUnexpectedEOF).
+var ErrUnfinished = errors.New("server: play: connection closed before the game ended")
+
+// PlayerFor builds the player factory for the rules of a game. Play calls it
+// once per distinct rules: in the submarine-py dialect the board comes from
+// the server's field message, so the rules are known only then.
+type PlayerFor func(rules *submarine.Rules) (players.Factory, error)
+
+// PlayOptions configures Play. The zero value plays the default game with the
+// default timeouts.
+type PlayOptions struct {
+	// Rules are the classic dialect's rules; in the submarine-py dialect
+	// their fleet and draw limit are used with the server's board.
+	// nil means submarine.DefaultRules().
+	Rules *submarine.Rules
+	// Name is the line sent to submarine-py servers ("" = DefaultPlayName).
+	Name string
+	// ReadTimeout bounds each read (0 = DefaultPlayReadTimeout, < 0 = none).
+	ReadTimeout time.Duration
+	// WriteTimeout bounds each write (0 = DefaultPlayWriteTimeout, < 0 = none).
+	WriteTimeout time.Duration
+	// MaxLine is the longest line accepted from the server
+	// (0 = protocol.DefaultMaxLine).
+	MaxLine int
+	// Log receives one debug record per line sent and received (nil = none).
+	Log *slog.Logger
+	// OnGame, when set, is called as soon as each game ends.
+	OnGame func(PlayedGame)
+}
+
+// PlayedGame is one game played by Play.
+type PlayedGame struct {
+	Game    int          // index of the game on this connection (from 0), the argument of rngFor
+	Round   int          // series round from the greeting (0 outside a series)
+	End     protocol.End // how it ended for this client
+	Line    string       // the end line exactly as the server sent it
+	Last    bool         // the end line had the series' final "."
+	First   bool         // this client moved first
+	Actions int          // actions of both sides
+}
+
+// PlayResult is what Play returns: every game played on the connection.
+type PlayResult struct {
+	Dialect protocol.Dialect
+	Series  bool
+	Games   []PlayedGame
+	Tally   *protocol.Tally // the series trailer as the server sent it (nil without one)
+}
+
+// Play plays every game the server at conn offers, with a new player for
+// each game from build's factory and rngFor(game). It recognises the dialect
+// from the greeting: the classic one plays one game; "roundN." greetings are
+// a series, played until the last end line ("you win." etc.) and its tally
+// trailer; the submarine-py one sends opts.Name, reads the field (which sets
+// the board) and plays one game.
+//
+// It answers every "your turn" with the player's action and reads exactly one
+// result line after it and after every "waiting", and tells the player what
+// the wire says (its own moves are completed from its action, so the player
+// sees the same Events and Views as in-process). Each game's end line is
+// returned as the server sent it.
+//
+// A malformed or unexpected line from the server is an error wrapping a
+// *protocol.ProtocolError that quotes it. Cancelling ctx closes conn; Play
+// leaves conn open otherwise. The games finished before an error are in the
+// returned PlayResult.
+func Play(ctx context.Context, conn net.Conn, build PlayerFor, rngFor func(game int) *rand.Rand, opts PlayOptions) (PlayResult, error) {
+	if opts.Rules == nil {
+		opts.Rules = submarine.DefaultRules()
+	}
+	if opts.Name == "" {
+		opts.Name = DefaultPlayName
+	}
+	if strings.ContainsAny(opts.Name, "\r\n") {
+		return PlayResult{}, fmt.Errorf("server: play: name %q has a line break", opts.Name)
+	}
+	if opts.ReadTimeout == 0 {
+		opts.ReadTimeout = DefaultPlayReadTimeout
+	}
+	if opts.WriteTimeout == 0 {
+		opts.WriteTimeout = DefaultPlayWriteTimeout
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if err := ctx.Err(); err != nil {
+		return PlayResult{}, fmt.Errorf("server: play: %w", err)
+	}
+	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
+	defer stop()
+	c := &client{conn: conn, lr: protocol.NewLineReader(conn, opts.MaxLine), opts: opts, build: build, rngFor: rngFor}
+	res, err := c.run()
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("server: play: %w (%w)", ctx.Err(), err)
+	}
+	return res, err
+}
+
+// client is one Play call.
+type client struct {
+	conn   net.Conn
+	lr     *protocol.LineReader
+	opts   PlayOptions
+	build  PlayerFor
+	rngFor func(game int) *rand.Rand
+
+	d       protocol.Dialect
+	rules   *submarine.Rules // rules of the cached factory
+	factory players.Factory
+}
+
+func (c *client) run() (PlayResult, error) {
+	var res PlayResult
+	line, err := c.read("greeting")
+	if err != nil {
+		return res, fmt.Errorf("server: play: %w", err)
+	}
+	d, round, err := protocol.ParseGreeting(line)
+	if err != nil {
+		return res, fmt.Errorf("server: play: %w", err)
+	}
+	c.d, res.Dialect, res.Series = d, d, round > 0
+	for game := 0; ; game++ {
+		g, err := c.game(game, round)
+		if err != nil {
+			return res, fmt.Errorf("server: play game %d: %w", game+1, err)
+		}
+		res.Games = append(res.Games, g)
+		if c.opts.OnGame != nil {
+			c.opts.OnGame(g)
+		}
+		if !res.Series {
+			return res, nil
+		}
+		if g.Last {
+			t, err := c.trailer()
+			if err != nil {
+				return res, err
+			}
+			res.Tally = &t
+			return res, nil
+		}
+		line, err := c.readLine() // next round, or the end of the series
+		if errors.Is(err, io.EOF) {
+			return res, nil // a series server that stops without a trailer
+		}
+		if err != nil {
+			return res, fmt.Errorf("server: play: %w", c.readErr("next round", err))
+		}
+		nd, n, err := protocol.ParseGreeting(line)
+		if err != nil || nd != protocol.Classic || n == 0 {
+			return res, fmt.Errorf("server: play: %w", protocol.NewProtocolError(line, fmt.Errorf("%w: want %q after a series game", protocol.ErrUnexpected, protocol.SeriesRound(round+1))))
+		}
+		round = n
+	}
+}
+
+// game plays one game whose greeting has been read.
+func (c *client) game(game, round int) (PlayedGame, error) {
+	g := PlayedGame{Game: game, Round: round}
+	rules := c.opts.Rules
+	if c.d == protocol.SubmarinePy {
+		if err := c.write([]byte(c.opts.Name)); err != nil {
+			return g, err
+		}
+		line, err := c.read("field")
+		if err != nil {
+			return g, err
+		}
+		b, err := protocol.DecodeField(line)
+		if err != nil {
+			return g, err
+		}
+		rules = &submarine.Rules{Board: b, Fleet: c.opts.Rules.Fleet, DrawLimit: c.opts.Rules.DrawLimit}
+		if err := rules.Validate(); err != nil {
+			return g, protocol.NewProtocolError(line, fmt.Errorf("%w: %w", protocol.ErrUnexpected, err))
+		}
+	}
+	if c.factory == nil || !sameRules(c.rules, rules) {
+		f, err := c.build(rules)
+		if err != nil {
+			return g, fmt.Errorf("build player: %w", err)
+		}
+		c.factory, c.rules = f, rules
+	}
+	p := c.factory(c.rngFor(game))
+	place := p.Place()
+	if err := rules.ValidatePlacement(place); err != nil {
+		return g, fmt.Errorf("the player's placement: %w", err)
+	}
+	if err := c.write(protocol.EncodePlacement(c.d, rules, place)); err != nil {
+		return g, err
+	}
+	view := submarine.View{Me: submarine.NewFleet(rules, place)}
+	for i, s := range rules.Fleet {
+		view.EnemyHP[i] = int8(s.HP)
+	}
+	for turn := 0; ; turn++ {
+		line, err := c.read("turn")
+		if err != nil {
+			return g, err
+		}
+		var res protocol.Result
+		var act submarine.Action
+		mine := false
+		switch string(line) {
+		case protocol.YourTurn:
+			mine = true
+			g.First = g.First || turn == 0
+			act = p.Act()
+			if err := c.write(protocol.EncodeAction(c.d, rules, act)); err != nil {
+				return g, err
+			}
+		case protocol.Waiting:
+		default:
+			if e, last := protocol.ParseEnd(line); e != protocol.NotEnd {
+				g.End, g.Line, g.Last = e, string(line), last
+				return g, nil
+			}
+			return g, protocol.NewProtocolError(line, fmt.Errorf("%w: want %q, %q or an end line", protocol.ErrUnexpected, protocol.YourTurn, protocol.Waiting))
+		}
+		// Exactly one result line answers "your turn" and "waiting"; a
+		// server that ends the game instead sends the end line.
+		line, err = c.read("result")
+		if err != nil {
+			return g, err
+		}
+		if e, last := protocol.ParseEnd(line); e != protocol.NotEnd {
+			g.End, g.Line, g.Last = e, string(line), last
+			return g, nil
+		}
+		if res, err = protocol.DecodeResult(c.d, line, rules, mine); err != nil {
+			return g, err
+		}
+		ev := res.Event
+		if mine && !res.HasResult && res.Outcome == protocol.Won {
+			// The opponent forfeited (disconnect, timeout, out-of-turn line)
+			// before our action counted: the server answers with the outcome
+			// alone and the end line follows. There is nothing to observe.
+			view = res.View
+			continue
+		}
+		if mine {
+			if ev, err = ownEvent(rules, act, res, &view.Me); err != nil {
+				return g, protocol.NewProtocolError(line, err)
+			}
+		}
+		// The wire drops sunk ships; like the engine, keep their last cell.
+		for i := range rules.Fleet {
+			if !res.View.Me.Alive.Has(i) {
+				res.View.Me.Pos[i] = view.Me.Pos[i]
+			}
+		}
+		view = res.View
+		g.Actions++
+		p.Observe(ev, &view)
+	}
+}
+
+// ownEvent is what the engine tells a player about its own action act,
+// given the server's answer res and the player's fleet before the action.
+func ownEvent(r *submarine.Rules, act submarine.Action, res protocol.Result, before *submarine.Fleet) (submarine.Event, error) {
+	ev := submarine.Event{Mine: true, Kind: act.Kind, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}
+	if act.Kind == submarine.Attack {
+		if res.HasResult {
+			if res.Event.Kind != submarine.Attack {
+				return ev, fmt.Errorf("%w: the answer to an attack reports a move", protocol.ErrUnexpected)
+			}
+			return res.Event, nil
+		}
+		if res.Outcome != protocol.Lost {
+			return ev, fmt.Errorf("%w: the answer to an attack has no result", protocol.ErrUnexpected)
+		}
+		ev.Illegal = true // a forfeit
+		return ev, nil
+	}
+	if act.Kind != submarine.Move || res.Event.Illegal || res.Outcome == protocol.Lost ||
+		act.Ship < 0 || act.Ship >= len(r.Fleet) || !r.Board.IsUsable(act.To) {
+		ev.Illegal = true
+		return ev, nil
+	}
+	fx, fy := r.Board.XY(before.Pos[act.Ship])
+	tx, ty := r.Board.XY(act.To)
+	ev.Ship, ev.To, ev.DX, ev.DY = act.Ship, act.To, tx-fx, ty-fy
+	return ev, nil
+}
+
+// trailer reads the series trailer after the last game.
+func (c *client) trailer() (protocol.Tally, error) {
+	lines := make([][]byte, 5)
+	for i := range lines {
+		line, err := c.read("series trailer")
+		if err != nil {
+			return protocol.Tally{}, fmt.Errorf("server: play: %w", err)
+		}
+		lines[i] = line
+	}
+	t, err := protocol.ParseTrailer(lines)
+	if err != nil {
+		return t, fmt.Errorf("server: play: %w", err)
+	}
+	return t, nil
+}
+
+// read returns the next line from the server within the read timeout; what
+// names the expected line in errors.
+func (c *client) read(what string) ([]byte, error) {
+	line, err := c.readLine()
+	if err != nil {
+		return nil, c.readErr(what, err)
+	}
+	return line, nil
+}
+
+// readLine is read with the line reader's own errors (io.EOF at the end).
+func (c *client) readLine() ([]byte, error) {
+	if c.opts.ReadTimeout > 0 {
+		// An error here means the connection is closed; the read reports it
+		// (after any line still buffered).
+		_ = c.conn.SetReadDeadline(time.Now().Add(c.opts.ReadTimeout))
+	}
+	line, err := c.lr.ReadLine()
+	if err != nil {
+		return nil, err
+	}
+	c.opts.Log.Debug("play: received", "line", string(line))
+	return line, nil
+}
+
+func (c *client) readErr(what string, err error) error {
+	var pe *protocol.ProtocolError
+	switch {
+	case errors.As(err, &pe):
+		return err
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("%w (waiting for the %s): %w", ErrUnfinished, what, io.ErrUnexpectedEOF)
+	}
+	return fmt.Errorf("read %s: %w", what, err)
+}
+
+// write sends one line within the write timeout.
+func (c *client) write(line []byte) error {
+	if c.opts.WriteTimeout > 0 {
+		_ = c.conn.SetWriteDeadline(time.Now().Add(c.opts.WriteTimeout)) // a closed connection fails the write
+	}
+	c.opts.Log.Debug("play: sent", "line", string(line))
+	buf := make([]byte, 0, len(line)+1)
+	buf = append(append(buf, line...), '\n')
+	if _, err := c.conn.Write(buf); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// sameRules reports whether a and b describe the same game.
+func sameRules(a, b *submarine.Rules) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.DrawLimit != b.DrawLimit || len(a.Fleet) != len(b.Fleet) ||
+		a.Board.Width() != b.Board.Width() || a.Board.Height() != b.Board.Height() || a.Board.Usable() != b.Board.Usable() {
+		return false
+	}
+	for i := range a.Fleet {
+		if a.Fleet[i] != b.Fleet[i] {
+			return false
+		}
+	}
+	return true
+}

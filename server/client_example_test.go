@@ -1,0 +1,49 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/protocol"
+	"github.com/kaisen-ai/kaisen/server"
+)
+
+// ExamplePlay plays the random AI against a tiny scripted classic server
+// whose opponent gives up at once (it sends {}: an invalid action).
+func ExamplePlay() {
+	client, srv := net.Pipe()
+	go func() {
+		defer srv.Close()
+		rules := submarine.DefaultRules()
+		r := bufio.NewReader(srv)
+		fmt.Fprintln(srv, protocol.Classic.Greeting())
+		line, _ := r.ReadBytes('\n')
+		place, order, err := protocol.DecodePlacement(line, rules)
+		if err != nil {
+			return
+		}
+		fmt.Fprintln(srv, protocol.Waiting)
+		// The opponent's {} is illegal: the client is told it won.
+		v := submarine.View{Me: submarine.NewFleet(rules, place), EnemyHP: [submarine.MaxShips]int8{3, 2, 1}}
+		ev := submarine.Event{Kind: submarine.Invalid, Illegal: true, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}
+		fmt.Fprintln(srv, string(protocol.EncodeResult(protocol.Classic, rules, ev, protocol.Won, &v, order, nil)))
+		fmt.Fprintln(srv, protocol.Classic.EndLine(protocol.EndWin, false))
+	}()
+	build := func(r *submarine.Rules) (players.Factory, error) { return players.New("random", r, "") }
+	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(42, uint64(game))) }
+	res, err := server.Play(context.Background(), client, build, rngFor, server.PlayOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g := res.Games[0]
+	fmt.Println(res.Dialect, g.Line, g.Actions)
+	// Output:
+	// classic you win 1
+}

@@ -1,0 +1,386 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/protocol"
+)
+
+// Defaults of the listener and limit settings. configs/server.yaml restates
+// them; a test checks that the file decodes to exactly DefaultConfig().
+const (
+	DefaultAddress          = "127.0.0.1:2000"
+	DefaultDialect          = "classic"
+	DefaultOpponent         = OpponentPair
+	DefaultFirst            = FirstConnected
+	DefaultMaxConnections   = 1024
+	DefaultMaxConnsPerIP    = 64
+	DefaultMaxGames         = 512
+	DefaultHandshakeTimeout = 30 * time.Second
+	DefaultActionTimeout    = 10 * time.Second
+	DefaultIdleTimeout      = 10 * time.Minute
+	DefaultMaxLineBytes     = 64 << 10
+	DefaultShutdownGrace    = 30 * time.Second
+	DefaultResultLog        = "kaisen-results.jsonl"
+	DefaultReplayDir        = "kaisen-replays"
+)
+
+// OpponentPair is the listener opponent that pairs clients in arrival order.
+const OpponentPair = "pair"
+
+// First-player policies: who moves first in each game of a pairing. Seat 0 is
+// the first accepted connection (the client, against a house AI).
+const (
+	FirstConnected = "first-connected" // seat 0 in every game (the reference server)
+	FirstAlternate = "alternate"       // seat 0 in odd games, seat 1 in even games
+	FirstHalves    = "halves"          // seat 0 in the first half of a series, seat 1 in the second
+	FirstRandom    = "random"          // a coin per game, drawn from the game's seed
+)
+
+// ErrConfig is wrapped by every configuration error.
+var ErrConfig = errors.New("server: invalid config")
+
+// Config is the whole server configuration (configs/server.yaml).
+type Config struct {
+	// Listeners to open; each is one address with its own game settings.
+	// Default: one classic pair listener on 127.0.0.1:2000.
+	Listeners []ListenerConfig `mapstructure:"listeners"`
+	// Limits protect the server from slow, broken or hostile clients.
+	Limits Limits `mapstructure:"limits"`
+	// ShutdownGrace is how long running games may go on after a shutdown
+	// signal before their connections are closed. Default 30s.
+	ShutdownGrace time.Duration `mapstructure:"shutdown_grace"`
+	// Seed drives every random choice (first player, house AIs). 0 = a seed
+	// from the clock, logged at start. Default 0.
+	Seed uint64 `mapstructure:"seed"`
+	// ResultLog is the JSON-lines file that gets one line per finished game
+	// (appended, fsynced). "" = none. Default kaisen-results.jsonl.
+	ResultLog string `mapstructure:"result_log"`
+	// ReplayDir is the directory that gets one replay file per finished game.
+	// "" = none. Default kaisen-replays.
+	ReplayDir string `mapstructure:"replay_dir"`
+	// Metrics is the address of the HTTP endpoint serving /healthz and
+	// /metrics (Prometheus text). "" = off. Default off.
+	Metrics string `mapstructure:"metrics"`
+}
+
+// ListenerConfig is one listening address. Zero values mean the default.
+type ListenerConfig struct {
+	// Name labels the listener in logs and the result log. Default: the address.
+	Name string `mapstructure:"name"`
+	// Address is host:port; port 0 picks a free port. Default 127.0.0.1:2000.
+	// Binding anything but a loopback address logs a warning.
+	Address string `mapstructure:"address"`
+	// Game is the game served: submarine or battleship (the Kaisen battleship
+	// protocol on the classic 10x10 board; dialect, board settings and games
+	// stay unset). Default "" = submarine.
+	Game string `mapstructure:"game"`
+	// Dialect is the wire dialect: classic or submarine-py. Default classic.
+	Dialect string `mapstructure:"dialect"`
+	// Width and Height of the board (submarine-py only; classic is 5x5).
+	// Default 5 x 5.
+	Width  int `mapstructure:"width"`
+	Height int `mapstructure:"height"`
+	// Rocks lists rock cells as "x,y;x,y" (submarine-py only). Default none.
+	Rocks string `mapstructure:"rocks"`
+	// Rounded makes the four corner cells rocks (submarine-py only). Default false.
+	Rounded bool `mapstructure:"rounded"`
+	// Opponent is "pair" (clients are paired in arrival order) or the name of
+	// a house AI (`kaisen players`) that every client plays in-process.
+	// Default pair.
+	Opponent string `mapstructure:"opponent"`
+	// HouseConfig is the YAML weights file of the house AI. Default "" (the
+	// AI's built-in defaults).
+	HouseConfig string `mapstructure:"house_config"`
+	// Games per pairing. More than 1 plays a series on the same connections
+	// (classic only): "roundN. please send me initial state." starts each
+	// game and a summary follows the last. Default 1.
+	Games int `mapstructure:"games"`
+	// First is the first-player policy: first-connected, alternate, halves or
+	// random. Default first-connected.
+	First string `mapstructure:"first"`
+}
+
+// Limits are the server's protections. Every value must be positive.
+type Limits struct {
+	// MaxConnections is the number of open client connections over all
+	// listeners; more are closed at once. Default 1024.
+	MaxConnections int `mapstructure:"max_connections"`
+	// MaxConnectionsPerIP is the same per remote IP address. Default 64.
+	MaxConnectionsPerIP int `mapstructure:"max_connections_per_ip"`
+	// MaxGames is the number of games (pairings) running at once; a
+	// connection that would start one more is closed. Default 512.
+	MaxGames int `mapstructure:"max_games"`
+	// HandshakeTimeout bounds greeting, name and placement of each game.
+	// Default 30s.
+	HandshakeTimeout time.Duration `mapstructure:"handshake_timeout"`
+	// ActionTimeout bounds each action read and each write. Default 10s.
+	ActionTimeout time.Duration `mapstructure:"action_timeout"`
+	// IdleTimeout bounds how long a connection waits for an opponent.
+	// Default 10m.
+	IdleTimeout time.Duration `mapstructure:"idle_timeout"`
+	// MaxLineBytes is the longest line a client may send. Default 65536.
+	MaxLineBytes int `mapstructure:"max_line_bytes"`
+}
+
+// DefaultLimits returns the built-in limits.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxConnections:      DefaultMaxConnections,
+		MaxConnectionsPerIP: DefaultMaxConnsPerIP,
+		MaxGames:            DefaultMaxGames,
+		HandshakeTimeout:    DefaultHandshakeTimeout,
+		ActionTimeout:       DefaultActionTimeout,
+		IdleTimeout:         DefaultIdleTimeout,
+		MaxLineBytes:        DefaultMaxLineBytes,
+	}
+}
+
+// DefaultListener returns a listener with every field at its default (the
+// name stays empty: it defaults to the address).
+func DefaultListener() ListenerConfig {
+	return ListenerConfig{
+		Address:  DefaultAddress,
+		Dialect:  DefaultDialect,
+		Width:    5,
+		Height:   5,
+		Opponent: DefaultOpponent,
+		Games:    1,
+		First:    DefaultFirst,
+	}
+}
+
+// DefaultConfig returns the built-in configuration: one classic pair listener
+// on 127.0.0.1:2000 with the default limits.
+func DefaultConfig() Config {
+	return Config{
+		Listeners:     []ListenerConfig{DefaultListener()},
+		Limits:        DefaultLimits(),
+		ShutdownGrace: DefaultShutdownGrace,
+		ResultLog:     DefaultResultLog,
+		ReplayDir:     DefaultReplayDir,
+	}
+}
+
+// WithDefaults returns l with every zero field set to its default.
+func (l ListenerConfig) WithDefaults() ListenerConfig {
+	d := DefaultListener()
+	if l.Address == "" {
+		l.Address = d.Address
+	}
+	if l.Name == "" {
+		l.Name = l.Address
+	}
+	if l.Dialect == "" {
+		l.Dialect = d.Dialect
+	}
+	if l.Width == 0 {
+		l.Width = d.Width
+	}
+	if l.Height == 0 {
+		l.Height = d.Height
+	}
+	if l.Opponent == "" {
+		l.Opponent = d.Opponent
+	}
+	if l.Games == 0 {
+		l.Games = d.Games
+	}
+	if l.First == "" {
+		l.First = d.First
+	}
+	return l
+}
+
+// Validate checks every setting and lists all problems at once.
+func (c *Config) Validate() error {
+	var errs []error
+	if len(c.Listeners) == 0 {
+		errs = append(errs, fmt.Errorf("%w: no listeners", ErrConfig))
+	}
+	names := map[string]bool{}
+	for i, l := range c.Listeners {
+		l = l.WithDefaults()
+		if names[l.Name] {
+			errs = append(errs, fmt.Errorf("%w: listener %d: name %q used twice", ErrConfig, i, l.Name))
+		}
+		names[l.Name] = true
+		if _, err := l.compile(); err != nil {
+			errs = append(errs, fmt.Errorf("listener %d (%s): %w", i, l.Name, err))
+		}
+	}
+	errs = append(errs, c.Limits.validate()...)
+	if c.ShutdownGrace < 0 {
+		errs = append(errs, fmt.Errorf("%w: shutdown_grace %v must not be negative", ErrConfig, c.ShutdownGrace))
+	}
+	if c.Metrics != "" {
+		if _, _, err := net.SplitHostPort(c.Metrics); err != nil {
+			errs = append(errs, fmt.Errorf("%w: metrics address %q: %w", ErrConfig, c.Metrics, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (l Limits) validate() []error {
+	var errs []error
+	positive := func(name string, v int) {
+		if v < 1 {
+			errs = append(errs, fmt.Errorf("%w: limits.%s is %d, want at least 1", ErrConfig, name, v))
+		}
+	}
+	positive("max_connections", l.MaxConnections)
+	positive("max_connections_per_ip", l.MaxConnectionsPerIP)
+	positive("max_games", l.MaxGames)
+	if l.MaxLineBytes < 256 {
+		errs = append(errs, fmt.Errorf("%w: limits.max_line_bytes is %d, want at least 256", ErrConfig, l.MaxLineBytes))
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"handshake_timeout", l.HandshakeTimeout},
+		{"action_timeout", l.ActionTimeout},
+		{"idle_timeout", l.IdleTimeout},
+	} {
+		if d.v <= 0 {
+			errs = append(errs, fmt.Errorf("%w: limits.%s is %v, want a positive duration like 10s", ErrConfig, d.name, d.v))
+		}
+	}
+	return errs
+}
+
+// setup is a listener's validated, ready-to-use form.
+type setup struct {
+	cfg     ListenerConfig
+	dialect protocol.Dialect
+	rules   *submarine.Rules
+	house   players.Factory // nil for pair listeners
+	enc     *resultEncoder  // result lines of this dialect and fleet
+	bs      *bsSetup        // battleship listeners only (server/battleship.go)
+}
+
+// compile validates l (with defaults applied) and builds its rules and house AI.
+func (l ListenerConfig) compile() (*setup, error) {
+	l = l.WithDefaults()
+	if l.Game != "" && l.Game != GameSubmarine {
+		return l.compileGame()
+	}
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))
+	}
+	if _, _, err := net.SplitHostPort(l.Address); err != nil {
+		bad("address %q: %v", l.Address, err)
+	}
+	d, err := protocol.ParseDialect(l.Dialect)
+	if err != nil {
+		bad("dialect %q: want classic or submarine-py", l.Dialect)
+	}
+	rules := submarine.DefaultRules()
+	if d == protocol.Classic && (l.Width != 5 || l.Height != 5 || l.Rocks != "" || l.Rounded) {
+		bad("the classic dialect plays on the plain 5x5 board; use dialect submarine-py for width, height, rocks or rounded")
+	}
+	board, berr := l.board()
+	if berr != nil {
+		errs = append(errs, berr)
+	} else {
+		rules.Board = board
+		if err := rules.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if l.Games < 1 {
+		bad("games is %d, want at least 1", l.Games)
+	}
+	if l.Games > 1 && d != protocol.Classic {
+		bad("a series (games > 1) needs the classic dialect")
+	}
+	switch l.First {
+	case FirstConnected, FirstAlternate, FirstHalves, FirstRandom:
+	default:
+		bad("first %q: want %s, %s, %s or %s", l.First, FirstConnected, FirstAlternate, FirstHalves, FirstRandom)
+	}
+	s := &setup{cfg: l, dialect: d, rules: rules}
+	if l.Opponent != OpponentPair {
+		if errs == nil {
+			f, err := players.New(l.Opponent, rules, l.HouseConfig)
+			if err != nil {
+				bad("opponent %q: %v (or %q to pair clients)", l.Opponent, err, OpponentPair)
+			}
+			s.house = f
+		}
+	} else if l.HouseConfig != "" {
+		bad("house_config is set but opponent is %q", OpponentPair)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	s.enc = newResultEncoder(d, rules)
+	return s, nil
+}
+
+// board builds the listener's board from width, height, rocks and rounded.
+func (l ListenerConfig) board() (*grid.Board, error) {
+	cells, err := ParseCells(l.Rocks)
+	if err != nil {
+		return nil, fmt.Errorf("%w: rocks: %w", ErrConfig, err)
+	}
+	if l.Width < 1 || l.Height < 1 || l.Width*l.Height > grid.MaxCells {
+		return nil, fmt.Errorf("%w: board %dx%d: want 1 to %d cells", ErrConfig, l.Width, l.Height, grid.MaxCells)
+	}
+	var rocks []grid.Cell
+	if l.Rounded {
+		w, h := l.Width, l.Height
+		if w < 2 || h < 2 {
+			return nil, fmt.Errorf("%w: a rounded board needs at least 2x2, got %dx%d", ErrConfig, w, h)
+		}
+		rocks = append(rocks, 0, grid.Cell(w-1), grid.Cell((h-1)*w), grid.Cell(h*w-1))
+	}
+	for _, xy := range cells {
+		if xy[0] >= l.Width || xy[1] >= l.Height {
+			return nil, fmt.Errorf("%w: rock [%d,%d] is off the %dx%d board", ErrConfig, xy[0], xy[1], l.Width, l.Height)
+		}
+		rocks = append(rocks, grid.Cell(xy[1]*l.Width+xy[0]))
+	}
+	b, err := grid.NewBoard(l.Width, l.Height, rocks)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return b, nil
+}
+
+// ErrCells reports a malformed cell list.
+var ErrCells = errors.New("server: bad cell list")
+
+// ParseCells parses a cell list "x,y;x,y" (spaces allowed around numbers,
+// empty string = no cells) into [x, y] pairs with non-negative coordinates.
+func ParseCells(s string) ([][2]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out [][2]int
+	for i, item := range strings.Split(s, ";") {
+		xs, ys, ok := strings.Cut(item, ",")
+		if !ok {
+			return nil, fmt.Errorf("%w: item %d %q: want x,y", ErrCells, i+1, item)
+		}
+		x, errx := strconv.Atoi(strings.TrimSpace(xs))
+		y, erry := strconv.Atoi(strings.TrimSpace(ys))
+		if errx != nil || erry != nil {
+			return nil, fmt.Errorf("%w: item %d %q: x and y must be integers", ErrCells, i+1, item)
+		}
+		if x < 0 || y < 0 || x > grid.MaxCells || y > grid.MaxCells {
+			return nil, fmt.Errorf("%w: item %d %q: coordinates must be 0 to %d", ErrCells, i+1, item, grid.MaxCells)
+		}
+		out = append(out, [2]int{x, y})
+	}
+	return out, nil
+}

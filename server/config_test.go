@@ -1,0 +1,201 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/protocol"
+)
+
+func TestConfigFileIsDefault(t *testing.T) {
+	var got Config // zero: the file must state every default itself
+	require.NoError(t, config.Load("../configs/server.yaml", &got))
+	require.Equal(t, DefaultConfig(), got)
+}
+
+func TestDefaultConfigValid(t *testing.T) {
+	cfg := DefaultConfig()
+	require.NoError(t, cfg.Validate())
+	st, err := cfg.Listeners[0].compile()
+	require.NoError(t, err)
+	require.Equal(t, protocol.Classic, st.dialect)
+	require.Equal(t, DefaultAddress, st.cfg.Name)
+	require.Nil(t, st.house)
+	require.Equal(t, 5, st.rules.Board.Width())
+}
+
+func TestConfigValidate(t *testing.T) {
+	tests := []struct {
+		name    string
+		edit    func(*Config)
+		wantErr string
+	}{
+		{"no listeners", func(c *Config) { c.Listeners = nil }, "no listeners"},
+		{"bad dialect", func(c *Config) { c.Listeners[0].Dialect = "ruby" }, `dialect "ruby"`},
+		{"classic board", func(c *Config) { c.Listeners[0].Width = 6 }, "classic dialect plays on the plain 5x5 board"},
+		{"classic rounded", func(c *Config) { c.Listeners[0].Rounded = true }, "classic dialect"},
+		{"series py", func(c *Config) { c.Listeners[0].Dialect, c.Listeners[0].Games = "submarine-py", 3 }, "series (games > 1) needs the classic dialect"},
+		{"negative games", func(c *Config) { c.Listeners[0].Games = -1 }, "games is -1"},
+		{"bad first", func(c *Config) { c.Listeners[0].First = "loser" }, `first "loser"`},
+		{"unknown house", func(c *Config) { c.Listeners[0].Opponent = "deepblue" }, `opponent "deepblue"`},
+		{"house config on pair", func(c *Config) { c.Listeners[0].HouseConfig = "x.yaml" }, "house_config is set"},
+		{"bad rocks", func(c *Config) { c.Listeners[0].Dialect, c.Listeners[0].Rocks = "submarine-py", "1;2" }, "rocks"},
+		{"rock off board", func(c *Config) { c.Listeners[0].Dialect, c.Listeners[0].Rocks = "submarine-py", "5,0" }, "rock [5,0] is off the 5x5 board"},
+		{"board too big", func(c *Config) { c.Listeners[0].Dialect, c.Listeners[0].Width = "submarine-py", 100 }, "board 100x5"},
+		{"no room for the fleet", func(c *Config) {
+			c.Listeners[0].Dialect, c.Listeners[0].Width, c.Listeners[0].Height = "submarine-py", 2, 1
+		}, "do not fit"},
+		{"bad address", func(c *Config) { c.Listeners[0].Address = "localhost" }, `address "localhost"`},
+		{"same name twice", func(c *Config) { c.Listeners = append(c.Listeners, c.Listeners[0]) }, "used twice"},
+		{"zero limit", func(c *Config) { c.Limits.MaxGames = 0 }, "limits.max_games is 0"},
+		{"tiny line", func(c *Config) { c.Limits.MaxLineBytes = 10 }, "limits.max_line_bytes is 10"},
+		{"zero timeout", func(c *Config) { c.Limits.ActionTimeout = 0 }, "limits.action_timeout"},
+		{"negative grace", func(c *Config) { c.ShutdownGrace = -time.Second }, "shutdown_grace"},
+		{"bad metrics", func(c *Config) { c.Metrics = "9090" }, `metrics address "9090"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			tt.edit(&cfg)
+			err := cfg.Validate()
+			require.ErrorContains(t, err, tt.wantErr)
+			_, err = New(cfg, nil)
+			require.ErrorContains(t, err, tt.wantErr)
+		})
+	}
+}
+
+func TestConfigValidateListsEveryProblem(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Listeners[0].First = "x"
+	cfg.Limits.MaxConnections = 0
+	err := cfg.Validate()
+	require.ErrorIs(t, err, ErrConfig)
+	require.ErrorContains(t, err, `first "x"`)
+	require.ErrorContains(t, err, "max_connections")
+}
+
+func TestLoadListeners(t *testing.T) {
+	yaml := `
+listeners:
+  - address: 127.0.0.1:2001
+  - name: bots
+    address: 127.0.0.1:2002
+    dialect: submarine-py
+    width: 6
+    height: 5
+    rounded: true
+    rocks: "2,2"
+    opponent: random
+    first: random
+limits:
+  action_timeout: 2s
+`
+	cfg := DefaultConfig()
+	require.NoError(t, config.LoadString("test.yaml", yaml, &cfg))
+	require.Len(t, cfg.Listeners, 2)
+	require.Equal(t, 2*time.Second, cfg.Limits.ActionTimeout)
+	require.Equal(t, DefaultMaxGames, cfg.Limits.MaxGames)
+	a, err := cfg.Listeners[0].compile()
+	require.NoError(t, err)
+	require.Equal(t, "127.0.0.1:2001", a.cfg.Name)
+	require.Equal(t, 1, a.cfg.Games)
+	require.Equal(t, FirstConnected, a.cfg.First)
+	b, err := cfg.Listeners[1].compile()
+	require.NoError(t, err)
+	require.Equal(t, "bots", b.cfg.Name)
+	require.Equal(t, protocol.SubmarinePy, b.dialect)
+	require.NotNil(t, b.house)
+	require.Equal(t, []string{".####.", "######", "##.###", "######", ".####."}, b.rules.Board.Shape())
+}
+
+func TestLoadRejectsUnknownKeys(t *testing.T) {
+	for _, tt := range []struct{ yaml, key string }{
+		{"listeners:\n  - adress: 127.0.0.1:1\n", "listeners[0].adress"},
+		{"limits:\n  max_line: 10\n", "limits.max_line"},
+		{"grace: 1s\n", "grace"},
+	} {
+		cfg := DefaultConfig()
+		err := config.LoadString("test.yaml", tt.yaml, &cfg)
+		require.ErrorIs(t, err, config.ErrUnknownKey)
+		require.ErrorContains(t, err, tt.key)
+	}
+}
+
+func TestParseCells(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    [][2]int
+		wantErr string
+	}{
+		{"", nil, ""},
+		{"  ", nil, ""},
+		{"0,0", [][2]int{{0, 0}}, ""},
+		{"0,0;4, 4", [][2]int{{0, 0}, {4, 4}}, ""},
+		{" 1 , 2 ; 3,4 ", [][2]int{{1, 2}, {3, 4}}, ""},
+		{"1", nil, `item 1 "1": want x,y`},
+		{"1,2;", nil, `item 2 "": want x,y`},
+		{"a,1", nil, "must be integers"},
+		{"1.5,1", nil, "must be integers"},
+		{"-1,0", nil, "coordinates must be 0 to 256"},
+		{"1,2,3", nil, "must be integers"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseCells(tt.in)
+			if tt.wantErr != "" {
+				require.ErrorIs(t, err, ErrCells)
+				require.ErrorContains(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func FuzzParseCells(f *testing.F) {
+	for _, s := range []string{"", "0,0", "0,0;4,4", "1,2;3", "x", "-1,2", "1,2;;", "99999999999999999999,1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cells, err := ParseCells(s)
+		if err != nil {
+			require.ErrorIs(t, err, ErrCells)
+			return
+		}
+		parts := make([]string, len(cells))
+		for i, c := range cells {
+			require.True(t, c[0] >= 0 && c[1] >= 0)
+			parts[i] = fmt.Sprintf("%d,%d", c[0], c[1])
+		}
+		again, err := ParseCells(strings.Join(parts, ";"))
+		require.NoError(t, err)
+		require.Equal(t, cells, again)
+	})
+}
+
+func ExampleParseCells() {
+	cells, err := ParseCells("0,0;5,4")
+	fmt.Println(cells, err)
+	_, err = ParseCells("0,0;5")
+	fmt.Println(err)
+	// Output:
+	// [[0 0] [5 4]] <nil>
+	// server: bad cell list: item 2 "5": want x,y
+}
+
+func ExampleDefaultConfig() {
+	cfg := DefaultConfig()
+	l := cfg.Listeners[0]
+	fmt.Println(l.Address, l.Dialect, l.Opponent, l.Games, l.First)
+	fmt.Println(cfg.Limits.ActionTimeout, cfg.Limits.MaxLineBytes)
+	// Output:
+	// 127.0.0.1:2000 classic pair 1 first-connected
+	// 10s 65536
+}

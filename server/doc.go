@@ -1,0 +1,43 @@
+// Package server is Kaisen's turn server for the submarine game: existing
+// Ruby and Python clients (and `kaisen play`) connect over TCP and play each
+// other or a house AI, byte for byte as on the reference servers described in
+// shared/spec/submarine.md.
+//
+// A Server has one or more listeners (Config.Listeners), each with its own
+// address, wire dialect (classic or submarine-py), board, opponent (pair
+// clients in arrival order, or a house AI from package players), number of
+// games per pairing (a series) and first-player policy. Every pairing runs in
+// its own goroutine, which owns the game state and both connections; the
+// rules are submarine.Game.Apply and the lines are protocol's encoders.
+//
+// The write order of each turn is the reference server's: "your turn" to the
+// mover, "waiting" to the other side, read the mover's line, the mover's
+// result line, the other side's result line; after the last action the end
+// lines (winner first, or the draw line to seat 0 then seat 1), then both
+// connections are closed. The lines of a connection are queued and leave in
+// one write when the game goroutine is about to wait: the bytes on each
+// connection are the reference server's, only the interleaving across the
+// two connections (which no TCP client can observe) differs.
+//
+// A reader goroutine per connection delivers its lines on a channel, so the
+// game goroutine waits for the mover's action while watching the other
+// client: one that sends a line or leaves while it is not its turn loses at
+// once. Anything a client does wrong loses its game and only its game: a
+// line that is not JSON, a float coordinate, an over-long line (cut off at
+// the limit, never buffered), an invalid placement, an illegal action, a
+// line out of turn, a timeout or a disconnect. The server logs the reason
+// (log/slog, with the game id), tells the opponent it won (a result line with
+// "outcome": true, then "you win") and closes both connections.
+//
+// Every game is recorded before its end lines are sent: a replay file
+// (package replay) written to a temporary file, fsynced and renamed, and one
+// line in the JSON-lines result log (Result), appended and fsynced, so that a
+// crash at any moment leaves whole records only. An optional HTTP endpoint
+// serves /healthz and Prometheus counters. Limits (connections in total and
+// per IP, concurrent games, handshake, action and idle timeouts, line length)
+// are in Config.Limits; see docs/server.md.
+//
+// Load plays many games at once against a server (`kaisen loadtest`) and
+// measures actions per second and action round trips; Play is the client
+// of `kaisen play`.
+package server

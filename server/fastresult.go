@@ -1,0 +1,223 @@
+package server
+
+import (
+	"strconv"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/protocol"
+)
+
+// resultEncoder appends result lines byte for byte as protocol.EncodeResult
+// prints them, without allocating: the keys and ship names of a listener's
+// dialect and fleet are quoted once. It falls back to protocol.EncodeResult
+// for fleets whose names would need escaping. TestResultEncoder and
+// FuzzResultEncoder check it against the protocol package.
+type resultEncoder struct {
+	d     protocol.Dialect
+	rules *submarine.Rules
+	board *grid.Board
+	fast  bool
+	comma string
+	// Quoted keys with their colon: `"result":` or `"result": `.
+	result, attacked, position, hit, near, moved, ship, distance, outcome, state, me, enemy, hp string
+
+	names    []string // quoted ship names by fleet index
+	nameKeys []string // quoted ship names with their colon
+}
+
+func newResultEncoder(d protocol.Dialect, r *submarine.Rules) *resultEncoder {
+	py := d == protocol.SubmarinePy
+	e := &resultEncoder{d: d, rules: r, board: r.Board, fast: true, comma: ","}
+	colon := ":"
+	if py {
+		e.comma, colon = ", ", ": "
+	}
+	key := func(k string) string { return `"` + k + `"` + colon }
+	e.result, e.attacked, e.position, e.hit, e.near = key("result"), key("attacked"), key("position"), key("hit"), key("near")
+	e.moved, e.ship, e.distance, e.outcome, e.hp = key("moved"), key("ship"), key("distance"), key("outcome"), key("hp")
+	e.state, e.me, e.enemy = key("condition"), key("me"), key("enemy")
+	if py {
+		e.state, e.enemy = key("observation"), key("opponent")
+	}
+	for _, s := range r.Fleet {
+		for i := 0; i < len(s.Name); i++ {
+			if c := s.Name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+				e.fast = false // needs escaping: leave it to the protocol package
+			}
+		}
+		e.names = append(e.names, `"`+s.Name+`"`)
+		e.nameKeys = append(e.nameKeys, key(s.Name))
+	}
+	return e
+}
+
+// appendResult appends the result line (without "\n") that
+// protocol.EncodeResult(d, rules, ev, outcome, v, mine, enemy) prints.
+func (e *resultEncoder) appendResult(b []byte, ev submarine.Event, outcome int, v *submarine.View, mine, enemy protocol.Order) []byte {
+	if !e.fast {
+		return append(b, protocol.EncodeResult(e.d, e.rules, ev, outcome, v, mine, enemy)...)
+	}
+	nf := len(e.rules.Fleet)
+	b = append(b, '{')
+	n := 0
+	switch {
+	case ev.Kind == submarine.Attack:
+		n++
+		b = append(b, e.result...)
+		b = append(b, '{')
+		b = append(b, e.attacked...)
+		if ev.Illegal {
+			b = append(b, "false"...)
+		} else {
+			b = append(b, '{')
+			b = append(b, e.position...)
+			b = e.cell(b, ev.At)
+			if ev.Hit >= 0 && ev.Hit < nf {
+				b = append(b, e.comma...)
+				b = append(b, e.hit...)
+				b = append(b, e.names[ev.Hit]...)
+			}
+			b = append(b, e.comma...)
+			b = append(b, e.near...)
+			b = append(b, '[')
+			defender := mine
+			if ev.Mine {
+				defender = enemy
+			}
+			seq, k := orderSeq(defender, nf)
+			first := true
+			for _, i := range seq[:k] {
+				if ev.Near.Has(i) {
+					if !first {
+						b = append(b, e.comma...)
+					}
+					first = false
+					b = append(b, e.names[i]...)
+				}
+			}
+			b = append(b, "]}"...)
+		}
+		b = append(b, '}')
+	case ev.Kind == submarine.Move && !ev.Mine:
+		n++
+		b = append(b, e.result...)
+		b = append(b, '{')
+		b = append(b, e.moved...)
+		if ev.Illegal {
+			b = append(b, "false"...)
+		} else {
+			b = append(b, '{')
+			b = append(b, e.ship...)
+			if ev.Ship >= 0 && ev.Ship < nf {
+				b = append(b, e.names[ev.Ship]...)
+			} else {
+				b = append(b, `""`...)
+			}
+			b = append(b, e.comma...)
+			b = append(b, e.distance...)
+			b = e.pair(b, ev.DX, ev.DY)
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	if outcome == protocol.Won || outcome == protocol.Lost {
+		if n > 0 {
+			b = append(b, e.comma...)
+		}
+		n++
+		b = append(b, e.outcome...)
+		if outcome == protocol.Won {
+			b = append(b, "true"...)
+		} else {
+			b = append(b, "false"...)
+		}
+	}
+	if n > 0 {
+		b = append(b, e.comma...)
+	}
+	b = append(b, e.state...)
+	b = append(b, '{')
+	b = append(b, e.me...)
+	b = append(b, '{')
+	seq, k := orderSeq(mine, nf)
+	first := true
+	for _, i := range seq[:k] {
+		if !v.Me.Alive.Has(i) {
+			continue
+		}
+		if !first {
+			b = append(b, e.comma...)
+		}
+		first = false
+		b = append(b, e.nameKeys[i]...)
+		b = append(b, '{')
+		b = append(b, e.hp...)
+		b = strconv.AppendInt(b, int64(v.Me.HP[i]), 10)
+		b = append(b, e.comma...)
+		b = append(b, e.position...)
+		b = e.cell(b, v.Me.Pos[i])
+		b = append(b, '}')
+	}
+	b = append(b, '}')
+	b = append(b, e.comma...)
+	b = append(b, e.enemy...)
+	b = append(b, '{')
+	seq, k = orderSeq(enemy, nf)
+	first = true
+	for _, i := range seq[:k] {
+		if v.EnemyHP[i] <= 0 {
+			continue
+		}
+		if !first {
+			b = append(b, e.comma...)
+		}
+		first = false
+		b = append(b, e.nameKeys[i]...)
+		b = append(b, '{')
+		b = append(b, e.hp...)
+		b = strconv.AppendInt(b, int64(v.EnemyHP[i]), 10)
+		b = append(b, '}')
+	}
+	return append(b, "}}}"...)
+}
+
+// cell appends the [x, y] of c, or [-1, -1] off the board.
+func (e *resultEncoder) cell(b []byte, c grid.Cell) []byte {
+	if c < 0 || int(c) >= e.board.Size() {
+		return e.pair(b, -1, -1)
+	}
+	x, y := e.board.XY(c)
+	return e.pair(b, x, y)
+}
+
+func (e *resultEncoder) pair(b []byte, x, y int) []byte {
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(x), 10)
+	b = append(b, e.comma...)
+	b = strconv.AppendInt(b, int64(y), 10)
+	return append(b, ']')
+}
+
+// orderSeq is the order in which a side's ships are listed: the valid,
+// first-seen entries of o, then every index o misses, in fleet order (as
+// the protocol package does; a nil o is the fleet order).
+func orderSeq(o protocol.Order, n int) ([submarine.MaxShips]int, int) {
+	var out [submarine.MaxShips]int
+	var seen submarine.ShipMask
+	k := 0
+	for _, i := range o {
+		if i >= 0 && i < n && !seen.Has(i) {
+			seen = seen.With(i)
+			out[k] = i
+			k++
+		}
+	}
+	for i := range n {
+		if !seen.Has(i) {
+			out[k] = i
+			k++
+		}
+	}
+	return out, k
+}

@@ -1,0 +1,511 @@
+package server
+
+// The load generator behind `kaisen loadtest`: many real TCP clients play
+// whole games against a server, and the actions per second and the action
+// round trip (from sending an action to receiving its result line) are
+// measured on the client side.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"math/rand/v2"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/protocol"
+)
+
+// LoadOptions configures Load.
+type LoadOptions struct {
+	// Addr is the server's host:port.
+	Addr string
+	// Games is how many games to finish in total (against a series server,
+	// rounded up to whole series).
+	Games int
+	// Concurrency is how many games run at once: connections against a
+	// server with a house AI, pairs of connections with Pairs.
+	Concurrency int
+	// Player is the AI of every client. "random" plays with a lean
+	// built-in client (it decodes only the result lines that change its
+	// own fleet); any other registered player plays with Play.
+	Player string
+	// Pairs: the server pairs its clients (opponent "pair"), so every game
+	// is two of our connections; actions are counted once per game.
+	Pairs bool
+	// Seed derives every client's random stream.
+	Seed uint64
+	// Name is sent to submarine-py servers ("" = DefaultPlayName).
+	Name string
+	// ReadTimeout bounds each wait for a line from the server (0 = 30s).
+	ReadTimeout time.Duration
+	// Rate paces the clients to about this many actions per second over
+	// all games (0 = as fast as the server answers). Below the server's
+	// capacity the round trips show its latency rather than its queue.
+	Rate float64
+}
+
+// LoadReport is what Load measured.
+type LoadReport struct {
+	Games         int           // games finished
+	Errors        int           // connections that failed (refused, broken, protocol error, own illegal action)
+	FirstError    string        // the first error, if any
+	Wins          int           // games won by our clients (pairs: every decided game)
+	Losses        int           // games lost (pairs: every decided game)
+	Draws         int           // drawn games
+	Actions       int64         // actions played in the finished games (both sides)
+	Elapsed       time.Duration // from the first connection to the last game's end
+	ActionsPerSec float64
+	GamesPerSec   float64
+	RTT           Quantiles // action round trips
+}
+
+// Quantiles of the action round trip.
+type Quantiles struct {
+	N                  int64
+	P50, P90, P99, Max time.Duration
+}
+
+// ErrLoad is wrapped by Load's errors.
+var ErrLoad = errors.New("server: loadtest")
+
+// Load plays opts.Games games against the server at opts.Addr with
+// opts.Concurrency games at once and reports throughput and round trips.
+// Failed connections are counted, not fatal, unless every attempt fails.
+func Load(ctx context.Context, opts LoadOptions) (LoadReport, error) {
+	var rep LoadReport
+	if opts.Games < 1 || opts.Concurrency < 1 || opts.Rate < 0 {
+		return rep, fmt.Errorf("%w: games (%d) and concurrency (%d) must be at least 1, rate (%g) not negative", ErrLoad, opts.Games, opts.Concurrency, opts.Rate)
+	}
+	if opts.Player == "" {
+		opts.Player = "random"
+	}
+	if opts.Name == "" {
+		opts.Name = DefaultPlayName
+	}
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = 30 * time.Second
+	}
+	var build PlayerFor
+	if opts.Player != "random" {
+		if _, err := players.Lookup(opts.Player); err != nil {
+			return rep, fmt.Errorf("%w: %w", ErrLoad, err)
+		}
+		build = func(r *submarine.Rules) (players.Factory, error) { return players.New(opts.Player, r, "") }
+	}
+	workers, target := opts.Concurrency, int64(opts.Games)
+	if opts.Pairs {
+		workers, target = 2*workers, 2*target // each side counts its own games
+	}
+	lt := &loadRun{opts: opts, build: build, target: target, maxErrors: int64(max(16, opts.Games))}
+	start := time.Now()
+	var wg sync.WaitGroup
+	results := make([]loadWorker, workers)
+	for i := range workers {
+		w := &results[i]
+		w.hist = new(histogram)
+		w.rng = rand.New(rand.NewPCG(opts.Seed, uint64(i)))
+		if opts.Rate > 0 {
+			// Every game plays about Rate/Concurrency actions per second;
+			// each of our clients makes every other action of its game.
+			w.pace = time.Duration(2 * float64(opts.Concurrency) / opts.Rate * float64(time.Second))
+		}
+		wg.Go(func() { lt.work(ctx, w) })
+	}
+	wg.Wait()
+	rep.Elapsed = time.Since(start)
+	total := new(histogram)
+	for i := range results {
+		w := &results[i]
+		total.merge(w.hist)
+		rep.Games += w.games
+		rep.Wins += w.wins
+		rep.Losses += w.losses
+		rep.Draws += w.draws
+		rep.Actions += w.actions
+		rep.Errors += w.errors
+	}
+	if e := lt.firstErr.Load(); e != nil {
+		rep.FirstError = e.(string)
+	}
+	if opts.Pairs { // both sides of every game are ours: count each game once
+		rep.Games /= 2
+		rep.Actions /= 2
+		rep.Draws /= 2
+	}
+	rep.RTT = total.quantiles()
+	if s := rep.Elapsed.Seconds(); s > 0 {
+		rep.ActionsPerSec = float64(rep.Actions) / s
+		rep.GamesPerSec = float64(rep.Games) / s
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, fmt.Errorf("%w: %w", ErrLoad, err)
+	}
+	if rep.Games == 0 {
+		return rep, fmt.Errorf("%w: no game finished (%d errors, first: %s)", ErrLoad, rep.Errors, rep.FirstError)
+	}
+	return rep, nil
+}
+
+// loadRun is the state shared by the workers of one Load.
+type loadRun struct {
+	opts      LoadOptions
+	build     PlayerFor // nil: the lean random client
+	target    int64     // client-side games to finish
+	started   atomic.Int64
+	finished  atomic.Int64
+	errors    atomic.Int64
+	maxErrors int64
+	firstErr  atomic.Value
+}
+
+// loadWorker is one worker's tallies (one worker = one connection at a time).
+type loadWorker struct {
+	hist                       *histogram
+	rng                        *rand.Rand
+	games, wins, losses, draws int
+	actions                    int64
+	errors                     int
+	pace                       time.Duration // time between own actions (Rate), 0 = none
+	next                       time.Time     // when the next own action may be sent
+}
+
+// wait paces the worker's next action (LoadOptions.Rate).
+func (w *loadWorker) wait() {
+	if w.pace <= 0 {
+		return
+	}
+	now := time.Now()
+	if w.next.IsZero() { // a random phase, so that the clients do not send in bursts
+		w.next = now.Add(time.Duration(w.rng.Int64N(int64(w.pace))))
+	}
+	if d := w.next.Sub(now); d > 0 {
+		time.Sleep(d)
+	} else {
+		w.next = now // behind: do not catch up in a burst
+	}
+	w.next = w.next.Add(w.pace)
+}
+
+// work connects again and again until the run has enough games.
+func (lt *loadRun) work(ctx context.Context, w *loadWorker) {
+	for ctx.Err() == nil && lt.errors.Load() < lt.maxErrors {
+		if lt.started.Add(1) > lt.target {
+			return
+		}
+		before := w.games
+		err := lt.connection(ctx, w)
+		// The connection reserved one game and played w.games-before (a
+		// series server plays several on one connection; a failed
+		// connection's game is tried again).
+		lt.started.Add(int64(w.games - before - 1))
+		if err != nil && ctx.Err() == nil {
+			w.errors++
+			lt.errors.Add(1)
+			lt.firstErr.CompareAndSwap(nil, err.Error())
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// connection plays every game of one connection.
+func (lt *loadRun) connection(ctx context.Context, w *loadWorker) error {
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", lt.opts.Addr)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	stop := context.AfterFunc(ctx, func() { _ = nc.Close() })
+	defer stop()
+	if lt.build != nil {
+		return lt.playConnection(nc, w)
+	}
+	lc := &loadClient{nc: nc, br: bufio.NewReaderSize(nc, 16<<10), w: w, opts: &lt.opts, wbuf: make([]byte, 0, 128)}
+	return lc.run(lt)
+}
+
+// ended counts one finished game.
+func (w *loadWorker) ended(e protocol.End, actions int) {
+	w.games++
+	w.actions += int64(actions)
+	switch e {
+	case protocol.EndWin:
+		w.wins++
+	case protocol.EndLose:
+		w.losses++
+	default:
+		w.draws++
+	}
+}
+
+// playConnection plays one connection with Play (any registered player),
+// timing each action's round trip on the connection.
+func (lt *loadRun) playConnection(nc net.Conn, w *loadWorker) error {
+	tc := &timedConn{Conn: nc, w: w}
+	rng := rand.New(rand.NewPCG(w.rng.Uint64(), 0))
+	res, err := Play(context.Background(), tc, lt.build, func(int) *rand.Rand { return rng }, PlayOptions{
+		Name:        lt.opts.Name,
+		ReadTimeout: lt.opts.ReadTimeout,
+	})
+	for _, g := range res.Games {
+		w.ended(g.End, g.Actions)
+		lt.finished.Add(1)
+	}
+	return err
+}
+
+// timedConn times action round trips for Play: from the write of an action
+// line to the first byte read after it (the server sends nothing between
+// "your turn" and the answer to the action).
+type timedConn struct {
+	net.Conn
+	w    *loadWorker
+	sent time.Time
+	wait bool
+}
+
+func (c *timedConn) Write(b []byte) (int, error) {
+	if bytes.HasPrefix(b, []byte(`{"attack"`)) || bytes.HasPrefix(b, []byte(`{"move"`)) || bytes.HasPrefix(b, []byte("{}")) {
+		c.w.wait()
+		c.sent, c.wait = time.Now(), true
+	}
+	return c.Conn.Write(b)
+}
+
+func (c *timedConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if n > 0 && c.wait {
+		c.w.hist.add(time.Since(c.sent))
+		c.wait = false
+	}
+	return n, err
+}
+
+// loadClient is the lean random client: players.Random, told about its own
+// fleet only (which is all it uses), from its own moves and from the result
+// lines that report a hit on it.
+type loadClient struct {
+	nc   net.Conn
+	br   *bufio.Reader
+	w    *loadWorker
+	opts *LoadOptions
+	wbuf []byte
+	rdl  time.Time // the read deadline in force
+}
+
+func (lc *loadClient) readLine() ([]byte, error) {
+	// Refresh the deadline only when half of the timeout is gone: a
+	// deadline update on every line costs more than the rest of the client.
+	if now := time.Now(); lc.rdl.Sub(now) < lc.opts.ReadTimeout/2 {
+		lc.rdl = now.Add(lc.opts.ReadTimeout)
+		_ = lc.nc.SetReadDeadline(lc.rdl)
+	}
+	line, err := lc.br.ReadSlice('\n')
+	if err != nil {
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return nil, fmt.Errorf("a line longer than %d bytes from the server", lc.br.Size())
+		}
+		if errors.Is(err, io.EOF) {
+			return nil, io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return bytes.TrimRight(line, "\r\n"), nil
+}
+
+func (lc *loadClient) send(line []byte) error {
+	lc.wbuf = append(append(lc.wbuf[:0], line...), '\n')
+	_, err := lc.nc.Write(lc.wbuf)
+	return err
+}
+
+// run plays the games of one connection (one, or a whole series).
+func (lc *loadClient) run(lt *loadRun) error {
+	line, err := lc.readLine()
+	if err != nil {
+		return fmt.Errorf("greeting: %w", err)
+	}
+	d, round, err := protocol.ParseGreeting(line)
+	if err != nil {
+		return err
+	}
+	for {
+		e, last, actions, err := lc.game(d)
+		if err != nil {
+			return err
+		}
+		lc.w.ended(e, actions)
+		lt.finished.Add(1)
+		if round == 0 {
+			return nil
+		}
+		if last {
+			for range 5 { // the series trailer
+				if _, err := lc.readLine(); err != nil {
+					return fmt.Errorf("series trailer: %w", err)
+				}
+			}
+			return nil
+		}
+		if line, err = lc.readLine(); err != nil {
+			return fmt.Errorf("next round: %w", err)
+		}
+		if _, round, err = protocol.ParseGreeting(line); err != nil {
+			return err
+		}
+	}
+}
+
+// game plays one game whose greeting has been read.
+func (lc *loadClient) game(d protocol.Dialect) (protocol.End, bool, int, error) {
+	rules := submarine.DefaultRules()
+	if d == protocol.SubmarinePy {
+		if err := lc.send([]byte(lc.opts.Name)); err != nil {
+			return 0, false, 0, err
+		}
+		line, err := lc.readLine()
+		if err != nil {
+			return 0, false, 0, fmt.Errorf("field: %w", err)
+		}
+		b, err := protocol.DecodeField(line)
+		if err != nil {
+			return 0, false, 0, err
+		}
+		rules.Board = b
+		if err := rules.Validate(); err != nil {
+			return 0, false, 0, err
+		}
+	}
+	p := players.NewRandom(rules, lc.w.rng)
+	place := p.Place()
+	if err := lc.send(protocol.EncodePlacement(d, rules, place)); err != nil {
+		return 0, false, 0, err
+	}
+	view := submarine.View{Me: submarine.NewFleet(rules, place)}
+	actions := 0
+	hit := []byte(`"hit"`)
+	for {
+		line, err := lc.readLine()
+		if err != nil {
+			return 0, false, actions, fmt.Errorf("turn %d: %w", actions+1, err)
+		}
+		mine := false
+		var a submarine.Action
+		var sent time.Time
+		switch {
+		case string(line) == protocol.YourTurn:
+			mine = true
+			a = p.Act()
+			lc.w.wait()
+			sent = time.Now()
+			if err := lc.send(protocol.EncodeAction(d, rules, a)); err != nil {
+				return 0, false, actions, err
+			}
+		case string(line) == protocol.Waiting:
+		default:
+			if e, last := protocol.ParseEnd(line); e != protocol.NotEnd {
+				return e, last, actions, nil
+			}
+			return 0, false, actions, protocol.NewProtocolError(line, fmt.Errorf("%w: want %q or %q", protocol.ErrUnexpected, protocol.YourTurn, protocol.Waiting))
+		}
+		line, err = lc.readLine()
+		if err != nil {
+			return 0, false, actions, fmt.Errorf("result %d: %w", actions+1, err)
+		}
+		if mine {
+			lc.w.hist.add(time.Since(sent))
+		}
+		if e, last := protocol.ParseEnd(line); e != protocol.NotEnd {
+			return e, last, actions, nil // a forfeit of the other side
+		}
+		actions++
+		switch {
+		case mine && (bytes.Contains(line, []byte(`"outcome":false`)) || bytes.Contains(line, []byte(`"outcome": false`))):
+			return 0, false, actions, protocol.NewProtocolError(line, fmt.Errorf("%w: our own action lost the game", protocol.ErrUnexpected))
+		case mine && a.Kind == submarine.Move:
+			f := &view.Me
+			f.Occupied.Remove(f.Pos[a.Ship])
+			f.Pos[a.Ship] = a.To
+			f.Occupied.Add(a.To)
+			p.Observe(submarine.Event{}, &view)
+		case !mine && bytes.Contains(line, hit):
+			res, err := protocol.DecodeResult(d, line, rules, false)
+			if err != nil {
+				return 0, false, actions, err
+			}
+			view = res.View
+			p.Observe(res.Event, &view)
+		}
+	}
+}
+
+// histogram counts durations in log-linear buckets: exact below 128 ns,
+// then 64 buckets per power of two (under 1.6 % error).
+type histogram struct {
+	counts [128 + 64*40]uint64
+	n      int64
+	max    time.Duration
+}
+
+func bucketOf(d time.Duration) int {
+	v := uint64(max(d, 0))
+	if v < 128 {
+		return int(v)
+	}
+	shift := bits.Len64(v) - 7
+	return 128 + (shift-1)*64 + int(v>>uint(shift)) - 64
+}
+
+// bucketValue is the middle of bucket i.
+func bucketValue(i int) time.Duration {
+	if i < 128 {
+		return time.Duration(i)
+	}
+	shift := (i-128)/64 + 1
+	top := uint64((i-128)%64 + 64)
+	return time.Duration(top<<uint(shift) + (uint64(1)<<uint(shift))/2)
+}
+
+func (h *histogram) add(d time.Duration) {
+	i := min(bucketOf(d), len(h.counts)-1)
+	h.counts[i]++
+	h.n++
+	h.max = max(h.max, d)
+}
+
+func (h *histogram) merge(o *histogram) {
+	for i, c := range o.counts {
+		h.counts[i] += c
+	}
+	h.n += o.n
+	h.max = max(h.max, o.max)
+}
+
+// quantile returns the duration below which a fraction q of the samples lie.
+func (h *histogram) quantile(q float64) time.Duration {
+	if h.n == 0 {
+		return 0
+	}
+	rank := uint64(q*float64(h.n-1)) + 1
+	var seen uint64
+	for i, c := range h.counts {
+		seen += c
+		if seen >= rank {
+			return min(bucketValue(i), h.max)
+		}
+	}
+	return h.max
+}
+
+func (h *histogram) quantiles() Quantiles {
+	return Quantiles{N: h.n, P50: h.quantile(0.50), P90: h.quantile(0.90), P99: h.quantile(0.99), Max: h.max}
+}

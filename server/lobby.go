@@ -1,0 +1,139 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// maxEarlyLines is how many lines a client may send before its game starts
+// (a submarine-py client that does not wait for the greeting sends its name
+// and its placement). More is out of turn: the client is dropped.
+const maxEarlyLines = 2
+
+// errIdle and errEarly are why a client waiting for an opponent is dropped.
+var (
+	errIdle  = errors.New("no opponent within the idle timeout")
+	errEarly = fmt.Errorf("more than %d lines before the game started", maxEarlyLines)
+)
+
+// lobby holds the connection of a pair listener that waits for an opponent.
+// Only the listener's accept loop adds and takes; a watcher goroutine per
+// waiting connection consumes what the client sends meanwhile, and notices
+// when it leaves, floods or exceeds the idle timeout.
+type lobby struct {
+	mu      sync.Mutex
+	waiting *waiter
+}
+
+// waiter is a connection in the lobby.
+type waiter struct {
+	c      *conn
+	taken  bool          // removed from the lobby; guarded by lobby.mu
+	take   chan struct{} // closed by the taker
+	result chan error    // the watcher's answer to take: nil = alive
+}
+
+func (lb *lobby) hasWaiting() bool {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	return lb.waiting != nil
+}
+
+// wait puts c in the lobby and starts its watcher.
+func (s *Server) wait(lb *lobby, c *conn) {
+	w := &waiter{c: c, take: make(chan struct{}), result: make(chan error, 1)}
+	lb.mu.Lock()
+	lb.waiting = w
+	lb.mu.Unlock()
+	s.wg.Go(func() { s.watch(lb, w) })
+}
+
+// watch owns the waiting connection until it is taken: it keeps the lines
+// the client sends early (at most maxEarlyLines, for its handshake) and
+// drops the client when it leaves, sends more, or waits longer than the
+// idle timeout — which keeps running whatever the client sends.
+func (s *Server) watch(lb *lobby, w *waiter) {
+	idle := time.NewTimer(s.cfg.Limits.IdleTimeout)
+	defer idle.Stop()
+	c := w.c
+	var fail error
+	for fail == nil {
+		select {
+		case <-w.take:
+			w.result <- nil
+			return
+		case m := <-c.in:
+			switch {
+			case m.err != nil:
+				fail = m.err
+			case len(c.early) >= maxEarlyLines:
+				putLine(m.line)
+				fail = errEarly
+			default:
+				c.early = append(c.early, m)
+			}
+		case <-idle.C:
+			fail = errIdle
+		}
+	}
+	lb.mu.Lock()
+	mine := !w.taken
+	if mine {
+		lb.waiting, w.taken = nil, true
+	}
+	lb.mu.Unlock()
+	if !mine { // taken meanwhile: the taker drops it
+		<-w.take
+		w.result <- fail
+		return
+	}
+	s.drop(c, fail)
+}
+
+// drop closes a client that left or misbehaved before its game started.
+func (s *Server) drop(c *conn, why error) {
+	switch {
+	case errors.Is(why, errIdle):
+		s.log.Info("no opponent within the idle timeout: closing", "peer", c.addr, "idle_timeout", s.cfg.Limits.IdleTimeout)
+	case errors.Is(why, errEarly):
+		s.log.Warn("client dropped before its game", "peer", c.addr, "reason", ReasonOutOfTurn, "detail", why.Error())
+	default:
+		if r := classify(why); r != ReasonDisconnect {
+			s.log.Warn("client dropped before its game", "peer", c.addr, "reason", r, "detail", why.Error())
+		} else {
+			s.log.Info("client left while waiting for an opponent", "peer", c.addr, "err", why)
+		}
+	}
+	c.abandon()
+	s.release(c)
+}
+
+// take removes the waiting connection and returns it, or nil when there is
+// none or it turns out to have left (it is then closed).
+func (s *Server) take(lb *lobby) *conn {
+	lb.mu.Lock()
+	w := lb.waiting
+	if w != nil {
+		lb.waiting, w.taken = nil, true
+	}
+	lb.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	close(w.take)
+	if err := <-w.result; err != nil {
+		s.drop(w.c, err)
+		return nil
+	}
+	return w.c
+}
+
+// closeLobby closes the waiting connection (at shutdown).
+func (s *Server) closeLobby(lb *lobby) {
+	if c := s.take(lb); c != nil {
+		c.abandon()
+		s.release(c)
+	}
+}

@@ -1,0 +1,233 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/protocol"
+)
+
+// Outcomes of a Result.
+const (
+	OutcomeWin     = "win"
+	OutcomeDraw    = "draw"
+	OutcomeAborted = "aborted" // the server shut down before the game ended
+)
+
+// Reasons a game ended (Result.Reason, the forfeit metric's label). Every
+// reason but sunk, draw_limit and shutdown is a forfeit of the seats listed
+// in Result.Forfeits.
+const (
+	ReasonSunk        = "sunk"          // every ship of the loser was sunk
+	ReasonDrawLimit   = "draw_limit"    // the action limit was reached
+	ReasonIllegal     = "illegal"       // a well-formed but illegal action
+	ReasonProtocol    = "protocol"      // not JSON, a float or string coordinate, a wrong type
+	ReasonPlacement   = "placement"     // an invalid placement (unknown ship, overlap, off the board, rock)
+	ReasonLineTooLong = "line_too_long" // a line over limits.max_line_bytes
+	ReasonTimeout     = "timeout"       // no placement within handshake_timeout or no action within action_timeout
+	ReasonDisconnect  = "disconnect"    // the connection closed or failed
+	ReasonOutOfTurn   = "out_of_turn"   // a line sent while it was not the client's turn
+	ReasonPanic       = "panic"         // the house AI crashed (a server bug)
+	ReasonShutdown    = "shutdown"      // the server stopped the game
+)
+
+// forfeitReasons are the reasons counted by the forfeit metric.
+var forfeitReasons = []string{ReasonIllegal, ReasonProtocol, ReasonPlacement, ReasonLineTooLong, ReasonTimeout, ReasonDisconnect, ReasonOutOfTurn, ReasonPanic}
+
+// errPanic wraps a recovered panic of a house AI.
+var errPanic = errors.New("house AI panicked")
+
+// classify names the forfeit reason of an error met while talking to a seat.
+func classify(err error) string {
+	var pe *protocol.ProtocolError
+	switch {
+	case errors.Is(err, errPanic):
+		return ReasonPanic
+	case errors.Is(err, errOutOfTurn):
+		return ReasonOutOfTurn
+	case errors.Is(err, protocol.ErrLineTooLong):
+		return ReasonLineTooLong
+	case errors.Is(err, protocol.ErrFleet), errors.Is(err, protocol.ErrUnknownShip):
+		return ReasonPlacement
+	case errors.As(err, &pe):
+		return ReasonProtocol
+	case isTimeout(err):
+		return ReasonTimeout
+	default:
+		return ReasonDisconnect
+	}
+}
+
+// Peer identifies the player in one seat.
+type Peer struct {
+	Addr string `json:"addr"`           // remote address, or "house" for the house AI
+	Name string `json:"name,omitempty"` // the name a submarine-py client sent, or the house AI's name
+}
+
+// Result is one line of the result log: one game.
+type Result struct {
+	Game     string    `json:"game"`     // game id, also the replay's file name without ".jsonl"
+	Listener string    `json:"listener"` // the listener's name
+	Dialect  string    `json:"dialect"`
+	Round    int       `json:"round"`  // game number within its pairing, from 1
+	Rounds   int       `json:"rounds"` // games per pairing (listener's games)
+	Players  [2]Peer   `json:"players"`
+	Seed     uint64    `json:"seed"`    // the game's seed (first-player coin, house AI)
+	First    int       `json:"first"`   // the seat that moved first
+	Outcome  string    `json:"outcome"` // win, draw or aborted
+	Winner   int       `json:"winner"`  // the winning seat, -1 when none
+	Reason   string    `json:"reason"`  // see the Reason constants
+	Detail   string    `json:"detail,omitempty"`
+	Forfeits []int     `json:"forfeits,omitempty"` // seats that lost by forfeit
+	Actions  int       `json:"actions"`
+	Start    time.Time `json:"start"`
+	End      time.Time `json:"end"`
+	Replay   string    `json:"replay,omitempty"` // replay file name in replay_dir
+}
+
+// resultLog appends results to a JSON-lines file: one write per line on an
+// O_APPEND file, then fsync. Concurrent appenders share fsyncs (a group
+// commit): whoever syncs covers every line written before it.
+type resultLog struct {
+	f       *os.File
+	mu      sync.Mutex // serialises writes
+	size    int64      // bytes of whole lines; guarded by mu
+	written atomic.Uint64
+	syncMu  sync.Mutex // serialises fsyncs
+	synced  uint64     // lines known durable; guarded by syncMu
+}
+
+// openResultLog opens (or creates) the result log for appending. A last
+// line without its "\n" can only be a record whose write was cut short (by
+// a power loss, or a full disk): it is cut off, so that the file holds whole
+// records only and the next record starts on a line of its own. Its game
+// was never announced: the result is on disk before the end lines are sent.
+func openResultLog(path string) (*resultLog, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("server: open result log: %w", err)
+	}
+	size, err := wholeLines(f)
+	if err == nil {
+		var st os.FileInfo
+		if st, err = f.Stat(); err == nil && st.Size() != size {
+			if err = f.Truncate(size); err == nil {
+				err = f.Sync()
+			}
+		}
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("server: open result log: %w", err)
+	}
+	return &resultLog{f: f, size: size}, nil
+}
+
+// wholeLines returns the length of f up to and including its last "\n".
+func wholeLines(f *os.File) (int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	end := st.Size()
+	buf := make([]byte, 4096)
+	for end > 0 {
+		n := int64(len(buf))
+		if end < n {
+			n = end
+		}
+		if _, err := f.ReadAt(buf[:n], end-n); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return end - n + int64(i) + 1, nil
+		}
+		end -= n
+	}
+	return 0, nil
+}
+
+// append writes r as one line and returns once it is on disk. A failed
+// write (a full disk) is cut off again, so that no partial line stays.
+func (l *resultLog) append(r *Result) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("server: result log: %w", err)
+	}
+	b = append(b, '\n')
+	l.mu.Lock()
+	_, err = l.f.Write(b)
+	if err != nil {
+		_ = l.f.Truncate(l.size)
+	} else {
+		l.size += int64(len(b))
+	}
+	n := l.written.Add(1)
+	l.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("server: result log: %w", err)
+	}
+	l.syncMu.Lock()
+	defer l.syncMu.Unlock()
+	if l.synced >= n {
+		return nil
+	}
+	upto := l.written.Load()
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("server: result log: sync: %w", err)
+	}
+	l.synced = upto
+	return nil
+}
+
+func (l *resultLog) close() error {
+	if err := l.f.Close(); err != nil {
+		return fmt.Errorf("server: result log: %w", err)
+	}
+	return nil
+}
+
+// writeFileDurable writes data to dir/name through a temporary file that is
+// fsynced and renamed into place, then fsyncs dir: a reader never sees a
+// partial file, and a crash leaves either the whole file or none.
+func writeFileDurable(dir, name string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, fs.ErrInvalid) {
+		return err
+	}
+	return nil
+}
