@@ -31,6 +31,10 @@ const (
 // DialectBattleship is Result.Dialect for battleship games.
 const DialectBattleship = "battleship"
 
+// DefaultBattleshipHouse is the house AI of a battleship listener whose
+// opponent is not set.
+const DefaultBattleshipHouse = "gridbot"
+
 // bsSetup is a battleship listener's rules and house AI.
 type bsSetup struct {
 	rules *battleship.Rules

@@ -54,7 +54,8 @@ func TestBattleshipConfig(t *testing.T) {
 		l    ListenerConfig
 		err  string
 	}{
-		{"pair", ListenerConfig{Game: GameBattleship}, ""},
+		{"pair", ListenerConfig{Game: GameBattleship, Opponent: OpponentPair}, ""},
+		{"default house", ListenerConfig{Game: GameBattleship}, ""},
 		{"house", ListenerConfig{Game: GameBattleship, Opponent: "gridbot"}, ""},
 		{"submarine bot", ListenerConfig{Game: GameBattleship, Opponent: "random"}, `opponent "random"`},
 		{"board", ListenerConfig{Game: GameBattleship, Width: 6}, "classic 10x10 board"},
@@ -75,6 +76,11 @@ func TestBattleshipConfig(t *testing.T) {
 			require.ErrorContains(t, err, tc.err)
 		})
 	}
+}
+
+func TestBattleshipDefaultHouse(t *testing.T) {
+	require.Equal(t, DefaultBattleshipHouse, ListenerConfig{Game: GameBattleship}.WithDefaults().Opponent)
+	require.Equal(t, OpponentPair, ListenerConfig{}.WithDefaults().Opponent, "submarine listeners pair by default")
 }
 
 func TestBattleshipTwoClients(t *testing.T) {

@@ -190,6 +190,9 @@ func (l ListenerConfig) WithDefaults() ListenerConfig {
 	}
 	if l.Opponent == "" {
 		l.Opponent = d.Opponent
+		if l.Game == GameBattleship {
+			l.Opponent = DefaultBattleshipHouse
+		}
 	}
 	if l.Games == 0 {
 		l.Games = d.Games

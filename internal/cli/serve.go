@@ -1,0 +1,223 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/server"
+)
+
+// serveFlags are the flags of kaisen serve.
+type serveFlags struct {
+	config string
+	// The single listener.
+	listen, dialect, house, houseConfig, first, rocks string
+	game                                              string
+	games, width, height                              int
+	rounded                                           bool
+	// Server-wide.
+	seed                      uint64
+	resultLog, replayDir      string
+	metrics                   string
+	actionTimeout, grace      time.Duration
+	handshakeTimeout, idleOut time.Duration
+	maxConns, maxPerIP        int
+	maxGames, maxLine         int
+}
+
+// listenerFlags are the flags that describe the single listener.
+var listenerFlags = []string{"listen", "game", "dialect", "house", "house-config", "games", "first", "width", "height", "rocks", "rounded"}
+
+func newServeCmd(e *env) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the submarine-game turn server",
+		Long: `Run Kaisen's turn server for the submarine game. Existing Ruby and Python
+clients, and kaisen play, connect over TCP and play each other (clients are
+paired in arrival order) or a house AI, byte for byte as on the reference
+servers. Many games run at once; a client that sends garbage, a float
+coordinate, an over-long line, an invalid placement or action, or that times
+out or disconnects loses its game (logged with the game id and the reason)
+and only its game.
+
+The flags describe one listener; a YAML file (--config, see
+configs/server.yaml) can declare several, plus limits and durations. Flags
+override the file when it has a single listener. Every game is appended to
+the result log (--result-log, JSON lines) and written as a replay
+(--replay-dir; read it with kaisen replay). SIGINT/SIGTERM stop accepting,
+let running games finish for --shutdown-grace, then close.
+
+Dialects:
+  classic        the 2016 reference server: 5x5, compact JSON, "even" on a draw
+  submarine-py   the 2025 servers: the client sends its name, then gets the
+                 field {"height": H, "width": W, "rock": [...]}; any board
+
+Examples:
+  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
+  kaisen serve --house stateplayer2                      every client plays the house AI
+  kaisen serve --games 10 --first alternate              series of 10 games per pair
+  kaisen serve --dialect submarine-py --width 6 --height 5 --rounded --listen 127.0.0.1:8000
+  kaisen serve --dialect submarine-py --rocks "2,2;3,1" --house random
+  kaisen serve --config configs/server.yaml --metrics 127.0.0.1:9100
+  kaisen serve --game battleship --house gridbot        battleship (docs/protocol.md)
+  kaisen serve --house random --max-connections-per-ip 2000   for kaisen loadtest
+  kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := serveConfig(cmd.Flags(), f)
+			if err != nil {
+				return &ExitError{Code: 2, Err: err}
+			}
+			s, err := server.New(cfg, e.log)
+			if err != nil {
+				return &ExitError{Code: 2, Err: err}
+			}
+			if err := s.Listen(); err != nil {
+				return err
+			}
+			for i, a := range s.Addrs() {
+				l := cfg.Listeners[i].WithDefaults()
+				fmt.Fprintf(e.stdout, "listening on %s (%s, opponent %s, %d game(s) per pairing)\n", a, l.Dialect, l.Opponent, l.Games)
+			}
+			if a := s.MetricsAddr(); a != nil {
+				fmt.Fprintf(e.stdout, "metrics on http://%s/metrics\n", a)
+			}
+			if err := s.Serve(cmd.Context()); err != nil && !errors.Is(err, server.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	d := server.DefaultListener()
+	lim := server.DefaultLimits()
+	fl.StringVar(&f.config, "config", "", "YAML config file (see configs/server.yaml); flags override it")
+	fl.StringVar(&f.listen, "listen", d.Address, "address to listen on, host:port (port 0 = any free port)")
+	fl.StringVar(&f.game, "game", server.GameSubmarine, "game: submarine or battleship (10x10, house AIs gridbot, density, bs-random)")
+	fl.StringVar(&f.dialect, "dialect", d.Dialect, "wire dialect: classic or submarine-py")
+	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), or pair; default: pair clients (submarine), gridbot (battleship)")
+	fl.StringVar(&f.houseConfig, "house-config", "", "YAML weights of the house AI")
+	fl.IntVar(&f.games, "games", d.Games, "games per pairing; more than 1 plays a series (classic only)")
+	fl.StringVar(&f.first, "first", d.First, "who moves first: first-connected, alternate, halves or random")
+	fl.IntVar(&f.width, "width", d.Width, "board width (submarine-py only)")
+	fl.IntVar(&f.height, "height", d.Height, "board height (submarine-py only)")
+	fl.StringVar(&f.rocks, "rocks", "", `rock cells "x,y;x,y" (submarine-py only)`)
+	fl.BoolVar(&f.rounded, "rounded", false, "make the four corners rocks (submarine-py only)")
+	fl.Uint64Var(&f.seed, "seed", 0, "seed of every random choice (0 = draw one and log it)")
+	fl.StringVar(&f.resultLog, "result-log", server.DefaultResultLog, `JSON-lines result log ("" = none)`)
+	fl.StringVar(&f.replayDir, "replay-dir", server.DefaultReplayDir, `directory of replay files ("" = none)`)
+	fl.StringVar(&f.metrics, "metrics", "", "HTTP address for /healthz and /metrics (off by default)")
+	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "time a client has for each action")
+	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "time a client has for its name and placement")
+	fl.DurationVar(&f.idleOut, "idle-timeout", lim.IdleTimeout, "time a client may wait for an opponent")
+	fl.DurationVar(&f.grace, "shutdown-grace", server.DefaultShutdownGrace, "time running games get to finish after SIGINT/SIGTERM")
+	fl.IntVar(&f.maxConns, "max-connections", lim.MaxConnections, "open client connections in total")
+	fl.IntVar(&f.maxPerIP, "max-connections-per-ip", lim.MaxConnectionsPerIP, "open client connections per remote IP")
+	fl.IntVar(&f.maxGames, "max-games", lim.MaxGames, "games (pairings) running at once")
+	fl.IntVar(&f.maxLine, "max-line-bytes", lim.MaxLineBytes, "longest line a client may send")
+	return cmd
+}
+
+// serveConfig builds the server config: defaults, then --config, then the
+// flags that were given.
+func serveConfig(fl *pflag.FlagSet, f serveFlags) (server.Config, error) {
+	cfg := server.DefaultConfig()
+	if f.config != "" {
+		if err := config.Load(f.config, &cfg); err != nil {
+			return cfg, err
+		}
+	}
+	var set []string
+	for _, name := range listenerFlags {
+		if fl.Changed(name) {
+			set = append(set, "--"+name)
+		}
+	}
+	if len(set) > 0 {
+		if len(cfg.Listeners) != 1 {
+			return cfg, fmt.Errorf("%s describe one listener, but the config has %d", strings.Join(set, ", "), len(cfg.Listeners))
+		}
+		l := &cfg.Listeners[0]
+		apply := map[string]func(){
+			"listen":       func() { l.Address = f.listen },
+			"game":         func() { l.Game = f.game },
+			"dialect":      func() { l.Dialect = f.dialect },
+			"house":        func() { l.Opponent = f.house },
+			"house-config": func() { l.HouseConfig = f.houseConfig },
+			"games":        func() { l.Games = f.games },
+			"first":        func() { l.First = f.first },
+			"width":        func() { l.Width = f.width },
+			"height":       func() { l.Height = f.height },
+			"rocks":        func() { l.Rocks = f.rocks },
+			"rounded":      func() { l.Rounded = f.rounded },
+		}
+		for _, name := range listenerFlags {
+			if fl.Changed(name) {
+				apply[name]()
+			}
+		}
+		if fl.Changed("house") && f.house == "" {
+			l.Opponent = server.OpponentPair
+		}
+		// A battleship listener plays the house gridbot unless told otherwise
+		// (--house pair pairs clients).
+		if fl.Changed("game") && f.game == server.GameBattleship && !fl.Changed("house") {
+			l.Opponent = server.DefaultBattleshipHouse
+		}
+		// Zero means "default" in the config; on the command line it is a mistake.
+		for _, v := range []struct {
+			name string
+			val  int
+		}{{"games", f.games}, {"width", f.width}, {"height", f.height}} {
+			if fl.Changed(v.name) && v.val < 1 {
+				return cfg, fmt.Errorf("--%s %d: want at least 1", v.name, v.val)
+			}
+		}
+	}
+	if fl.Changed("seed") {
+		cfg.Seed = f.seed
+	}
+	if fl.Changed("result-log") {
+		cfg.ResultLog = f.resultLog
+	}
+	if fl.Changed("replay-dir") {
+		cfg.ReplayDir = f.replayDir
+	}
+	if fl.Changed("metrics") {
+		cfg.Metrics = f.metrics
+	}
+	if fl.Changed("action-timeout") {
+		cfg.Limits.ActionTimeout = f.actionTimeout
+	}
+	if fl.Changed("handshake-timeout") {
+		cfg.Limits.HandshakeTimeout = f.handshakeTimeout
+	}
+	if fl.Changed("idle-timeout") {
+		cfg.Limits.IdleTimeout = f.idleOut
+	}
+	if fl.Changed("shutdown-grace") {
+		cfg.ShutdownGrace = f.grace
+	}
+	for _, v := range []struct {
+		name string
+		val  int
+		dst  *int
+	}{
+		{"max-connections", f.maxConns, &cfg.Limits.MaxConnections},
+		{"max-connections-per-ip", f.maxPerIP, &cfg.Limits.MaxConnectionsPerIP},
+		{"max-games", f.maxGames, &cfg.Limits.MaxGames},
+		{"max-line-bytes", f.maxLine, &cfg.Limits.MaxLineBytes},
+	} {
+		if fl.Changed(v.name) {
+			*v.dst = v.val
+		}
+	}
+	return cfg, cfg.Validate()
+}
