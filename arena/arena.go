@@ -54,6 +54,7 @@ type GameResult struct {
 	P1Seat  int     // seat of P1 (PlayGame: 0)
 	Winner  int     // winning seat, -1 on a draw
 	Actions int     // actions played (both seats)
+	Shots   [2]int  // by seat: shots fired (battleship; zero for submarine)
 	Forfeit [2]bool // by seat: lost by an illegal action, an invalid placement or a panic
 	Reason  string  // why a seat forfeited, "" when none did
 }
@@ -111,6 +112,8 @@ type Summary struct {
 	Mean       float64       // mean actions per game
 	P90        int32         // nearest-rank 90th percentile of actions per game
 	Actions    int64         // actions in all games
+	P1Shots    int64         // shots P1 fired in all games (battleship; 0 for submarine)
+	P2Shots    int64         // shots P2 fired in all games (battleship; 0 for submarine)
 	Elapsed    time.Duration // wall time of Run
 }
 
@@ -128,6 +131,19 @@ func (s Summary) ActionsPerSec() float64 {
 		return 0
 	}
 	return float64(s.Actions) / s.Elapsed.Seconds()
+}
+
+// P1MeanShots is the mean number of shots P1 fired per game (battleship).
+func (s Summary) P1MeanShots() float64 { return perGame(s.P1Shots, s.Games) }
+
+// P2MeanShots is the mean number of shots P2 fired per game (battleship).
+func (s Summary) P2MeanShots() float64 { return perGame(s.P2Shots, s.Games) }
+
+func perGame(total int64, games int) float64 {
+	if games <= 0 {
+		return 0
+	}
+	return float64(total) / float64(games)
 }
 
 // P1Losses is the number of games P1 lost.
@@ -162,7 +178,7 @@ func ReplayName(index int) string { return fmt.Sprintf("game-%06d.jsonl", index)
 // partial is one worker's tally.
 type partial struct {
 	games, p1Wins, p2Wins, draws, p1Forfeits, p2Forfeits, seat0Wins int
-	actions                                                         int64
+	actions, p1Shots, p2Shots                                       int64
 	lengths                                                         []int32
 }
 
@@ -186,6 +202,8 @@ func (p *partial) add(r *GameResult) {
 		p.p2Forfeits++
 	}
 	p.actions += int64(r.Actions)
+	p.p1Shots += int64(r.Shots[r.P1Seat])
+	p.p2Shots += int64(r.Shots[1-r.P1Seat])
 	p.lengths = append(p.lengths, int32(r.Actions))
 }
 
@@ -293,6 +311,8 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		sum.P2Forfeits += p.p2Forfeits
 		sum.Seat0Wins += p.seat0Wins
 		sum.Actions += p.actions
+		sum.P1Shots += p.p1Shots
+		sum.P2Shots += p.p2Shots
 		if lengths == nil {
 			lengths = p.lengths
 		} else {

@@ -9,8 +9,8 @@
 // SeatRand(game seed, s), so a game's course depends on nothing but the match
 // seed, its index and the players: not on scheduling, nor on other games.
 //
-// The game itself is pluggable (Family): Submarine plays the submarine game;
-// another family (battleship) implements the same two small interfaces.
+// The game itself is pluggable (Family): Submarine plays the submarine game,
+// Battleship classic Battleship (Summary.P1Shots/P2Shots count its shots).
 // PlayGame plays a single submarine game, for tournaments and tuners.
 //
 // A player that panics, places its fleet illegally or makes an illegal
