@@ -38,7 +38,7 @@ func newServeCmd(e *env) *cobra.Command {
 	var f serveFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run the submarine-game turn server",
+		Short: "Run the turn server (submarine game, both dialects; battleship)",
 		Long: `Run Kaisen's turn server for the submarine game. Existing Ruby and Python
 clients, and kaisen play, connect over TCP and play each other (clients are
 paired in arrival order) or a house AI, byte for byte as on the reference

@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+)
+
+type countFlags struct {
+	size  string
+	fleet string
+	div   string
+	json  bool
+}
+
+func newCountCmd(e *env) *cobra.Command {
+	var f countFlags
+	cmd := &cobra.Command{
+		Use:   "count [POSITION-FILE | -]",
+		Short: "Count the Battleship fleet layouts consistent with a position, exactly",
+		Long: `Count, exactly, the Battleship fleet layouts consistent with a position, and
+for every cell how many of them put a ship there (the probability-density
+map the density AI shoots by).
+
+A position is a small text board, one line per row:
+  .  not shot          o  miss          x  hit (ship not sunk)
+  #  sunk ship         -  not part of the board (shaped boards)
+Spaces inside a row, blank lines and lines starting with // are ignored. An
+optional first line "fleet: 4,3,3,2,2,2,1,1,1,1" (or "fleet: 4:1,3:2,2:3,1:4")
+gives the whole fleet; sunk ships are the groups of # cells and are taken off
+it. Read from POSITION-FILE, or stdin with "-"; without an argument the board
+is empty and --size gives its size.
+
+Layouts are sets of cells: ships of equal length are not told apart, so the
+empty classic board has 1855545978831780 layouts. Unsunk hits must be
+covered, and not by a ship made of hits only (it would have been sunk).
+
+The map is printed divided by --div (integer division): "auto" picks the
+smallest power of ten that keeps every number below 1000000 (1e9 on the
+empty 10x10 board, the scale of the published map); --div 1 prints exact
+counts. --json prints exact numbers.
+
+Examples:
+  kaisen count                                 the empty 10x10 board, Russian fleet
+  kaisen count --size 8x8 --fleet 4,3,2,2,1,1
+  kaisen count position.txt
+  printf 'fleet: 3,2,1\n.....\n.o...\n..x..\n.....\n' | kaisen count - --div 1`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pos, err := countPosition(e, &f, args)
+			if err != nil {
+				return err
+			}
+			start := time.Now()
+			counts, err := battleship.Count(cmd.Context(), pos, battleship.CountOptions{})
+			if err != nil {
+				return fmt.Errorf("count: %w", err)
+			}
+			e.log.Debug("counted", "states", counts.States, "work", counts.Work, "elapsed", time.Since(start))
+			if f.json {
+				return writeCountJSON(e.stdout, pos, counts)
+			}
+			div, err := countDivisor(f.div, counts.Cells)
+			if err != nil {
+				return err
+			}
+			return writeCountText(e.stdout, pos, counts, div)
+		},
+	}
+	cmd.Flags().StringVar(&f.size, "size", "10x10", "board WIDTHxHEIGHT when no position is given")
+	cmd.Flags().StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths (a fleet: line in the position overrides it)")
+	cmd.Flags().StringVar(&f.div, "div", "auto", `divide the map by this (integer division): "auto", or a number such as 1, 1000, 1e9`)
+	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON with exact numbers")
+	return cmd
+}
+
+// maxPositionFile bounds what count reads.
+const maxPositionFile = 1 << 20
+
+func countPosition(e *env, f *countFlags, args []string) (*battleship.Position, error) {
+	fleet, err := battleship.ParseFleet(f.fleet)
+	if err != nil {
+		return nil, usageError("--fleet: %w", err)
+	}
+	if len(args) == 0 {
+		w, h, err := parseSize(f.size)
+		if err != nil {
+			return nil, err
+		}
+		b, err := grid.NewBoard(w, h, nil)
+		if err != nil {
+			return nil, usageError("--size: %w", err)
+		}
+		r, err := battleship.NewRules(b, fleet)
+		if err != nil {
+			return nil, usageError("count: %w", err)
+		}
+		return battleship.NewPosition(r), nil
+	}
+	var in io.Reader = e.stdin
+	name := "stdin"
+	if args[0] != "-" {
+		file, err := os.Open(args[0])
+		if err != nil {
+			return nil, fmt.Errorf("count: %w", err)
+		}
+		defer file.Close()
+		in, name = file, args[0]
+	}
+	text, err := io.ReadAll(io.LimitReader(in, maxPositionFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("count: read %s: %w", name, err)
+	}
+	if len(text) > maxPositionFile {
+		return nil, fmt.Errorf("count: %s is larger than %d bytes", name, maxPositionFile)
+	}
+	pos, err := battleship.ParsePosition(string(text), fleet)
+	if err != nil {
+		return nil, fmt.Errorf("count: %s: %w", name, err)
+	}
+	return pos, nil
+}
+
+// parseSize reads WIDTHxHEIGHT.
+func parseSize(s string) (int, int, error) {
+	ws, hs, ok := strings.Cut(strings.ToLower(s), "x")
+	w, err1 := strconv.Atoi(ws)
+	h, err2 := strconv.Atoi(hs)
+	if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 {
+		return 0, 0, usageError("--size %q: want WIDTHxHEIGHT, e.g. 10x10", s)
+	}
+	return w, h, nil
+}
+
+// countDivisor reads --div; "auto" is the smallest power of ten that keeps
+// every divided cell count below 1e6.
+func countDivisor(s string, cells []*big.Int) (*big.Int, error) {
+	if s == "auto" {
+		top := new(big.Int)
+		for _, c := range cells {
+			if c.Cmp(top) > 0 {
+				top = c
+			}
+		}
+		div, limit := big.NewInt(1), big.NewInt(1_000_000)
+		q := new(big.Int)
+		for q.Quo(top, div).Cmp(limit) >= 0 {
+			div.Mul(div, big.NewInt(10))
+		}
+		return div, nil
+	}
+	if mant, exp, ok := strings.Cut(strings.ToLower(s), "e"); ok {
+		m, err1 := strconv.Atoi(mant)
+		x, err2 := strconv.Atoi(exp)
+		if err1 != nil || err2 != nil || m < 1 || x < 0 || x > 300 {
+			return nil, usageError("--div %q: want auto, a positive integer or MeN (such as 1e9)", s)
+		}
+		d := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(x)), nil)
+		return d.Mul(d, big.NewInt(int64(m))), nil
+	}
+	d, ok := new(big.Int).SetString(s, 10)
+	if !ok || d.Sign() <= 0 {
+		return nil, usageError("--div %q: want auto, a positive integer or MeN (such as 1e9)", s)
+	}
+	return d, nil
+}
+
+// formatDiv writes a power of ten as 1eN, anything else in full.
+func formatDiv(d *big.Int) string {
+	s := d.String()
+	if strings.Trim(s[1:], "0") == "" && s[0] == '1' && len(s) > 1 {
+		return "1e" + strconv.Itoa(len(s)-1)
+	}
+	return s
+}
+
+func writeCountText(w io.Writer, pos *battleship.Position, c *battleship.Counts, div *big.Int) error {
+	fmt.Fprintf(w, "layouts: %s\n", c.Total)
+	fmt.Fprintf(w, "board: %dx%d, fleet afloat: %s\n", pos.Rules.Board.Width(), pos.Rules.Board.Height(), battleship.FormatFleet(c.Remaining))
+	if div.Cmp(big.NewInt(1)) == 0 {
+		fmt.Fprintln(w, "layouts with a ship on each cell:")
+	} else {
+		fmt.Fprintf(w, "layouts with a ship on each cell, divided by %s (integer division):\n", formatDiv(div))
+	}
+	_, err := fmt.Fprintln(w, battleship.FormatMap(c.Cells, pos.Rules.Board.Width(), div))
+	return err
+}
+
+// countJSON is the --json output.
+type countJSON struct {
+	Width     int             `json:"width"`
+	Height    int             `json:"height"`
+	Remaining []int           `json:"remaining"`
+	Total     json.Number     `json:"total"`
+	Cells     [][]json.Number `json:"cells"` // rows of exact counts
+}
+
+func writeCountJSON(w io.Writer, pos *battleship.Position, c *battleship.Counts) error {
+	width := pos.Rules.Board.Width()
+	out := countJSON{Width: width, Height: pos.Rules.Board.Height(), Remaining: c.Remaining, Total: json.Number(c.Total.String())}
+	if out.Remaining == nil {
+		out.Remaining = []int{}
+	}
+	for i, v := range c.Cells {
+		if i%width == 0 {
+			out.Cells = append(out.Cells, nil)
+		}
+		out.Cells[len(out.Cells)-1] = append(out.Cells[len(out.Cells)-1], json.Number(v.String()))
+	}
+	return json.NewEncoder(w).Encode(out)
+}

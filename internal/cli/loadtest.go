@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kaisen-ai/kaisen/server"
+)
+
+// loadtestJSON is the last line of kaisen loadtest --json.
+type loadtestJSON struct {
+	Games         int     `json:"games"`
+	Errors        int     `json:"errors"`
+	ActionsPerSec float64 `json:"actions_per_sec"`
+	RTTP50ms      float64 `json:"rtt_p50_ms"`
+	RTTP99ms      float64 `json:"rtt_p99_ms"`
+}
+
+func newLoadtestCmd(e *env) *cobra.Command {
+	var opts server.LoadOptions
+	var asJSON bool
+	var cpuProfile string
+	cmd := &cobra.Command{
+		Use:   "loadtest",
+		Short: "Drive a turn server with many concurrent TCP clients and measure it",
+		Long: `Play many games at once against a submarine-game server (kaisen serve, or
+any server that speaks the protocol) with real TCP clients, and measure the
+server under load: actions per second over all games, and the round trip of
+each action (from sending the action to receiving its result line, on the
+client side) at the 50th, 90th and 99th percentile.
+
+--concurrency games run at once. Against a server with a house AI (kaisen
+serve --house random) every connection is one game. Against a server that
+pairs its clients, add --pairs: every game is then two of our connections,
+and each action is counted once. The random player uses a lean built-in
+client; other players (kaisen players) play with the full client of kaisen
+play. Connections that fail (refused by a limit, broken, a protocol error)
+are counted as errors and retried.
+
+Run the server in its own process so that both are measured as they run in
+production; raise its per-IP limit above the concurrency:
+
+  kaisen serve --house random --max-connections-per-ip 2000 --result-log "" --replay-dir "" &
+  kaisen loadtest --addr 127.0.0.1:2000 --games 2000 --concurrency 200 --player random
+  kaisen loadtest --games 500 --concurrency 10 --json | tail -n 1
+  kaisen loadtest --addr 127.0.0.1:2001 --pairs --games 200 --concurrency 50
+  kaisen loadtest --games 2000 --concurrency 200 --rate 20000   latency below saturation
+
+Without --rate every client sends its next action as soon as it has read
+the answer, so the server is saturated and, by Little's law, the round
+trip is about concurrency x 2 / (actions/s): it measures the queue. With
+--rate the clients pace themselves and the round trip is the server's
+latency at that load.
+
+--json prints the table's numbers as one JSON line last:
+  {"games":N,"errors":E,"actions_per_sec":A,"rtt_p50_ms":x,"rtt_p99_ms":y}`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
+			rep, err := server.Load(cmd.Context(), opts)
+			if err != nil && rep.Games == 0 {
+				return err
+			}
+			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintf(tw, "games\terrors\twins\tlosses\tdraws\tactions\tseconds\tactions/s\tgames/s\trtt p50 ms\trtt p90 ms\trtt p99 ms\trtt max ms\t\n")
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t\n",
+				rep.Games, rep.Errors, rep.Wins, rep.Losses, rep.Draws, rep.Actions, rep.Elapsed.Seconds(),
+				rep.ActionsPerSec, rep.GamesPerSec, ms(rep.RTT.P50), ms(rep.RTT.P90), ms(rep.RTT.P99), ms(rep.RTT.Max))
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			if rep.FirstError != "" {
+				fmt.Fprintf(e.stdout, "first error: %s\n", rep.FirstError)
+			}
+			if asJSON {
+				b, jerr := json.Marshal(loadtestJSON{
+					Games: rep.Games, Errors: rep.Errors, ActionsPerSec: rep.ActionsPerSec,
+					RTTP50ms: ms(rep.RTT.P50), RTTP99ms: ms(rep.RTT.P99),
+				})
+				if jerr != nil {
+					return jerr
+				}
+				fmt.Fprintln(e.stdout, string(b))
+			}
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Addr, "addr", server.DefaultAddress, "server address host:port")
+	fl.IntVar(&opts.Games, "games", 1000, "games to play in total")
+	fl.IntVar(&opts.Concurrency, "concurrency", 10, "games at once")
+	fl.StringVar(&opts.Player, "player", "random", "AI of every client (kaisen players)")
+	fl.BoolVar(&opts.Pairs, "pairs", false, "the server pairs clients: two connections per game")
+	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the clients' random streams")
+	fl.StringVar(&opts.Name, "name", "", "name sent to submarine-py servers (default kaisen)")
+	fl.DurationVar(&opts.ReadTimeout, "timeout", 30*time.Second, "longest wait for a line from the server")
+	fl.Float64Var(&opts.Rate, "rate", 0, "pace the clients to about this many actions/s in total (0 = as fast as possible)")
+	fl.BoolVar(&asJSON, "json", false, "print a JSON summary as the last line")
+	fl.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the clients to this file")
+	return cmd
+}

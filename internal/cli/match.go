@@ -1,0 +1,300 @@
+package cli
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/internal/progress"
+	"github.com/kaisen-ai/kaisen/players"
+	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
+)
+
+// matchFlags are the settings of kaisen match.
+type matchFlags struct {
+	game               string
+	p1, p2             string
+	p1Given, p2Given   bool // --p1 / --p2 were given (else each game's default pair)
+	p1Config, p2Config string
+	config             string
+	games              int
+	seed               uint64
+	workers            int
+	replays            string
+	explain            bool
+	json               bool
+}
+
+func newMatchCmd(e *env) *cobra.Command {
+	var f matchFlags
+	cmd := &cobra.Command{
+		Use:   "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
+		Short: "Play many AI-vs-AI games in-process and summarise them",
+		Long: `Play GAMES games between two AIs (see kaisen players) in this process, several
+at a time, and print wins, draws and losses per player with 95% Wilson
+intervals, forfeits, actions per game (mean and 90th percentile) and games per
+second.
+
+Seats: p1 sits in seat 0 in even-numbered games (0, 2, ...) and in seat 1 in
+odd-numbered ones; seat 0 always acts first, so each player moves first in
+half the games.
+
+Reproducible: game i is seeded from the match seed and i alone, so the same
+--seed, players, configs and -n give the same results and byte-identical
+replays whatever --workers is. Without --seed a random seed is drawn and
+printed (on stderr); pass it back to replay the match.
+
+A player that acts illegally, places its fleet illegally or panics forfeits
+that game (logged as a warning) and the match goes on. Ctrl-C stops the match
+and prints the summary of the games finished so far (exit code 130).
+
+A progress bar is drawn on stderr when stderr is a terminal.
+
+Examples:
+  kaisen match                                   (stateplayer2 vs random, 1000 games)
+  kaisen match --p1 random --p2 random -n 10000
+  kaisen match --p1 stateplayer2 --p2 random -n 1000 --seed 42 --json
+  kaisen match --p1 stateplayer2 --p2 stateplayer2 --p2-config my-weights.yaml -n 2000
+  kaisen match --p1 random --p2 random -n 10 --replays out/ && kaisen replay out/game-000003.jsonl
+  kaisen match --p1 random --p2 random --config configs/match.yaml   (board, fleet, draw limit)
+
+Classic Battleship (--game battleship, AIs from the "battleship" section of
+kaisen players; default gridbot vs bs-random): the side that sinks the enemy
+fleet first wins, a hit or kill gives another shot, seat 0 shoots first. The
+table and the JSON add each player's mean shots per game
+("p1_mean_shots", "p2_mean_shots"). Board and fleet come from the
+"battleship" section of a --config file with "game: battleship"
+(configs/battleship-match.yaml). --replays writes Battleship JSON-lines
+replays (schema in docs/battleship.md; kaisen replay reads submarine replays
+only).
+  kaisen match --game battleship --p1 density --p2 gridbot -n 200 --seed 1 --json
+  kaisen match --config configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("seed") {
+				s, err := randomSeed()
+				if err != nil {
+					return err
+				}
+				f.seed = s
+				fmt.Fprintf(e.stderr, "kaisen match: seed %d (drawn at random; --seed %d plays this match again)\n", s, s)
+			}
+			f.p1Given, f.p2Given = cmd.Flags().Changed("p1"), cmd.Flags().Changed("p2")
+			if !cmd.Flags().Changed("game") {
+				f.game = ""
+			}
+			return runMatch(cmd.Context(), e, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.game, "game", "submarine", "game family: submarine or battleship (default: the config's game)")
+	fl.StringVar(&f.p1, "p1", "stateplayer2", "first player's name (see kaisen players; battleship default: gridbot)")
+	fl.StringVar(&f.p2, "p2", "random", "second player's name (battleship default: bs-random)")
+	fl.StringVar(&f.p1Config, "p1-config", "", "YAML weights of the first player (default: its built-in weights)")
+	fl.StringVar(&f.p2Config, "p2-config", "", "YAML weights of the second player")
+	fl.StringVar(&f.config, "config", "", "match YAML: game, board, fleet, draw limit (default: configs/match.yaml's values)")
+	fl.IntVarP(&f.games, "games", "n", 1000, "number of games")
+	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: drawn at random and printed)")
+	fl.IntVar(&f.workers, "workers", 0, "games played in parallel (0 = one per CPU)")
+	fl.StringVar(&f.replays, "replays", "", "write one replay per game into this directory (game-000000.jsonl, ...)")
+	fl.BoolVar(&f.explain, "explain", false, "record each player's explanation of its actions in the replays")
+	fl.BoolVar(&f.json, "json", false, "print the summary as one JSON object instead of a table")
+	return cmd
+}
+
+// randomSeed draws a seed below 2^53, so that it survives JSON tools that
+// read numbers as doubles.
+func randomSeed() (uint64, error) {
+	var b [8]byte
+	if _, err := crand.Read(b[:]); err != nil {
+		return 0, fmt.Errorf("match: draw a seed: %w", err)
+	}
+	return binary.LittleEndian.Uint64(b[:]) & (1<<53 - 1), nil
+}
+
+func usageError(format string, args ...any) error {
+	return &ExitError{Code: 2, Err: fmt.Errorf(format, args...)}
+}
+
+// buildFamily makes the game family of a match: the hook where other game
+// families (battleship) plug in.
+func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, error) {
+	switch game {
+	case "submarine":
+		rules, err := cfg.Rules.Build()
+		if err != nil {
+			return nil, err
+		}
+		p1, err := players.New(f.p1, rules, f.p1Config)
+		if err != nil {
+			return nil, fmt.Errorf("--p1: %w", err)
+		}
+		p2, err := players.New(f.p2, rules, f.p2Config)
+		if err != nil {
+			return nil, fmt.Errorf("--p2: %w", err)
+		}
+		return &arena.Submarine{Rules: rules,
+			P1: arena.Entrant{Name: f.p1, Factory: p1},
+			P2: arena.Entrant{Name: f.p2, Factory: p2}}, nil
+	case arena.GameBattleship:
+		rules, err := cfg.Battleship.Build()
+		if err != nil {
+			return nil, err
+		}
+		if !f.p1Given {
+			f.p1 = "gridbot"
+		}
+		if !f.p2Given {
+			f.p2 = "bs-random"
+		}
+		p1, err := bsplayers.New(f.p1, rules, f.p1Config)
+		if err != nil {
+			return nil, fmt.Errorf("--p1: %w", err)
+		}
+		p2, err := bsplayers.New(f.p2, rules, f.p2Config)
+		if err != nil {
+			return nil, fmt.Errorf("--p2: %w", err)
+		}
+		return &arena.Battleship{Rules: rules,
+			P1: arena.BattleshipEntrant{Name: f.p1, Factory: p1},
+			P2: arena.BattleshipEntrant{Name: f.p2, Factory: p2}}, nil
+	default:
+		return nil, usageError("--game %q: unknown game family (known: submarine, battleship)", game)
+	}
+}
+
+func runMatch(ctx context.Context, e *env, f *matchFlags) error {
+	switch {
+	case f.p1 == "" || f.p2 == "":
+		return usageError("--p1 and --p2 must name players (players: %s)", strings.Join(players.Names(), ", "))
+	case f.games < 1:
+		return usageError("-n %d: want at least 1 game", f.games)
+	case f.workers < 0:
+		return usageError("--workers %d: want 0 (one per CPU) or more", f.workers)
+	case f.explain && f.replays == "":
+		return usageError("--explain records explanations in replays: add --replays DIR")
+	}
+	cfg, err := arena.LoadConfig(f.config)
+	if err != nil {
+		return err
+	}
+	game := f.game
+	if game == "" {
+		game = cfg.Game
+	} else if f.config != "" && game != cfg.Game {
+		return usageError("--game %q but %s is a %q config", game, f.config, cfg.Game)
+	}
+	fam, err := buildFamily(game, cfg, f)
+	if err != nil {
+		return err
+	}
+	m := arena.Match{Family: fam, Games: f.games, Seed: f.seed, Workers: f.workers,
+		Replays: f.replays, Explain: f.explain, Log: e.log}
+	var onProgress func(int)
+	var bar *progress.Bar
+	if progress.IsTerminal(e.stderr) {
+		bar = progress.New(e.stderr, f.games, "games")
+		onProgress = bar.Set
+	}
+	sum, runErr := m.Run(ctx, onProgress)
+	if bar != nil {
+		bar.Done(sum.Games)
+	}
+	interrupted := errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)
+	if runErr != nil && !interrupted && sum.Games == 0 {
+		return runErr
+	}
+	if f.json {
+		err = writeMatchJSON(e.stdout, &sum)
+	} else {
+		err = writeMatchTable(e.stdout, &sum)
+	}
+	if err != nil {
+		return err
+	}
+	if interrupted {
+		return &ExitError{Code: 130, Err: fmt.Errorf("match: interrupted after %d of %d games", sum.Games, sum.Requested)}
+	}
+	return runErr
+}
+
+// matchJSON is the --json summary; its keys are part of the command's
+// interface (scripts parse the last line of stdout).
+type matchJSON struct {
+	Games       int     `json:"games"`
+	P1          string  `json:"p1"`
+	P2          string  `json:"p2"`
+	P1Wins      int     `json:"p1_wins"`
+	P2Wins      int     `json:"p2_wins"`
+	Draws       int     `json:"draws"`
+	P1Forfeits  int     `json:"p1_forfeits"`
+	P2Forfeits  int     `json:"p2_forfeits"`
+	MeanActions float64 `json:"mean_actions"`
+	P90Actions  int32   `json:"p90_actions"`
+	GamesPerSec float64 `json:"games_per_sec"`
+	Seed        uint64  `json:"seed"`
+	// Battleship only: mean shots fired per game by each player.
+	P1MeanShots *float64 `json:"p1_mean_shots,omitempty"`
+	P2MeanShots *float64 `json:"p2_mean_shots,omitempty"`
+}
+
+func writeMatchJSON(w io.Writer, s *arena.Summary) error {
+	out := matchJSON{
+		Games: s.Games, P1: s.P1, P2: s.P2, P1Wins: s.P1Wins, P2Wins: s.P2Wins, Draws: s.Draws,
+		P1Forfeits: s.P1Forfeits, P2Forfeits: s.P2Forfeits, MeanActions: s.Mean, P90Actions: s.P90,
+		GamesPerSec: float64(int64(s.GamesPerSec()*10+0.5)) / 10, Seed: s.Seed,
+	}
+	if s.Game == arena.GameBattleship {
+		m1, m2 := s.P1MeanShots(), s.P2MeanShots()
+		out.P1MeanShots, out.P2MeanShots = &m1, &m2
+	}
+	return json.NewEncoder(w).Encode(out)
+}
+
+// share formats k of n as "k  p% [lo, hi]" with the 95% Wilson interval,
+// the count right-aligned to width digits.
+func share(k, n, width int) string {
+	iv := arena.Wilson(k, n, arena.Z95)
+	p := 0.0
+	if n > 0 {
+		p = float64(k) / float64(n)
+	}
+	return fmt.Sprintf("%*d %5.1f%% [%4.1f, %4.1f]", width, k, 100*p, 100*iv.Lo, 100*iv.Hi)
+}
+
+func writeMatchTable(w io.Writer, s *arena.Summary) error {
+	fmt.Fprintf(w, "%s match: %s (p1) vs %s (p2), seed %d\n", s.Game, s.P1, s.P2, s.Seed)
+	if s.Games < s.Requested {
+		fmt.Fprintf(w, "interrupted: %d of %d games played\n", s.Games, s.Requested)
+	}
+	fmt.Fprintln(w, "p1 sits in seat 0 in even games and in seat 1 in odd games; seat 0 acts first")
+	fmt.Fprintln(w)
+	n := s.Games
+	d := len(fmt.Sprint(n))
+	tw := tabwriter.NewWriter(w, 0, 4, 3, ' ', 0)
+	fmt.Fprintln(tw, "player\twins (95% CI)\tdraws (95% CI)\tlosses (95% CI)\tforfeits")
+	fmt.Fprintf(tw, "p1 %s\t%s\t%s\t%s\t%*d\n", s.P1, share(s.P1Wins, n, d), share(s.Draws, n, d), share(s.P1Losses(), n, d), 8, s.P1Forfeits)
+	fmt.Fprintf(tw, "p2 %s\t%s\t%s\t%s\t%*d\n", s.P2, share(s.P2Wins, n, d), share(s.Draws, n, d), share(s.P2Losses(), n, d), 8, s.P2Forfeits)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "seat 0 (acts first) won %d of %d games: %s\n", s.Seat0Wins, n,
+		strings.TrimSpace(strings.TrimPrefix(share(s.Seat0Wins, n, 0), fmt.Sprint(s.Seat0Wins))))
+	fmt.Fprintf(w, "actions per game: mean %.1f, p90 %d\n", s.Mean, s.P90)
+	if s.Game == arena.GameBattleship {
+		fmt.Fprintf(w, "shots per game: p1 %s %.2f, p2 %s %.2f\n", s.P1, s.P1MeanShots(), s.P2, s.P2MeanShots())
+	}
+	_, err := fmt.Fprintf(w, "%d games in %.2fs: %.0f games/s, %.0f actions/s, %d workers\n",
+		n, s.Elapsed.Seconds(), s.GamesPerSec(), s.ActionsPerSec(), s.Workers)
+	return err
+}

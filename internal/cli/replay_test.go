@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/replay"
+)
+
+func TestReplayCommand(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "random", "-n", "3", "--seed", "4", "--replays", dir, "--json")
+	require.Equal(t, 0, code, stderr)
+	file := filepath.Join(dir, arena.ReplayName(1))
+	rp, err := replay.ReadFile(file)
+	require.NoError(t, err)
+	n := len(rp.Steps)
+
+	var want bytes.Buffer
+	require.NoError(t, replay.Render(&want, rp, replay.RenderOptions{To: -1}))
+	code, stdout, stderr := matchRun(t, context.Background(), "replay", file)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, want.String(), stdout)
+	require.Contains(t, stdout, "seat 0: random (p2), acts first", "p2 sits in seat 0 in odd games")
+
+	code, stdout, _ = matchRun(t, context.Background(), "replay", file, "--turn", "0")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "\nstart\n")
+	require.NotContains(t, stdout, "\n#1 ")
+
+	code, stdout, _ = matchRun(t, context.Background(), "replay", file, "--turn", "2")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "\n#2 seat 1 ")
+	require.NotContains(t, stdout, "\nstart\n")
+	require.NotContains(t, stdout, "\n#3 ")
+
+	code, stdout, _ = matchRun(t, context.Background(), "replay", file, "--from", "2")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "\n#3 ")
+	require.Contains(t, stdout, "result: seat ")
+
+	code, stdout, _ = matchRun(t, context.Background(), "replay", file, "--turn", "2", "--heatmap")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "seat 1's belief, % ship:")
+	want.Reset()
+	require.NoError(t, replay.Render(&want, rp, replay.RenderOptions{From: 2, To: 2, Heatmap: true}))
+	require.Equal(t, want.String(), stdout)
+
+	code, stdout, _ = matchRun(t, context.Background(), "replay", file, "--verify")
+	require.Equal(t, 0, code)
+	require.Regexp(t, `game-000001.jsonl: ok: \d+ actions, seat \d random wins\n$`, stdout)
+
+	for _, bad := range [][]string{{"--turn", "-1"}, {"--turn", "100000"}, {"--from", "100000"}, {"--turn", "1", "--from", "1"}} {
+		code, _, stderr = matchRun(t, context.Background(), append([]string{"replay", file}, bad...)...)
+		require.Equal(t, 2, code, "%v: %s", bad, stderr)
+	}
+	require.Greater(t, n, 2)
+
+	// A tampered file is refused.
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	tampered := filepath.Join(dir, "tampered.jsonl")
+	require.NoError(t, os.WriteFile(tampered, bytes.Replace(data, []byte(`"seat":1,"cells":[[`), []byte(`"seat":1,"cells":[[9`), 1), 0o644))
+	for _, args := range [][]string{{"replay", tampered}, {"replay", tampered, "--verify"}} {
+		code, _, stderr = matchRun(t, context.Background(), args...)
+		require.Equal(t, 1, code)
+		require.Contains(t, stderr, "replay: mismatch")
+	}
+	code, _, stderr = matchRun(t, context.Background(), "replay", filepath.Join(dir, "missing.jsonl"))
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "no such file")
+	code, _, _ = matchRun(t, context.Background(), "replay")
+	require.Equal(t, 1, code)
+}

@@ -1,0 +1,346 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/progress"
+	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
+)
+
+type shotsFlags struct {
+	player  string
+	config  string
+	games   int
+	seed    uint64
+	workers int
+	size    string
+	fleet   string
+	json    bool
+}
+
+func newShotsCmd(e *env) *cobra.Command {
+	var f shotsFlags
+	cmd := &cobra.Command{
+		Use:   "shots --player NAME [-n GAMES] [--seed S]",
+		Short: "Measure how many shots a Battleship AI needs to sink a uniformly placed fleet",
+		Long: `Let a Battleship AI shoot alone at GAMES fleets placed uniformly at random
+(every valid layout equally likely) until each is sunk, and print the number
+of shots per game (mean, median, standard deviation, 90th percentile, worst)
+and the AI's decision time per shot (50th and 99th percentile, wall clock).
+For the density AI it also prints how many shots were decided by exact
+counting, by sampling and by the last-resort heuristic.
+
+AIs: bs-random, gridbot, density (see docs/battleship.md).
+
+Reproducible: game i draws its fleet and the AI's randomness from the seed
+and i alone, so the same --seed, player, config and -n give the same shot
+counts whatever --workers is (times vary). Without --seed a random seed is
+drawn and printed on stderr.
+
+With --json the last line of stdout is
+  {"player":"NAME","games":N,"mean":m,"median":x,"sd":s,"p90":y,"max":z,"ms_per_move_p99":t}
+A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C stops and
+prints the summary of the games finished so far (exit code 130).
+
+Examples:
+  kaisen shots --player gridbot -n 10000 --seed 1
+  kaisen shots --player density -n 200 --seed 1 --json
+  kaisen shots --player gridbot --config my-gridbot.yaml -n 1000   (pattern: blocks)
+  kaisen shots --player bs-random --size 8x8 --fleet 3,2,2,1,1 -n 5000`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("seed") {
+				s, err := randomSeed()
+				if err != nil {
+					return err
+				}
+				f.seed = s
+				fmt.Fprintf(e.stderr, "kaisen shots: seed %d (drawn at random; --seed %d plays these games again)\n", s, s)
+			}
+			return runShots(cmd.Context(), e, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.player, "player", "", "battleship AI: bs-random, gridbot, density (required)")
+	fl.StringVar(&f.config, "config", "", "YAML config of the AI (default: its built-in settings)")
+	fl.IntVarP(&f.games, "games", "n", 1000, "number of games")
+	fl.Uint64Var(&f.seed, "seed", 0, "seed of the games (default: drawn at random and printed)")
+	fl.IntVar(&f.workers, "workers", 1, "games played at once")
+	fl.StringVar(&f.size, "size", "10x10", "board WIDTHxHEIGHT")
+	fl.StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths")
+	fl.BoolVar(&f.json, "json", false, "print one JSON line instead of the table")
+	_ = cmd.MarkFlagRequired("player")
+	return cmd
+}
+
+// shotsGame is one game's outcome.
+type shotsGame struct {
+	shots int
+	moves []time.Duration
+	stats bsplayers.DensityStats
+	err   error
+	done  bool
+}
+
+// timedPlayer measures the wall time of each Shoot.
+type timedPlayer struct {
+	bsplayers.Player
+	moves []time.Duration
+}
+
+func (p *timedPlayer) Shoot() grid.Cell {
+	start := time.Now()
+	c := p.Player.Shoot()
+	p.moves = append(p.moves, time.Since(start))
+	return c
+}
+
+// shotsSeeds derives game i's two random streams from the seed.
+func shotsSeeds(seed uint64, i int) (fleet, player *rand.Rand) {
+	return rand.New(rand.NewPCG(seed, uint64(2*i))), rand.New(rand.NewPCG(seed, uint64(2*i+1)))
+}
+
+func runShots(ctx context.Context, e *env, f *shotsFlags) error {
+	if f.games < 1 {
+		return usageError("-n %d: want at least 1 game", f.games)
+	}
+	if f.workers < 1 {
+		return usageError("--workers %d: want at least 1", f.workers)
+	}
+	w, h, err := parseSize(f.size)
+	if err != nil {
+		return err
+	}
+	fleet, err := battleship.ParseFleet(f.fleet)
+	if err != nil {
+		return usageError("--fleet: %w", err)
+	}
+	board, err := grid.NewBoard(w, h, nil)
+	if err != nil {
+		return usageError("--size: %w", err)
+	}
+	rules, err := battleship.NewRules(board, fleet)
+	if err != nil {
+		return usageError("shots: %w", err)
+	}
+	factory, err := bsplayers.New(f.player, rules, f.config)
+	if err != nil {
+		return fmt.Errorf("--player: %w", err)
+	}
+	placer, err := battleship.NewUniformPlacer(rules)
+	if err != nil {
+		return fmt.Errorf("shots: %w", err)
+	}
+
+	results := make([]shotsGame, f.games)
+	jobs := make(chan int)
+	finished := make(chan struct{}, f.games)
+	var wg sync.WaitGroup
+	for range min(f.workers, f.games) {
+		wg.Go(func() {
+			for i := range jobs {
+				results[i] = playShotsGame(ctx, rules, factory, placer, f.seed, i)
+				finished <- struct{}{}
+			}
+		})
+	}
+	var bar *progress.Bar
+	if progress.IsTerminal(e.stderr) {
+		bar = progress.New(e.stderr, f.games, "games")
+	}
+	start := time.Now()
+	go func() {
+		defer close(jobs)
+		for i := range f.games {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(finished) }()
+	done := 0
+	for range finished {
+		done++
+		if bar != nil {
+			bar.Set(done)
+		}
+	}
+	if bar != nil {
+		bar.Done(done)
+	}
+	elapsed := time.Since(start)
+
+	var shots []int
+	var moves []time.Duration
+	var stats bsplayers.DensityStats
+	for i, g := range results {
+		if !g.done {
+			continue
+		}
+		if g.err != nil {
+			return fmt.Errorf("shots: game %d (seed %d): %w", i, f.seed, g.err)
+		}
+		shots = append(shots, g.shots)
+		moves = append(moves, g.moves...)
+		stats = stats.Add(g.stats)
+	}
+	sum := summarizeShots(f.player, shots, moves)
+	e.log.Debug("shots finished", "games", len(shots), "elapsed", elapsed)
+	if f.player == "density" {
+		line := fmt.Sprintf("density moves: %d exact, %d sampled (fallback), %d heuristic", stats.Exact, stats.Sampled, stats.Heuristic)
+		if f.json {
+			fmt.Fprintln(e.stderr, line)
+		} else {
+			defer fmt.Fprintln(e.stdout, line)
+		}
+	}
+	if f.json {
+		err = json.NewEncoder(e.stdout).Encode(sum)
+	} else {
+		err = writeShotsTable(e.stdout, rules, f, sum, moves, elapsed)
+	}
+	if err != nil {
+		return err
+	}
+	if len(shots) < f.games {
+		return &ExitError{Code: 130, Err: fmt.Errorf("shots: interrupted after %d of %d games", len(shots), f.games)}
+	}
+	return nil
+}
+
+// playShotsGame plays game i; a panicking player is reported as an error.
+func playShotsGame(ctx context.Context, rules *battleship.Rules, factory bsplayers.Factory, placer *battleship.UniformPlacer, seed uint64, i int) (g shotsGame) {
+	defer func() {
+		if r := recover(); r != nil {
+			g = shotsGame{err: fmt.Errorf("player panicked: %v", r), done: true}
+		}
+	}()
+	fleetRNG, playerRNG := shotsSeeds(seed, i)
+	layout, err := placer.Place(fleetRNG)
+	if err != nil {
+		return shotsGame{err: err, done: true}
+	}
+	p := &timedPlayer{Player: factory(playerRNG)}
+	n, err := bsplayers.Solo(ctx, rules, p, layout)
+	if ctx.Err() != nil {
+		return shotsGame{} // interrupted: not counted
+	}
+	g = shotsGame{shots: n, moves: p.moves, err: err, done: true}
+	if d, ok := p.Player.(*bsplayers.Density); ok {
+		g.stats = d.Stats()
+	}
+	return g
+}
+
+// shotsSummary is the --json line; its keys are part of the command's
+// interface.
+type shotsSummary struct {
+	Player       string  `json:"player"`
+	Games        int     `json:"games"`
+	Mean         float64 `json:"mean"`
+	Median       float64 `json:"median"`
+	SD           float64 `json:"sd"`
+	P90          int     `json:"p90"`
+	Max          int     `json:"max"`
+	MsPerMoveP99 float64 `json:"ms_per_move_p99"`
+}
+
+// summarizeShots computes the statistics: sd is the sample standard
+// deviation, p90 the nearest-rank 90th percentile, the median the middle
+// value (the mean of the two middle ones for an even count).
+func summarizeShots(player string, shots []int, moves []time.Duration) shotsSummary {
+	s := shotsSummary{Player: player, Games: len(shots)}
+	if len(shots) == 0 {
+		return s
+	}
+	sorted := slices.Clone(shots)
+	slices.Sort(sorted)
+	sum := 0.0
+	for _, x := range sorted {
+		sum += float64(x)
+	}
+	s.Mean = round3(sum / float64(len(sorted)))
+	if len(sorted) > 1 {
+		ss := 0.0
+		for _, x := range sorted {
+			d := float64(x) - sum/float64(len(sorted))
+			ss += d * d
+		}
+		s.SD = round3(math.Sqrt(ss / float64(len(sorted)-1)))
+	}
+	mid := len(sorted) / 2
+	if len(sorted)%2 == 1 {
+		s.Median = float64(sorted[mid])
+	} else {
+		s.Median = float64(sorted[mid-1]+sorted[mid]) / 2
+	}
+	s.P90 = nearestRank(sorted, 0.90)
+	s.Max = sorted[len(sorted)-1]
+	s.MsPerMoveP99 = math.Round(percentileMS(moves, 0.99)*1e6) / 1e6 // ns precision
+	return s
+}
+
+func nearestRank[T int | time.Duration](sorted []T, p float64) T {
+	k := int(math.Ceil(p*float64(len(sorted)))) - 1
+	return sorted[max(0, min(k, len(sorted)-1))]
+}
+
+// percentile is the nearest-rank percentile of the move times.
+func percentile(moves []time.Duration, p float64) time.Duration {
+	if len(moves) == 0 {
+		return 0
+	}
+	sorted := slices.Clone(moves)
+	slices.Sort(sorted)
+	return nearestRank(sorted, p)
+}
+
+// percentileMS is percentile in milliseconds.
+func percentileMS(moves []time.Duration, p float64) float64 {
+	return float64(percentile(moves, p)) / float64(time.Millisecond)
+}
+
+// roundDuration keeps three significant digits.
+func roundDuration(d time.Duration) time.Duration {
+	for unit := time.Duration(1); unit < time.Hour; unit *= 10 {
+		if d < 1000*unit {
+			return d.Round(unit)
+		}
+	}
+	return d.Round(time.Second)
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+func writeShotsTable(w io.Writer, rules *battleship.Rules, f *shotsFlags, s shotsSummary, moves []time.Duration, elapsed time.Duration) error {
+	fmt.Fprintf(w, "%s alone against %d uniformly placed fleets (%dx%d, fleet %s), seed %d\n",
+		f.player, s.Games, rules.Board.Width(), rules.Board.Height(), battleship.FormatFleet(rules.Fleet), f.seed)
+	if s.Games < f.games {
+		fmt.Fprintf(w, "interrupted: %d of %d games played\n", s.Games, f.games)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "games\tmean\tmedian\tsd\tp90\tmax\ttime/shot p50\ttime/shot p99\t")
+	fmt.Fprintf(tw, "%d\t%.2f\t%.1f\t%.2f\t%d\t%d\t%v\t%v\t\n", s.Games, s.Mean, s.Median, s.SD, s.P90, s.Max,
+		roundDuration(percentile(moves, 0.50)), roundDuration(percentile(moves, 0.99)))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%d shots in %v\n", len(moves), elapsed.Round(time.Millisecond))
+	return nil
+}

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func shotsRun(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Run(ctx, append([]string{"shots"}, args...), nil, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func shotsJSON(t *testing.T, stdout string) map[string]any {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &m), stdout)
+	return m
+}
+
+func TestShotsJSONReproducibleAcrossWorkers(t *testing.T) {
+	n := "400"
+	if testing.Short() || matchRace {
+		n = "100"
+	}
+	var results []map[string]any
+	for _, workers := range []string{"1", "3"} {
+		code, stdout, stderr := shotsRun(t, context.Background(), "--player", "gridbot", "-n", n, "--seed", "7", "--workers", workers, "--json")
+		require.Equal(t, 0, code, stderr)
+		got := shotsJSON(t, stdout)
+		require.Equal(t, []string{"games", "max", "mean", "median", "ms_per_move_p99", "p90", "player", "sd"}, keys(got))
+		require.GreaterOrEqual(t, got["ms_per_move_p99"], 0.0)
+		delete(got, "ms_per_move_p99")
+		results = append(results, got)
+	}
+	require.Equal(t, results[0], results[1])
+	got := results[0]
+	require.Equal(t, "gridbot", got["player"])
+	require.Equal(t, n, strconv.Itoa(int(got["games"].(float64))))
+	require.GreaterOrEqual(t, got["mean"], 20.0, "at least the 20 ship cells")
+	require.LessOrEqual(t, got["max"], 100.0)
+	require.LessOrEqual(t, got["median"], got["p90"])
+	require.LessOrEqual(t, got["p90"], got["max"])
+	require.Positive(t, got["sd"])
+}
+
+func keys(m map[string]any) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+func TestShotsRandomIsWorseThanGridBot(t *testing.T) {
+	mean := func(player string) float64 {
+		code, stdout, stderr := shotsRun(t, context.Background(), "--player", player, "-n", "200", "--seed", "3", "--json")
+		require.Equal(t, 0, code, stderr)
+		return shotsJSON(t, stdout)["mean"].(float64)
+	}
+	random, gridbot := mean("bs-random"), mean("gridbot")
+	require.Greater(t, random, 85.0, "uniform shooting needs nearly the whole board")
+	require.Less(t, gridbot, random-20)
+}
+
+func TestShotsTableAndDensityMethods(t *testing.T) {
+	code, stdout, stderr := shotsRun(t, context.Background(), "--player", "density", "-n", "4", "--seed", "1",
+		"--size", "6x6", "--fleet", "3,2,1,1")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "density alone against 4 uniformly placed fleets (6x6, fleet 3,2,1,1), seed 1")
+	require.Contains(t, stdout, "games")
+	require.Contains(t, stdout, "time/shot p99")
+	require.Regexp(t, `density moves: \d+ exact, 0 sampled \(fallback\), 0 heuristic`, stdout)
+}
+
+func TestShotsConfigAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	blocks := filepath.Join(dir, "blocks.yaml")
+	require.NoError(t, os.WriteFile(blocks, []byte("pattern: blocks\n"), 0o600))
+	code, _, stderr := shotsRun(t, context.Background(), "--player", "gridbot", "--config", blocks, "-n", "20", "--seed", "1", "--json")
+	require.Equal(t, 0, code, stderr)
+
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-n", "1"}, 1, `required flag(s) "player"`},
+		{[]string{"--player", "nobody", "-n", "1", "--seed", "1"}, 1, "unknown player"},
+		{[]string{"--player", "gridbot", "-n", "0", "--seed", "1"}, 2, "-n 0"},
+		{[]string{"--player", "gridbot", "--workers", "0", "--seed", "1"}, 2, "--workers 0"},
+		{[]string{"--player", "gridbot", "--size", "2x2", "--seed", "1"}, 2, "needs 20 cells"},
+		{[]string{"--player", "gridbot", "--config", filepath.Join(dir, "none.yaml"), "--seed", "1"}, 1, "none.yaml"},
+	}
+	for _, tt := range tests {
+		code, _, stderr := shotsRun(t, context.Background(), tt.args...)
+		require.Equal(t, tt.code, code, "%v: %s", tt.args, stderr)
+		require.Contains(t, stderr, tt.want, "%v", tt.args)
+	}
+}
+
+func TestShotsDrawsASeed(t *testing.T) {
+	code, _, stderr := shotsRun(t, context.Background(), "--player", "bs-random", "-n", "2")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "drawn at random")
+}
+
+func TestShotsInterrupted(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	code, stdout, _ := shotsRun(t, ctx, "--player", "density", "-n", "100000", "--seed", "1", "--workers", "2")
+	require.Equal(t, 130, code)
+	require.Contains(t, stdout, "interrupted:")
+}

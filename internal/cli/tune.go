@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/tune"
+)
+
+type tuneFlags struct {
+	player      string
+	against     string
+	budget      int
+	batch       int
+	finalGames  int
+	config      string
+	matchConfig string
+	keys        string
+	out         string
+	checkpoint  string
+	seed        uint64
+	workers     int
+	drawScore   float64
+	a, c        float64
+}
+
+func newTuneCmd(e *env) *cobra.Command {
+	var f tuneFlags
+	cmd := &cobra.Command{
+		Use:   "tune --player NAME --against A,B,... [--budget-games N] [--seed S]",
+		Short: "Optimise a player's YAML weights against a pool of opponents",
+		Long: `Optimise the numeric weights of a player's YAML config by playing games
+against a pool of opponents, and write the tuned config.
+
+The optimiser is SPSA (simultaneous perturbation stochastic approximation):
+each iteration perturbs every weight at once by ±c (a random sign per
+weight), plays --batch games at each of the two perturbed points with the same
+seeds (common random numbers: the same deals, seats and opponents), and steps
+along the estimated gradient of the win rate. The result is the average of the
+iterates of the second half of the run. Games run in parallel (--workers).
+
+Tunable weights: for the built-in players with a config struct (admiral,
+stateplayer2, state, simple) every float64 field of the struct; a
+tune:"min,max" tag gives its range, otherwise [0, 2 x its value]. For any
+other player, every floating-point value of its YAML file. --keys restricts
+the run to some of them. The starting point is --config (default: the
+player's file under configs/).
+
+Budget: --budget-games counts every game. A final measurement plays
+--final-games games with the tuned weights and the same games with the
+starting weights; the rest is split into iterations of 2 x --batch games.
+A draw scores --draw-score (default 0: draws count as non-wins).
+
+A progress line per iteration shows the scores of both perturbed points and
+the current point's win rate with its 95% interval (pooled over the last
+iterations); the best weights so far are listed every 5 iterations.
+
+Checkpoint: after every iteration the state is written to --checkpoint
+(default OUT.checkpoint.json). Run the same command again after a stop
+(Ctrl-C, a crash) and it resumes where it stopped; a checkpoint from
+different settings is refused (delete it to start over).
+
+Output: --out (default NAME-tuned.yaml) is the starting config with the tuned
+values, its comments kept, under a header that records the command, the seed,
+the games played and the measured win rate with its 95% interval, next to
+the starting weights' rate on the same games. The same seed and settings give
+the same file (except the date).
+
+Examples:
+  kaisen tune --player admiral --against stateplayer2,state,random --budget-games 20000 --seed 1
+  kaisen tune --player admiral --against stateplayer2 --keys value.leak,value.info --budget-games 4000
+  kaisen tune --player stateplayer2 --against state --budget-games 10000 --out sp2.yaml
+  kaisen match --p1 admiral --p1-config admiral-tuned.yaml --p2 stateplayer2 -n 2000`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("seed") {
+				s, err := randomSeed()
+				if err != nil {
+					return err
+				}
+				f.seed = s
+				fmt.Fprintf(e.stderr, "kaisen tune: seed %d (drawn at random; --seed %d runs this again)\n", s, s)
+			}
+			return runTune(cmd.Context(), e, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.player, "player", "", "the player to tune (required; see kaisen players)")
+	fl.StringVar(&f.against, "against", "", "comma-separated opponents, played in equal shares (required)")
+	fl.IntVar(&f.budget, "budget-games", 20000, "total games, the final measurement included")
+	fl.IntVar(&f.batch, "batch", 200, "games per evaluation of one point (an iteration plays two)")
+	fl.IntVar(&f.finalGames, "final-games", 0, "games of the final measurement of each of the tuned and starting weights (0 = a tenth of the budget)")
+	fl.StringVar(&f.config, "config", "", "starting YAML config (default: the player's file under configs/)")
+	fl.StringVar(&f.matchConfig, "match-config", "", "match YAML: board, fleet, draw limit (default: the published game)")
+	fl.StringVar(&f.keys, "keys", "", "comma-separated dotted keys to tune (default: every tunable weight)")
+	fl.StringVar(&f.out, "out", "", "tuned YAML to write (default: NAME-tuned.yaml)")
+	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint file (default: OUT.checkpoint.json)")
+	fl.Uint64Var(&f.seed, "seed", 0, "seed of the whole run (default: drawn at random and printed)")
+	fl.IntVar(&f.workers, "workers", 0, "games played in parallel (0 = one per CPU)")
+	fl.Float64Var(&f.drawScore, "draw-score", 0, "points of a draw (0 = a draw counts as a non-win, 0.5 = half a win)")
+	fl.Float64Var(&f.a, "spsa-a", 0, "SPSA step gain a (0 = default 0.5)")
+	fl.Float64Var(&f.c, "spsa-c", 0, "SPSA perturbation c, a fraction of each range (0 = default 0.1)")
+	return cmd
+}
+
+// tuneBase reads the starting config of the tuned player.
+func tuneBase(f *tuneFlags) (name, text string, err error) {
+	path := f.config
+	if path == "" {
+		entry, err := players.Lookup(f.player)
+		if err != nil {
+			return "", "", err
+		}
+		path = entry.Config
+	}
+	if path != "" {
+		data, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			return path, string(data), nil
+		case f.config != "" || !errors.Is(err, fs.ErrNotExist):
+			return "", "", fmt.Errorf("tune: %w", err)
+		}
+	}
+	if text, ok := tune.DefaultYAML(f.player); ok {
+		return "built-in defaults", text, nil
+	}
+	return "", "", usageError("--player %s has no YAML config to tune (pass one with --config)", f.player)
+}
+
+func runTune(ctx context.Context, e *env, f *tuneFlags) error {
+	switch {
+	case f.player == "" || f.against == "":
+		return usageError("--player and --against are required (players: %s)", strings.Join(players.Names(), ", "))
+	case f.budget < 1 || f.batch < 1 || f.finalGames < 0:
+		return usageError("--budget-games, --batch must be positive and --final-games not negative")
+	case f.workers < 0:
+		return usageError("--workers %d: want 0 (one per CPU) or more", f.workers)
+	case f.drawScore < 0 || f.drawScore > 1:
+		return usageError("--draw-score %g: want 0 to 1", f.drawScore)
+	}
+	cfg, err := arena.LoadConfig(f.matchConfig)
+	if err != nil {
+		return err
+	}
+	if cfg.Game != "submarine" {
+		return usageError("--match-config %s is a %q config; this command plays the submarine game only", f.matchConfig, cfg.Game)
+	}
+	rules, err := cfg.Rules.Build()
+	if err != nil {
+		return err
+	}
+	baseName, base, err := tuneBase(f)
+	if err != nil {
+		return err
+	}
+	space, err := tune.SpaceFor(f.player, baseName, base)
+	if err != nil {
+		return err
+	}
+	if f.keys != "" {
+		if space, err = space.Select(splitList(f.keys)); err != nil {
+			return usageError("--keys: %v", err)
+		}
+	}
+	var opps []arena.Entrant
+	for _, name := range splitList(f.against) {
+		fac, err := players.New(name, rules, "")
+		if err != nil {
+			return usageError("--against: %v", err)
+		}
+		opps = append(opps, arena.Entrant{Name: name, Factory: fac})
+	}
+	if len(opps) == 0 {
+		return usageError("--against lists no player")
+	}
+	out := f.out
+	if out == "" {
+		out = f.player + "-tuned.yaml"
+	}
+	ck := f.checkpoint
+	if ck == "" {
+		ck = out + ".checkpoint.json"
+	}
+	final := f.finalGames
+	if final == 0 {
+		final = max(len(opps), f.budget/10)
+	}
+	t := &tune.Tuning{
+		Objective: &tune.GameObjective{Rules: rules, Player: f.player, Base: base, Space: space,
+			Opponents: opps, Games: f.batch, Workers: f.workers, DrawScore: f.drawScore, Log: e.log},
+		Budget: f.budget, Batch: f.batch, EvalGames: final, Seed: f.seed, A: f.a, C: f.c,
+		Checkpoint: ck, Progress: e.stderr, Against: strings.Join(splitList(f.against), ","),
+	}
+	iters, _, err := t.Plan()
+	if err != nil {
+		return usageError("%v", err)
+	}
+	fmt.Fprintf(e.stderr, "tuning %d weights of %s (from %s) against %s: %d iterations x 2 x %d games, then 2 x %d final games\n",
+		len(space), f.player, baseName, t.Against, iters, f.batch, final)
+	res, err := t.Run(ctx)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return &ExitError{Code: 130, Err: fmt.Errorf("tune: interrupted; run the same command again to resume from %s", ck)}
+		}
+		return err
+	}
+	if err := os.WriteFile(out, []byte(res.YAML), 0o644); err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	ct := arena.Wilson(int(math.Round(res.Tuned.Sum)), res.Tuned.N, arena.Z95)
+	cb := arena.Wilson(int(math.Round(res.Baseline.Sum)), res.Baseline.N, arena.Z95)
+	fmt.Fprintf(e.stdout, "tuned   %.4f [%.4f, %.4f] over %d games\n", res.Tuned.Mean(), ct.Lo, ct.Hi, res.Tuned.N)
+	fmt.Fprintf(e.stdout, "start   %.4f [%.4f, %.4f] over the same games\n", res.Baseline.Mean(), cb.Lo, cb.Hi)
+	for i, p := range res.Space {
+		fmt.Fprintf(e.stdout, "  %-28s %10s -> %s\n", p.Key, tune.FormatValue(res.Start[i]), tune.FormatValue(res.Best[i]))
+	}
+	fmt.Fprintf(e.stdout, "wrote %s (%d games played, seed %d)\n", out, res.Games, f.seed)
+	return nil
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

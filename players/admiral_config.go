@@ -1,0 +1,235 @@
+package players
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/config"
+)
+
+// AdmiralConfig holds every weight and budget of the Admiral player (YAML:
+// configs/admiral.yaml, whose values equal DefaultAdmiralConfig; the file
+// explains each key). Float weights carry `tune:"min,max"` tags: the ranges
+// `kaisen tune` searches.
+type AdmiralConfig struct {
+	Search    AdmiralSearch    `mapstructure:"search"`
+	Value     AdmiralValue     `mapstructure:"value"`
+	Model     AdmiralModel     `mapstructure:"model"`
+	Endgame   AdmiralEndgame   `mapstructure:"endgame"`
+	Placement AdmiralPlacement `mapstructure:"placement"`
+	Belief    AdmiralBelief    `mapstructure:"belief"`
+}
+
+// AdmiralSearch is the per-move budget of the search.
+type AdmiralSearch struct {
+	// Worlds is the number of enemy placements sampled from the joint belief
+	// (determinizations) on which every candidate action is played out; the
+	// same worlds serve every candidate (common random numbers). 0 turns the
+	// deep search off (one-ply expectimax only). Default 48.
+	Worlds int `mapstructure:"worlds"`
+	// Candidates is how many actions, best first by the one-ply value, are
+	// played out in the worlds (the others keep their one-ply rank below
+	// them). 1 to 1024. Default 10.
+	Candidates int `mapstructure:"candidates"`
+	// Depth is the number of enemy replies each play-out simulates (with our
+	// simple turns in between): 1 values the position right after the
+	// enemy's reply. 1 to 16. Default 3.
+	Depth int `mapstructure:"depth"`
+	// Discount multiplies the value of every further turn of a play-out
+	// (sooner is better). Default 0.9.
+	Discount float64 `mapstructure:"discount" tune:"0.5,1"`
+	// EvalCap bounds the placements scanned per candidate: a larger belief is
+	// scanned through an evenly spaced subsample of this size (exact below
+	// it). Default 2000.
+	EvalCap int `mapstructure:"eval_cap"`
+	// MaxMillis is a safety cap on the wall time of one decision: the deep
+	// search stops adding candidates once it is exceeded (0 = no cap). The
+	// budget is otherwise iteration-based, so play is deterministic unless the
+	// cap triggers. Default 50.
+	MaxMillis int `mapstructure:"max_millis"`
+}
+
+// AdmiralValue weighs the terms of an action's value (in "hits": one enemy
+// hp removed is worth Hit).
+type AdmiralValue struct {
+	// Hit is the value of removing one hp of an enemy ship. Default 1.0.
+	Hit float64 `mapstructure:"hit" tune:"0.2,3"`
+	// Sink is the extra value of sinking an enemy ship. Default 1.0.
+	Sink float64 `mapstructure:"sink" tune:"0,4"`
+	// Win is the value of sinking the last enemy ship. Default 20.
+	Win float64 `mapstructure:"win" tune:"2,60"`
+	// Hurt is the cost of one hp of ours lost to the enemy's reply. Default 1.2.
+	Hurt float64 `mapstructure:"hurt" tune:"0.2,4"`
+	// Lost is the extra cost of a ship of ours sunk by the reply. Default 1.0.
+	Lost float64 `mapstructure:"lost" tune:"0,4"`
+	// Info weighs the expected information an attack gains about the enemy
+	// fleet, per bit. Default 0.25.
+	Info float64 `mapstructure:"info" tune:"0,1.5"`
+	// Leak weighs the information an action gives away about our fleet (the
+	// drop of the entropy of the enemy's exact belief about us), per bit.
+	// Default 0.2.
+	Leak float64 `mapstructure:"leak" tune:"0,1.5"`
+	// Detect weighs the information the enemy's next attack is expected to
+	// gain about our fleet (where it would attack, modelled on sampled enemy
+	// placements, and what our answer there would tell it), per bit.
+	// Default 0.2.
+	Detect float64 `mapstructure:"detect" tune:"0,1.5"`
+	// Next weighs the follow-up: the probability that our best attack on the
+	// next turn hits, after the enemy's modelled reply. Default 0.6.
+	Next float64 `mapstructure:"next" tune:"0,2"`
+	// Repeat is the cost of a move that returns the fleet to a formation it
+	// held in the last endgame.memory turns (per earlier occurrence).
+	// Default 0.3.
+	Repeat float64 `mapstructure:"repeat" tune:"0,2"`
+}
+
+// AdmiralModel is the model of the enemy's reply used by the search.
+type AdmiralModel struct {
+	// Flee is the probability (as the enemy sees it) that one of its pinned
+	// ships is within our reach above which the model moves it away instead
+	// of attacking. Default 0.5.
+	Flee float64 `mapstructure:"flee" tune:"0.05,1"`
+	// Attack is the hit probability from which our side of a play-out
+	// attacks an unlocated cell (below it, it waits). Default 0.3.
+	Attack float64 `mapstructure:"attack" tune:"0,1"`
+	// Sure is the probability of hitting above which the model attacks a cell
+	// of ours rather than flee (a counter-attack). Default 0.9.
+	Sure float64 `mapstructure:"sure" tune:"0.3,1"`
+}
+
+// AdmiralEndgame keeps games from stalling into the draw limit.
+type AdmiralEndgame struct {
+	// Memory is how many of our recent turns the repetition check looks back.
+	// Default 12.
+	Memory int `mapstructure:"memory"`
+	// Stall is the number of our turns without a hit (either side) after
+	// which the player gets bolder: every cost of ours (leak, danger, hurt,
+	// lost, the lost game) is multiplied by Boldness once per Stall turns of
+	// stalling. Default 10.
+	Stall int `mapstructure:"stall"`
+	// Boldness is the factor applied to our costs per Stall turns of
+	// stalling (0 < boldness <= 1). Default 0.5.
+	Boldness float64 `mapstructure:"boldness" tune:"0.2,1"`
+}
+
+// AdmiralPlacement chooses the initial placement: a placement is drawn with
+// probability proportional to exp(-Temperature * risk), where risk weighs
+// the cells a plausible opponent attacks first.
+type AdmiralPlacement struct {
+	// Samples is the number of random opponent placements simulated to find
+	// the cells a first attack favours. Default 400.
+	Samples int `mapstructure:"samples"`
+	// HitRisk weighs the probability that an early attack lands on a ship.
+	// Default 4.
+	HitRisk float64 `mapstructure:"hit_risk" tune:"0,12"`
+	// NearRisk weighs the probability that an early attack reports a ship near.
+	// Default 1.
+	NearRisk float64 `mapstructure:"near_risk" tune:"0,6"`
+	// Cluster is the cost of two of our ships within distance 1 of each other
+	// (one splash reports both). Default 0.5.
+	Cluster float64 `mapstructure:"cluster" tune:"0,3"`
+	// Cover rewards the fraction of the board our ships can attack at once.
+	// Default 1.
+	Cover float64 `mapstructure:"cover" tune:"0,4"`
+	// Temperature sharpens the choice (0 = uniform over placements; large =
+	// always a lowest-risk placement). Default 6.
+	Temperature float64 `mapstructure:"temperature" tune:"0,20"`
+	// Candidates is the number of random placements scored when the board is
+	// too large to score them all. Default 4000.
+	Candidates int `mapstructure:"candidates"`
+}
+
+// AdmiralBelief bounds the exact beliefs.
+type AdmiralBelief struct {
+	// MaxJoint is the largest number of placements an exact joint belief may
+	// list; with more (large boards, big fleets) the player falls back to
+	// per-ship beliefs sampled into Particles placements. Default 500000.
+	MaxJoint int `mapstructure:"max_joint"`
+	// Particles is the number of placements sampled from per-ship beliefs in
+	// the fallback. Default 3000.
+	Particles int `mapstructure:"particles"`
+}
+
+// DefaultAdmiralConfig returns the built-in weights (configs/admiral.yaml).
+func DefaultAdmiralConfig() AdmiralConfig {
+	return AdmiralConfig{
+		Search: AdmiralSearch{Worlds: 48, Candidates: 10, Depth: 3, Discount: 0.92, EvalCap: 2000, MaxMillis: 50},
+		Value: AdmiralValue{Hit: 1.2, Sink: 0.73, Win: 13.8, Hurt: 1.56, Lost: 1.3, Info: 0.52, Leak: 0.16, Detect: 0.2,
+			Next: 0.22, Repeat: 0.043},
+		Model:     AdmiralModel{Flee: 0.3, Sure: 0.93, Attack: 0.035},
+		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.83},
+		Placement: AdmiralPlacement{Samples: 400, HitRisk: 6.4, NearRisk: 1.65, Cluster: 0.59, Cover: 0.089, Temperature: 12.5, Candidates: 4000},
+		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000},
+	}
+}
+
+// Validate checks the ranges of every key.
+func (c *AdmiralConfig) Validate() error {
+	var errs []error
+	check := func(ok bool, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf("admiral: "+format, args...))
+		}
+	}
+	s := c.Search
+	check(s.Worlds >= 0 && s.Worlds <= 4096, "search.worlds %d: want 0 to 4096", s.Worlds)
+	check(s.Candidates >= 1 && s.Candidates <= 1024, "search.candidates %d: want 1 to 1024", s.Candidates)
+	check(s.Depth >= 1 && s.Depth <= 16, "search.depth %d: want 1 to 16", s.Depth)
+	check(s.Discount > 0 && s.Discount <= 1, "search.discount %g: want 0 < discount <= 1", s.Discount)
+	check(s.EvalCap >= 100 && s.EvalCap <= 10_000_000, "search.eval_cap %d: want 100 to 10000000", s.EvalCap)
+	check(s.MaxMillis >= 0 && s.MaxMillis <= 60_000, "search.max_millis %d: want 0 to 60000", s.MaxMillis)
+	v := c.Value
+	for _, w := range []struct {
+		name string
+		v    float64
+	}{{"hit", v.Hit}, {"sink", v.Sink}, {"win", v.Win}, {"hurt", v.Hurt}, {"lost", v.Lost},
+		{"info", v.Info}, {"leak", v.Leak}, {"detect", v.Detect}, {"next", v.Next}, {"repeat", v.Repeat}} {
+		check(w.v >= 0 && w.v <= 1000, "value.%s %g: want 0 to 1000", w.name, w.v)
+	}
+	check(c.Model.Flee >= 0 && c.Model.Flee <= 1, "model.flee %g: want 0 to 1", c.Model.Flee)
+	check(c.Model.Attack >= 0 && c.Model.Attack <= 1, "model.attack %g: want 0 to 1", c.Model.Attack)
+	check(c.Model.Sure >= 0 && c.Model.Sure <= 1, "model.sure %g: want 0 to 1", c.Model.Sure)
+	e := c.Endgame
+	check(e.Memory >= 0 && e.Memory <= 1000, "endgame.memory %d: want 0 to 1000", e.Memory)
+	check(e.Stall >= 1 && e.Stall <= 100000, "endgame.stall %d: want 1 to 100000", e.Stall)
+	check(e.Boldness > 0 && e.Boldness <= 1, "endgame.boldness %g: want 0 < boldness <= 1", e.Boldness)
+	p := c.Placement
+	check(p.Samples >= 1 && p.Samples <= 100000, "placement.samples %d: want 1 to 100000", p.Samples)
+	check(p.Candidates >= 1 && p.Candidates <= 1_000_000, "placement.candidates %d: want 1 to 1000000", p.Candidates)
+	for _, w := range []struct {
+		name string
+		v    float64
+	}{{"hit_risk", p.HitRisk}, {"near_risk", p.NearRisk}, {"cluster", p.Cluster}, {"cover", p.Cover}, {"temperature", p.Temperature}} {
+		check(w.v >= 0 && w.v <= 1000, "placement.%s %g: want 0 to 1000", w.name, w.v)
+	}
+	b := c.Belief
+	check(b.MaxJoint >= 0 && b.MaxJoint <= 50_000_000, "belief.max_joint %d: want 0 to 50000000", b.MaxJoint)
+	check(b.Particles >= 10 && b.Particles <= 1_000_000, "belief.particles %d: want 10 to 1000000", b.Particles)
+	return errors.Join(errs...)
+}
+
+// LoadAdmiralConfig reads an Admiral config; path "" gives the defaults.
+func LoadAdmiralConfig(path string) (AdmiralConfig, error) {
+	cfg := DefaultAdmiralConfig()
+	if path == "" {
+		return cfg, nil
+	}
+	if err := config.Load(path, &cfg); err != nil {
+		return AdmiralConfig{}, err
+	}
+	return cfg, nil
+}
+
+func buildAdmiral(rules *submarine.Rules, configPath string) (Factory, error) {
+	cfg, err := LoadAdmiralConfig(configPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := rules.Validate(); err != nil {
+		return nil, err
+	}
+	sh := newAdmiralShared(rules, cfg) // read-only, shared by every game
+	return func(rng *rand.Rand) Player { return newAdmiral(rules, cfg, rng, sh) }, nil
+}

@@ -1,0 +1,291 @@
+// Package tournament plays round robins between submarine-game players and
+// rates them: a cross table of every pair's results and Elo ratings fitted
+// by maximum likelihood (Bradley-Terry, a draw counting as half a win for
+// each side) with bootstrap 95% intervals. It is the engine of
+// `kaisen tournament`.
+//
+// Every pair plays an arena.Match whose seed is derived from the tournament
+// seed and the pair's index, so seats alternate within the pair and the whole
+// tournament is reproducible by seed whatever the number of workers.
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+)
+
+// ErrConfig reports an invalid tournament.
+var ErrConfig = errors.New("tournament: invalid config")
+
+// Config describes a round robin.
+type Config struct {
+	Rules     *submarine.Rules
+	Players   []arena.Entrant // at least two, distinct names
+	Games     int             // games per pair, seats alternating
+	Seed      uint64          // tournament seed
+	Workers   int             // parallel games per pair; 0 = GOMAXPROCS
+	Bootstrap int             // bootstrap resamples for the intervals; 0 = 1000
+	Timing    bool            // measure every player's decision time (Rating.Timing)
+	Log       *slog.Logger    // forfeits; nil = discard
+}
+
+// Validate checks the config.
+func (c *Config) Validate() error {
+	var errs []error
+	if len(c.Players) < 2 {
+		errs = append(errs, fmt.Errorf("%w: %d players, want at least 2", ErrConfig, len(c.Players)))
+	}
+	seen := map[string]bool{}
+	for _, p := range c.Players {
+		if seen[p.Name] {
+			errs = append(errs, fmt.Errorf("%w: player %q listed twice", ErrConfig, p.Name))
+		}
+		seen[p.Name] = true
+		if p.Factory == nil {
+			errs = append(errs, fmt.Errorf("%w: player %q has no factory", ErrConfig, p.Name))
+		}
+	}
+	if c.Games < 1 {
+		errs = append(errs, fmt.Errorf("%w: %d games per pair, want at least 1", ErrConfig, c.Games))
+	}
+	if c.Rules == nil {
+		errs = append(errs, fmt.Errorf("%w: no rules", ErrConfig))
+	}
+	if c.Workers < 0 || c.Bootstrap < 0 {
+		errs = append(errs, fmt.Errorf("%w: negative workers or bootstrap", ErrConfig))
+	}
+	return errors.Join(errs...)
+}
+
+// Rating is one player's line of the result.
+type Rating struct {
+	Name   string  `json:"name"`
+	Elo    float64 `json:"elo"`
+	Lo     float64 `json:"lo"` // 95% bootstrap interval
+	Hi     float64 `json:"hi"`
+	Games  int     `json:"games"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+	Score  float64 `json:"score"` // points per game, a draw counting 1/2
+	// Timing is the player's decision time over all its games (with
+	// Config.Timing only).
+	Timing *Timing `json:"timing,omitempty"`
+}
+
+// Pair is one pair's record, from the point of view of A.
+type Pair struct {
+	A      string `json:"a"`
+	B      string `json:"b"`
+	Wins   int    `json:"wins"`
+	Draws  int    `json:"draws"`
+	Losses int    `json:"losses"`
+	Seed   uint64 `json:"seed"` // the pair's match seed (arena.Match.Seed)
+}
+
+// Result is a finished (or stopped) tournament.
+type Result struct {
+	Players   []string `json:"players"`
+	Games     int      `json:"games_per_pair"`
+	Seed      uint64   `json:"seed"`
+	Bootstrap int      `json:"bootstrap"`
+	Pairs     []Pair   `json:"pairs"`
+	Ratings   []Rating `json:"ratings"` // best first
+	Complete  bool     `json:"complete"`
+	scores    []Score
+}
+
+// PairSeed is the match seed of the k-th pair (in the order of Pairs) of a
+// tournament with seed.
+func PairSeed(seed uint64, k int) uint64 { return arena.GameSeed(seed^0x7a11e5, k) }
+
+// Run plays the round robin: every pair (i < j, in player order) plays an
+// arena match of c.Games games with i as P1 (P1 acts first in even-numbered
+// games). progress, when not nil, gets the number of finished games and the
+// total. A cancelled context stops the tournament; the result then rates the
+// games played so far (Complete is false) and the context's error is
+// returned with it.
+func Run(ctx context.Context, c Config, progress func(done, total int)) (Result, error) {
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
+	n := len(c.Players)
+	res := Result{Games: c.Games, Seed: c.Seed, Bootstrap: c.Bootstrap}
+	if res.Bootstrap == 0 {
+		res.Bootstrap = 1000
+	}
+	for _, p := range c.Players {
+		res.Players = append(res.Players, p.Name)
+	}
+	entrants := slices.Clone(c.Players)
+	var clocks []*clock
+	if c.Timing {
+		for i := range entrants {
+			clocks = append(clocks, &clock{})
+			entrants[i].Factory = timedFactory(entrants[i].Factory, clocks[i])
+		}
+	}
+	total := n * (n - 1) / 2 * c.Games
+	done := 0
+	var runErr error
+	k := 0
+	for i := 0; i < n && runErr == nil; i++ {
+		for j := i + 1; j < n; j++ {
+			m := arena.Match{
+				Family:  &arena.Submarine{Rules: c.Rules, P1: entrants[i], P2: entrants[j]},
+				Games:   c.Games,
+				Seed:    PairSeed(c.Seed, k),
+				Workers: c.Workers,
+				Log:     c.Log,
+			}
+			base := done
+			var cb func(int)
+			if progress != nil {
+				cb = func(d int) { progress(base+d, total) }
+			}
+			sum, err := m.Run(ctx, cb)
+			res.Pairs = append(res.Pairs, Pair{A: c.Players[i].Name, B: c.Players[j].Name,
+				Wins: sum.P1Wins, Draws: sum.Draws, Losses: sum.P2Wins, Seed: m.Seed})
+			res.scores = append(res.scores, Score{A: i, B: j, Wins: sum.P1Wins, Draws: sum.Draws, Losses: sum.P2Wins})
+			done += sum.Games
+			k++
+			if err != nil {
+				runErr = err
+				break
+			}
+		}
+	}
+	res.Complete = runErr == nil
+	if err := res.rate(c.Seed); err != nil {
+		return res, err
+	}
+	for i := range res.Ratings {
+		if c.Timing {
+			k := slices.Index(res.Players, res.Ratings[i].Name)
+			tm := clocks[k].timing()
+			res.Ratings[i].Timing = &tm
+		}
+	}
+	return res, runErr
+}
+
+// rate fits the ratings and fills the per-player totals from the pairs.
+func (r *Result) rate(seed uint64) error {
+	if r.scores == nil {
+		idx := map[string]int{}
+		for i, p := range r.Players {
+			idx[p] = i
+		}
+		for _, p := range r.Pairs {
+			r.scores = append(r.scores, Score{A: idx[p.A], B: idx[p.B], Wins: p.Wins, Draws: p.Draws, Losses: p.Losses})
+		}
+	}
+	n := len(r.Players)
+	elo, err := FitElo(n, r.scores)
+	if err != nil {
+		return err
+	}
+	ci, err := Bootstrap(n, r.scores, r.Bootstrap, seed)
+	if err != nil {
+		return err
+	}
+	r.Ratings = make([]Rating, n)
+	for i, name := range r.Players {
+		r.Ratings[i] = Rating{Name: name, Elo: elo[i], Lo: ci[i].Lo, Hi: ci[i].Hi}
+	}
+	for _, s := range r.scores {
+		a, b := &r.Ratings[s.A], &r.Ratings[s.B]
+		a.Wins += s.Wins
+		a.Draws += s.Draws
+		a.Losses += s.Losses
+		b.Wins += s.Losses
+		b.Draws += s.Draws
+		b.Losses += s.Wins
+	}
+	for i := range r.Ratings {
+		rt := &r.Ratings[i]
+		rt.Games = rt.Wins + rt.Draws + rt.Losses
+		if rt.Games > 0 {
+			rt.Score = (float64(rt.Wins) + float64(rt.Draws)/2) / float64(rt.Games)
+		}
+	}
+	slices.SortStableFunc(r.Ratings, func(a, b Rating) int {
+		switch {
+		case a.Elo > b.Elo:
+			return -1
+		case a.Elo < b.Elo:
+			return 1
+		}
+		return 0
+	})
+	return nil
+}
+
+// pair finds the record of a against b, from a's point of view.
+func (r *Result) pair(a, b string) (w, d, l int, ok bool) {
+	for _, p := range r.Pairs {
+		switch {
+		case p.A == a && p.B == b:
+			return p.Wins, p.Draws, p.Losses, true
+		case p.A == b && p.B == a:
+			return p.Losses, p.Draws, p.Wins, true
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// WriteTable prints the cross table (row player's score against the column
+// player, as a percentage and wins-draws-losses) and the ratings, best first.
+func (r *Result) WriteTable(w io.Writer) error {
+	order := make([]string, len(r.Ratings))
+	for i, rt := range r.Ratings {
+		order[i] = rt.Name
+	}
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "%d games per pair, seats alternating, seed %d; cell = row's score %% (wins-draws-losses)\n", r.Games, r.Seed)
+	fmt.Fprint(tw, "\t"+strings.Join(order, "\t")+"\n")
+	for _, a := range order {
+		fmt.Fprint(tw, a)
+		for _, b := range order {
+			if a == b {
+				fmt.Fprint(tw, "\t-")
+				continue
+			}
+			wn, d, l, ok := r.pair(a, b)
+			if !ok || wn+d+l == 0 {
+				fmt.Fprint(tw, "\t")
+				continue
+			}
+			pct := 100 * (float64(wn) + float64(d)/2) / float64(wn+d+l)
+			fmt.Fprintf(tw, "\t%.1f (%d-%d-%d)", pct, wn, d, l)
+		}
+		fmt.Fprintln(tw)
+	}
+	fmt.Fprintln(tw)
+	fmt.Fprintf(tw, "rank\tplayer\telo\t95%% interval (bootstrap, %d)\tgames\tw-d-l\tscore\n", r.Bootstrap)
+	for i, rt := range r.Ratings {
+		fmt.Fprintf(tw, "%d\t%s\t%+.0f\t[%+.0f, %+.0f]\t%d\t%d-%d-%d\t%.1f%%\n", i+1, rt.Name, rt.Elo, rt.Lo, rt.Hi,
+			rt.Games, rt.Wins, rt.Draws, rt.Losses, 100*rt.Score)
+	}
+	if !r.Complete {
+		fmt.Fprintln(tw, "(stopped early: ratings cover the games played so far)")
+	}
+	if len(r.Ratings) > 0 && r.Ratings[0].Timing != nil {
+		fmt.Fprintln(tw)
+		fmt.Fprintln(tw, "player\tdecisions\tmean ms\tp50 ms\tp99 ms\tmax ms")
+		for _, rt := range r.Ratings {
+			tm := rt.Timing
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\n", rt.Name, tm.Decisions, tm.MeanMS, tm.P50MS, tm.P99MS, tm.MaxMS)
+		}
+	}
+	return tw.Flush()
+}

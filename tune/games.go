@@ -1,0 +1,132 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players"
+)
+
+// GameObjective scores a parameter vector by games: the tuned player, built
+// from Base with the vector's values written in, plays Games games against
+// the opponents (shared out evenly, seats alternating within each
+// opponent's share), and the score is the mean points per game: 1 for a win,
+// DrawScore for a draw, 0 for a loss. The games of one evaluation are
+// arena matches whose seeds derive from the evaluation seed, so two
+// evaluations with one seed play the same deals (common random numbers).
+type GameObjective struct {
+	Rules     *submarine.Rules
+	Player    string // registry name of the tuned player
+	Base      string // YAML text of its config (values not tuned are kept)
+	Space     Space
+	Opponents []arena.Entrant
+	Games     int     // games per evaluation, at least one per opponent
+	Workers   int     // parallel games; 0 = GOMAXPROCS
+	DrawScore float64 // points for a draw (0: a draw counts as a non-win)
+	Dir       string  // where candidate configs are written ("" = os.TempDir())
+	Log       *slog.Logger
+}
+
+// ErrObjective reports a game objective that cannot run.
+var ErrObjective = errors.New("tune: bad game objective")
+
+// Validate checks the objective.
+func (g *GameObjective) Validate() error {
+	var errs []error
+	if g.Rules == nil {
+		errs = append(errs, fmt.Errorf("%w: no rules", ErrObjective))
+	}
+	if len(g.Opponents) == 0 {
+		errs = append(errs, fmt.Errorf("%w: no opponents", ErrObjective))
+	}
+	if g.Games < len(g.Opponents) {
+		errs = append(errs, fmt.Errorf("%w: %d games per evaluation for %d opponents", ErrObjective, g.Games, len(g.Opponents)))
+	}
+	if g.DrawScore < 0 || g.DrawScore > 1 {
+		errs = append(errs, fmt.Errorf("%w: draw score %g, want 0 to 1", ErrObjective, g.DrawScore))
+	}
+	if _, err := players.Lookup(g.Player); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// Config returns the YAML text of the tuned player's config at x.
+func (g *GameObjective) Config(x []float64) (string, error) {
+	values := make(map[string]float64, len(g.Space))
+	for i, p := range g.Space {
+		values[p.Key] = x[i]
+	}
+	return SetValues(g.Base, values)
+}
+
+// Factory builds the tuned player at x (through a temporary config file, the
+// way the registry reads configs).
+func (g *GameObjective) Factory(x []float64) (players.Factory, error) {
+	text, err := g.Config(x)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(g.Dir, "kaisen-tune-*.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	fac, err := players.New(g.Player, g.Rules, f.Name())
+	if err != nil {
+		return nil, fmt.Errorf("tune: candidate %v: %w", x, err)
+	}
+	return fac, nil
+}
+
+// Evaluate implements Objective.
+func (g *GameObjective) Evaluate(ctx context.Context, x []float64, seed uint64) (Sample, error) {
+	fac, err := g.Factory(x)
+	if err != nil {
+		return Sample{}, err
+	}
+	return g.Play(ctx, fac, seed)
+}
+
+// Play scores an already built player with the evaluation seed.
+func (g *GameObjective) Play(ctx context.Context, fac players.Factory, seed uint64) (Sample, error) {
+	var s Sample
+	n := len(g.Opponents)
+	for k, opp := range g.Opponents {
+		games := g.Games / n
+		if k < g.Games%n {
+			games++
+		}
+		if games == 0 {
+			continue
+		}
+		m := arena.Match{
+			Family:  &arena.Submarine{Rules: g.Rules, P1: arena.Entrant{Name: g.Player, Factory: fac}, P2: opp},
+			Games:   games,
+			Seed:    derive(seed, uint64(k)+1000),
+			Workers: g.Workers,
+			Log:     g.Log,
+		}
+		sum, err := m.Run(ctx, nil)
+		if err != nil {
+			return s, fmt.Errorf("tune: against %s: %w", opp.Name, err)
+		}
+		s.N += sum.Games
+		s.Wins += sum.P1Wins
+		s.Draws += sum.Draws
+		s.Sum += float64(sum.P1Wins) + g.DrawScore*float64(sum.Draws)
+	}
+	return s, nil
+}

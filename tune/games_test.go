@@ -1,0 +1,120 @@
+package tune
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players"
+)
+
+// simpleObjective tunes simple's move probability against random: cheap
+// games, enough to exercise the whole pipeline.
+func simpleObjective(t *testing.T, games int) *GameObjective {
+	t.Helper()
+	r := submarine.DefaultRules()
+	base, ok := DefaultYAML("simple")
+	require.True(t, ok)
+	s, err := SpaceFor("simple", "simple.yaml", base)
+	require.NoError(t, err)
+	rnd, err := players.New("random", r, "")
+	require.NoError(t, err)
+	return &GameObjective{Rules: r, Player: "simple", Base: base, Space: s, Games: games, Workers: 2,
+		Opponents: []arena.Entrant{{Name: "random", Factory: rnd}}, Dir: t.TempDir()}
+}
+
+func TestGameObjectiveCommonRandomNumbers(t *testing.T) {
+	o := simpleObjective(t, 12)
+	ctx := context.Background()
+	a, err := o.Evaluate(ctx, []float64{0.5}, 42)
+	require.NoError(t, err)
+	b, err := o.Evaluate(ctx, []float64{0.5}, 42)
+	require.NoError(t, err)
+	require.Equal(t, a, b, "the same point and seed play the same games")
+	require.Equal(t, 12, a.N)
+	require.Equal(t, float64(a.Wins)+o.DrawScore*float64(a.Draws), a.Sum)
+
+	cfg, err := o.Config([]float64{0.25})
+	require.NoError(t, err)
+	require.Contains(t, cfg, "move_probability: 0.25")
+
+	_, err = o.Evaluate(ctx, []float64{1.5}, 1)
+	require.ErrorContains(t, err, "move_probability", "an invalid value is refused by the player's config")
+
+	bad := *o
+	bad.Games = 0
+	require.ErrorIs(t, bad.Validate(), ErrObjective)
+	bad = *o
+	bad.Player = "nobody"
+	require.ErrorIs(t, bad.Validate(), players.ErrUnknownPlayer)
+}
+
+func TestTuningRunResumeAndHeader(t *testing.T) {
+	dir := t.TempDir()
+	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+	mk := func(ck string, progress *bytes.Buffer) *Tuning {
+		return &Tuning{Objective: simpleObjective(t, 8), Budget: 8*2*3 + 2*10, Batch: 8, EvalGames: 10,
+			Seed: 5, Checkpoint: ck, Progress: progress, Against: "random", Now: now}
+	}
+	var out bytes.Buffer
+	full, err := mk(filepath.Join(dir, "a.json"), &out).Run(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, 3, full.Iterations)
+	require.Equal(t, 3*2*8+2*10, full.Games)
+	require.Contains(t, out.String(), "iter 3/3")
+	require.Contains(t, out.String(), "current ≈")
+	require.True(t, strings.HasPrefix(full.YAML, "# Tuned by `kaisen tune --player simple --against random --budget-games 68 --seed 5` (2026-01-02)."), full.YAML)
+	require.Contains(t, full.YAML, "# seed 5; 68 games played")
+	require.Contains(t, full.YAML, "Measured win rate")
+	require.Contains(t, full.YAML, "move_probability: ")
+
+	// Stop after the first iteration, then resume from the checkpoint: the
+	// result is the same as the uninterrupted run.
+	ck := filepath.Join(dir, "b.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	first := mk(ck, nil)
+	first.Progress = &cancelAfter{n: 1, cancel: cancel}
+	_, err = first.Run(ctx)
+	require.ErrorIs(t, err, context.Canceled)
+	var log bytes.Buffer
+	resumed, err := mk(ck, &log).Run(context.Background())
+	require.NoError(t, err)
+	require.Contains(t, log.String(), "resuming")
+	require.Equal(t, 1, resumed.Resumed)
+	require.Equal(t, full.Best, resumed.Best)
+	require.Equal(t, full.YAML, resumed.YAML)
+
+	// A checkpoint of other settings is refused.
+	other := mk(ck, nil)
+	other.Seed = 6
+	_, err = other.Run(context.Background())
+	require.ErrorIs(t, err, ErrCheckpoint)
+
+	small := mk("", nil)
+	small.Budget = 10
+	_, err = small.Run(context.Background())
+	require.ErrorContains(t, err, "no iteration")
+}
+
+// cancelAfter cancels a context after n progress lines.
+type cancelAfter struct {
+	n      int
+	cancel func()
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	if strings.HasPrefix(string(p), "iter ") {
+		c.n--
+		if c.n == 0 {
+			c.cancel()
+		}
+	}
+	return len(p), nil
+}

@@ -1,0 +1,210 @@
+package tune
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/arena"
+)
+
+// Tuning is a whole `kaisen tune` run: SPSA over Objective.Space with a
+// budget of games, a checkpoint after every iteration, and a final
+// measurement of the result against the starting point on the same games.
+type Tuning struct {
+	Objective  *GameObjective
+	Budget     int    // total games, the final measurement included
+	Batch      int    // games per evaluation (each iteration plays 2 batches)
+	EvalGames  int    // games of the final measurement of each of tuned and start
+	Seed       uint64 // everything random derives from it
+	A, C       float64
+	Checkpoint string    // path of the checkpoint file ("" = none)
+	Progress   io.Writer // one line per iteration (nil = none)
+	Against    string    // opponent names, for the header and the checkpoint
+	Now        func() time.Time
+}
+
+// Result is what a tuning run produced.
+type Result struct {
+	Space      Space
+	Start      []float64 // the starting point (the base config's values)
+	Best       []float64 // the tuned values
+	Iterations int
+	Games      int    // games played, the final measurement included
+	Tuned      Sample // final measurement of Best
+	Baseline   Sample // the same games played by Start
+	Resumed    int    // iterations restored from the checkpoint
+	YAML       string // the tuned config with its header comment
+}
+
+// Plan reports how a budget splits: iterations of SPSA and the final games.
+func (t *Tuning) Plan() (iterations, final int, err error) {
+	if t.Batch < 1 || t.EvalGames < 1 {
+		return 0, 0, fmt.Errorf("%w: batch %d and final games %d must be positive", ErrObjective, t.Batch, t.EvalGames)
+	}
+	final = 2 * t.EvalGames
+	iterations = (t.Budget - final) / (2 * t.Batch)
+	if iterations < 1 {
+		return 0, 0, fmt.Errorf("%w: a budget of %d games leaves no iteration (the final measurement takes %d, an iteration %d)",
+			ErrObjective, t.Budget, final, 2*t.Batch)
+	}
+	return iterations, final, nil
+}
+
+// meta is what a checkpoint must agree on to be resumed.
+func (t *Tuning) meta(iterations int) map[string]string {
+	o := t.Objective
+	return map[string]string{
+		"player":     o.Player,
+		"against":    t.Against,
+		"keys":       strings.Join(o.Space.Keys(), ","),
+		"seed":       strconv.FormatUint(t.Seed, 10),
+		"batch":      strconv.Itoa(t.Batch),
+		"iterations": strconv.Itoa(iterations),
+		"draw_score": strconv.FormatFloat(o.DrawScore, 'g', -1, 64),
+		"a":          strconv.FormatFloat(t.A, 'g', -1, 64),
+		"c":          strconv.FormatFloat(t.C, 'g', -1, 64),
+	}
+}
+
+// Run tunes. A run stopped by ctx leaves its checkpoint (when one is set);
+// running again with the same settings resumes it.
+func (t *Tuning) Run(ctx context.Context) (*Result, error) {
+	o := t.Objective
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if err := o.Space.Validate(); err != nil {
+		return nil, err
+	}
+	iterations, _, err := t.Plan()
+	if err != nil {
+		return nil, err
+	}
+	now := t.Now
+	if now == nil {
+		now = time.Now
+	}
+	spsa := DefaultSPSA(iterations, t.Seed)
+	if t.A > 0 {
+		spsa.A = t.A
+	}
+	if t.C > 0 {
+		spsa.C = t.C
+	}
+	start := o.Space.Defaults()
+	st := NewState(o.Space, start, t.Seed)
+	res := &Result{Space: o.Space, Start: start, Iterations: iterations}
+	meta := t.meta(iterations)
+	if t.Checkpoint != "" {
+		ck, err := LoadCheckpoint(t.Checkpoint, meta)
+		if err != nil {
+			return nil, err
+		}
+		if ck != nil {
+			st = ck.State
+			res.Resumed = st.Iter
+			t.printf("resuming %s at iteration %d of %d (%d games already played)\n", t.Checkpoint, st.Iter, iterations, st.Games)
+		}
+	}
+	obj := *o
+	obj.Games = t.Batch
+	began := now()
+	after := func(s State) error {
+		if t.Checkpoint != "" {
+			if err := SaveCheckpoint(t.Checkpoint, Checkpoint{Meta: meta, State: s}); err != nil {
+				return err
+			}
+		}
+		t.progress(&s, iterations, began, now)
+		return nil
+	}
+	st, err = spsa.Run(ctx, o.Space, &obj, st, after)
+	if err != nil {
+		return nil, err
+	}
+	res.Best = o.Space.Denormalize(st.Best())
+	res.Games = st.Games
+
+	// Final measurement: tuned and start on the same games.
+	final := *o
+	final.Games = t.EvalGames
+	seed := derive(t.Seed, 0xf17a1)
+	t.printf("measuring the tuned and the starting weights on the same %d games each...\n", t.EvalGames)
+	if res.Tuned, err = final.Evaluate(ctx, res.Best, seed); err != nil {
+		return nil, err
+	}
+	if res.Baseline, err = final.Evaluate(ctx, start, seed); err != nil {
+		return nil, err
+	}
+	res.Games += res.Tuned.N + res.Baseline.N
+	text, err := o.Config(res.Best)
+	if err != nil {
+		return nil, err
+	}
+	res.YAML = t.header(res, now()) + text
+	return res, nil
+}
+
+func (t *Tuning) printf(format string, args ...any) {
+	if t.Progress != nil {
+		fmt.Fprintf(t.Progress, format, args...)
+	}
+}
+
+// recentIters is how many iterations the progress line pools for the
+// current point's score.
+const recentIters = 5
+
+func (t *Tuning) progress(s *State, iterations int, began time.Time, now func() time.Time) {
+	if t.Progress == nil {
+		return
+	}
+	r := s.Recent(recentIters)
+	ci := arena.Wilson(int(math.Round(r.Sum)), r.N, arena.Z95)
+	last := s.History[len(s.History)-1]
+	elapsed := now().Sub(began).Round(time.Second)
+	fmt.Fprintf(t.Progress, "iter %d/%d  games %d  +%.3f -%.3f  current ≈ %.3f [%.3f, %.3f] over %d games  %s\n",
+		s.Iter, iterations, s.Games, last.Plus.Mean(), last.Minus.Mean(), r.Mean(), ci.Lo, ci.Hi, r.N, elapsed)
+	if s.Iter%5 == 0 || s.Iter == iterations {
+		best := t.Objective.Space.Denormalize(s.Best())
+		var parts []string
+		for i, p := range t.Objective.Space {
+			parts = append(parts, fmt.Sprintf("%s=%s", p.Key, FormatValue(best[i])))
+		}
+		fmt.Fprintf(t.Progress, "  best so far: %s\n", strings.Join(parts, " "))
+	}
+}
+
+// header is the comment block of the tuned YAML.
+func (t *Tuning) header(res *Result, when time.Time) string {
+	o := t.Objective
+	ct := arena.Wilson(int(math.Round(res.Tuned.Sum)), res.Tuned.N, arena.Z95)
+	cb := arena.Wilson(int(math.Round(res.Baseline.Sum)), res.Baseline.N, arena.Z95)
+	var changed []string
+	for i, p := range res.Space {
+		if FormatValue(res.Best[i]) != FormatValue(res.Start[i]) {
+			changed = append(changed, fmt.Sprintf("%s %s -> %s", p.Key, FormatValue(res.Start[i]), FormatValue(res.Best[i])))
+		}
+	}
+	lines := []string{
+		fmt.Sprintf("Tuned by `kaisen tune --player %s --against %s --budget-games %d --seed %d` (%s).",
+			o.Player, t.Against, t.Budget, t.Seed, when.UTC().Format("2006-01-02")),
+		fmt.Sprintf("seed %d; %d games played: SPSA %d iterations x 2 x %d games, then %d + %d final games.",
+			t.Seed, res.Games, res.Iterations, t.Batch, res.Tuned.N, res.Baseline.N),
+		fmt.Sprintf("Measured win rate %.4f, 95%% interval [%.4f, %.4f] (Wilson; %d wins, %d draws in %d games; a draw scores %g).",
+			res.Tuned.Mean(), ct.Lo, ct.Hi, res.Tuned.Wins, res.Tuned.Draws, res.Tuned.N, o.DrawScore),
+		fmt.Sprintf("The starting weights on the same games: %.4f [%.4f, %.4f] (%d wins, %d draws).",
+			res.Baseline.Mean(), cb.Lo, cb.Hi, res.Baseline.Wins, res.Baseline.Draws),
+	}
+	if len(changed) > 0 {
+		lines = append(lines, "Changed: "+strings.Join(changed, ", ")+".")
+	} else {
+		lines = append(lines, "No weight changed at the printed precision.")
+	}
+	return Header(lines...) + "\n"
+}

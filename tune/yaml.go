@@ -1,0 +1,184 @@
+package tune
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FormatValue writes a weight for YAML with 5 significant digits, always as
+// a floating-point literal (with a decimal point), so that SpaceOfYAML
+// discovers it again.
+func FormatValue(v float64) string {
+	if v == 0 {
+		return "0.0"
+	}
+	digits := 5 - int(math.Floor(math.Log10(math.Abs(v)))) - 1
+	if digits < 1 {
+		digits = 1
+	}
+	if digits > 12 {
+		return strconv.FormatFloat(v, 'g', 5, 64)
+	}
+	s := strconv.FormatFloat(v, 'f', digits, 64)
+	s = strings.TrimRight(s, "0")
+	if strings.HasSuffix(s, ".") {
+		s += "0"
+	}
+	return s
+}
+
+// yamlLine matches a block-mapping line: indentation, key, the rest.
+var yamlLine = regexp.MustCompile(`^(\s*)([A-Za-z0-9_\-]+):(.*)$`)
+
+// SetValues rewrites YAML text so that every dotted key of values holds the
+// given number, keeping the file's comments and layout: the value of an
+// existing key is replaced in place (its trailing comment kept), a missing
+// key is added at the end of its parent mapping (or of the file). Only block
+// mappings are understood, which is the shape of Kaisen's config files.
+func SetValues(text string, values map[string]float64) (string, error) {
+	lines := strings.Split(text, "\n")
+	type frame struct {
+		indent int
+		key    string
+	}
+	var stack []frame
+	done := map[string]bool{}
+	lastLine := map[string]int{} // parent path -> index of its last line
+	for i, line := range lines {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		m := yamlLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		indent := len(m[1])
+		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
+			stack = stack[:len(stack)-1]
+		}
+		path := make([]string, 0, len(stack)+1)
+		for _, f := range stack {
+			path = append(path, f.key)
+		}
+		parent := strings.Join(path, ".")
+		key := strings.Join(append(path, m[2]), ".")
+		for p := parent; ; {
+			lastLine[p] = i
+			j := strings.LastIndexByte(p, '.')
+			if p == "" {
+				break
+			}
+			if j < 0 {
+				p = ""
+			} else {
+				p = p[:j]
+			}
+		}
+		value, comment := splitComment(m[3])
+		if strings.TrimSpace(value) == "" {
+			stack = append(stack, frame{indent: indent, key: m[2]})
+			continue
+		}
+		v, ok := values[key]
+		if !ok {
+			continue
+		}
+		out := m[1] + m[2] + ": " + FormatValue(v)
+		if comment != "" {
+			col := len(line) - len(strings.TrimLeft(m[3][len(value):], " \t")) // where the comment started
+			out += strings.Repeat(" ", max(1, col-len(out))) + comment
+		}
+		lines[i] = out
+		done[key] = true
+	}
+	// Missing keys: insert after the last line of their parent, deepest first
+	// in file order, or append a new block at the end.
+	var missing []string
+	for k := range values {
+		if !done[k] {
+			missing = append(missing, k)
+		}
+	}
+	slices.Sort(missing)
+	for _, k := range missing {
+		parts := strings.Split(k, ".")
+		// the longest existing parent
+		n := len(parts) - 1
+		for n > 0 {
+			if _, ok := lastLine[strings.Join(parts[:n], ".")]; ok {
+				break
+			}
+			n--
+		}
+		var add []string
+		for d := n; d < len(parts); d++ {
+			l := strings.Repeat("  ", d) + parts[d] + ":"
+			if d == len(parts)-1 {
+				l += " " + FormatValue(values[k])
+			}
+			add = append(add, l)
+		}
+		at := len(lines)
+		if idx, ok := lastLine[strings.Join(parts[:n], ".")]; ok && n > 0 {
+			at = idx + 1
+		} else {
+			// append before trailing empty lines
+			for at > 0 && strings.TrimSpace(lines[at-1]) == "" {
+				at--
+			}
+		}
+		lines = append(lines[:at], append(add, lines[at:]...)...)
+		// shift recorded line numbers
+		for p, idx := range lastLine {
+			if idx >= at {
+				lastLine[p] = idx + len(add)
+			}
+		}
+		for d := n; d < len(parts); d++ {
+			lastLine[strings.Join(parts[:d+1], ".")] = at + d - n
+		}
+		lastLine[strings.Join(parts[:n], ".")] = at + len(add) - 1
+	}
+	out := strings.Join(lines, "\n")
+	if !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	return out, nil
+}
+
+// splitComment separates a YAML scalar from a trailing " # comment".
+func splitComment(s string) (value, comment string) {
+	inSingle, inDouble := false, false
+	for i, r := range s {
+		switch r {
+		case '\'':
+			if !inDouble {
+				inSingle = !inSingle
+			}
+		case '"':
+			if !inSingle {
+				inDouble = !inDouble
+			}
+		case '#':
+			if !inSingle && !inDouble && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t') {
+				return strings.TrimRight(s[:i], " \t"), s[i:]
+			}
+		}
+	}
+	return strings.TrimRight(s, " \t"), ""
+}
+
+// Header builds the comment block that heads a tuned YAML file: one "# "
+// line per entry of lines.
+func Header(lines ...string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		fmt.Fprintf(&b, "# %s\n", l)
+	}
+	return b.String()
+}

@@ -1,0 +1,75 @@
+package tune
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+func TestFormatValue(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0.0"}, {1, "1.0"}, {0.25, "0.25"}, {20, "20.0"}, {1.23456789, "1.2346"},
+		{123456.7, "123456.7"}, {-0.5, "-0.5"}, {0.000123456, "0.00012346"}, {1e-15, "1e-15"},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, FormatValue(tt.in), "%g", tt.in)
+	}
+}
+
+func TestSetValuesGolden(t *testing.T) {
+	in := `# top comment
+search:
+  # about worlds
+  worlds: 48
+value:
+  hit: 1.0        # aligned comment
+  leak: 0.2
+  name: "a # not a comment"
+
+model:
+  flee: 0.5
+`
+	got, err := SetValues(in, map[string]float64{
+		"value.hit":   1.23456,
+		"value.leak":  0.75,
+		"model.flee":  0.05,
+		"model.sure":  0.9, // missing: added to its parent
+		"extra.depth": 2,   // missing parent: a new block
+		"top":         3,
+	})
+	require.NoError(t, err)
+	path := filepath.Join("testdata", "setvalues.golden.yaml")
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, string(want), got)
+
+	// The rewritten file reads back with the new values.
+	s, err := SpaceOfYAML("got.yaml", got)
+	require.NoError(t, err)
+	vals := map[string]float64{}
+	for _, p := range s {
+		vals[p.Key] = p.Default
+	}
+	require.InDelta(t, 1.2346, vals["value.hit"], 1e-12)
+	require.InDelta(t, 0.75, vals["value.leak"], 1e-12)
+	require.InDelta(t, 0.05, vals["model.flee"], 1e-12)
+	require.InDelta(t, 0.9, vals["model.sure"], 1e-12)
+	require.InDelta(t, 2.0, vals["extra.depth"], 1e-12)
+	require.InDelta(t, 3.0, vals["top"], 1e-12)
+}
+
+func TestHeader(t *testing.T) {
+	require.Equal(t, "# a\n# b\n", Header("a", "b"))
+}
