@@ -42,8 +42,8 @@ func FitElo(n int, scores []Score) ([]float64, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("%w: %d players", ErrFit, n)
 	}
-	wins := make([]float64, n)       // points of i (prior included)
-	games := make([][]float64, n)    // games between i and j (prior included)
+	wins := make([]float64, n)    // points of i (prior included)
+	games := make([][]float64, n) // games between i and j (prior included)
 	for i := range games {
 		games[i] = make([]float64, n)
 	}

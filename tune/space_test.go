@@ -12,14 +12,15 @@ type innerCfg struct {
 }
 
 type sampleCfg struct {
-	Alpha  float64  `mapstructure:"alpha"`
-	Beta   float64  `mapstructure:"beta" tune:"-1, 1"`
-	Fixed  float64  `mapstructure:"fixed" tune:"-"`
-	Zero   float64  `mapstructure:"zero"`
-	Neg    float64  `mapstructure:"neg"`
-	Inner  innerCfg `mapstructure:"inner"`
-	Name   string   `mapstructure:"name"`
-	hidden float64  //nolint:unused // unexported fields are ignored
+	Alpha float64  `mapstructure:"alpha"`
+	Beta  float64  `mapstructure:"beta" tune:"-1, 1"`
+	Fixed float64  `mapstructure:"fixed" tune:"-"`
+	Zero  float64  `mapstructure:"zero"`
+	Neg   float64  `mapstructure:"neg"`
+	Inner innerCfg `mapstructure:"inner"`
+	Name  string   `mapstructure:"name"`
+	//lint:ignore U1000 the test checks that unexported fields are ignored
+	hidden float64
 }
 
 func TestSpaceOf(t *testing.T) {
