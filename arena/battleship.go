@@ -1,11 +1,8 @@
 package arena
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"runtime/debug"
@@ -35,10 +32,10 @@ type BattleshipEntrant struct {
 // the board or at a rock, or panics forfeits the game. GameResult.Shots
 // holds the shots fired by each seat.
 //
-// Replays (Deal.Replay) are JSON lines, one object per line, cells written
-// [row, col] as on the Battleship wire:
+// Replays (Deal.Replay) are JSON lines written by replay.BattleshipWriter,
+// one object per line, cells written [row, col] as on the Battleship wire:
 //
-//	{"type":"header","game":"battleship","seed":S,"match":{"seed":M,"index":I},
+//	{"type":"header","game":"battleship","version":V,"seed":S,"match":{"seed":M,"index":I},
 //	 "rules":{"width":10,"height":10,"rocks":[[r,c],...],"fleet":[4,3,...],"draw_limit":400},
 //	 "players":[{"seat":0,"name":"density","role":"p1"},{"seat":1,...}],"first":0}
 //	{"type":"placement","seat":0,"ships":[[[r,c],...],...]}   (one per seat; null when it panicked)
@@ -50,8 +47,9 @@ type BattleshipEntrant struct {
 // "sunk" (kill only), "repeat", "again" and "decision" (with Explain, for
 // players implementing players.Explainer) are omitted when empty. An illegal
 // shot has "illegal":true and, off the board, "cell" (the raw index) instead
-// of "at". winner is -1 on a draw. kaisen replay reads submarine replays
-// only; these files are for scripts.
+// of "at". winner is -1 on a draw. replay.ReadBattleship reads them,
+// replay.VerifyBattleship checks them against the rules and kaisen replay
+// draws them.
 type Battleship struct {
 	Rules  *battleship.Rules
 	P1, P2 BattleshipEntrant
@@ -124,10 +122,10 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 		seats[0], seats[1] = seats[1], seats[0]
 		seats[0].Seat, seats[1].Seat = 0, 1
 	}
-	var rec *bsRecorder
+	var rec *replay.BattleshipWriter
 	if d.Replay != nil {
-		rec = newBSRecorder(d.Replay, rules)
-		rec.header(d, seats)
+		rec = replay.NewBattleshipWriter(d.Replay, rules, replay.BattleshipHeader{
+			Seed: d.Seed, Match: &replay.MatchRef{Seed: d.MatchSeed, Index: d.Index}, Players: seats})
 	}
 	res := GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: -1}
 	var (
@@ -144,7 +142,13 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 		} else if err := rules.ValidatePlacement(pl[s]); err != nil {
 			kind[s], reason[s] = replay.ForfeitPlacement, err.Error()
 		}
-		rec.placement(s, pl[s], kind[s] == replay.ForfeitPanic)
+		if rec != nil {
+			if kind[s] == replay.ForfeitPanic {
+				rec.NoPlacement(s)
+			} else {
+				rec.Placement(s, pl[s])
+			}
+		}
 	}
 	if kind[0] != "" || kind[1] != "" {
 		// The game never starts: a seat that could not place loses; both: draw.
@@ -187,7 +191,9 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 		if st.Err != nil {
 			kind[s], reason[s] = replay.ForfeitIllegal, st.Err.Error()
 		}
-		rec.shot(n, &st, dec)
+		if rec != nil {
+			rec.Shot(n, &st, dec)
+		}
 		for _, o := range [2]struct {
 			seat int
 			ev   battleship.Event
@@ -210,7 +216,7 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 }
 
 // finish fills the forfeits, writes the replay's result line and flushes it.
-func (t *bsTable) finish(res *GameResult, rec *bsRecorder, kind, reason [2]string) (GameResult, error) {
+func (t *bsTable) finish(res *GameResult, rec *replay.BattleshipWriter, kind, reason [2]string) (GameResult, error) {
 	for s := range 2 {
 		res.Forfeit[s] = kind[s] != ""
 	}
@@ -218,130 +224,6 @@ func (t *bsTable) finish(res *GameResult, rec *bsRecorder, kind, reason [2]strin
 	if rec == nil {
 		return *res, nil
 	}
-	rec.result(res, kind, reason)
-	return *res, rec.flush()
-}
-
-// bsRecorder writes a Battleship replay (schema in the Battleship doc
-// comment). A nil recorder records nothing; the first write error sticks.
-type bsRecorder struct {
-	rules *battleship.Rules
-	w     *bufio.Writer
-	enc   *json.Encoder
-	err   error
-}
-
-func newBSRecorder(w io.Writer, r *battleship.Rules) *bsRecorder {
-	bw := bufio.NewWriter(w)
-	return &bsRecorder{rules: r, w: bw, enc: json.NewEncoder(bw)}
-}
-
-func (r *bsRecorder) put(v any) {
-	if r.err == nil {
-		r.err = r.enc.Encode(v)
-	}
-}
-
-// rc is a cell as [row, col].
-func (r *bsRecorder) rc(c grid.Cell) [2]int {
-	row, col := r.rules.RowCol(c)
-	return [2]int{row, col}
-}
-
-func (r *bsRecorder) cells(cs []grid.Cell) [][2]int {
-	out := make([][2]int, 0, len(cs))
-	for _, c := range cs {
-		if c >= 0 && int(c) < r.rules.Board.Size() {
-			out = append(out, r.rc(c))
-		} else {
-			out = append(out, [2]int{-1, int(c)})
-		}
-	}
-	return out
-}
-
-// BattleshipReplayRules is the "rules" object of a Battleship replay header.
-type BattleshipReplayRules struct {
-	Width     int      `json:"width"`
-	Height    int      `json:"height"`
-	Rocks     [][2]int `json:"rocks"` // [row, col], in index order
-	Fleet     []int    `json:"fleet"` // ship lengths, longest first
-	DrawLimit int      `json:"draw_limit"`
-}
-
-func (r *bsRecorder) header(d Deal, seats [2]replay.SeatInfo) {
-	if r == nil {
-		return
-	}
-	b := r.rules.Board
-	rules := BattleshipReplayRules{Width: b.Width(), Height: b.Height(), Rocks: r.cells(b.Rocks()),
-		Fleet: r.rules.Fleet, DrawLimit: r.rules.DrawLimit}
-	r.put(struct {
-		Type    string                `json:"type"`
-		Game    string                `json:"game"`
-		Seed    uint64                `json:"seed"`
-		Match   replay.MatchRef       `json:"match"`
-		Rules   BattleshipReplayRules `json:"rules"`
-		Players [2]replay.SeatInfo    `json:"players"`
-		First   int                   `json:"first"`
-	}{"header", GameBattleship, d.Seed, replay.MatchRef{Seed: d.MatchSeed, Index: d.Index}, rules, seats, 0})
-}
-
-func (r *bsRecorder) placement(seat int, p battleship.Placement, panicked bool) {
-	if r == nil {
-		return
-	}
-	var ships [][][2]int
-	if !panicked {
-		ships = make([][][2]int, 0, len(p))
-		for _, sh := range p {
-			ships = append(ships, r.cells(sh))
-		}
-	}
-	r.put(struct {
-		Type  string     `json:"type"`
-		Seat  int        `json:"seat"`
-		Ships [][][2]int `json:"ships"`
-	}{"placement", seat, ships})
-}
-
-type bsShotLine struct {
-	Type     string            `json:"type"`
-	N        int               `json:"n"`
-	Seat     int               `json:"seat"`
-	At       *[2]int           `json:"at,omitempty"`
-	Cell     *int              `json:"cell,omitempty"`
-	Illegal  bool              `json:"illegal,omitempty"`
-	Outcome  string            `json:"outcome,omitempty"`
-	Sunk     [][2]int          `json:"sunk,omitempty"`
-	Repeat   bool              `json:"repeat,omitempty"`
-	Again    bool              `json:"again,omitempty"`
-	Decision *players.Decision `json:"decision,omitempty"`
-}
-
-func (r *bsRecorder) shot(n int, st *battleship.Step, dec *players.Decision) {
-	if r == nil {
-		return
-	}
-	line := bsShotLine{Type: "shot", N: n, Seat: st.Seat, Illegal: st.Err != nil, Decision: dec}
-	if st.At >= 0 && int(st.At) < r.rules.Board.Size() {
-		at := r.rc(st.At)
-		line.At = &at
-	} else {
-		c := int(st.At)
-		line.Cell = &c
-	}
-	if st.Err == nil {
-		ev := st.Shooter
-		line.Outcome, line.Repeat, line.Again = ev.Outcome.String(), ev.Repeat, ev.Again
-		if ev.Outcome == battleship.Kill {
-			line.Sunk = r.cells(ev.Sunk)
-		}
-	}
-	r.put(line)
-}
-
-func (r *bsRecorder) result(res *GameResult, kind, reason [2]string) {
 	outcome := replay.OutcomeWin
 	if res.Winner < 0 {
 		outcome = replay.OutcomeDraw
@@ -352,18 +234,11 @@ func (r *bsRecorder) result(res *GameResult, kind, reason [2]string) {
 			forfeits = append(forfeits, replay.Forfeit{Seat: s, Kind: kind[s], Reason: reason[s]})
 		}
 	}
-	r.put(struct {
-		Type     string           `json:"type"`
-		Outcome  string           `json:"outcome"`
-		Winner   int              `json:"winner"`
-		Shots    [2]int           `json:"shots"`
-		Forfeits []replay.Forfeit `json:"forfeits,omitempty"`
-	}{"result", outcome, res.Winner, res.Shots, forfeits})
+	rec.Result(replay.BattleshipResult{Outcome: outcome, Winner: res.Winner, Shots: res.Shots, Forfeits: forfeits})
+	return *res, rec.Flush()
 }
 
-func (r *bsRecorder) flush() error {
-	if r.err != nil {
-		return r.err
-	}
-	return r.w.Flush()
-}
+// BattleshipReplayRules is the "rules" object of a Battleship replay header.
+//
+// Deprecated: use replay.BattleshipRules.
+type BattleshipReplayRules = replay.BattleshipRules

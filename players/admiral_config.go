@@ -12,7 +12,9 @@ import (
 // AdmiralConfig holds every weight and budget of the Admiral player (YAML:
 // configs/admiral.yaml, whose values equal DefaultAdmiralConfig; the file
 // explains each key). Float weights carry `tune:"min,max"` tags: the ranges
-// `kaisen tune` searches.
+// `kaisen tune` searches. The default weights were tuned by `kaisen tune`
+// from the hand-set values of players/testdata/admiral-handset.yaml
+// (docs/admiral.md gives the runs and the measured gain).
 type AdmiralConfig struct {
 	Search    AdmiralSearch    `mapstructure:"search"`
 	Value     AdmiralValue     `mapstructure:"value"`
@@ -31,57 +33,60 @@ type AdmiralSearch struct {
 	Worlds int `mapstructure:"worlds"`
 	// Candidates is how many actions, best first by the one-ply value, are
 	// played out in the worlds (the others keep their one-ply rank below
-	// them). 1 to 1024. Default 10.
+	// them). 1 to 1024. Default 5: the play-outs refine the one-ply ranking
+	// but are a model, and the wider the field they choose from, the more
+	// often a candidate wins on the model's errors (measured in
+	// docs/admiral.md: 3 to 7 beat 10, 20 loses ground).
 	Candidates int `mapstructure:"candidates"`
 	// Depth is the number of enemy replies each play-out simulates (with our
 	// simple turns in between): 1 values the position right after the
 	// enemy's reply. 1 to 16. Default 3.
 	Depth int `mapstructure:"depth"`
 	// Discount multiplies the value of every further turn of a play-out
-	// (sooner is better). Default 0.9.
+	// (sooner is better). Default 0.924.
 	Discount float64 `mapstructure:"discount" tune:"0.5,1"`
 	// EvalCap bounds the placements scanned per candidate: a larger belief is
 	// scanned through an evenly spaced subsample of this size (exact below
 	// it). Default 2000.
 	EvalCap int `mapstructure:"eval_cap"`
-	// MaxMillis is a safety cap on the wall time of one decision: the deep
-	// search stops adding candidates once it is exceeded (0 = no cap). The
-	// budget is otherwise iteration-based, so play is deterministic unless the
-	// cap triggers. Default 50.
+	// MaxMillis is an optional cap on the wall time of one decision: the deep
+	// search stops adding candidates once it is exceeded. 0 (the default)
+	// means none, so play is a pure function of the seed; a cap makes play
+	// depend on the machine's speed whenever it triggers. Default 0.
 	MaxMillis int `mapstructure:"max_millis"`
 }
 
 // AdmiralValue weighs the terms of an action's value (in "hits": one enemy
 // hp removed is worth Hit).
 type AdmiralValue struct {
-	// Hit is the value of removing one hp of an enemy ship. Default 1.0.
+	// Hit is the value of removing one hp of an enemy ship. Default 1.33.
 	Hit float64 `mapstructure:"hit" tune:"0.2,3"`
-	// Sink is the extra value of sinking an enemy ship. Default 1.0.
+	// Sink is the extra value of sinking an enemy ship. Default 0.51.
 	Sink float64 `mapstructure:"sink" tune:"0,4"`
-	// Win is the value of sinking the last enemy ship. Default 20.
+	// Win is the value of sinking the last enemy ship. Default 10.4.
 	Win float64 `mapstructure:"win" tune:"2,60"`
-	// Hurt is the cost of one hp of ours lost to the enemy's reply. Default 1.2.
+	// Hurt is the cost of one hp of ours lost to the enemy's reply. Default 1.1.
 	Hurt float64 `mapstructure:"hurt" tune:"0.2,4"`
-	// Lost is the extra cost of a ship of ours sunk by the reply. Default 1.0.
+	// Lost is the extra cost of a ship of ours sunk by the reply. Default 1.22.
 	Lost float64 `mapstructure:"lost" tune:"0,4"`
 	// Info weighs the expected information an attack gains about the enemy
-	// fleet, per bit. Default 0.25.
+	// fleet, per bit. Default 0.62.
 	Info float64 `mapstructure:"info" tune:"0,1.5"`
 	// Leak weighs the information an action gives away about our fleet (the
 	// drop of the entropy of the enemy's exact belief about us), per bit.
-	// Default 0.2.
+	// Default 0.21.
 	Leak float64 `mapstructure:"leak" tune:"0,1.5"`
 	// Detect weighs the information the enemy's next attack is expected to
 	// gain about our fleet (where it would attack, modelled on sampled enemy
 	// placements, and what our answer there would tell it), per bit.
-	// Default 0.2.
+	// Default 0.186.
 	Detect float64 `mapstructure:"detect" tune:"0,1.5"`
 	// Next weighs the follow-up: the probability that our best attack on the
-	// next turn hits, after the enemy's modelled reply. Default 0.6.
+	// next turn hits, after the enemy's modelled reply. Default 0.198.
 	Next float64 `mapstructure:"next" tune:"0,2"`
 	// Repeat is the cost of a move that returns the fleet to a formation it
 	// held in the last endgame.memory turns (per earlier occurrence).
-	// Default 0.3.
+	// Default 0.01.
 	Repeat float64 `mapstructure:"repeat" tune:"0,2"`
 }
 
@@ -89,13 +94,13 @@ type AdmiralValue struct {
 type AdmiralModel struct {
 	// Flee is the probability (as the enemy sees it) that one of its pinned
 	// ships is within our reach above which the model moves it away instead
-	// of attacking. Default 0.5.
+	// of attacking. Default 0.3.
 	Flee float64 `mapstructure:"flee" tune:"0.05,1"`
 	// Attack is the hit probability from which our side of a play-out
-	// attacks an unlocated cell (below it, it waits). Default 0.3.
+	// attacks an unlocated cell (below it, it waits). Default 0.113.
 	Attack float64 `mapstructure:"attack" tune:"0,1"`
 	// Sure is the probability of hitting above which the model attacks a cell
-	// of ours rather than flee (a counter-attack). Default 0.9.
+	// of ours rather than flee (a counter-attack). Default 0.959.
 	Sure float64 `mapstructure:"sure" tune:"0.3,1"`
 }
 
@@ -110,7 +115,7 @@ type AdmiralEndgame struct {
 	// stalling. Default 10.
 	Stall int `mapstructure:"stall"`
 	// Boldness is the factor applied to our costs per Stall turns of
-	// stalling (0 < boldness <= 1). Default 0.5.
+	// stalling (0 < boldness <= 1). Default 0.854.
 	Boldness float64 `mapstructure:"boldness" tune:"0.2,1"`
 }
 
@@ -122,22 +127,22 @@ type AdmiralPlacement struct {
 	// the cells a first attack favours. Default 400.
 	Samples int `mapstructure:"samples"`
 	// HitRisk weighs the probability that an early attack lands on a ship.
-	// Default 4.
+	// Default 5.85.
 	HitRisk float64 `mapstructure:"hit_risk" tune:"0,12"`
 	// NearRisk weighs the probability that an early attack reports a ship near.
-	// Default 1.
+	// Default 2.13.
 	NearRisk float64 `mapstructure:"near_risk" tune:"0,6"`
 	// Cluster is the cost of two of our ships within distance 1 of each other
-	// (one splash reports both). Default 0.5.
+	// (one splash reports both). Default 0.445.
 	Cluster float64 `mapstructure:"cluster" tune:"0,3"`
 	// Cover rewards the fraction of the board our ships can attack at once.
-	// Default 1.
+	// Default 0.077.
 	Cover float64 `mapstructure:"cover" tune:"0,4"`
 	// Temperature sharpens the choice (0 = uniform over placements; large =
-	// always a lowest-risk placement). Default 6.
+	// always a lowest-risk placement). Default 12.
 	Temperature float64 `mapstructure:"temperature" tune:"0,20"`
 	// Candidates is the number of random placements scored when the board is
-	// too large to score them all. Default 4000.
+	// too large to score them all. Default 20000.
 	Candidates int `mapstructure:"candidates"`
 }
 
@@ -155,12 +160,12 @@ type AdmiralBelief struct {
 // DefaultAdmiralConfig returns the built-in weights (configs/admiral.yaml).
 func DefaultAdmiralConfig() AdmiralConfig {
 	return AdmiralConfig{
-		Search: AdmiralSearch{Worlds: 48, Candidates: 10, Depth: 3, Discount: 0.92, EvalCap: 2000, MaxMillis: 50},
-		Value: AdmiralValue{Hit: 1.2, Sink: 0.73, Win: 13.8, Hurt: 1.56, Lost: 1.3, Info: 0.52, Leak: 0.16, Detect: 0.2,
-			Next: 0.22, Repeat: 0.043},
-		Model:     AdmiralModel{Flee: 0.3, Sure: 0.93, Attack: 0.035},
-		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.83},
-		Placement: AdmiralPlacement{Samples: 400, HitRisk: 6.4, NearRisk: 1.65, Cluster: 0.59, Cover: 0.089, Temperature: 12.5, Candidates: 4000},
+		Search: AdmiralSearch{Worlds: 48, Candidates: 5, Depth: 3, Discount: 0.924, EvalCap: 2000, MaxMillis: 0},
+		Value: AdmiralValue{Hit: 1.33, Sink: 0.51, Win: 10.4, Hurt: 1.1, Lost: 1.22, Info: 0.62, Leak: 0.21, Detect: 0.186,
+			Next: 0.198, Repeat: 0.01},
+		Model:     AdmiralModel{Flee: 0.3, Sure: 0.959, Attack: 0.113},
+		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854},
+		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 12, Candidates: 20000},
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000},
 	}
 }

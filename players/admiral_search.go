@@ -123,10 +123,10 @@ func (p *planner) init(a *Admiral) {
 // snapshot fills the pools from the beliefs.
 func (p *planner) snapshot() {
 	a := p.a
-	cap := a.cfg.Search.EvalCap
+	limit := a.cfg.Search.EvalCap
 	if a.enemyJ != nil && a.enemyJ.Count() > 0 && a.ownJ.Count() > 0 {
-		p.fromJoint(&p.pe, a.enemyJ.Count(), a.enemyJ.Alive(), cap, a.enemyJ.Placement)
-		p.fromJoint(&p.po, a.ownJ.Count(), a.ownJ.Alive(), cap, a.ownJ.Placement)
+		p.fromJoint(&p.pe, a.enemyJ.Count(), a.enemyJ.Alive(), limit, a.enemyJ.Placement)
+		p.fromJoint(&p.po, a.ownJ.Count(), a.ownJ.Alive(), limit, a.ownJ.Placement)
 	} else {
 		p.fromShips(&p.pe, true)
 		p.fromShips(&p.po, false)
@@ -543,8 +543,8 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 			deep += po * gain
 			continue
 		}
-		next := p.bestNext(sl, &reach, grid.None, grid.None)
-		nextNow += po * (next + p.bestNext(sl, &reach2, grid.None, grid.None)) / 2
+		next := p.bestNext(sl, &reach)
+		nextNow += po * (next + p.bestNext(sl, &reach2)) / 2
 		oneply += po * (gain + v.Next*next)
 		if !deepen {
 			continue
@@ -553,7 +553,7 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 		if len(sl.worlds) > 0 {
 			sum := 0.0
 			for _, w := range sl.worlds {
-				sum += p.rollout(w, sl, sunk, x, us, bold)
+				sum += p.rollout(w, sl, x, us, bold)
 			}
 			deep += po * (gain + sum/float64(len(sl.worlds)))
 		} else {
@@ -568,20 +568,12 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 }
 
 // bestNext is the probability that our best attack next turn hits, under the
-// answer's belief, with our reach, after the enemy's pinned ship moved from
-// `from` to `to` (grid.None when none moved).
-func (p *planner) bestNext(sl *slot, reach *grid.Set, from, to grid.Cell) float64 {
+// answer's belief, with our reach.
+func (p *planner) bestNext(sl *slot, reach *grid.Set) float64 {
 	inv := 1 / float64(sl.count)
 	best := 0.0
 	for c := range reach.All() {
-		q := float64(sl.occ[c]) * inv
-		if c == from {
-			q -= 1
-		}
-		if c == to {
-			q += 1
-		}
-		best = math.Max(best, q)
+		best = math.Max(best, float64(sl.occ[c])*inv)
 	}
 	return math.Min(best, 1)
 }
@@ -591,7 +583,8 @@ func (p *planner) bestNext(sl *slot, reach *grid.Set, from, to grid.Cell) float6
 // with our fleet us after the action, and values the result for us.
 //
 // The enemy follows the reply model (AdmiralModel) on what it knows of us:
-// the exposure x after our action, plus every ship of ours it hits. We
+// the exposure x after our action, updated by what its own attacks in the
+// play-out reveal (a hit locates a ship, a near set confines one). We
 // follow a simple rule on what we know: attack a located enemy ship in
 // reach, else the likeliest cell in reach when it holds a ship with
 // probability at least model.attack, else wait. Located enemy ships (pinned
@@ -599,7 +592,7 @@ func (p *planner) bestNext(sl *slot, reach *grid.Set, from, to grid.Cell) float6
 // exactly; the others through the answer's occupancy. The value adds hits,
 // sinks and the win (ours positive, the enemy's negative), discounted per
 // reply, and ends with the follow-up term.
-func (p *planner) rollout(w uint64, sl *slot, sunk bool, x *exposure, us submarine.Fleet, bold float64) float64 {
+func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, bold float64) float64 {
 	a := p.a
 	b := a.rules.Board
 	v := &a.cfg.Value

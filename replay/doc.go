@@ -1,5 +1,7 @@
-// Package replay records submarine games as JSON-lines files, reads them
-// back, verifies them against the rules engine and draws them as ASCII boards.
+// Package replay records submarine and Battleship games as JSON-lines
+// files, reads them back, verifies them against the rules engine and draws
+// them as ASCII boards. GameOf tells the two formats apart by the header's
+// "game".
 //
 // A replay has one JSON object per line, each with a "type":
 //
@@ -17,4 +19,10 @@
 // every recorded Event and the result are exactly what the engine produces,
 // so a replay is a proof of what happened, not just a log. Render draws the
 // game turn by turn with both fleets side by side.
+//
+// Battleship replays (docs/battleship.md) have shot lines instead of step
+// lines and cells as [row, col]: BattleshipWriter writes them (the arena and
+// the turn server), ReadBattleship parses them strictly, VerifyBattleship
+// re-plays every shot through battleship.Game and RenderBattleship lists the
+// shots with letter+number coordinates (A1 = [0,0]) and draws both boards.
 package replay

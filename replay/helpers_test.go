@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"testing"
 
@@ -108,9 +109,15 @@ func scriptedGame(t testing.TB, explain bool) []byte {
 // pinVersion rewrites the header's version so fixtures do not depend on the
 // build.
 func pinVersion(t testing.TB, data []byte) []byte {
-	rp, err := replay.Read(bytes.NewReader(data))
+	return rewrite(t, data, replay.Read, func(rp *replay.Replay) { rp.Header.Version = "test" })
+}
+
+// rewrite reads a replay from data with read, changes it with edit and
+// writes it back.
+func rewrite[R io.WriterTo](t testing.TB, data []byte, read func(io.Reader) (R, error), edit func(R)) []byte {
+	rp, err := read(bytes.NewReader(data))
 	require.NoError(t, err)
-	rp.Header.Version = "test"
+	edit(rp)
 	var out bytes.Buffer
 	_, err = rp.WriteTo(&out)
 	require.NoError(t, err)

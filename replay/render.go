@@ -39,12 +39,9 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 		return err
 	}
 	last := len(rp.Steps)
-	to := opt.To
-	if to < 0 || to > last {
-		to = last
-	}
-	if opt.From < 0 || opt.From > last || (opt.To >= 0 && opt.To < opt.From) {
-		return fmt.Errorf("replay: render: actions %d to %d: the game has actions 1 to %d (0 is the start)", opt.From, opt.To, last)
+	to, err := renderRange(opt.From, opt.To, last, "actions")
+	if err != nil {
+		return err
 	}
 	bw := bufio.NewWriter(w)
 	rd := newRenderer(r, rp)
@@ -133,35 +130,16 @@ func shipGlyphs(r *submarine.Rules) []byte {
 	return g
 }
 
-func (rd *renderer) who(seat int) string {
-	p := rd.rp.Header.Players[seat]
-	if p.Role != "" {
-		return fmt.Sprintf("%s (%s)", p.Name, p.Role)
-	}
-	return p.Name
-}
+func (rd *renderer) who(seat int) string { return seatName(rd.rp.Header.Players[seat]) }
 
 func (rd *renderer) header(w io.Writer) {
 	h := &rd.rp.Header
 	r := rd.r
-	shape := ""
-	if n := len(r.Board.Rocks()); n > 0 {
-		shape = " with " + plural(n, "rock")
-	}
-	fmt.Fprintf(w, "%s: %dx%d board%s, fleet %s, draw after %s\n",
-		h.Game, r.Board.Width(), r.Board.Height(), shape, fleetNames(r), plural(r.DrawLimit, "action"))
-	fmt.Fprintf(w, "game seed %d", h.Seed)
-	if h.Match != nil {
-		fmt.Fprintf(w, " (game %d of the match with seed %d)", h.Match.Index, h.Match.Seed)
-	}
+	fmt.Fprintf(w, "%s: %s, fleet %s, draw after %s\n",
+		h.Game, boardShape(r.Board), fleetNames(r), plural(r.DrawLimit, "action"))
+	writeSeed(w, h.Seed, h.Match)
 	fmt.Fprintf(w, ", recorded by kaisen %s\n", h.Version)
-	for s := range 2 {
-		first := ""
-		if s == h.First {
-			first = ", acts first"
-		}
-		fmt.Fprintf(w, "seat %d: %s%s\n", s, rd.who(s), first)
-	}
+	writeSeats(w, h.First, "acts first", rd.who)
 	var names []string
 	for i, s := range r.Fleet {
 		if string(rd.glyph[i]) != s.Name {
@@ -375,8 +353,62 @@ func (rd *renderer) result(w io.Writer) {
 	default:
 		fmt.Fprintf(w, "result: seat %d %s wins after %s\n", res.Winner, rd.who(res.Winner), plural(res.Actions, "action"))
 	}
-	for _, f := range res.Forfeits {
-		fmt.Fprintf(w, "forfeit: seat %d %s (%s): %s\n", f.Seat, rd.who(f.Seat), f.Kind, f.Reason)
+	writeForfeits(w, res.Forfeits, rd.who)
+}
+
+// renderRange checks the range From to To of what (actions or shots) of a
+// game with last of them and returns the last one to show (To < 0: last).
+func renderRange(from, to, last int, what string) (int, error) {
+	if from < 0 || from > last || (to >= 0 && to < from) {
+		return 0, fmt.Errorf("replay: render: %s %d to %d: the game has %s 1 to %d (0 is the start)", what, from, to, what, last)
+	}
+	if to < 0 || to > last {
+		to = last
+	}
+	return to, nil
+}
+
+// seatName is a player's name and, in a match, role: "alice (p1)".
+func seatName(p SeatInfo) string {
+	if p.Role != "" {
+		return fmt.Sprintf("%s (%s)", p.Name, p.Role)
+	}
+	return p.Name
+}
+
+// boardShape describes b: "10x10 board with 3 rocks".
+func boardShape(b *grid.Board) string {
+	shape := fmt.Sprintf("%dx%d board", b.Width(), b.Height())
+	if n := len(b.Rocks()); n > 0 {
+		shape += " with " + plural(n, "rock")
+	}
+	return shape
+}
+
+// writeSeed writes the start of the header's second line: the game's seed
+// and its place in a match.
+func writeSeed(w io.Writer, seed uint64, m *MatchRef) {
+	fmt.Fprintf(w, "game seed %d", seed)
+	if m != nil {
+		fmt.Fprintf(w, " (game %d of the match with seed %d)", m.Index, m.Seed)
+	}
+}
+
+// writeSeats writes one line per seat, noting the one that moves first.
+func writeSeats(w io.Writer, first int, note string, who func(seat int) string) {
+	for s := range 2 {
+		end := ""
+		if s == first {
+			end = ", " + note
+		}
+		fmt.Fprintf(w, "seat %d: %s%s\n", s, who(s), end)
+	}
+}
+
+// writeForfeits writes one line per forfeit of a result.
+func writeForfeits(w io.Writer, fs []Forfeit, who func(seat int) string) {
+	for _, f := range fs {
+		fmt.Fprintf(w, "forfeit: seat %d %s (%s): %s\n", f.Seat, who(f.Seat), f.Kind, f.Reason)
 	}
 }
 

@@ -45,13 +45,8 @@ func simulate(rp *Replay, visit func(f *frame)) error {
 	if err != nil {
 		return err
 	}
-	if h.First != 0 && h.First != 1 {
-		return fmt.Errorf("%w: first seat %d", ErrFormat, h.First)
-	}
-	for s, p := range h.Players {
-		if p.Seat != s {
-			return fmt.Errorf("%w: players[%d] has seat %d", ErrFormat, s, p.Seat)
-		}
+	if err := checkSeats(h.First, h.Players); err != nil {
+		return err
 	}
 	res := &rp.Result
 	var place [2]submarine.Placement
@@ -105,15 +100,12 @@ func simulate(rp *Replay, visit func(f *frame)) error {
 	if g.Outcome() == submarine.Running {
 		// Only a crash outside the rules, or a seat that breaks the protocol
 		// while waiting (ForfeitWaiting), ends a game early.
-		if len(res.Forfeits) != 1 || !outsideRules(res.Forfeits[0].Kind) {
-			return mismatch("the game is still running after %d steps, but the result records no panic or waiting forfeit", len(rp.Steps))
+		ff, err := earlyForfeit(res.Forfeits, outsideRules, len(rp.Steps), "steps", "panic or waiting")
+		if err != nil {
+			return err
 		}
-		seat := res.Forfeits[0].Seat
-		if seat != 0 && seat != 1 {
-			return mismatch("forfeit of seat %d", seat)
-		}
-		g.Forfeit(seat)
-		want = append(want, Forfeit{Seat: seat, Kind: res.Forfeits[0].Kind})
+		g.Forfeit(ff.Seat)
+		want = append(want, ff)
 	}
 	return checkResult(res, outcomeOf(g), g.Winner(), g.Actions(), want)
 }
@@ -124,27 +116,63 @@ func verifyPlacementForfeit(rp *Replay, bad [2]bool) error {
 	if len(rp.Steps) > 0 {
 		return mismatch("%d steps after an invalid placement", len(rp.Steps))
 	}
-	var want []Forfeit
+	outcome, winner, want := placementForfeits(bad, rp.Result.Forfeits)
+	return checkResult(&rp.Result, outcome, winner, 0, want)
+}
+
+// earlyForfeit returns the forfeit (without its reason) that ended a game
+// the rules had not ended after played moves (steps or shots): the result
+// must record exactly one, by seat 0 or 1, of a kind outside the rules
+// (outside; kinds names them in the error).
+func earlyForfeit(fs []Forfeit, outside func(kind string) bool, played int, moves, kinds string) (Forfeit, error) {
+	if len(fs) != 1 || !outside(fs[0].Kind) {
+		return Forfeit{}, mismatch("the game is still running after %d %s, but the result records no %s forfeit", played, moves, kinds)
+	}
+	seat := fs[0].Seat
+	if seat != 0 && seat != 1 {
+		return Forfeit{}, mismatch("forfeit of seat %d", seat)
+	}
+	return Forfeit{Seat: seat, Kind: fs[0].Kind}, nil
+}
+
+// checkSeats checks the header's first seat and players' seat numbers.
+func checkSeats(first int, players [2]SeatInfo) error {
+	if first != 0 && first != 1 {
+		return fmt.Errorf("%w: first seat %d", ErrFormat, first)
+	}
+	for s, p := range players {
+		if p.Seat != s {
+			return fmt.Errorf("%w: players[%d] has seat %d", ErrFormat, s, p.Seat)
+		}
+	}
+	return nil
+}
+
+// placementForfeits returns the result the rules give a game that never
+// started because of the invalid placements bad: the outcome, the winner
+// and the expected forfeits, ForfeitPlacement for each bad seat, or
+// ForfeitPanic where recorded (it crashed before placing).
+func placementForfeits(bad [2]bool, recorded []Forfeit) (outcome string, winner int, want []Forfeit) {
 	for s := range 2 {
 		if !bad[s] {
 			continue
 		}
 		kind := ForfeitPlacement
-		for _, f := range rp.Result.Forfeits {
+		for _, f := range recorded {
 			if f.Seat == s && f.Kind == ForfeitPanic {
 				kind = ForfeitPanic // it crashed before placing
 			}
 		}
 		want = append(want, Forfeit{Seat: s, Kind: kind})
 	}
-	outcome, winner := OutcomeWin, 0
+	outcome, winner = OutcomeWin, 0
 	switch {
 	case bad[0] && bad[1]:
 		outcome, winner = OutcomeDraw, -1
 	case bad[0]:
 		winner = 1
 	}
-	return checkResult(&rp.Result, outcome, winner, 0, want)
+	return outcome, winner, want
 }
 
 func outcomeOf(g *submarine.Game) string {
@@ -159,13 +187,17 @@ func checkResult(res *Result, outcome string, winner, actions int, want []Forfei
 		return mismatch("result %s/winner %d/%d actions, the engine says %s/winner %d/%d actions",
 			res.Outcome, res.Winner, res.Actions, outcome, winner, actions)
 	}
-	key := func(f Forfeit) Forfeit { return Forfeit{Seat: f.Seat, Kind: f.Kind} }
-	got := make([]Forfeit, len(res.Forfeits))
-	for i, f := range res.Forfeits {
-		got[i] = key(f)
-	}
-	if !slices.Equal(got, want) {
+	if got := forfeitKinds(res.Forfeits); !slices.Equal(got, want) {
 		return mismatch("forfeits %v, want %v", got, want)
 	}
 	return nil
+}
+
+// forfeitKinds returns fs without their reasons: the part the rules decide.
+func forfeitKinds(fs []Forfeit) []Forfeit {
+	out := make([]Forfeit, len(fs))
+	for i, f := range fs {
+		out[i] = Forfeit{Seat: f.Seat, Kind: f.Kind}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ package server
 // classic rules (10x10, the Russian fleet 4,3,3,2,2,2,1,1,1,1).
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,8 +19,10 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/players"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // Games a listener can serve (ListenerConfig.Game).
@@ -149,14 +152,16 @@ func (m *bsMatch) run(ctx context.Context) {
 	m.timer.Stop()
 	defer m.timer.Stop()
 	m.first = -1
-	res := m.play(ctx)
-	m.srv.record(m.log, res, nil) // on disk before anyone is told
+	res, rp := m.play(ctx)
+	m.srv.record(m.log, res, rp) // on disk before anyone is told
 	m.end(res, true)
 	m.close()
 }
 
-// play runs the handshake and the shots; end lines are sent by end.
-func (m *bsMatch) play(ctx context.Context) *Result {
+// play runs the handshake and the shots and returns the game's result and
+// its replay (nil when the game was aborted or replays are off); end lines
+// are sent by end.
+func (m *bsMatch) play(ctx context.Context) (*Result, []byte) {
 	cfg := m.st.cfg
 	rules := m.st.bs.rules
 	seed := m.rng.Uint64()
@@ -171,20 +176,27 @@ func (m *bsMatch) play(ctx context.Context) *Result {
 		res.Players[i] = s.peer()
 	}
 	if ctx.Err() != nil {
-		return m.abort(res, log)
+		return m.abort(res, log), nil
 	}
+	rec := m.newRecorder(res, log)
 	if m.fault[0] != nil || m.fault[1] != nil {
-		return m.handshakeForfeit(res, log)
+		return m.handshakeForfeit(res, log), rec.finish(res, [2]int{}, m.handshakeForfeits())
 	}
 	g, err := battleship.NewGame(rules, m.place[0], m.place[1], res.First)
 	if err != nil { // placements were validated: a server bug
 		log.Error("start game", "err", err)
-		return m.abort(res, log)
+		return m.abort(res, log), nil
+	}
+	// forfeit ends the game lost by seat w (kind: a replay.Forfeit* kind).
+	forfeit := func(w int, err error, kind string) (*Result, []byte) {
+		m.forfeit(res, g, w, err, kind == replay.ForfeitIllegal, log)
+		ff := []replay.Forfeit{{Seat: w, Kind: kind, Reason: res.Reason + ": " + res.Detail}}
+		return res, rec.finish(res, [2]int{g.Shots(0), g.Shots(1)}, ff)
 	}
 	for {
 		for i := range m.seats { // a house AI that panicked in Observe
 			if m.fault[i] != nil {
-				return m.forfeit(res, g, i, m.fault[i], false, log)
+				return forfeit(i, m.fault[i], replay.ForfeitPanic)
 			}
 		}
 		mv := g.Turn()
@@ -193,9 +205,9 @@ func (m *bsMatch) play(ctx context.Context) *Result {
 		m.sendString(1-mv, protocol.Waiting)
 		if w, err := m.offTurn(); w >= 0 {
 			if ctx.Err() != nil {
-				return m.abort(res, log)
+				return m.abort(res, log), nil
 			}
-			return m.forfeit(res, g, w, err, false, log)
+			return forfeit(w, err, replay.ForfeitWaiting)
 		}
 		var at grid.Cell
 		var fault error
@@ -205,9 +217,9 @@ func (m *bsMatch) play(ctx context.Context) *Result {
 			m.flush()
 			if w := m.seats[1-mv]; w.c != nil && w.c.werr != nil {
 				if ctx.Err() != nil {
-					return m.abort(res, log)
+					return m.abort(res, log), nil
 				}
-				return m.forfeit(res, g, 1-mv, w.c.werr, false, log)
+				return forfeit(1-mv, w.c.werr, replay.ForfeitWaiting)
 			}
 			who := mv
 			if fault = ms.dead(); fault == nil {
@@ -215,18 +227,23 @@ func (m *bsMatch) play(ctx context.Context) *Result {
 			}
 			if fault != nil {
 				if ctx.Err() != nil {
-					return m.abort(res, log)
+					return m.abort(res, log), nil
 				}
-				return m.forfeit(res, g, who, fault, false, log)
+				kind := replay.ForfeitProtocol
+				if who != mv {
+					kind = replay.ForfeitWaiting
+				}
+				return forfeit(who, fault, kind)
 			}
 		}
-		if fault != nil {
-			return m.forfeit(res, g, mv, fault, false, log)
+		if fault != nil { // the house AI panicked in Shoot
+			return forfeit(mv, fault, replay.ForfeitPanic)
 		}
 		st := g.Apply(at)
 		m.srv.metrics.actions.Add(1)
+		rec.shot(m, g.Shots(0)+g.Shots(1), &st)
 		if st.Err != nil {
-			return m.forfeit(res, g, mv, st.Err, true, log)
+			return forfeit(mv, st.Err, replay.ForfeitIllegal)
 		}
 		m.tell(mv, st.Shooter, outcomeOf(&st, mv))
 		m.tell(1-mv, st.Defender, outcomeOf(&st, 1-mv))
@@ -240,8 +257,90 @@ func (m *bsMatch) play(ctx context.Context) *Result {
 		} else {
 			res.Outcome, res.Winner, res.Reason = OutcomeWin, st.Winner, ReasonSunk
 		}
-		return res
+		return res, rec.finish(res, [2]int{g.Shots(0), g.Shots(1)}, nil)
 	}
+}
+
+// bsRecorder records a battleship game's replay in memory; the server
+// writes it durably (Server.record) before the end lines go out. A nil
+// recorder (replays off) records nothing.
+type bsRecorder struct {
+	buf bytes.Buffer
+	w   *replay.BattleshipWriter
+	log *slog.Logger
+}
+
+// newRecorder starts the replay of the game after its handshake: header
+// and both placements as received (none for a seat that sent nothing
+// decodable, or whose house AI crashed placing).
+func (m *bsMatch) newRecorder(res *Result, log *slog.Logger) *bsRecorder {
+	if m.srv.cfg.ReplayDir == "" {
+		return nil
+	}
+	rec := &bsRecorder{log: log}
+	h := replay.BattleshipHeader{Seed: res.Seed, First: res.First}
+	for i, s := range m.seats {
+		h.Players[i] = replay.SeatInfo{Seat: i, Name: s.replayName()}
+	}
+	rec.w = replay.NewBattleshipWriter(&rec.buf, m.st.bs.rules, h)
+	for i, p := range m.place {
+		if p == nil {
+			rec.w.NoPlacement(i)
+		} else {
+			rec.w.Placement(i, p)
+		}
+	}
+	return rec
+}
+
+// shot records shot number n, st, with the house AI's explanation when it
+// gives one.
+func (rec *bsRecorder) shot(m *bsMatch, n int, st *battleship.Step) {
+	if rec == nil {
+		return
+	}
+	var dec *players.Decision
+	if ex, ok := m.ai[st.Seat].(players.Explainer); ok && m.seats[st.Seat].c == nil {
+		_ = protect(func() { d := ex.Explain(); dec = &d })
+	}
+	rec.w.Shot(n, st, dec)
+}
+
+// finish writes the result line of res (shots: each seat's shots) and
+// returns the replay (nil on a write error, which is logged).
+func (rec *bsRecorder) finish(res *Result, shots [2]int, forfeits []replay.Forfeit) []byte {
+	if rec == nil {
+		return nil
+	}
+	rr := replay.BattleshipResult{Outcome: replay.OutcomeWin, Winner: res.Winner, Shots: shots, Forfeits: forfeits}
+	if res.Outcome == OutcomeDraw {
+		rr.Outcome = replay.OutcomeDraw
+	}
+	rec.w.Result(rr)
+	if err := rec.w.Flush(); err != nil {
+		rec.log.Error("replay", "err", err)
+		return nil
+	}
+	return rec.buf.Bytes()
+}
+
+// handshakeForfeits are the replay's forfeits of a game that failed before
+// its first shot: a placement forfeit per failed seat (panic for a house AI
+// that crashed).
+func (m *bsMatch) handshakeForfeits() []replay.Forfeit {
+	var out []replay.Forfeit
+	for i, err := range m.fault {
+		if err == nil {
+			continue
+		}
+		reason := classify(err)
+		kind := replay.ForfeitPlacement
+		if reason == ReasonPanic {
+			kind = replay.ForfeitPanic
+		}
+		out = append(out, replay.Forfeit{Seat: i, Kind: kind, Reason: reason + ": " + err.Error()})
+	}
+	return out
 }
 
 // outcomeOf is the wire outcome of step st for seat i.
@@ -364,12 +463,11 @@ func (m *bsMatch) placement(i int, msg inMsg) {
 		}
 		return
 	}
+	m.place[i] = p // kept when invalid too: the replay records it
 	if err := m.st.bs.rules.ValidatePlacement(p); err != nil {
 		m.fault[i] = fmt.Errorf("placement: %w", newFleetError(err))
 		m.errLine[i] = m.fault[i].Error()
-		return
 	}
-	m.place[i] = p
 }
 
 // handshakeForfeit ends a game that failed before its first shot. A client

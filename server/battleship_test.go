@@ -14,6 +14,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // bsValidFleet is a legal classic fleet ([row,col] cells).
@@ -114,6 +115,9 @@ func TestBattleshipTwoClients(t *testing.T) {
 	require.Equal(t, ReasonSunk, r.Reason)
 	require.Empty(t, r.Forfeits)
 	require.GreaterOrEqual(t, r.Actions, 20, "at least the 20 fleet cells were shot")
+	rp := verifyBSReplay(t, ts, r)
+	require.Empty(t, rp.Result.Forfeits)
+	require.Regexp(t, `^remote 127\.0\.0\.1:\d+$`, rp.Header.Players[0].Name)
 }
 
 func TestBattleshipHouse(t *testing.T) {
@@ -131,6 +135,9 @@ func TestBattleshipHouse(t *testing.T) {
 		wantWinner = 1
 	}
 	require.Equal(t, wantWinner, r.Winner)
+	rp := verifyBSReplay(t, ts, r)
+	require.Equal(t, "bs-random", rp.Header.Players[1].Name)
+	require.Equal(t, g.Shots, rp.Result.Shots)
 }
 
 func TestBattleshipInvalidFleetForfeits(t *testing.T) {
@@ -160,6 +167,10 @@ func TestBattleshipInvalidFleetForfeits(t *testing.T) {
 	require.Equal(t, ReasonPlacement, r.Reason)
 	require.Equal(t, []int{0}, r.Forfeits)
 	require.Equal(t, 1, r.Winner)
+	rp := verifyBSReplay(t, ts, r)
+	require.Equal(t, []string{"0:placement"}, forfeitKinds(rp))
+	require.Len(t, rp.Placements[0].Ships, 10, "the invalid fleet is recorded as sent")
+	require.Equal(t, replay.RC{3, 8}, rp.Placements[0].Ships[9][0])
 }
 
 // TestBattleshipForfeits drives a raw client against the house AI.
@@ -170,17 +181,18 @@ func TestBattleshipForfeits(t *testing.T) {
 		shot   string // "" = send nothing: a timeout
 		lines  []string
 		reason string
+		kind   string // the replay's forfeit kind
 	}{
 		{"illegal shot", bsValidFleet, `{"shoot":{"to":[10,0]}}`, []string{
 			`{"error":"illegal: battleship: illegal shot: off-board(-1) is off the board"}`,
-			`{"result":{"shot":false},"outcome":false}`, protocol.YouLose}, ReasonIllegal},
+			`{"result":{"shot":false},"outcome":false}`, protocol.YouLose}, ReasonIllegal, replay.ForfeitIllegal},
 		{"float", bsValidFleet, `{"shoot":{"to":[1.5,0]}}`, []string{
 			`{"error":"protocol: shot: protocol: wrong type: \"shoot.to\"[0] must be an integer, got 1.5: in line \"{\\\"shoot\\\":{\\\"to\\\":[1.5,0]}}\""}`,
-			`{"outcome":false}`, protocol.YouLose}, ReasonProtocol},
+			`{"outcome":false}`, protocol.YouLose}, ReasonProtocol, replay.ForfeitProtocol},
 		{"garbage placement", `{"ships":[[[0,"a"]]]}`, "", []string{
-			`{"error":"placement: protocol: wrong type: ship 0 cell 0[1] must be an integer, got \"a\""}`, protocol.YouLose}, ReasonProtocol},
+			`{"error":"placement: protocol: wrong type: ship 0 cell 0[1] must be an integer, got \"a\""}`, protocol.YouLose}, ReasonProtocol, replay.ForfeitPlacement},
 		{"timeout", bsValidFleet, "", []string{
-			`{"error":"timeout: read shot: i/o timeout (no shot within 300ms)"}`, `{"outcome":false}`, protocol.YouLose}, ReasonTimeout},
+			`{"error":"timeout: read shot: i/o timeout (no shot within 300ms)"}`, `{"outcome":false}`, protocol.YouLose}, ReasonTimeout, replay.ForfeitProtocol},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
@@ -209,6 +221,11 @@ func TestBattleshipForfeits(t *testing.T) {
 			require.Equal(t, tc.reason, r.Reason)
 			require.Equal(t, []int{0}, r.Forfeits)
 			require.Equal(t, 1, r.Winner)
+			rp := verifyBSReplay(t, ts, r)
+			require.Equal(t, []string{"0:" + tc.kind}, forfeitKinds(rp))
+			if tc.place != bsValidFleet {
+				require.Nil(t, rp.Placements[0].Ships, "nothing decodable was placed")
+			}
 		})
 	}
 }
@@ -262,4 +279,8 @@ func TestBattleshipHitShootsAgain(t *testing.T) {
 	require.Equal(t, ReasonDisconnect, r.Reason)
 	require.Equal(t, 3, r.Actions)
 	require.Equal(t, 1, r.Winner)
+	rp := verifyBSReplay(t, ts, r)
+	require.Equal(t, []string{"0:waiting"}, forfeitKinds(rp))
+	require.Equal(t, []string{"kill", "hit", "miss"}, []string{rp.Shots[0].Outcome, rp.Shots[1].Outcome, rp.Shots[2].Outcome})
+	require.Equal(t, []replay.RC{{6, 0}}, rp.Shots[0].Sunk)
 }

@@ -177,6 +177,19 @@ func protect(f func()) (err error) {
 	return nil
 }
 
+// replayName names the seat in replay headers: "remote ADDR [NAME]" or
+// the house AI's name.
+func (s *seat) replayName() string {
+	if s.c == nil {
+		return s.house
+	}
+	name := "remote " + s.peer().Addr
+	if s.name != "" {
+		name += " " + s.name
+	}
+	return name
+}
+
 // errOutOfTurn wraps a line a client sent while it was not its turn.
 var errOutOfTurn = errors.New("a line while not its turn")
 
@@ -226,13 +239,7 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		rp = new(bytes.Buffer)
 		h := replay.Header{Seed: seed, First: res.First}
 		for i, s := range m.seats {
-			name := "remote " + s.peer().Addr
-			if s.c == nil {
-				name = s.house
-			} else if s.name != "" {
-				name += " " + s.name
-			}
-			h.Players[i] = replay.SeatInfo{Seat: i, Name: name}
+			h.Players[i] = replay.SeatInfo{Seat: i, Name: s.replayName()}
 		}
 		rw = replay.NewWriter(rp, m.st.rules, h)
 		for i, s := range m.seats {

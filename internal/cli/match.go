@@ -74,19 +74,13 @@ table and the JSON add each player's mean shots per game
 ("p1_mean_shots", "p2_mean_shots"). Board and fleet come from the
 "battleship" section of a --config file with "game: battleship"
 (configs/battleship-match.yaml). --replays writes Battleship JSON-lines
-replays (schema in docs/battleship.md; kaisen replay reads submarine replays
-only).
+replays (schema in docs/battleship.md; kaisen replay draws them).
   kaisen match --game battleship --p1 density --p2 gridbot -n 200 --seed 1 --json
   kaisen match --config configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("seed") {
-				s, err := randomSeed()
-				if err != nil {
-					return err
-				}
-				f.seed = s
-				fmt.Fprintf(e.stderr, "kaisen match: seed %d (drawn at random; --seed %d plays this match again)\n", s, s)
+			if err := defaultSeed(cmd, e, &f.seed, "plays this match again"); err != nil {
+				return err
 			}
 			f.p1Given, f.p2Given = cmd.Flags().Changed("p1"), cmd.Flags().Changed("p2")
 			if !cmd.Flags().Changed("game") {
@@ -111,12 +105,28 @@ only).
 	return cmd
 }
 
+// defaultSeed draws a random seed into *seed when --seed was not given and
+// says so on stderr, with the flag that replays the run ("--seed S
+// <replays>").
+func defaultSeed(cmd *cobra.Command, e *env, seed *uint64, replays string) error {
+	if cmd.Flags().Changed("seed") {
+		return nil
+	}
+	s, err := randomSeed()
+	if err != nil {
+		return err
+	}
+	*seed = s
+	fmt.Fprintf(e.stderr, "%s: seed %d (drawn at random; --seed %d %s)\n", cmd.CommandPath(), s, s, replays)
+	return nil
+}
+
 // randomSeed draws a seed below 2^53, so that it survives JSON tools that
 // read numbers as doubles.
 func randomSeed() (uint64, error) {
 	var b [8]byte
 	if _, err := crand.Read(b[:]); err != nil {
-		return 0, fmt.Errorf("match: draw a seed: %w", err)
+		return 0, fmt.Errorf("draw a seed: %w", err)
 	}
 	return binary.LittleEndian.Uint64(b[:]) & (1<<53 - 1), nil
 }

@@ -180,7 +180,7 @@ func TestMatchErrors(t *testing.T) {
 		{"unknown game", []string{"match", "--p1", "random", "--p2", "random", "--game", "chess"}, 2, `--game "chess"`},
 		{"bad config", []string{"match", "--p1", "random", "--p2", "random", "--config", badCfg}, 1, `unknown key "rules.colour"`},
 		{"missing config", []string{"match", "--p1", "random", "--p2", "random", "--config", filepath.Join(dir, "none.yaml")}, 1, "none.yaml"},
-		{"config for a player that takes none", []string{"match", "--p1", "random", "--p2", "random", "--p1-config", badCfg}, 1, "random takes no config"},
+		{"config for a player that takes none", []string{"match", "--p1", "random", "--p2", "random", "--p1-config", badCfg}, 1, "random: takes no config"},
 		{"bad seed", []string{"match", "--p1", "random", "--p2", "random", "--seed", "-1"}, 1, "invalid argument"},
 	}
 	for _, tc := range tests {

@@ -62,13 +62,8 @@ Examples:
   kaisen shots --player bs-random --size 8x8 --fleet 3,2,2,1,1 -n 5000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("seed") {
-				s, err := randomSeed()
-				if err != nil {
-					return err
-				}
-				f.seed = s
-				fmt.Fprintf(e.stderr, "kaisen shots: seed %d (drawn at random; --seed %d plays these games again)\n", s, s)
+			if err := defaultSeed(cmd, e, &f.seed, "plays these games again"); err != nil {
+				return err
 			}
 			return runShots(cmd.Context(), e, &f)
 		},

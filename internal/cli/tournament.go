@@ -61,13 +61,8 @@ Examples:
   kaisen tournament --players stateplayer2,state -n 1000 --seed 7 --json | tail -1 | jq .ratings`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("seed") {
-				s, err := randomSeed()
-				if err != nil {
-					return err
-				}
-				f.seed = s
-				fmt.Fprintf(e.stderr, "kaisen tournament: seed %d (drawn at random; --seed %d plays this again)\n", s, s)
+			if err := defaultSeed(cmd, e, &f.seed, "plays this again"); err != nil {
+				return err
 			}
 			return runTournament(cmd.Context(), e, &f)
 		},

@@ -82,13 +82,8 @@ Examples:
   kaisen match --p1 admiral --p1-config admiral-tuned.yaml --p2 stateplayer2 -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("seed") {
-				s, err := randomSeed()
-				if err != nil {
-					return err
-				}
-				f.seed = s
-				fmt.Fprintf(e.stderr, "kaisen tune: seed %d (drawn at random; --seed %d runs this again)\n", s, s)
+			if err := defaultSeed(cmd, e, &f.seed, "runs this again"); err != nil {
+				return err
 			}
 			return runTune(cmd.Context(), e, &f)
 		},

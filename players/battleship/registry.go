@@ -4,30 +4,23 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
-	"strings"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/roster"
 )
 
 // ErrUnknownPlayer is returned for a name the registry does not know.
 var ErrUnknownPlayer = errors.New("bsplayers: unknown player")
 
-// Entry describes one registered player.
-type Entry struct {
-	Name    string
-	Summary string
-	// Config is the YAML file under configs/ that documents the player's
-	// settings ("" when it has none). The built-in defaults equal its contents.
-	Config string
-	// Build makes a factory for rules from the YAML config at configPath
-	// ("" = built-in defaults).
-	Build func(rules *battleship.Rules, configPath string) (Factory, error)
-}
+// Entry describes one registered player: its name, a one-line summary,
+// the YAML file under configs/ that documents its settings ("" when it has
+// none; the built-in defaults equal its contents) and Build, which makes a
+// factory for rules from the YAML config at a path ("" = built-in defaults).
+type Entry = roster.Entry[*battleship.Rules, Factory]
 
 // registry lists every battleship player. Add new players here.
-var registry = []Entry{
+var registry = roster.New(ErrUnknownPlayer, "bsplayers", []Entry{
 	{
 		Name:    "bs-random",
 		Summary: "fires at a uniformly random cell not shot yet",
@@ -46,72 +39,46 @@ var registry = []Entry{
 		Name:    "gridbot",
 		Summary: "classic hunt/target: hunt pattern n=4,3,2,1 (diagonal), then neighbours and the ship's line",
 		Config:  "configs/gridbot.yaml",
-		Build: func(r *battleship.Rules, configPath string) (Factory, error) {
-			cfg := DefaultGridConfig()
-			if configPath != "" {
-				if err := config.Load(configPath, &cfg); err != nil {
-					return nil, err
-				}
-			}
-			placer, err := battleship.NewUniformPlacer(r)
-			if err != nil {
-				return nil, err
-			}
-			return func(rng *rand.Rand) Player { return NewGridBot(r, cfg, placer, rng) }, nil
-		},
+		Build:   configured(DefaultGridConfig, NewGridBot),
 	},
 	{
 		Name:    "density",
 		Summary: "fires where the most consistent layouts put a ship (exact count, sampling beyond the budget)",
 		Config:  "configs/density.yaml",
-		Build: func(r *battleship.Rules, configPath string) (Factory, error) {
-			cfg := DefaultDensityConfig()
-			if configPath != "" {
-				if err := config.Load(configPath, &cfg); err != nil {
-					return nil, err
-				}
-			}
-			placer, err := battleship.NewUniformPlacer(r)
-			if err != nil {
-				return nil, err
-			}
-			return func(rng *rand.Rand) Player { return NewDensity(r, cfg, placer, rng) }, nil
-		},
+		Build:   configured(DefaultDensityConfig, NewDensity),
 	},
-}
+}...)
 
 // Entries lists the registered players in registry order.
-func Entries() []Entry { return slices.Clone(registry) }
+func Entries() []Entry { return registry.Entries() }
 
 // Names lists the registered player names.
-func Names() []string {
-	names := make([]string, len(registry))
-	for i, e := range registry {
-		names[i] = e.Name
-	}
-	return names
-}
+func Names() []string { return registry.Names() }
 
-// Lookup finds the entry called name.
-func Lookup(name string) (Entry, error) {
-	for _, e := range registry {
-		if e.Name == name {
-			return e, nil
-		}
-	}
-	return Entry{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownPlayer, name, strings.Join(Names(), ", "))
-}
+// Lookup finds the entry called name (an error wrapping ErrUnknownPlayer,
+// listing the known names, when there is none).
+func Lookup(name string) (Entry, error) { return registry.Lookup(name) }
 
 // New builds the factory of the player called name for rules, with the YAML
 // config at configPath ("" = built-in defaults).
 func New(name string, r *battleship.Rules, configPath string) (Factory, error) {
-	e, err := Lookup(name)
-	if err != nil {
-		return nil, err
+	return registry.New(name, r, configPath)
+}
+
+// configured is the Build of a player with YAML settings: the defaults,
+// overridden by the file at configPath, and a uniform placer.
+func configured[C any, P Player](defaults func() C, make func(*battleship.Rules, C, *battleship.UniformPlacer, *rand.Rand) P) func(*battleship.Rules, string) (Factory, error) {
+	return func(r *battleship.Rules, configPath string) (Factory, error) {
+		cfg := defaults()
+		if configPath != "" {
+			if err := config.Load(configPath, &cfg); err != nil {
+				return nil, err
+			}
+		}
+		placer, err := battleship.NewUniformPlacer(r)
+		if err != nil {
+			return nil, err
+		}
+		return func(rng *rand.Rand) Player { return make(r, cfg, placer, rng) }, nil
 	}
-	f, err := e.Build(r, configPath)
-	if err != nil {
-		return nil, fmt.Errorf("bsplayers: %s: %w", name, err)
-	}
-	return f, nil
 }

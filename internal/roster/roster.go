@@ -1,0 +1,77 @@
+// Package roster is the name → builder registry behind both player
+// packages (players for the submarine game, players/battleship for
+// Battleship): an ordered list of entries, looked up by name, each building
+// a player factory for a set of rules from an optional YAML config.
+package roster
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Entry describes one registered player of rules type R whose factories
+// have type F.
+type Entry[R, F any] struct {
+	Name    string
+	Summary string
+	// Config is the YAML file under configs/ that documents the player's
+	// settings ("" when it has none). The built-in defaults equal its contents.
+	Config string
+	// Build makes a factory for rules from the YAML config at configPath
+	// ("" = built-in defaults). It fails on an unreadable config, an unknown
+	// key (named in the error) or a value out of range.
+	Build func(rules R, configPath string) (F, error)
+}
+
+// Roster is an ordered, read-only list of entries.
+type Roster[R, F any] struct {
+	entries []Entry[R, F]
+	unknown error  // wrapped by Lookup for a name not listed
+	prefix  string // of New's errors, e.g. "players"
+}
+
+// New returns a roster of entries, in that order. Lookup wraps unknown for
+// a name it does not list; New's build errors start with prefix.
+func New[R, F any](unknown error, prefix string, entries ...Entry[R, F]) *Roster[R, F] {
+	return &Roster[R, F]{entries: entries, unknown: unknown, prefix: prefix}
+}
+
+// Entries lists the entries in roster order (a copy).
+func (r *Roster[R, F]) Entries() []Entry[R, F] { return slices.Clone(r.entries) }
+
+// Names lists the entry names in roster order.
+func (r *Roster[R, F]) Names() []string {
+	names := make([]string, len(r.entries))
+	for i, e := range r.entries {
+		names[i] = e.Name
+	}
+	return names
+}
+
+// Lookup finds the entry called name; the error for an unknown name wraps
+// the roster's unknown-name error and lists the known names.
+func (r *Roster[R, F]) Lookup(name string) (Entry[R, F], error) {
+	for _, e := range r.entries {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return Entry[R, F]{}, fmt.Errorf("%w %q (known: %s)", r.unknown, name, strings.Join(r.Names(), ", "))
+}
+
+// New builds the factory of the player called name for rules, with the YAML
+// config at configPath ("" = built-in defaults).
+func (r *Roster[R, F]) New(name string, rules R, configPath string) (F, error) {
+	e, err := r.Lookup(name)
+	if err != nil {
+		var zero F
+		return zero, err
+	}
+	f, err := e.Build(rules, configPath)
+	if err != nil {
+		var zero F
+		return zero, fmt.Errorf("%s: %s: %w", r.prefix, name, err)
+	}
+	return f, nil
+}

@@ -1,0 +1,345 @@
+package replay
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+)
+
+// When RenderBattleship draws the boards (BattleshipRenderOptions.Boards).
+const (
+	BoardsEnd  = "end"  // after the last shot shown (the default)
+	BoardsTurn = "turn" // also after every turn: a turn ends when the shooter misses or repeats a cell
+	BoardsShot = "shot" // also after every shot
+)
+
+// BattleshipRenderOptions choose what RenderBattleship draws.
+type BattleshipRenderOptions struct {
+	// From and To are the shots shown (0 is the start, before any shot; To
+	// < 0 means the last shot). The boards are always drawn after To.
+	From, To int
+	// Boards is when else to draw both boards: BoardsEnd ("" too),
+	// BoardsTurn or BoardsShot. With BoardsTurn or BoardsShot and From 0,
+	// the start position is drawn too.
+	Boards string
+	// Cyrillic names the columns а б в г д е ж з и к (then л м н ...)
+	// instead of A B C ... J (then K L ...).
+	Cyrillic bool
+}
+
+// BattleshipLegend explains RenderBattleship's board symbols.
+const BattleshipLegend = `legend: O ship, x hit, # sunk ship, o miss, . sea, - rock, [ ] the last shot;
+        columns are letters, rows numbers from 1 (A1 is the top left corner)`
+
+// latinColumns and cyrillicColumns name the columns: the classic ten
+// letters first, then on (й, ё and the signs are left out, as on Russian
+// boards); past the alphabet, two letters (AA, AB, ...).
+var (
+	latinColumns    = []rune("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	cyrillicColumns = []rune("абвгдежзиклмнопрстуфхцчшщэюя")
+)
+
+// columnName names column x (from 0): A, B, ..., Z, AA, AB, ...
+func columnName(x int, cyrillic bool) string {
+	letters := latinColumns
+	if cyrillic {
+		letters = cyrillicColumns
+	}
+	n := len(letters)
+	var out []rune
+	for x++; x > 0; x = (x - 1) / n {
+		out = append([]rune{letters[(x-1)%n]}, out...)
+	}
+	return string(out)
+}
+
+// RenderBattleship draws rp for people: the header, every shot in words
+// with letter+number coordinates (A1 is row 0, column 0: "at":[0,0]), both
+// boards (ships, hits, misses, sunk ships) after the last shot shown and,
+// as opt.Boards says, after every turn or shot, then the result. It
+// verifies the replay on the way and fails (with ErrMismatch) rather than
+// draw a game the rules do not allow.
+func RenderBattleship(w io.Writer, rp *BattleshipReplay, opt BattleshipRenderOptions) error {
+	r, err := rp.Rules()
+	if err != nil {
+		return err
+	}
+	last := len(rp.Shots)
+	to, err := renderRange(opt.From, opt.To, last, "shots")
+	if err != nil {
+		return err
+	}
+	switch opt.Boards {
+	case "", BoardsEnd, BoardsTurn, BoardsShot:
+	default:
+		return fmt.Errorf("replay: render: boards %q: want %s, %s or %s", opt.Boards, BoardsEnd, BoardsTurn, BoardsShot)
+	}
+	bw := bufio.NewWriter(w)
+	rd := &bsRenderer{r: r, rp: rp, cyrillic: opt.Cyrillic}
+	rd.header(bw)
+	var bad [2]error
+	for s := range 2 {
+		p, err := rp.Placement(r, s)
+		if err != nil {
+			return err
+		}
+		switch {
+		case rp.Placements[s].Ships == nil:
+			bad[s] = fmt.Errorf("no fleet was placed")
+		default:
+			bad[s] = r.ValidatePlacement(p)
+		}
+	}
+	if bad[0] != nil || bad[1] != nil {
+		if err := VerifyBattleship(rp); err != nil {
+			return err
+		}
+		for s := range 2 {
+			if bad[s] != nil {
+				fmt.Fprintf(bw, "\nseat %d %s placed no valid fleet: %s\n", s, rd.who(s), oneLine(bad[s]))
+			}
+		}
+		rd.result(bw)
+		return bw.Flush()
+	}
+	listed := false // a shot line was written since the last boards
+	err = simulateBattleship(rp, func(f *bsFrame) {
+		if f.n < opt.From || f.n > to {
+			return
+		}
+		if f.shot != nil {
+			if !listed {
+				fmt.Fprintln(bw)
+			}
+			rd.shotLine(bw, f)
+			listed = true
+		}
+		var draw bool
+		switch {
+		case f.n == to:
+			draw = true
+		case opt.Boards == BoardsShot:
+			draw = true
+		case opt.Boards == BoardsTurn:
+			// The start, or a shot after which the other seat shoots.
+			draw = f.shot == nil || f.n < last && rp.Shots[f.n].Seat != f.shot.Seat
+		}
+		if draw {
+			rd.boards(bw, f)
+			listed = false
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if to == last {
+		rd.result(bw)
+	}
+	return bw.Flush()
+}
+
+type bsRenderer struct {
+	r        *battleship.Rules
+	rp       *BattleshipReplay
+	cyrillic bool
+}
+
+// name is the letter+number name of a cell on the board, e.g. E5.
+func (rd *bsRenderer) name(c grid.Cell) string {
+	x, y := rd.r.Board.XY(c)
+	return columnName(x, rd.cyrillic) + strconv.Itoa(y+1)
+}
+
+func (rd *bsRenderer) who(seat int) string { return seatName(rd.rp.Header.Players[seat]) }
+
+func (rd *bsRenderer) header(w io.Writer) {
+	h := &rd.rp.Header
+	fmt.Fprintf(w, "%s: %s, fleet %s, draw after %s\n",
+		h.Game, boardShape(rd.r.Board), battleship.FormatFleet(rd.r.Fleet), plural(rd.r.DrawLimit, "shot"))
+	writeSeed(w, h.Seed, h.Match)
+	if h.Version != "" {
+		fmt.Fprintf(w, ", recorded by kaisen %s", h.Version)
+	}
+	fmt.Fprintln(w)
+	writeSeats(w, h.First, "shoots first", rd.who)
+	legend := BattleshipLegend
+	if rd.cyrillic {
+		legend = strings.Replace(legend, "(A1 is", "(а1 is", 1)
+	}
+	fmt.Fprintln(w, legend)
+}
+
+// shipName names a ship by its end cells: "the 3-cell ship B2-B4".
+func (rd *bsRenderer) shipName(cells []grid.Cell) string {
+	if len(cells) == 1 {
+		return "the 1-cell ship " + rd.name(cells[0])
+	}
+	lo, hi := cells[0], cells[0]
+	for _, c := range cells {
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	return fmt.Sprintf("the %d-cell ship %s-%s", len(cells), rd.name(lo), rd.name(hi))
+}
+
+// shotLine says in words what shot f.n did.
+func (rd *bsRenderer) shotLine(w io.Writer, f *bsFrame) {
+	st := &f.st
+	b := rd.r.Board
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "#%d seat %d %s shoots ", f.n, st.Seat, rd.who(st.Seat))
+	switch {
+	case st.Err != nil && st.At >= 0 && int(st.At) < b.Size():
+		fmt.Fprintf(&sb, "%s, a rock: illegal, seat %d forfeits", rd.name(st.At), st.Seat)
+	case st.Err != nil:
+		fmt.Fprintf(&sb, "cell %d, off the board: illegal, seat %d forfeits", int(st.At), st.Seat)
+	default:
+		ev := st.Shooter
+		sb.WriteString(rd.name(st.At))
+		if ev.Repeat {
+			sb.WriteString(" again")
+		}
+		sb.WriteString(": " + ev.Outcome.String())
+		switch {
+		case ev.Outcome == battleship.Kill && ev.Repeat:
+			fmt.Fprintf(&sb, " (%s sank before)", rd.shipName(ev.Sunk))
+		case ev.Outcome == battleship.Kill:
+			fmt.Fprintf(&sb, ", %s sinks", rd.shipName(ev.Sunk))
+			if n := f.game.Sea(1 - st.Seat).Afloat(); n > 0 {
+				fmt.Fprintf(&sb, " (%d afloat)", n)
+			} else {
+				sb.WriteString(", the last one")
+			}
+		}
+		switch {
+		case ev.Again && st.Status == battleship.Running:
+			sb.WriteString("; shoots again")
+		case ev.Repeat && ev.Outcome != battleship.Miss:
+			sb.WriteString("; a cell shot before earns no extra shot")
+		}
+		if st.Status == battleship.Drawn {
+			fmt.Fprintf(&sb, "; the draw limit of %s is reached", plural(rd.r.DrawLimit, "shot"))
+		}
+	}
+	fmt.Fprintln(w, sb.String())
+	if d := f.shot.Decision; d != nil {
+		fmt.Fprintf(w, "   why: %s\n", explain(d))
+	}
+}
+
+// boards draws both seats' boards side by side after frame f.
+func (rd *bsRenderer) boards(w io.Writer, f *bsFrame) {
+	fmt.Fprintln(w)
+	switch {
+	case f.shot == nil:
+		fmt.Fprintln(w, "start")
+	case f.n == len(rd.rp.Shots):
+		fmt.Fprintf(w, "after shot %d (the last)\n", f.n)
+	default:
+		fmt.Fprintf(w, "after shot %d\n", f.n)
+	}
+	var boards [2][]string
+	width := 0
+	for s := range 2 {
+		boards[s] = rd.board(f, s)
+		for _, l := range boards[s] {
+			width = max(width, utf8.RuneCountInString(l))
+		}
+	}
+	for i := range boards[0] {
+		pad := width - utf8.RuneCountInString(boards[0][i])
+		fmt.Fprintf(w, "%s%s    %s\n", boards[0][i], strings.Repeat(" ", pad), boards[1][i])
+	}
+}
+
+// board draws seat's fleet under the other seat's fire after frame f: its
+// title, column letters, one line per row and what is still afloat.
+func (rd *bsRenderer) board(f *bsFrame, seat int) []string {
+	b := rd.r.Board
+	sea := f.game.Sea(seat)
+	shot := sea.Shot()
+	ship := make([]int, b.Size()) // ship index + 1, 0 for water
+	var sunk grid.Set
+	var afloat []string
+	for i, sh := range sea.Ships() {
+		all := true
+		for _, c := range sh {
+			ship[c] = i + 1
+			all = all && shot.Has(c)
+		}
+		if all {
+			for _, c := range sh {
+				sunk.Add(c)
+			}
+		} else {
+			afloat = append(afloat, strconv.Itoa(len(sh)))
+		}
+	}
+	last := grid.None
+	if f.shot != nil && f.st.Seat != seat {
+		last = f.st.At
+	}
+	labelW := len(strconv.Itoa(b.Height()))
+	lines := []string{fmt.Sprintf("seat %d: %s", seat, rd.who(seat))}
+	var sb strings.Builder
+	sb.WriteString(strings.Repeat(" ", labelW+1))
+	for x := range b.Width() {
+		name := columnName(x, rd.cyrillic)
+		sb.WriteString(" " + name + strings.Repeat(" ", max(0, 2-utf8.RuneCountInString(name))))
+	}
+	lines = append(lines, strings.TrimRight(sb.String(), " "))
+	for y := range b.Height() {
+		sb.Reset()
+		fmt.Fprintf(&sb, "%*d ", labelW, y+1)
+		for x := range b.Width() {
+			c, _ := b.At(x, y)
+			g := byte('.')
+			switch {
+			case !b.IsUsable(c):
+				g = '-'
+			case ship[c] > 0 && sunk.Has(c):
+				g = '#'
+			case ship[c] > 0 && shot.Has(c):
+				g = 'x'
+			case ship[c] > 0:
+				g = 'O'
+			case shot.Has(c):
+				g = 'o'
+			}
+			if c == last {
+				sb.WriteString("[" + string(g) + "]")
+			} else {
+				sb.WriteString(" " + string(g) + " ")
+			}
+		}
+		lines = append(lines, strings.TrimRight(sb.String(), " "))
+	}
+	status := fmt.Sprintf("afloat %d/%d", len(afloat), len(rd.r.Fleet))
+	if len(afloat) > 0 {
+		status += ": " + strings.Join(afloat, " ")
+	}
+	return append(lines, status)
+}
+
+func (rd *bsRenderer) result(w io.Writer) {
+	res := &rd.rp.Result
+	fmt.Fprintln(w)
+	shots := fmt.Sprintf("shots %d (seat 0) and %d (seat 1)", res.Shots[0], res.Shots[1])
+	switch res.Outcome {
+	case OutcomeDraw:
+		fmt.Fprintf(w, "result: draw; %s\n", shots)
+	default:
+		fmt.Fprintf(w, "result: seat %d %s wins; %s\n", res.Winner, rd.who(res.Winner), shots)
+	}
+	writeForfeits(w, res.Forfeits, rd.who)
+}
+
+// oneLine joins a (possibly joined) error's lines with "; ".
+func oneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}

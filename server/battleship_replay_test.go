@@ -1,0 +1,68 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/replay"
+)
+
+// verifyBSReplay reads the replay of battleship game r, checks it against
+// the rules engine and against the result log line, and returns it.
+func verifyBSReplay(t *testing.T, ts *testServer, r Result) *replay.BattleshipReplay {
+	t.Helper()
+	require.NotEmpty(t, r.Replay, "game %s has no replay", r.Game)
+	require.Equal(t, r.Game+".jsonl", r.Replay)
+	path := filepath.Join(ts.cfg.ReplayDir, r.Replay)
+	game, err := replay.GameOfFile(path)
+	require.NoError(t, err)
+	require.Equal(t, replay.GameBattleship, game)
+	rp, err := replay.ReadBattleshipFile(path)
+	require.NoError(t, err)
+	require.NoError(t, replay.VerifyBattleship(rp))
+	require.Equal(t, r.Seed, rp.Header.Seed)
+	require.Equal(t, r.First, rp.Header.First)
+	require.Equal(t, r.Actions, rp.Result.Shots[0]+rp.Result.Shots[1])
+	require.Equal(t, r.Actions, len(rp.Shots))
+	require.Equal(t, r.Winner, rp.Result.Winner)
+	var seats []int
+	for _, f := range rp.Result.Forfeits {
+		seats = append(seats, f.Seat)
+		require.Contains(t, f.Reason, r.Reason, "the forfeit's reason starts with the result log's")
+	}
+	require.Equal(t, r.Forfeits, seats)
+	return rp
+}
+
+// forfeitKinds lists the replay's forfeits as "seat:kind".
+func forfeitKinds(rp *replay.BattleshipReplay) []string {
+	var out []string
+	for _, f := range rp.Result.Forfeits {
+		out = append(out, string(rune('0'+f.Seat))+":"+f.Kind)
+	}
+	return out
+}
+
+// TestBattleshipHouseReplay: a game against an explaining house AI records
+// its reasons; the replay directory holds the replay and nothing else (no
+// temporary file is left behind).
+func TestBattleshipHouseReplay(t *testing.T) {
+	checkLeaks(t)
+	ts := startServer(t, bsConfig(t, "gridbot"))
+	g, err := bsClient(ts.addr(0), "bs-random", 5)
+	require.NoError(t, err)
+	r := ts.waitResults(t, 1)[0]
+	rp := verifyBSReplay(t, ts, r)
+	require.Equal(t, g.Shots, rp.Result.Shots)
+	require.Equal(t, "gridbot", rp.Header.Players[1].Name)
+	for _, s := range rp.Shots {
+		require.Equal(t, s.Seat == 1, s.Decision != nil, "shot %d: only the house AI explains its shots", s.N)
+	}
+	entries, err := os.ReadDir(ts.cfg.ReplayDir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	require.Equal(t, r.Replay, entries[0].Name())
+}
