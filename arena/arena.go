@@ -224,10 +224,7 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 	if err := m.Validate(); err != nil {
 		return Summary{}, err
 	}
-	log := m.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := orDiscard(m.Log)
 	workers := m.Workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)

@@ -181,6 +181,7 @@ func TestForfeits(t *testing.T) {
 		{"invalid placement", func(rng *rand.Rand) players.Player {
 			return placeTwice{players.NewRandom(rules, rng)}
 		}, "invalid placement"},
+		{"empty panic in the factory", func(*rand.Rand) players.Player { panic("") }, "panic: (empty panic value)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

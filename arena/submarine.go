@@ -1,11 +1,9 @@
 package arena
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"runtime/debug"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -41,16 +39,7 @@ func (s *Submarine) NewTable(log *slog.Logger) Table {
 
 // Validate checks that the family can play.
 func (s *Submarine) Validate() error {
-	var errs []error
-	if s.Rules == nil {
-		errs = append(errs, errors.New("arena: submarine: no rules"))
-	} else if err := s.Rules.Validate(); err != nil {
-		errs = append(errs, fmt.Errorf("arena: submarine: %w", err))
-	}
-	if s.P1.Factory == nil || s.P2.Factory == nil {
-		errs = append(errs, errors.New("arena: submarine: a player has no factory"))
-	}
-	return errors.Join(errs...)
+	return validateFamily(s.Game(), s.Rules, s.P1.Factory != nil && s.P2.Factory != nil)
 }
 
 type subTable struct {
@@ -59,18 +48,10 @@ type subTable struct {
 }
 
 func (st *subTable) Play(d Deal) (GameResult, error) {
-	f := [2]players.Factory{st.fam.P1.Factory, st.fam.P2.Factory}
-	seats := [2]replay.SeatInfo{{Seat: 0, Name: st.fam.P1.Name, Role: "p1"}, {Seat: 1, Name: st.fam.P2.Name, Role: "p2"}}
-	if d.P1Seat == 1 {
-		f[0], f[1] = f[1], f[0]
-		seats[0], seats[1] = seats[1], seats[0]
-		seats[0].Seat, seats[1].Seat = 0, 1
-	}
+	f, seats := seatPlayers(d, st.fam.P1.Name, st.fam.P2.Name, st.fam.P1.Factory, st.fam.P2.Factory)
 	var rec *replay.Writer
 	if d.Replay != nil {
-		rec = replay.NewWriter(d.Replay, st.fam.Rules, replay.Header{
-			Seed: d.Seed, Match: &replay.MatchRef{Seed: d.MatchSeed, Index: d.Index}, Players: seats,
-		})
+		rec = replay.NewWriter(d.Replay, st.fam.Rules, replay.Header{Seed: d.Seed, Match: d.matchRef(), Players: seats})
 	}
 	r := st.t.play(&f, d.Seed, rec, d.Explain)
 	r.Index, r.P1Seat = d.Index, d.P1Seat
@@ -125,21 +106,14 @@ func PlayGame(rules *submarine.Rules, f0, f1 players.Factory, seed uint64, opts 
 // and buffers. The action loop does not allocate (beyond what the players and
 // replay writing do).
 type table struct {
+	seatRands
 	rules *submarine.Rules
-	log   *slog.Logger
-	pcg   [2]rand.PCG
-	rng   [2]*rand.Rand
 	view  submarine.View
 }
 
 func newTable(rules *submarine.Rules, log *slog.Logger) *table {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	t := &table{rules: rules, log: log}
-	for s := range 2 {
-		t.rng[s] = rand.New(&t.pcg[s])
-	}
+	t := &table{rules: rules}
+	t.init(log)
 	return t
 }
 
@@ -148,7 +122,7 @@ func newTable(rules *submarine.Rules, log *slog.Logger) *table {
 func (t *table) setup(f players.Factory, seat int) (p players.Player, pl submarine.Placement, panicMsg string) {
 	defer func() {
 		if v := recover(); v != nil {
-			p, pl, panicMsg = nil, nil, fmt.Sprint(v)
+			p, pl, panicMsg = nil, nil, panicText(v)
 			t.log.Debug("player panicked", "seat", seat, "panic", panicMsg, "stack", string(debug.Stack()))
 		}
 	}()
@@ -159,101 +133,58 @@ func (t *table) setup(f players.Factory, seat int) (p players.Player, pl submari
 func (t *table) play(f *[2]players.Factory, seed uint64, rec *replay.Writer, explain bool) GameResult {
 	res := GameResult{Seed: seed, Winner: -1}
 	var (
-		p      [2]players.Player
-		pl     [2]submarine.Placement
-		reason [2]string
-		kind   [2]string
+		p  [2]players.Player
+		pl [2]submarine.Placement
+		ff forfeits
 	)
 	for s := range 2 {
-		t.pcg[s].Seed(seed, seatStream(s))
+		t.reseed(seed, s)
 		var msg string
 		p[s], pl[s], msg = t.setup(f[s], s)
 		switch {
 		case msg != "":
-			kind[s], reason[s] = replay.ForfeitPanic, "panic: "+msg
+			ff.set(s, replay.ForfeitPanic, "panic: "+msg)
 		default:
 			if err := t.rules.ValidatePlacement(pl[s]); err != nil {
-				kind[s], reason[s] = replay.ForfeitPlacement, err.Error()
+				ff.set(s, replay.ForfeitPlacement, err.Error())
 			}
 		}
 		if rec != nil {
 			rec.Placement(s, pl[s])
 		}
 	}
-	if kind[0] != "" || kind[1] != "" {
+	if ff.any() {
 		// The game never starts: a seat that could not place loses; both: draw.
-		var out replay.Result
-		out.Outcome, out.Winner = replay.OutcomeWin, -1
-		switch {
-		case kind[0] != "" && kind[1] != "":
-			out.Outcome = replay.OutcomeDraw
-		case kind[0] != "":
-			out.Winner = 1
-		default:
-			out.Winner = 0
-		}
-		for s := range 2 {
-			if kind[s] != "" {
-				res.Forfeit[s] = true
-				out.Forfeits = append(out.Forfeits, replay.Forfeit{Seat: s, Kind: kind[s], Reason: reason[s]})
-			}
-		}
-		res.Winner = out.Winner
-		res.Reason = joinReasons(reason)
-		if rec != nil {
-			rec.Result(out)
-		}
-		return res
+		res.Winner = ff.walkover()
+		return t.finish(&res, &ff, rec)
 	}
 	g, err := submarine.NewGame(t.rules, pl[0], pl[1], 0)
 	if err != nil { // placements were validated above
 		panic(fmt.Sprintf("arena: start game: %v", err))
 	}
-	var ex [2]players.Explainer
-	if explain && rec != nil {
-		for s := range 2 {
-			ex[s], _ = p[s].(players.Explainer)
-		}
-	}
+	ex := explainers(&p, explain && rec != nil)
 	lp := t.loop(g, &p, rec, &ex)
-	out := replay.Result{Outcome: replay.OutcomeWin}
 	if lp.panicked && g.Outcome() == submarine.Running {
 		g.Forfeit(lp.seat)
-		kind[lp.seat], reason[lp.seat] = replay.ForfeitPanic, "panic: "+lp.msg
+		ff.set(lp.seat, replay.ForfeitPanic, "panic: "+lp.msg)
 	} else if lp.panicked {
 		t.log.Warn("player panicked after the game ended; the result stands", "seat", lp.seat, "panic", lp.msg)
 	}
 	if lp.illegal != nil {
-		kind[lp.illegalSeat], reason[lp.illegalSeat] = replay.ForfeitIllegal, lp.illegal.Error()
+		ff.set(lp.illegalSeat, replay.ForfeitIllegal, lp.illegal.Error())
 	}
-	for s := range 2 {
-		if kind[s] != "" {
-			res.Forfeit[s] = true
-			out.Forfeits = append(out.Forfeits, replay.Forfeit{Seat: s, Kind: kind[s], Reason: reason[s]})
-		}
-	}
-	res.Reason = joinReasons(reason)
 	res.Actions = g.Actions()
 	res.Winner = g.Winner()
-	if g.Outcome() == submarine.Draw {
-		out.Outcome = replay.OutcomeDraw
-	}
-	out.Winner, out.Actions = res.Winner, res.Actions
-	if rec != nil {
-		rec.Result(out)
-	}
-	return res
+	return t.finish(&res, &ff, rec)
 }
 
-func joinReasons(reason [2]string) string {
-	switch {
-	case reason[0] != "" && reason[1] != "":
-		return "seat 0: " + reason[0] + "; seat 1: " + reason[1]
-	case reason[0] != "":
-		return reason[0]
-	default:
-		return reason[1]
+// finish fills in the forfeits and writes the replay's result line.
+func (t *table) finish(res *GameResult, ff *forfeits, rec *replay.Writer) GameResult {
+	forfeits := ff.fill(res)
+	if rec != nil {
+		rec.Result(replay.Result{Outcome: res.replayOutcome(), Winner: res.Winner, Actions: res.Actions, Forfeits: forfeits})
 	}
+	return *res
 }
 
 // loopEnd says how the action loop ended besides the game's own outcome.
@@ -269,7 +200,7 @@ type loopEnd struct {
 func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.Writer, ex *[2]players.Explainer) (end loopEnd) {
 	defer func() {
 		if v := recover(); v != nil {
-			end.panicked, end.msg = true, fmt.Sprint(v)
+			end.panicked, end.msg = true, panicText(v)
 			t.log.Debug("player panicked", "seat", end.seat, "panic", end.msg, "stack", string(debug.Stack()))
 		}
 	}()

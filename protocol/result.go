@@ -253,18 +253,29 @@ func decodeResult(d Dialect, line []byte, r *submarine.Rules, mine bool) (Result
 	return res, nil
 }
 
-func decodeAttacked(raw []byte, r *submarine.Rules, res *Result) error {
-	ev := &res.Event
+// eventBody reads the members of an "attacked" or "moved" object (what
+// names it); false instead of the object means the action was illegal: it
+// sets ev.Illegal and returns no members.
+func eventBody(raw []byte, what string, ev *submarine.Event) ([]member, error) {
 	if kindOf(raw) != '{' {
-		ok, err := boolean(raw, `"attacked"`)
+		ok, err := boolean(raw, what)
 		if err != nil || ok {
-			return fmt.Errorf(`%w: "attacked" must be an object or false, got %s`, ErrType, describe(raw))
+			return nil, fmt.Errorf(`%w: %s must be an object or false, got %s`, ErrType, what, describe(raw))
 		}
 		ev.Illegal = true
-		return nil
+		return nil, nil
 	}
-	body, err := members(raw, `"attacked"`)
-	if err != nil {
+	ms, err := members(raw, what)
+	if err == nil && ms == nil {
+		ms = []member{} // an empty object is not "false"
+	}
+	return ms, err
+}
+
+func decodeAttacked(raw []byte, r *submarine.Rules, res *Result) error {
+	ev := &res.Event
+	body, err := eventBody(raw, `"attacked"`, ev)
+	if body == nil || err != nil {
 		return err
 	}
 	posRaw, ok := lookup(body, "position")
@@ -306,16 +317,8 @@ func decodeAttacked(raw []byte, r *submarine.Rules, res *Result) error {
 
 func decodeMoved(raw []byte, r *submarine.Rules, res *Result) error {
 	ev := &res.Event
-	if kindOf(raw) != '{' {
-		ok, err := boolean(raw, `"moved"`)
-		if err != nil || ok {
-			return fmt.Errorf(`%w: "moved" must be an object or false, got %s`, ErrType, describe(raw))
-		}
-		ev.Illegal = true
-		return nil
-	}
-	body, err := members(raw, `"moved"`)
-	if err != nil {
+	body, err := eventBody(raw, `"moved"`, ev)
+	if body == nil || err != nil {
 		return err
 	}
 	shipRaw, ok := lookup(body, "ship")

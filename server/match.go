@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -28,7 +29,8 @@ type seat struct {
 	house   string          // the house AI's name
 	name    string          // the name a submarine-py client sent
 
-	// Per game.
+	// Per game. ai, place and order are a submarine game's (a bsMatch
+	// keeps its own); fault and pipelined serve both games.
 	ai        players.Player
 	place     submarine.Placement
 	order     protocol.Order
@@ -76,9 +78,19 @@ type match struct {
 	first int         // the seat whose connection got the first line queued since the last flush, or -1
 }
 
-// run plays the pairing's games, records each, then closes the connections.
-// ctx ends when the server stops the game (after the shutdown grace).
-func (m *match) run(ctx context.Context) {
+// runGame runs the pairing with the listener's game.
+func (m *match) runGame(ctx context.Context) {
+	if m.st.bs != nil {
+		m.run(ctx, (&bsMatch{match: m}).play)
+		return
+	}
+	m.run(ctx, m.play)
+}
+
+// run plays the pairing's games with play, records each, then closes the
+// connections. ctx ends when the server stops the game (after the shutdown
+// grace).
+func (m *match) run(ctx context.Context, play func(ctx context.Context, k int) (*Result, []byte)) {
 	stop := context.AfterFunc(ctx, func() {
 		for _, s := range m.seats {
 			if s.c != nil {
@@ -90,9 +102,10 @@ func (m *match) run(ctx context.Context) {
 	m.timer = time.NewTimer(time.Hour)
 	m.timer.Stop()
 	defer m.timer.Stop()
+	m.first = -1
 	n := m.st.cfg.Games
 	for k := 1; k <= n; k++ {
-		res, rp := m.play(ctx, k)
+		res, rp := play(ctx, k)
 		// An illegal action only loses the game; any other forfeit (the
 		// client is broken or gone) or a shutdown ends the series.
 		last := k == n || res.Outcome == OutcomeAborted || (len(res.Forfeits) > 0 && res.Reason != ReasonIllegal)
@@ -113,12 +126,26 @@ func (m *match) run(ctx context.Context) {
 // reference server's order (the order between the two connections is not
 // observable on TCP anyway).
 func (m *match) sendString(i int, line string) {
-	if c := m.seats[i].c; c != nil {
-		if m.first < 0 {
-			m.first = i
-		}
+	if c := m.to(i); c != nil {
 		c.queueString(line)
 	}
+}
+
+// send is sendString for an encoded line.
+func (m *match) send(i int, line []byte) {
+	if c := m.to(i); c != nil {
+		c.queue(line)
+	}
+}
+
+// to is the connection of client seat i, which the next flush writes to,
+// or nil for the house AI.
+func (m *match) to(i int) *conn {
+	c := m.seats[i].c
+	if c != nil && m.first < 0 {
+		m.first = i
+	}
+	return c
 }
 
 // sendResult queues for client seat i the result line that tells it ev,
@@ -202,17 +229,16 @@ func outOfTurn(line []byte) error {
 	return fmt.Errorf("%w: %q", errOutOfTurn, protocol.NewProtocolError(line, errOutOfTurn).Line)
 }
 
-// play runs game k: handshake, then turns until the game ends. It returns
-// the game's result and its replay (nil when the game was aborted or replays
-// are off). End lines are sent by end.
-func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
+// newResult starts the result of game k of the pairing in dialect: its
+// seed and first seat.
+func (m *match) newResult(k int, dialect string) *Result {
 	cfg := m.st.cfg
 	seed := m.rng.Uint64()
 	rng := rand.New(rand.NewPCG(seed, 0x6b616973656e)) // first-player coin
 	res := &Result{
 		Game:     m.id,
 		Listener: cfg.Name,
-		Dialect:  m.st.dialect.String(),
+		Dialect:  dialect,
 		Round:    k,
 		Rounds:   cfg.Games,
 		Seed:     seed,
@@ -223,107 +249,79 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 	if cfg.Games > 1 {
 		res.Game = m.id + "." + strconv.Itoa(k)
 	}
-	log := m.log.With("game", res.Game)
+	return res
+}
 
-	m.handshake(ctx, k, seed)
+// seated fills in the players of res after the handshake and reports
+// whether the game goes on (false: the server is stopping it).
+func (m *match) seated(ctx context.Context, res *Result) bool {
 	for i, s := range m.seats {
 		res.Players[i] = s.peer()
 	}
-	if ctx.Err() != nil {
+	return ctx.Err() == nil
+}
+
+// play runs game k: handshake, then turns until the game ends. It returns
+// the game's result and its replay (nil when the game was aborted or replays
+// are off). End lines are sent by end.
+func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
+	res := m.newResult(k, m.st.dialect.String())
+	log := m.log.With("game", res.Game)
+
+	m.handshake(ctx, k, res.Seed)
+	if !m.seated(ctx, res) {
 		return m.abort(res, log), nil
 	}
 
-	var rp *bytes.Buffer
-	var rw *replay.Writer
-	if m.srv.cfg.ReplayDir != "" {
-		rp = new(bytes.Buffer)
-		h := replay.Header{Seed: seed, First: res.First}
-		for i, s := range m.seats {
-			h.Players[i] = replay.SeatInfo{Seat: i, Name: s.replayName()}
-		}
-		rw = replay.NewWriter(rp, m.st.rules, h)
+	rules := m.st.rules
+	rec := newRecorder(m, log, func(w io.Writer, players [2]replay.SeatInfo) *replay.Writer {
+		rw := replay.NewWriter(w, rules, replay.Header{Seed: res.Seed, First: res.First, Players: players})
 		for i, s := range m.seats {
 			rw.Placement(i, s.place)
 		}
-	}
-	replayBytes := func(rr replay.Result) []byte {
-		if rw == nil {
-			return nil
-		}
-		rw.Result(rr)
-		if err := rw.Flush(); err != nil {
-			log.Error("replay", "err", err)
-			return nil
-		}
-		return rp.Bytes()
+		return rw
+	})
+	replayBytes := func(forfeits []replay.Forfeit) []byte {
+		return rec.finish(replay.Result{Outcome: replayOutcome(res), Winner: res.Winner, Actions: res.Actions, Forfeits: forfeits})
 	}
 
 	if m.seats[0].fault != nil || m.seats[1].fault != nil {
-		rr := m.handshakeForfeit(res, log)
-		return res, replayBytes(rr)
+		ff := m.handshakeFailed(res, log)
+		m.handshakeWinner(res)
+		return res, replayBytes(ff)
 	}
 
-	rules := m.st.rules
 	g, err := submarine.NewGame(rules, m.seats[0].place, m.seats[1].place, res.First)
 	if err != nil { // placements were validated: a server bug
 		log.Error("start game", "err", err)
 		return m.abort(res, log), nil
 	}
 	invalid := submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}
+	actions := &moveReader[submarine.Action]{
+		what:   "action",
+		decode: func(line []byte) (submarine.Action, error) { return decodeAction(line, rules) },
+	}
 	for {
 		mv := g.Turn()
 		ms := m.seats[mv]
-		m.sendString(mv, protocol.YourTurn)
-		m.sendString(1-mv, protocol.Waiting)
-		// Whatever a client sent before this turn was sent while it waited
-		// for the server: out of turn.
-		if w, err := m.offTurn(); err != nil {
-			if ctx.Err() != nil {
-				return m.abort(res, log), nil
-			}
-			return res, replayBytes(m.waitingForfeit(res, g, w, err, log))
-		}
-		var a submarine.Action
-		var fault error
-		if ms.c == nil {
-			// The house AI answers at once: its lines and the client's
-			// go out together before the client's next action is awaited.
-			if fault = ms.dead(); fault == nil {
-				fault = protect(func() { a = ms.ai.Act() })
-			}
-		} else {
-			m.flush()
-			if w := m.seats[1-mv]; w.c != nil && w.c.werr != nil {
-				if ctx.Err() != nil {
-					return m.abort(res, log), nil
-				}
-				return res, replayBytes(m.waitingForfeit(res, g, 1-mv, w.c.werr, log))
-			}
-			if fault = ms.dead(); fault == nil {
-				var who int
-				who, a, fault = m.await(mv)
-				if who != mv {
-					if ctx.Err() != nil {
-						return m.abort(res, log), nil
-					}
-					return res, replayBytes(m.waitingForfeit(res, g, who, fault, log))
-				}
-			}
-		}
+		a, w, fault := takeTurn(m, mv, func() submarine.Action { return ms.ai.Act() }, actions)
 		if fault != nil {
 			if ctx.Err() != nil {
 				return m.abort(res, log), nil
+			}
+			if w >= 0 {
+				return res, replayBytes(m.waitingForfeit(res, g, w, fault, log))
 			}
 			a = invalid
 		}
 		st := g.Apply(a)
 		m.srv.metrics.actions.Add(1)
-		if rw != nil {
+		if rec != nil {
 			var dec *players.Decision
-			if ex, ok := ms.ai.(players.Explainer); ok && fault == nil {
-				_ = protect(func() { d := ex.Explain(); dec = &d })
+			if fault == nil {
+				dec = explanation(ms.ai)
 			}
-			rw.Step(g.Actions(), &st, dec)
+			rec.w.Step(g.Actions(), &st, dec)
 		}
 		m.tell(g, mv, st.Actor, outcomeFor(&st, mv))
 		m.tell(g, 1-mv, st.Other, outcomeFor(&st, 1-mv))
@@ -365,13 +363,57 @@ func waitingFault(msg inMsg) error {
 	return err
 }
 
-// await waits for the action of client seat mv within the action timeout,
+// moveReader is how a game reads a client's move (A: a submarine action,
+// a battleship shot).
+type moveReader[A any] struct {
+	what   string                       // the move's name in faults: "action", "shot"
+	late   string                       // added to the fault of a client that sent no move in time
+	decode func(line []byte) (A, error) // one move line
+}
+
+// takeTurn tells seat mv that it is its turn (and the other seat to wait)
+// and gets its move: from the house AI by act, at once (its lines and the
+// client's go out together before the client's next move is awaited), or
+// from the client by r within the action timeout. A fault is the mover's
+// (it cannot move) when w is -1, else that of seat w, which sent something
+// (or left) while it was not its turn — the mover itself when its input
+// came before "your turn".
+func takeTurn[A any](m *match, mv int, act func() A, r *moveReader[A]) (a A, w int, fault error) {
+	ms := m.seats[mv]
+	m.sendString(mv, protocol.YourTurn)
+	m.sendString(1-mv, protocol.Waiting)
+	// Whatever a client sent before this turn was sent while it waited
+	// for the server: out of turn.
+	if w, err := m.offTurn(); err != nil {
+		return a, w, err
+	}
+	if ms.c == nil {
+		if fault = ms.dead(); fault == nil {
+			fault = protect(func() { a = act() })
+		}
+		return a, -1, fault
+	}
+	m.flush()
+	if o := m.seats[1-mv]; o.c != nil && o.c.werr != nil {
+		return a, 1 - mv, o.c.werr
+	}
+	if fault = ms.dead(); fault != nil {
+		return a, -1, fault
+	}
+	who, a, fault := awaitMove(m, mv, r)
+	if who != mv {
+		return a, who, fault
+	}
+	return a, -1, fault
+}
+
+// awaitMove waits for the move of client seat mv within the action timeout,
 // watching the other seat too. It returns the seat the first message came
-// from with the decoded action, or with that seat's fault: a read error,
-// an undecodable line or a timeout for mv; any message at all for the
-// other seat (who != mv). A shutdown closes the connections (run's
-// AfterFunc): the readers' errors end the wait and play sees ctx.
-func (m *match) await(mv int) (who int, a submarine.Action, fault error) {
+// from with the decoded move, or with that seat's fault: a read error, an
+// undecodable line or a timeout for mv; any message at all for the other
+// seat (who != mv). A shutdown closes the connections (run's AfterFunc):
+// the readers' errors end the wait and the game sees ctx.
+func awaitMove[A any](m *match, mv int, r *moveReader[A]) (who int, a A, fault error) {
 	m.timer.Reset(m.srv.cfg.Limits.ActionTimeout)
 	defer m.timer.Stop()
 	var msg inMsg
@@ -381,29 +423,42 @@ func (m *match) await(mv int) (who int, a submarine.Action, fault error) {
 	case msg = <-m.seats[1].in():
 		who = 1
 	case <-m.timer.C:
-		return mv, a, fmt.Errorf("read action: %w", os.ErrDeadlineExceeded)
+		return mv, a, fmt.Errorf("read %s: %w%s", r.what, os.ErrDeadlineExceeded, r.late)
 	}
 	if who != mv {
 		return who, a, waitingFault(msg)
 	}
 	if msg.err != nil {
-		return mv, a, fmt.Errorf("read action: %w", msg.err)
+		return mv, a, fmt.Errorf("read %s: %w", r.what, msg.err)
 	}
 	m.seats[mv].pipelined = msg.more
-	a, err := decodeAction(*msg.line, m.st.rules)
+	a, err := r.decode(*msg.line)
 	putLine(msg.line)
 	if err != nil {
-		return mv, a, fmt.Errorf("action: %w", err)
+		return mv, a, fmt.Errorf("%s: %w", r.what, err)
 	}
 	return mv, a, nil
+}
+
+// explanation is the Decision of the house AI p (nil when p gives none, or
+// panics giving it).
+func explanation(p any) *players.Decision {
+	ex, ok := p.(players.Explainer)
+	if !ok {
+		return nil
+	}
+	var dec *players.Decision
+	_ = protect(func() { d := ex.Explain(); dec = &d })
+	return dec
 }
 
 // waitingForfeit ends a running game because seat w broke the protocol while
 // it was not its turn (err says how). The seats have been sent "your turn"
 // and "waiting"; each is now told the outcome as if the mover's action had
 // been invalid — the mover's line first: {"outcome":true,...} to the
-// winner, {"outcome":false,...} to w — and the end lines follow.
-func (m *match) waitingForfeit(res *Result, g *submarine.Game, w int, err error, log *slog.Logger) replay.Result {
+// winner, {"outcome":false,...} to w — and the end lines follow. It returns
+// the replay's forfeits.
+func (m *match) waitingForfeit(res *Result, g *submarine.Game, w int, err error, log *slog.Logger) []replay.Forfeit {
 	mv := g.Turn()
 	g.Forfeit(w)
 	ev := submarine.Event{Kind: submarine.Invalid, Illegal: true, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}
@@ -417,48 +472,105 @@ func (m *match) waitingForfeit(res *Result, g *submarine.Game, w int, err error,
 			m.sendResult(i, ev, outcome, &v, m.seats[1-i].order)
 		}
 	}
-	res.Actions = g.Actions()
-	res.End = time.Now().UTC()
-	res.Outcome, res.Winner = OutcomeWin, 1-w
-	res.Reason, res.Detail = classify(err), err.Error()
-	res.Forfeits = []int{w}
-	log.Warn("forfeit", "seat", w, "peer", m.seats[w].peer().Addr, "reason", res.Reason, "detail", res.Detail, "phase", "waiting")
-	return replay.Result{
-		Outcome:  replay.OutcomeWin,
-		Winner:   1 - w,
-		Actions:  g.Actions(),
-		Forfeits: []replay.Forfeit{{Seat: w, Kind: replay.ForfeitWaiting, Reason: res.Reason + ": " + res.Detail}},
-	}
+	return m.forfeited(res, log, g.Actions(), w, replay.ForfeitWaiting, classify(err), err, "phase", "waiting")
 }
 
 // finish fills in the result of a game that ended on step st (fault: why
-// the mover could not act, if so) and returns the replay's result line.
-func (m *match) finish(res *Result, g *submarine.Game, st *submarine.Step, fault error, log *slog.Logger) replay.Result {
-	mv := st.Seat
-	res.Actions = g.Actions()
-	res.End = time.Now().UTC()
-	rr := replay.Result{Actions: g.Actions(), Winner: g.Winner(), Outcome: replay.OutcomeWin}
+// the mover could not act, if so) and returns the replay's forfeits.
+func (m *match) finish(res *Result, g *submarine.Game, st *submarine.Step, fault error, log *slog.Logger) []replay.Forfeit {
 	switch {
-	case fault != nil:
-		res.Reason, res.Detail = classify(fault), fault.Error()
+	case fault != nil: // the mover's action was taken as invalid
+		return m.forfeited(res, log, g.Actions(), st.Seat, replay.ForfeitIllegal, classify(fault), fault)
 	case st.Err != nil:
-		res.Reason, res.Detail = ReasonIllegal, st.Err.Error()
-	case st.Outcome == submarine.Draw:
-		res.Reason = ReasonDrawLimit
-	default:
-		res.Reason = ReasonSunk
+		return m.forfeited(res, log, g.Actions(), st.Seat, replay.ForfeitIllegal, ReasonIllegal, st.Err)
 	}
-	if st.Outcome == submarine.Draw {
-		res.Outcome, rr.Outcome = OutcomeDraw, replay.OutcomeDraw
-	} else {
-		res.Outcome, res.Winner = OutcomeWin, g.Winner()
+	gameOver(res, g.Actions(), g.Winner())
+	return nil
+}
+
+// gameOver fills in the result of a game that ended by the rules after
+// actions moves: won by winner, or drawn at the draw limit (winner -1).
+func gameOver(res *Result, actions, winner int) {
+	res.Actions = actions
+	res.End = time.Now().UTC()
+	if winner < 0 {
+		res.Outcome, res.Reason = OutcomeDraw, ReasonDrawLimit
+		return
 	}
-	if st.Err != nil {
-		res.Forfeits = []int{mv}
-		rr.Forfeits = []replay.Forfeit{{Seat: mv, Kind: replay.ForfeitIllegal, Reason: res.Reason + ": " + res.Detail}}
-		log.Warn("forfeit", "seat", mv, "peer", m.seats[mv].peer().Addr, "reason", res.Reason, "detail", res.Detail)
+	res.Outcome, res.Winner, res.Reason = OutcomeWin, winner, ReasonSunk
+}
+
+// forfeited fills in the result of a running game that seat w lost by
+// forfeit after actions moves (reason and err: why; kind: the replay's
+// replay.Forfeit* kind), logs the forfeit with attrs and returns the
+// replay's forfeits.
+func (m *match) forfeited(res *Result, log *slog.Logger, actions, w int, kind, reason string, err error, attrs ...any) []replay.Forfeit {
+	res.Actions = actions
+	res.End = time.Now().UTC()
+	res.Outcome, res.Winner = OutcomeWin, 1-w
+	res.Reason, res.Detail = reason, err.Error()
+	res.Forfeits = []int{w}
+	m.logForfeit(log, w, res.Reason, res.Detail, attrs...)
+	return []replay.Forfeit{{Seat: w, Kind: kind, Reason: res.Reason + ": " + res.Detail}}
+}
+
+// logForfeit logs the forfeit of seat i (attrs: more, such as the phase).
+func (m *match) logForfeit(log *slog.Logger, i int, reason, detail string, attrs ...any) {
+	log.Warn("forfeit", append([]any{"seat", i, "peer", m.seats[i].peer().Addr, "reason", reason, "detail", detail}, attrs...)...)
+}
+
+// replayOutcome is the replay's outcome of the finished game res.
+func replayOutcome(res *Result) string {
+	if res.Outcome == OutcomeDraw {
+		return replay.OutcomeDraw
 	}
-	return rr
+	return replay.OutcomeWin
+}
+
+// resultWriter is a replay writer (*replay.Writer, *replay.BattleshipWriter)
+// whose result line is an R.
+type resultWriter[R any] interface {
+	Result(R)
+	Flush() error
+}
+
+// recorder records a game's replay in memory with w; the server writes it
+// durably (Server.record) before the end lines go out. A nil recorder
+// (replays off) records nothing.
+type recorder[R any, W resultWriter[R]] struct {
+	buf bytes.Buffer
+	w   W
+	log *slog.Logger
+}
+
+// newRecorder starts the replay of a game after its handshake, or returns
+// nil when the server keeps no replays: start makes the writer with the
+// header (the seats' players given) and the placements.
+func newRecorder[R any, W resultWriter[R]](m *match, log *slog.Logger, start func(w io.Writer, players [2]replay.SeatInfo) W) *recorder[R, W] {
+	if m.srv.cfg.ReplayDir == "" {
+		return nil
+	}
+	rec := &recorder[R, W]{log: log}
+	var players [2]replay.SeatInfo
+	for i, s := range m.seats {
+		players[i] = replay.SeatInfo{Seat: i, Name: s.replayName()}
+	}
+	rec.w = start(&rec.buf, players)
+	return rec
+}
+
+// finish writes the result line rr and returns the replay (nil on a write
+// error, which is logged).
+func (rec *recorder[R, W]) finish(rr R) []byte {
+	if rec == nil {
+		return nil
+	}
+	rec.w.Result(rr)
+	if err := rec.w.Flush(); err != nil {
+		rec.log.Error("replay", "err", err)
+		return nil
+	}
+	return rec.buf.Bytes()
 }
 
 // handshake greets both seats and reads their placements (and, in the
@@ -501,39 +613,15 @@ func (m *match) handshake(ctx context.Context, k int, seed uint64) {
 	m.timer.Reset(m.srv.cfg.Limits.HandshakeTimeout)
 	defer m.timer.Stop()
 	for pending > 0 {
-		var ch [2]chan inMsg
-		who, msg, got := -1, inMsg{}, false
-		for i, s := range m.seats {
-			if need[i] == 0 {
-				continue
-			}
-			if msg, got = s.c.poll(); got {
-				who = i
-				break
-			}
-			ch[i] = s.c.in
-		}
-		if !got {
-			var err error
-			select {
-			case msg = <-ch[0]:
-				who = 0
-			case msg = <-ch[1]:
-				who = 1
-			case <-m.timer.C:
-				err = os.ErrDeadlineExceeded
-			case <-ctx.Done():
-				err = ctx.Err()
-			}
-			if err != nil {
-				for i, s := range m.seats {
-					if need[i] > 0 {
-						s.fault = fmt.Errorf("read %s: %w", handshakeStep(need[i]), err)
-						need[i] = 0
-					}
+		who, msg, err := m.handshakeMsg(ctx, [2]bool{need[0] > 0, need[1] > 0})
+		if err != nil {
+			for i, s := range m.seats {
+				if need[i] > 0 {
+					s.fault = fmt.Errorf("read %s: %w", handshakeStep(need[i]), err)
+					need[i] = 0
 				}
-				return
 			}
+			return
 		}
 		s := m.seats[who]
 		if err := m.greetClient(s, need[who], msg); err != nil {
@@ -544,6 +632,33 @@ func (m *match) handshake(ctx context.Context, k int, seed uint64) {
 		if need[who] == 0 {
 			pending--
 		}
+	}
+}
+
+// handshakeMsg returns the next handshake message of a client seat that
+// still owes one (waiting[i]): one already delivered (seat 0's first), else
+// the first to arrive before the handshake timer fires. err says why none
+// came: the timer fired or ctx ended.
+func (m *match) handshakeMsg(ctx context.Context, waiting [2]bool) (who int, msg inMsg, err error) {
+	var ch [2]chan inMsg
+	for i, s := range m.seats {
+		if !waiting[i] {
+			continue
+		}
+		if msg, ok := s.c.poll(); ok {
+			return i, msg, nil
+		}
+		ch[i] = s.c.in
+	}
+	select {
+	case msg = <-ch[0]:
+		return 0, msg, nil
+	case msg = <-ch[1]:
+		return 1, msg, nil
+	case <-m.timer.C:
+		return -1, msg, os.ErrDeadlineExceeded
+	case <-ctx.Done():
+		return -1, msg, ctx.Err()
 	}
 }
 
@@ -586,22 +701,21 @@ func cleanName(line []byte) string {
 	return string(bytes.ToValidUTF8(line, []byte("?")))
 }
 
-// handshakeForfeit ends a game that failed before its first action: the seat
-// that completed its handshake is told, as if its opponent had sent an
-// invalid action on the first turn, "waiting", then a result line with
-// "outcome": true; the end lines follow. When both failed, the game has no
-// winner (recorded as a draw with both seats forfeiting) and no result line;
-// both are told "you lose".
-func (m *match) handshakeForfeit(res *Result, log *slog.Logger) replay.Result {
-	rules := m.st.rules
+// handshakeFailed fills in the result of a game that failed before its
+// first move: the seats whose handshake failed (seat.fault) forfeit, the
+// first one's reason is the game's; the other seat wins or, when both
+// failed, the game has no winner (recorded as a draw with both seats
+// forfeiting; end tells both they lost). It logs each forfeit and returns
+// the replay's forfeits: a placement forfeit per failed seat (panic for a
+// house AI that crashed).
+func (m *match) handshakeFailed(res *Result, log *slog.Logger) []replay.Forfeit {
 	res.End = time.Now().UTC()
-	rr := replay.Result{Outcome: replay.OutcomeWin, Winner: -1}
-	var bad []int
+	var ff []replay.Forfeit
 	for i, s := range m.seats {
 		if s.fault == nil {
 			continue
 		}
-		bad = append(bad, i)
+		res.Forfeits = append(res.Forfeits, i)
 		reason := classify(s.fault)
 		if res.Reason == "" {
 			res.Reason, res.Detail = reason, s.fault.Error()
@@ -610,25 +724,34 @@ func (m *match) handshakeForfeit(res *Result, log *slog.Logger) replay.Result {
 		if reason == ReasonPanic {
 			kind = replay.ForfeitPanic
 		}
-		rr.Forfeits = append(rr.Forfeits, replay.Forfeit{Seat: i, Kind: kind, Reason: reason + ": " + s.fault.Error()})
-		log.Warn("forfeit", "seat", i, "peer", s.peer().Addr, "reason", reason, "detail", s.fault.Error(), "phase", "handshake")
+		ff = append(ff, replay.Forfeit{Seat: i, Kind: kind, Reason: reason + ": " + s.fault.Error()})
+		m.logForfeit(log, i, reason, s.fault.Error(), "phase", "handshake")
 	}
-	res.Forfeits = bad
-	if len(bad) == 2 {
-		res.Outcome, rr.Outcome = OutcomeDraw, replay.OutcomeDraw
-		return rr
+	if len(res.Forfeits) == 2 {
+		res.Outcome = OutcomeDraw
+	} else {
+		res.Outcome, res.Winner = OutcomeWin, 1-res.Forfeits[0]
 	}
-	w := 1 - bad[0]
-	res.Outcome, res.Winner, rr.Winner = OutcomeWin, w, w
-	ws := m.seats[w]
-	v := submarine.View{Me: submarine.NewFleet(rules, ws.place)}
+	return ff
+}
+
+// handshakeWinner tells the seat that won a game that failed before its
+// first action (handshakeFailed), as if its opponent had sent an invalid
+// action on the first turn, "waiting", then a result line with "outcome":
+// true; the end lines follow. When both failed there is no result line.
+func (m *match) handshakeWinner(res *Result) {
+	if res.Outcome != OutcomeWin {
+		return
+	}
+	rules := m.st.rules
+	w := res.Winner
+	v := submarine.View{Me: submarine.NewFleet(rules, m.seats[w].place)}
 	for i, sp := range rules.Fleet {
 		v.EnemyHP[i] = int8(sp.HP)
 	}
 	ev := submarine.Event{Kind: submarine.Invalid, Illegal: true, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}
 	m.sendString(w, protocol.Waiting)
 	m.sendResult(w, ev, protocol.Won, &v, nil)
-	return rr
 }
 
 // abort ends a game the server stopped: no end lines, no replay.
@@ -658,10 +781,16 @@ func (m *match) tell(g *submarine.Game, i int, ev submarine.Event, outcome int) 
 
 // outcomeFor is the wire outcome of step st for seat i.
 func outcomeFor(st *submarine.Step, i int) int {
+	return wireOutcome(st.Outcome == submarine.Win, st.Winner, i)
+}
+
+// wireOutcome is the wire outcome for seat i of a move that ended the game
+// won by winner (won), or of one that did not.
+func wireOutcome(won bool, winner, i int) int {
 	switch {
-	case st.Outcome != submarine.Win:
+	case !won:
 		return protocol.NoOutcome
-	case st.Winner == i:
+	case winner == i:
 		return protocol.Won
 	default:
 		return protocol.Lost

@@ -56,6 +56,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"slices"
 )
 
 // ErrBudget is returned when counting would take more work than allowed.
@@ -96,6 +97,27 @@ type CountOptions struct {
 // Count returns the exact number of layouts of the remaining fleet consistent
 // with the position, overall and per cell. It checks ctx between cells.
 func Count(ctx context.Context, pos *Position, opt CountOptions) (*Counts, error) {
+	return count(ctx, pos, opt, nil)
+}
+
+// Counter is Count for a sequence of positions, such as those of one game:
+// it keeps the first pass of the programme of its last count (the profiles
+// cell by cell, about 40 bytes each, at most maxCachedStates of them) and
+// starts the next count from the last cell boundary that pass shares with
+// it, the boundary before the first cell whose status changed, when the
+// board and the remaining fleet are the same. Its results, errors and
+// work, hence its budget decisions, are exactly those of Count. The zero
+// value is ready to use; a Counter is not safe for concurrent use.
+type Counter struct {
+	last *enumCache
+}
+
+// Count is Count (the function), reusing the previous count's first pass.
+func (cc *Counter) Count(ctx context.Context, pos *Position, opt CountOptions) (*Counts, error) {
+	return count(ctx, pos, opt, cc)
+}
+
+func count(ctx context.Context, pos *Position, opt CountOptions, cc *Counter) (*Counts, error) {
 	pr, err := newProblem(pos)
 	if err != nil {
 		return nil, err
@@ -103,7 +125,13 @@ func Count(ctx context.Context, pos *Position, opt CountOptions) (*Counts, error
 	var work int64
 	for m := 1; m <= maxLimbs; m *= 2 {
 		c := &counter{problem: pr, m: m, ctx: ctx, maxWork: opt.MaxWork, work: work}
+		if cc != nil {
+			c.reuse, c.keepAll = cc.last, true
+		}
 		res, err := c.run()
+		if cc != nil {
+			cc.last = c.cache()
+		}
 		work = c.work
 		if errors.Is(err, errOverflow) {
 			continue
@@ -116,6 +144,56 @@ func Count(ctx context.Context, pos *Position, opt CountOptions) (*Counts, error
 		return res, nil
 	}
 	return nil, fmt.Errorf("battleship: count exceeds %d bits", 64*maxLimbs)
+}
+
+// maxCachedStates bounds the first pass a Counter keeps (about 40 bytes a
+// profile); a larger one is dropped. A count within the density bot's
+// default budget makes at most 312 500 profiles.
+const maxCachedStates = 1 << 20
+
+// enumCache is the first pass of one count, as a Counter keeps it: the
+// profiles, forward supports and transitions of the boundaries it
+// completed. Boundary t depends only on the frame, the remaining fleet
+// and the statuses of cells 0..t-1, so it is valid for any problem that
+// shares those.
+type enumCache struct {
+	w, h   int
+	kc     []int
+	status []uint8
+	keys   [][]key    // per boundary 0..done
+	fwd    [][]uint64 // per boundary 0..done
+	trans  [][]uint32 // per cell 0..done-1
+	done   int
+	// failKeys > 0: cell done failed the budget once failKeys profiles of
+	// boundary done+1 were made (a lower bound of their number).
+	failKeys int
+}
+
+// cache returns the first pass of d for a later count, or nil.
+func (d *counter) cache() *enumCache {
+	if d.done == 0 && d.failKeys == 0 || d.states > maxCachedStates {
+		return nil
+	}
+	return &enumCache{
+		w: d.w, h: d.h, kc: d.kc, status: d.status,
+		keys: d.keys[:d.done+1], fwd: d.fwd[:d.done+1], trans: d.trans[:d.done],
+		done: d.done, failKeys: d.failKeys,
+	}
+}
+
+// prefix reports whether the cache fits p's frame and fleet and, if so,
+// the number of leading cells whose status is the same (d.cells() when all
+// are: the virtual last row always is).
+func (c *enumCache) prefix(p *problem) (int, bool) {
+	if c.w != p.w || c.h != p.h || !slices.Equal(c.kc, p.kc) {
+		return 0, false
+	}
+	for i, st := range p.status {
+		if c.status[i] != st {
+			return i, true
+		}
+	}
+	return p.w * (p.h + 1), true
 }
 
 // Cell statuses in the programme.
@@ -229,21 +307,37 @@ func (p *problem) run(x uint8) (h, u int) {
 	return v/2 + 2, v & 1
 }
 
-// key is a profile: one byte per column.
-type key [2]uint64
+// key is a profile: one byte per column, columns 0-7 in lo and 8-15 in hi
+// (a struct rather than an array so that it travels in registers).
+type key struct{ lo, hi uint64 }
 
-func (k key) get(j int) uint8 { return uint8(k[j>>3] >> (uint(j&7) * 8)) }
+func (k key) get(j int) uint8 {
+	if j < 8 {
+		return uint8(k.lo >> (uint(j) * 8))
+	}
+	return uint8(k.hi >> (uint(j-8) * 8))
+}
+
 func (k *key) set(j int, v uint8) {
-	sh := uint(j&7) * 8
-	k[j>>3] = k[j>>3]&^(0xff<<sh) | uint64(v)<<sh
+	if j < 8 {
+		sh := uint(j) * 8
+		k.lo = k.lo&^(0xff<<sh) | uint64(v)<<sh
+		return
+	}
+	sh := uint(j-8) * 8
+	k.hi = k.hi&^(0xff<<sh) | uint64(v)<<sh
 }
 
 // keyTable maps profiles to their index in a layer: open addressing with
 // linear probing over indices into the layer's key slice (faster than a Go
-// map for 16-byte keys, and reset by clearing one slice).
+// map for 16-byte keys, and reset by clearing one slice). It is kept at
+// most half full (put grows it), and small: its random accesses are most of
+// the first pass's time.
 type keyTable struct {
 	slots []int32 // index+1, 0 = empty
+	shift uint    // slot = hash >> shift
 	mask  uint64
+	n     int    // keys stored
 	last  uint64 // slot of the last failed find, where put inserts
 }
 
@@ -253,22 +347,28 @@ func (kt *keyTable) reset(n int) {
 	for size < 2*n {
 		size <<= 1
 	}
-	if len(kt.slots) < size || len(kt.slots) > 8*size {
+	if cap(kt.slots) < size {
 		kt.slots = make([]int32, size)
 	} else {
+		kt.slots = kt.slots[:size]
 		clear(kt.slots)
 	}
-	kt.mask = uint64(len(kt.slots) - 1)
+	kt.mask = uint64(size - 1)
+	kt.shift = uint(64 - bits.Len64(kt.mask))
+	kt.n = 0
 }
 
+// hash mixes every byte of the key into the high bits (Fibonacci hashing:
+// the slot is taken from the top).
 func (k key) hash() uint64 {
-	h := k[0]*0x9e3779b97f4a7c15 ^ k[1]*0xc2b2ae3d27d4eb4f
-	return h ^ h>>29
+	h := k.lo*0x9e3779b97f4a7c15 ^ k.hi*0xc2b2ae3d27d4eb4f
+	h ^= h >> 32
+	return h * 0xd6e8feb86659fd93
 }
 
 // find returns the index of k, looking its candidates up in keys.
 func (kt *keyTable) find(k key, keys []key) (int32, bool) {
-	for s := k.hash() & kt.mask; ; s = (s + 1) & kt.mask {
+	for s := k.hash() >> kt.shift; ; s = (s + 1) & kt.mask {
 		v := kt.slots[s]
 		if v == 0 {
 			kt.last = s
@@ -280,30 +380,42 @@ func (kt *keyTable) find(k key, keys []key) (int32, bool) {
 	}
 }
 
-// put stores index j for the key of the last failed find. The table never
-// fills: a layer has at most two successors per profile of the previous
-// one, and reset sizes it for that at load at most one half.
-func (kt *keyTable) put(j int32) { kt.slots[kt.last] = j + 1 }
-
-// option is one way to fill a cell: the next profile and the length of the
-// ship it finishes (0 for none).
-type option struct {
-	k    key
-	ship int
-	ok   bool
+// put stores index j for the key of the last failed find, keys[j]; when
+// that fills the table to more than one half, it doubles it and stores
+// keys[0..j] again.
+func (kt *keyTable) put(j int32, keys []key) {
+	kt.slots[kt.last] = j + 1
+	kt.n++
+	if 2*kt.n <= len(kt.slots) {
+		return
+	}
+	kt.reset(len(kt.slots))
+	for i, k := range keys[:j+1] {
+		s := k.hash() >> kt.shift
+		for kt.slots[s] != 0 {
+			s = (s + 1) & kt.mask
+		}
+		kt.slots[s] = int32(i) + 1
+	}
+	kt.n = int(j) + 1
 }
 
-// step lists the two ways to fill frame column c (cell status st) from profile k.
-func (p *problem) step(k key, c int, st uint8) (empty, occ option) {
-	up := k.get(c)
-	upRight := cE0
-	if c+1 < p.w {
-		upRight = k.get(c + 1)
-	}
-	left := cE0
-	if c > 0 {
-		left = k.get(c - 1)
-	}
+// rule is one way to fill a cell, as a function of the codes of its upper
+// and left neighbours: the codes that replace them in the profile (cur for
+// the cell's column, newLeft for the column to its left), the length of the
+// ship it finishes (0 for none), and whether it is allowed at all.
+type rule struct {
+	cur, newLeft uint8
+	ship         uint8
+	ok           bool
+}
+
+// cellRules lists the two ways to fill a cell of status st whose upper
+// neighbour has code up and left neighbour code left (cE0 in column 0);
+// rowEnd tells the last column. The occupied way also needs the upper-right
+// neighbour to be empty (a code below cC, cE0 in the last column), which
+// the caller checks: cellRules does not depend on it, so it can be tabled.
+func (p *problem) cellRules(up, left uint8, rowEnd bool, st uint8) (empty, occ rule) {
 	upLeftOcc := left == cE1
 	if p.isOpen(left) {
 		if kk, _ := p.open(left); kk >= 2 {
@@ -314,82 +426,95 @@ func (p *problem) step(k key, c int, st uint8) (empty, occ option) {
 	if left == cE1 {
 		leftNorm = cE0
 	}
-	rowEnd := c == p.w-1
 
 	if st != stForced {
-		o := option{k: k, ok: true}
-		newLeft := leftNorm
+		o := rule{ok: true, newLeft: leftNorm}
+		ship := 0
 		if p.isOpen(up) {
 			l, u := p.open(up)
-			o.ship, o.ok = l, u == 1
+			ship, o.ok = l, u == 1
 		}
 		if p.isRun(left) {
 			h, u := p.run(left)
-			o.ship, o.ok = h, o.ok && u == 1
-			newLeft = cC
+			ship, o.ok = h, o.ok && u == 1
+			o.newLeft = cC
 		}
-		cur := cE0
+		o.cur = cE0
 		if up >= cC && !rowEnd {
-			cur = cE1
+			o.cur = cE1
 		}
-		o.k.set(c, cur)
-		if c > 0 {
-			o.k.set(c-1, newLeft)
-		}
-		if o.ship > 0 && p.kc[o.ship] == 0 {
+		if ship > 0 && p.kc[ship] == 0 {
 			o.ok = false
 		}
+		o.ship = uint8(ship)
 		empty = o
 	}
-	if st != stForbidden && !upLeftOcc && upRight < cC {
-		o := option{k: k, ok: true}
+	if st != stForbidden && !upLeftOcc {
+		o := rule{ok: true, newLeft: leftNorm}
 		un := 0
 		if st == stFree {
 			un = 1
 		}
-		newLeft := leftNorm
-		var cur uint8
 		switch {
 		case p.isOpen(up):
 			l, u := p.open(up)
 			if l+1 > p.L {
 				o.ok = false
 			} else {
-				cur = p.openCode(l+1, u|un)
+				o.cur = p.openCode(l+1, u|un)
 			}
 		case p.isOpen(left): // a single cell to the left (upLeftOcc rules out longer)
 			_, u := p.open(left)
 			if 2 > p.L {
 				o.ok = false
 			} else {
-				cur, newLeft = p.runCode(2, u|un), cC
+				o.cur, o.newLeft = p.runCode(2, u|un), cC
 			}
 		case p.isRun(left):
 			h, u := p.run(left)
 			if h+1 > p.L {
 				o.ok = false
 			} else {
-				cur, newLeft = p.runCode(h+1, u|un), cC
+				o.cur, o.newLeft = p.runCode(h+1, u|un), cC
 			}
 		default:
 			if p.L < 1 {
 				o.ok = false
 			} else {
-				cur = p.openCode(1, un)
+				o.cur = p.openCode(1, un)
 			}
 		}
-		if o.ok && rowEnd && p.isRun(cur) {
-			h, u := p.run(cur)
-			o.ship, o.ok, cur = h, u == 1 && p.kc[h] > 0, cC
-		}
-		o.k.set(c, cur)
-		if c > 0 {
-			o.k.set(c-1, newLeft)
+		if o.ok && rowEnd && p.isRun(o.cur) {
+			h, u := p.run(o.cur)
+			o.ship, o.ok, o.cur = uint8(h), u == 1 && p.kc[h] > 0, cC
 		}
 		occ = o
 	}
 	return empty, occ
 }
+
+// Packed rules: both rules of a cell in one word, the empty way in the low
+// half and the occupied way in the high half, each as cur | newLeft<<8 |
+// ship<<16 | ok<<24; bit 63 marks a computed table entry.
+const (
+	ruleOK     = 1 << 24
+	occRuleOK  = ruleOK << 32
+	ruleFilled = 1 << 63
+)
+
+func packRule(r rule) uint64 {
+	x := uint64(r.cur) | uint64(r.newLeft)<<8 | uint64(r.ship)<<16
+	if r.ok {
+		x |= ruleOK
+	}
+	return x
+}
+
+func packRules(empty, occ rule) uint64 { return packRule(empty) | packRule(occ)<<32 | ruleFilled }
+
+// maxTabledLen is the longest remaining ship for which forwardSupports
+// tables cellRules (the tables have (4L+1)^2 entries per kind of cell).
+const maxTabledLen = 8
 
 // occupied reports whether a row-end profile code holds a ship.
 func occupied(x uint8) bool { return x >= cC }
@@ -419,8 +544,15 @@ type counter struct {
 	sizes   []int      // profiles per boundary 0..n
 	masks   [][]uint64 // per boundary: useful entries, pw words per profile
 	trans   [][]uint32 // per cell: two per profile, (dst+1)<<6 | ship, 0 = none
-	rowKeys [][]key    // profiles at the boundary after each row
+	keys    [][]key    // per boundary: the profiles
+	fwd     [][]uint64 // per boundary: forward supports (entries a with F[a] > 0), pw words per profile
 	valid   [][]uint64 // per ship length (0: all): entries whose count of that length can grow
+	// reuse is a first pass to start from (Counter); done is the number of
+	// cells pass 1 completed, failKeys the profiles it had made at the cell
+	// that failed the budget (0 if none did).
+	reuse          *enumCache
+	keepAll        bool // keep the profiles of every boundary (for a Counter)
+	done, failKeys int
 }
 
 // cells is the number of cells the programme walks: the board plus one
@@ -514,6 +646,62 @@ func (d *counter) orShift(dst, src []uint64, l int, up bool) {
 	}
 }
 
+// orShiftUp is orShift(dst, src, l, true), unrolled for masks of one or
+// two words (at most 128 fleet vectors, the classic fleet has 120).
+func (d *counter) orShiftUp(dst, src []uint64, l int) {
+	if d.pw > 2 {
+		d.orShift(dst, src, l, true)
+		return
+	}
+	if l == 0 {
+		dst[0] |= src[0]
+		if d.pw == 2 {
+			dst[1] |= src[1]
+		}
+		return
+	}
+	s, v := uint(d.stride[l]), d.valid[l]
+	if d.pw == 1 {
+		dst[0] |= (src[0] & v[0]) << s // s < 64: the vectors fit one word
+		return
+	}
+	a0, a1 := src[0]&v[0], src[1]&v[1]
+	if s < 64 {
+		dst[0] |= a0 << s
+		dst[1] |= a1<<s | a0>>(64-s)
+	} else {
+		dst[1] |= a0 << (s - 64)
+	}
+}
+
+// orShiftDown is orShift(dst, src, l, false), unrolled like orShiftUp.
+func (d *counter) orShiftDown(dst, src []uint64, l int) {
+	if d.pw > 2 {
+		d.orShift(dst, src, l, false)
+		return
+	}
+	if l == 0 {
+		dst[0] |= src[0]
+		if d.pw == 2 {
+			dst[1] |= src[1]
+		}
+		return
+	}
+	s, v := uint(d.stride[l]), d.valid[l]
+	if d.pw == 1 {
+		dst[0] |= src[0] >> s & v[0]
+		return
+	}
+	var x0, x1 uint64
+	if s < 64 {
+		x0, x1 = src[0]>>s|src[1]<<(64-s), src[1]>>s
+	} else {
+		x0 = src[1] >> (s - 64)
+	}
+	dst[0] |= x0 & v[0]
+	dst[1] |= x1 & v[1]
+}
+
 func maskZero(m []uint64) bool {
 	for _, x := range m {
 		if x != 0 {
@@ -525,24 +713,86 @@ func maskZero(m []uint64) bool {
 
 // enumerate runs passes 1 and 2.
 func (d *counter) enumerate() error {
+	if err := d.forwardSupports(); err != nil {
+		return err
+	}
+	d.completionSupports()
+	if !d.keepAll {
+		d.fwd = nil
+	}
+	return nil
+}
+
+// forwardSupports is pass 1: the profiles of every boundary, their forward
+// supports (d.fwd) and the transition table. It starts from the boundaries
+// of d.reuse that are valid for this problem, charging them as if it had
+// built them, and records in d.done, d.failKeys what it completed.
+func (d *counter) forwardSupports() error {
 	d.init()
 	pw := d.pw
 	n := d.cells()
 	d.sizes = make([]int, n+1)
-	d.masks = make([][]uint64, n+1)
+	d.fwd = make([][]uint64, n+1)
+	d.keys = make([][]key, n+1)
 	d.trans = make([][]uint32, n)
-	d.rowKeys = make([][]key, d.h)
-	keys := []key{{}}
-	sf := make([]uint64, pw)
-	sf[0] = 1
+	d.keys[0] = []key{{}}
+	d.fwd[0] = make([]uint64, pw)
+	d.fwd[0][0] = 1
 	d.sizes[0] = 1
+	start := 0
+	if c := d.reuse; c != nil {
+		if p, ok := c.prefix(d.problem); ok {
+			start = min(c.done, p)
+			copy(d.keys[:start+1], c.keys[:start+1])
+			copy(d.fwd[:start+1], c.fwd[:start+1])
+			copy(d.trans[:start], c.trans[:start])
+			for t := range start {
+				d.sizes[t+1] = len(d.keys[t+1])
+				d.states += len(d.keys[t+1])
+				if err := d.charge(int64(len(d.keys[t+1])) * workPerState); err != nil {
+					return err
+				}
+				d.done = t + 1
+			}
+			// Cell c.done failed the budget with failKeys profiles made: if
+			// it is unchanged it makes them again and fails with this
+			// budget too.
+			if c.failKeys > 0 && p > c.done && d.maxWork > 0 &&
+				d.work+int64(c.failKeys)*workPerState > d.maxWork {
+				d.failKeys = c.failKeys
+				return d.charge(int64(c.failKeys) * workPerState)
+			}
+		}
+	}
+	keys, sf := d.keys[start], d.fwd[start]
 	var idx keyTable
-	for t := range n {
+	// cellRules tabled per (row end, status): entry up*nc+left, 0 until used.
+	nc := 4*d.L + 1
+	var tabs []uint64
+	if d.L <= maxTabledLen {
+		tabs = make([]uint64, 2*3*nc*nc)
+	}
+	for t := start; t < n; t++ {
 		if err := d.ctx.Err(); err != nil {
 			return err
 		}
 		c, st := t%d.w, d.statusAt(t)
-		idx.reset(2 * len(keys))
+		rowEnd := c == d.w-1
+		var tab []uint64
+		if tabs != nil {
+			v := int(st)
+			if rowEnd {
+				v += 3
+			}
+			tab = tabs[v*nc*nc : (v+1)*nc*nc]
+		}
+		// The layer is charged when it is complete; it fails the budget as
+		// soon as it holds more profiles than the budget left allows.
+		maxKeys := -1
+		if d.maxWork > 0 {
+			maxKeys = int((d.maxWork - d.work) / workPerState)
+		}
+		idx.reset(len(keys) + len(keys)/4)
 		nkeys := make([]key, 0, len(keys)+len(keys)/2)
 		nsf := make([]uint64, 0, cap(nkeys)*pw)
 		tr := make([]uint32, 2*len(keys))
@@ -551,44 +801,86 @@ func (d *counter) enumerate() error {
 			if maskZero(m) {
 				continue
 			}
-			e, o := d.step(k, c, st)
-			for oi, opt := range [2]*option{&e, &o} {
-				if !opt.ok {
+			up, left := k.get(c), cE0
+			if c > 0 {
+				left = k.get(c - 1)
+			}
+			var rr uint64
+			if tab != nil {
+				rr = tab[int(up)*nc+int(left)]
+				if rr == 0 {
+					rr = packRules(d.cellRules(up, left, rowEnd, st))
+					tab[int(up)*nc+int(left)] = rr
+				}
+			} else {
+				rr = packRules(d.cellRules(up, left, rowEnd, st))
+			}
+			if !rowEnd && k.get(c+1) >= cC {
+				rr &^= occRuleOK // the upper-right neighbour is occupied
+			}
+			for oi := range 2 {
+				r := uint32(rr >> (32 * oi))
+				if r&ruleOK == 0 {
 					continue
 				}
-				j, seen := idx.find(opt.k, nkeys)
+				nk := k
+				nk.set(c, uint8(r))
+				if c > 0 {
+					nk.set(c-1, uint8(r>>8))
+				}
+				ship := int(r >> 16 & 0xff)
+				j, seen := idx.find(nk, nkeys)
 				if !seen {
 					j = int32(len(nkeys))
-					idx.put(j)
-					nkeys = append(nkeys, opt.k)
+					nkeys = append(nkeys, nk)
+					idx.put(j, nkeys)
 					nsf = append(nsf, make([]uint64, pw)...)
+					if len(nkeys) == maxKeys+1 {
+						// The charge below cannot pass any more: fail now.
+						d.failKeys = len(nkeys)
+						return d.charge(int64(len(nkeys)) * workPerState)
+					}
 				}
-				tr[2*i+oi] = uint32(j+1)<<6 | uint32(opt.ship)
-				d.orShift(nsf[int(j)*pw:(int(j)+1)*pw], m, opt.ship, true)
+				tr[2*i+oi] = uint32(j+1)<<6 | uint32(ship)
+				d.orShiftUp(nsf[int(j)*pw:(int(j)+1)*pw], m, ship)
 			}
 		}
 		if err := d.charge(int64(len(nkeys)) * workPerState); err != nil {
+			d.failKeys = len(nkeys)
 			return err
 		}
-		d.trans[t], d.masks[t] = tr, sf
+		d.trans[t] = tr
+		if _, ok := d.rowEnd(t); !ok && !d.keepAll {
+			d.keys[t] = nil // only the row ends' profiles are needed later
+		}
 		keys, sf = nkeys, nsf
+		d.keys[t+1], d.fwd[t+1] = keys, sf
 		d.sizes[t+1] = len(keys)
 		d.states += len(keys)
-		if r, ok := d.rowEnd(t + 1); ok {
-			d.rowKeys[r] = keys
-		}
+		d.done = t + 1
 	}
-	d.masks[n] = sf
-	// Pass 2: completion supports, indexed like F (entry a: B[K-a] > 0).
+	return nil
+}
+
+// completionSupports is pass 2: it walks the table backwards with the
+// supports of the completion counts (entry a: B[K-a] > 0) and keeps in
+// d.masks their intersection with the forward supports, the useful
+// entries. It propagates the intersection rather than the completion
+// support itself, which gives the same masks (an entry a of a profile with
+// F[a] > 0 reaches, along any transition the table holds, an entry with
+// F > 0) and leaves d.fwd as it is.
+func (d *counter) completionSupports() {
+	pw, n := d.pw, d.cells()
+	d.masks = make([][]uint64, n+1)
 	rb := make([]uint64, pw*d.sizes[n])
 	for i := range d.sizes[n] {
 		rb[i*pw+d.K>>6] |= 1 << (d.K & 63)
 	}
 	and := func(t int, rb []uint64) {
-		m := d.masks[t]
-		for q := range m {
-			m[q] &= rb[q]
+		for q, x := range d.fwd[t] {
+			rb[q] &= x
 		}
+		d.masks[t] = rb
 	}
 	and(n, rb)
 	for t := n - 1; t >= 0; t-- {
@@ -598,13 +890,15 @@ func (d *counter) enumerate() error {
 				continue
 			}
 			i, j, ship := e/2, int(x>>6)-1, int(x&63)
-			d.orShift(cur[i*pw:(i+1)*pw], rb[j*pw:(j+1)*pw], ship, false)
+			d.orShiftDown(cur[i*pw:(i+1)*pw], rb[j*pw:(j+1)*pw], ship)
 		}
 		and(t, cur)
 		rb = cur
 	}
-	return nil
 }
+
+// rowKeys returns the profiles at the boundary after board row r.
+func (d *counter) rowKeys(r int) []key { return d.keys[(r+1)*d.w] }
 
 // offsets returns, per profile of boundary t, the index of its first useful
 // entry in a compact vector (and the total at the end).
@@ -752,7 +1046,7 @@ func (d *counter) move1(ms, md []uint64, l int, vs, vd []uint64, backward bool) 
 
 // forwardValues is pass 3: F on the useful entries, kept where keep says.
 func (d *counter) forwardValues(keep func(t int) bool) ([][]uint64, error) {
-	n, pw, m := d.cells(), d.pw, d.m
+	n, m := d.cells(), d.m
 	out := make([][]uint64, n+1)
 	off := d.offsets(0)
 	vec := make([]uint64, int(off[len(off)-1])*m)
@@ -768,26 +1062,7 @@ func (d *counter) forwardValues(keep func(t int) bool) ([][]uint64, error) {
 		}
 		noff := d.offsets(t + 1)
 		nvec := make([]uint64, int(noff[len(noff)-1])*m)
-		ms, md := d.masks[t], d.masks[t+1]
-		var ov uint64
-		moved := 0
-		for e, x := range d.trans[t] {
-			if x == 0 {
-				continue
-			}
-			i, j, ship := e/2, int(x>>6)-1, int(x&63)
-			if off[i] == off[i+1] || noff[j] == noff[j+1] {
-				continue
-			}
-			o, k := d.move(ms[i*pw:(i+1)*pw], md[j*pw:(j+1)*pw], ship,
-				vec[int(off[i])*m:int(off[i+1])*m], nvec[int(noff[j])*m:int(noff[j+1])*m], false)
-			ov |= o
-			moved += k
-		}
-		if ov != 0 {
-			return nil, errOverflow
-		}
-		if err := d.charge(int64(moved) * workPerEntry); err != nil {
+		if err := d.transfer(t, off, noff, vec, nvec, false); err != nil {
 			return nil, err
 		}
 		off, vec = noff, nvec
@@ -798,11 +1073,38 @@ func (d *counter) forwardValues(keep func(t int) bool) ([][]uint64, error) {
 	return out, nil
 }
 
+// transfer runs the transitions from cell boundary t (entry offsets off, values
+// a) to boundary t+1 (offsets noff, values b): forward it adds a's values
+// into b, backward b's into a (move's backward flag), and charges the work.
+func (d *counter) transfer(t int, off, noff []int32, a, b []uint64, backward bool) error {
+	pw, m := d.pw, d.m
+	ms, md := d.masks[t], d.masks[t+1]
+	var ov uint64
+	moved := 0
+	for e, x := range d.trans[t] {
+		if x == 0 {
+			continue
+		}
+		i, j, ship := e/2, int(x>>6)-1, int(x&63)
+		if off[i] == off[i+1] || noff[j] == noff[j+1] {
+			continue
+		}
+		o, k := d.move(ms[i*pw:(i+1)*pw], md[j*pw:(j+1)*pw], ship,
+			a[int(off[i])*m:int(off[i+1])*m], b[int(noff[j])*m:int(noff[j+1])*m], backward)
+		ov |= o
+		moved += k
+	}
+	if ov != 0 {
+		return errOverflow
+	}
+	return d.charge(int64(moved) * workPerEntry)
+}
+
 // backwardValues is pass 4: B on the useful entries (entry a holds
 // B[K-a]), with combine called at every row end; keepAll keeps B at every
 // boundary.
 func (d *counter) backwardValues(keepAll bool, combine func(r int, b []uint64, off []int32) error) ([][]uint64, error) {
-	n, pw, m := d.cells(), d.pw, d.m
+	n, m := d.cells(), d.m
 	var all [][]uint64
 	if keepAll {
 		all = make([][]uint64, n+1)
@@ -823,26 +1125,7 @@ func (d *counter) backwardValues(keepAll bool, combine func(r int, b []uint64, o
 		}
 		off := d.offsets(t)
 		cur := make([]uint64, int(off[len(off)-1])*m)
-		ms, md := d.masks[t], d.masks[t+1]
-		var ov uint64
-		moved := 0
-		for e, x := range d.trans[t] {
-			if x == 0 {
-				continue
-			}
-			i, j, ship := e/2, int(x>>6)-1, int(x&63)
-			if off[i] == off[i+1] || noff[j] == noff[j+1] {
-				continue
-			}
-			o, k := d.move(ms[i*pw:(i+1)*pw], md[j*pw:(j+1)*pw], ship,
-				cur[int(off[i])*m:int(off[i+1])*m], next[int(noff[j])*m:int(noff[j+1])*m], true)
-			ov |= o
-			moved += k
-		}
-		if ov != 0 {
-			return nil, errOverflow
-		}
-		if err := d.charge(int64(moved) * workPerEntry); err != nil {
+		if err := d.transfer(t, off, noff, cur, next, true); err != nil {
 			return nil, err
 		}
 		next, noff = cur, off
@@ -902,9 +1185,20 @@ func (d *counter) run() (*Counts, error) {
 		}
 	}
 	n := d.cells()
+	before := d.work
 	rowF, err := d.forwardValues(func(t int) bool { _, ok := d.rowEnd(t); return ok || t == n })
 	if err != nil {
 		return nil, err
+	}
+	if moved := d.work - before; d.maxWork > 0 && d.work+moved > d.maxWork {
+		// The backward pass moves exactly the entries the forward pass
+		// moved, so it would break the budget (a limb overflow on the way
+		// would only make the count start again, with more work still):
+		// stop now, as it would at the boundary where it passes the budget.
+		if err := d.ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
 	}
 	m := d.m
 	frameCells := make([]*big.Int, d.w*d.h)
@@ -913,7 +1207,7 @@ func (d *counter) run() (*Counts, error) {
 	fastTotals := make([]u128, d.h)
 	combine := func(r int, b []uint64, off []int32) error {
 		f := rowF[(r+1)*d.w]
-		for i, k := range d.rowKeys[r] {
+		for i, k := range d.rowKeys(r) {
 			lo, hi := int(off[i]), int(off[i+1])
 			if lo == hi {
 				continue

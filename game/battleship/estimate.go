@@ -1,6 +1,7 @@
 package battleship
 
 import (
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -52,8 +53,9 @@ func EstimateCounts(pos *Position, rng *rand.Rand, draws int) (*Estimate, error)
 	}
 	damaged := pos.Set(Damaged)
 	est := &Estimate{Cells: make([]float64, b.Size())}
-	cache := map[int][]spot{}
-	byShip := make([][]spot, len(rem))
+	cache := map[int]*spotIndex{}
+	var lists []*spotIndex // distinct, in order of first use
+	byShip := make([]*spotIndex, len(rem))
 	for i, l := range rem {
 		if _, ok := cache[l]; !ok {
 			var keep []spot
@@ -62,29 +64,28 @@ func EstimateCounts(pos *Position, rng *rand.Rand, draws int) (*Estimate, error)
 					keep = append(keep, sp)
 				}
 			}
-			cache[l] = keep
+			cache[l] = newSpotIndex(keep, b.Size())
+			lists = append(lists, cache[l])
 		}
 		byShip[i] = cache[l]
 	}
 	var sumSq float64
-	choice := make([]int32, 0, 256)
 	for range draws {
 		est.Draws++
+		for _, ix := range lists {
+			ix.reset()
+		}
 		var zone, occ grid.Set
 		w := 1.0
-		for _, list := range byShip {
-			choice = choice[:0]
-			for k := range list {
-				if !list[k].cells.Intersects(zone) {
-					choice = append(choice, int32(k))
-				}
-			}
-			if len(choice) == 0 {
+		for _, ix := range byShip {
+			ix.update(zone)
+			n := ix.free()
+			if n == 0 {
 				w = 0
 				break
 			}
-			sp := &list[choice[rng.IntN(len(choice))]]
-			w *= float64(len(choice))
+			sp := &ix.list[ix.nthFree(rng.IntN(n))]
+			w *= float64(n)
 			zone = zone.Union(sp.zone)
 			occ = occ.Union(sp.cells)
 		}
@@ -102,4 +103,87 @@ func EstimateCounts(pos *Position, rng *rand.Rand, draws int) (*Estimate, error)
 		est.ESS = est.Sum * est.Sum / sumSq
 	}
 	return est, nil
+}
+
+// spotIndex holds the positions of one ship length with, per cell, the set
+// of positions covering it: a draw finds the positions clear of its zone
+// by or-ing the sets of the zone's cells (once per cell) instead of testing
+// every position against the zone for every ship. The free positions, in
+// increasing order, are those a scan of list would keep.
+type spotIndex struct {
+	list    []spot
+	words   int      // words per set of positions
+	covers  []uint64 // by cell, words each: bit k when list[k] covers the cell
+	blocked []uint64 // during a draw: the positions touching the zone
+	applied grid.Set // the zone cells already in blocked
+}
+
+func newSpotIndex(list []spot, cells int) *spotIndex {
+	ix := &spotIndex{list: list, words: (len(list) + 63) / 64}
+	ix.covers = make([]uint64, cells*ix.words)
+	ix.blocked = make([]uint64, ix.words)
+	for k, sp := range list {
+		for c := range sp.cells.All() {
+			ix.covers[int(c)*ix.words+k>>6] |= 1 << (k & 63)
+		}
+	}
+	return ix
+}
+
+// reset starts a draw: no position is blocked.
+func (ix *spotIndex) reset() {
+	clear(ix.blocked)
+	ix.applied = grid.Set{}
+}
+
+// update blocks the positions that touch zone (a superset of the zones
+// given before in this draw).
+func (ix *spotIndex) update(zone grid.Set) {
+	blocked, covers, words := ix.blocked, ix.covers, ix.words
+	for i, x := range zone.AndNot(ix.applied) {
+		for ; x != 0; x &= x - 1 {
+			c := i*64 + bits.TrailingZeros64(x)
+			cov := covers[c*words : (c+1)*words]
+			for q := range blocked {
+				blocked[q] |= cov[q]
+			}
+		}
+	}
+	ix.applied = zone
+}
+
+// free is the number of positions not blocked.
+func (ix *spotIndex) free() int {
+	n := len(ix.list)
+	for _, x := range ix.blocked {
+		n -= bits.OnesCount64(x)
+	}
+	return n
+}
+
+// nthFree returns the index in list of the r-th free position (from 0; r <
+// free()).
+func (ix *spotIndex) nthFree(r int) int {
+	for q, x := range ix.blocked {
+		f := ^x
+		if rest := len(ix.list) - q*64; rest < 64 {
+			f &= 1<<uint(rest) - 1
+		}
+		n := bits.OnesCount64(f)
+		if r >= n {
+			r -= n
+			continue
+		}
+		base := q * 64
+		for n8 := bits.OnesCount8(uint8(f)); r >= n8; n8 = bits.OnesCount8(uint8(f)) {
+			r -= n8
+			f >>= 8
+			base += 8
+		}
+		for ; r > 0; r-- {
+			f &= f - 1
+		}
+		return base + bits.TrailingZeros64(f)
+	}
+	panic("battleship: nthFree: r out of range") // unreachable: r < free()
 }

@@ -83,6 +83,7 @@ type Density struct {
 	placer *battleship.UniformPlacer
 	rng    *rand.Rand
 	pos    *battleship.Position
+	count  battleship.Counter // reuses the last count's first pass (same results as battleship.Count)
 	stats  DensityStats
 	last   players.Decision
 }
@@ -123,7 +124,7 @@ func (d *Density) Shoot() grid.Cell {
 		return d.rules.Board.Usable().First()
 	}
 	if d.cfg.Budget > 0 {
-		counts, err := battleship.Count(context.Background(), d.pos, battleship.CountOptions{MaxWork: d.cfg.maxWork()})
+		counts, err := d.count.Count(context.Background(), d.pos, battleship.CountOptions{MaxWork: d.cfg.maxWork()})
 		if err == nil && counts.Total.Sign() > 0 {
 			d.stats.Exact++
 			best, score := argmaxBig(unknown, counts.Cells)
