@@ -1000,7 +1000,7 @@ func (d *counter) move1(ms, md []uint64, l int, vs, vd []uint64, backward bool) 
 	}
 	x0, x1 := s0&v0&e0, s1&v1&e1
 	moved = bits.OnesCount64(x0) + bits.OnesCount64(x1)
-	ps, pd := bits.OnesCount64(s0), bits.OnesCount64(d0)
+	ps := bits.OnesCount64(s0)
 	// Branch-free ranks: (1<<x)-1 is every bit below x, all ones from x = 64
 	// (Go shifts of 64 or more give 0); neg clears the high word's mask when
 	// the entry lies in the low word.
@@ -1026,7 +1026,6 @@ func (d *counter) move1(ms, md []uint64, l int, vs, vd []uint64, backward bool) 
 		}
 		return ov, moved
 	}
-	_ = pd
 	for x := x0; x != 0; x &= x - 1 {
 		b := uint(bits.TrailingZeros64(x))
 		r, r2 := bits.OnesCount64(s0&(1<<b-1)), rank2(b+stride)
