@@ -21,9 +21,11 @@ func DefaultOrder(r *submarine.Rules) Order {
 	return o
 }
 
-// seq returns a permutation of 0..n-1: the valid, first-seen entries of o in
-// order, then every index o misses in fleet order. A nil o is the fleet order.
-func (o Order) seq(n int) ([submarine.MaxShips]int, int) {
+// Seq returns the order in which a side's n ships are listed: a
+// permutation of 0..n-1 (its first k entries), the valid, first-seen
+// entries of o in order, then every index o misses in fleet order. A nil o
+// is the fleet order.
+func (o Order) Seq(n int) ([submarine.MaxShips]int, int) {
 	var out [submarine.MaxShips]int
 	var seen submarine.ShipMask
 	k := 0

@@ -64,7 +64,7 @@ func EncodeResult(d Dialect, r *submarine.Rules, ev submarine.Event, outcome int
 			if ev.Mine {
 				defender = enemy
 			}
-			seq, k := defender.seq(len(r.Fleet))
+			seq, k := defender.Seq(len(r.Fleet))
 			first := true
 			for _, i := range seq[:k] {
 				if ev.Near.Has(i) {
@@ -111,7 +111,7 @@ func EncodeResult(d Dialect, r *submarine.Rules, ev submarine.Event, outcome int
 	w.byte('{')
 	w.key("me")
 	w.byte('{')
-	seq, k := mine.seq(len(r.Fleet))
+	seq, k := mine.Seq(len(r.Fleet))
 	first := true
 	for _, i := range seq[:k] {
 		if !v.Me.Alive.Has(i) {
@@ -134,7 +134,7 @@ func EncodeResult(d Dialect, r *submarine.Rules, ev submarine.Event, outcome int
 	w.comma()
 	w.key(d.enemyKey())
 	w.byte('{')
-	seq, k = enemy.seq(len(r.Fleet))
+	seq, k = enemy.Seq(len(r.Fleet))
 	first = true
 	for _, i := range seq[:k] {
 		if v.EnemyHP[i] <= 0 {

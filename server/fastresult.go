@@ -85,7 +85,7 @@ func (e *resultEncoder) appendResult(b []byte, ev submarine.Event, outcome int, 
 			if ev.Mine {
 				defender = enemy
 			}
-			seq, k := orderSeq(defender, nf)
+			seq, k := defender.Seq(nf)
 			first := true
 			for _, i := range seq[:k] {
 				if ev.Near.Has(i) {
@@ -140,7 +140,7 @@ func (e *resultEncoder) appendResult(b []byte, ev submarine.Event, outcome int, 
 	b = append(b, '{')
 	b = append(b, e.me...)
 	b = append(b, '{')
-	seq, k := orderSeq(mine, nf)
+	seq, k := mine.Seq(nf)
 	first := true
 	for _, i := range seq[:k] {
 		if !v.Me.Alive.Has(i) {
@@ -163,7 +163,7 @@ func (e *resultEncoder) appendResult(b []byte, ev submarine.Event, outcome int, 
 	b = append(b, e.comma...)
 	b = append(b, e.enemy...)
 	b = append(b, '{')
-	seq, k = orderSeq(enemy, nf)
+	seq, k = enemy.Seq(nf)
 	first = true
 	for _, i := range seq[:k] {
 		if v.EnemyHP[i] <= 0 {
@@ -197,27 +197,4 @@ func (e *resultEncoder) pair(b []byte, x, y int) []byte {
 	b = append(b, e.comma...)
 	b = strconv.AppendInt(b, int64(y), 10)
 	return append(b, ']')
-}
-
-// orderSeq is the order in which a side's ships are listed: the valid,
-// first-seen entries of o, then every index o misses, in fleet order (as
-// the protocol package does; a nil o is the fleet order).
-func orderSeq(o protocol.Order, n int) ([submarine.MaxShips]int, int) {
-	var out [submarine.MaxShips]int
-	var seen submarine.ShipMask
-	k := 0
-	for _, i := range o {
-		if i >= 0 && i < n && !seen.Has(i) {
-			seen = seen.With(i)
-			out[k] = i
-			k++
-		}
-	}
-	for i := range n {
-		if !seen.Has(i) {
-			out[k] = i
-			k++
-		}
-	}
-	return out, k
 }
