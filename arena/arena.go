@@ -44,7 +44,7 @@ type Deal struct {
 	MatchSeed uint64    // the match seed (recorded in the replay)
 	P1Seat    int       // 0 or 1: the seat of P1; P2 takes the other one
 	Replay    io.Writer // where to write the game's replay; nil = none
-	Explain   bool      // record each actor's Decision in the replay (players.Explainer)
+	Explain   bool      // record each actor's Decision in the replay (explain.Explainer)
 }
 
 // GameResult is the outcome of one game, by seat.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -354,8 +355,8 @@ type explaining struct {
 	*players.Random
 }
 
-func (e *explaining) Explain() players.Decision {
-	return players.Decision{State: "random", Reason: "coin"}
+func (e *explaining) Explain() explain.Decision {
+	return explain.Decision{State: "random", Reason: "coin"}
 }
 
 func ExamplePlayGame() {

@@ -2,12 +2,12 @@ package arena
 
 import (
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"log/slog"
 	"runtime/debug"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/players"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -43,7 +43,7 @@ type BattleshipEntrant struct {
 //	 "forfeits":[{"seat":1,"kind":"illegal"|"placement"|"panic","reason":"..."}]}
 //
 // "sunk" (kill only), "repeat", "again" and "decision" (with Explain, for
-// players implementing players.Explainer) are omitted when empty. An illegal
+// players implementing explain.Explainer) are omitted when empty. An illegal
 // shot has "illegal":true and, off the board, "cell" (the raw index) instead
 // of "at". winner is -1 on a draw. replay.ReadBattleship reads them,
 // replay.VerifyBattleship checks them against the rules and kaisen replay
@@ -139,7 +139,7 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 			ff.set(s, replay.ForfeitPanic, "panic: "+msg)
 			break
 		}
-		var dec *players.Decision
+		var dec *explain.Decision
 		if ex[s] != nil {
 			if msg := t.guard(s, func() { v := ex[s].Explain(); dec = &v }); msg != "" {
 				g.Forfeit(s)

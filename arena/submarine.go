@@ -2,6 +2,7 @@ package arena
 
 import (
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 	"log/slog"
 	"runtime/debug"
@@ -67,7 +68,7 @@ func (st *subTable) Play(d Deal) (GameResult, error) {
 type GameOptions struct {
 	Names   [2]string        // player names by seat, for the replay header
 	Replay  io.Writer        // where to write the replay; nil = none
-	Explain bool             // record each actor's Decision (players.Explainer)
+	Explain bool             // record each actor's Decision (explain.Explainer)
 	Match   *replay.MatchRef // the game's place in a match, for the replay header
 	Log     *slog.Logger     // a panicking player's stack goes here (debug level); nil = discard
 }
@@ -197,7 +198,7 @@ type loopEnd struct {
 }
 
 // loop plays actions until the game ends or a player panics.
-func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.Writer, ex *[2]players.Explainer) (end loopEnd) {
+func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.Writer, ex *[2]explain.Explainer) (end loopEnd) {
 	defer func() {
 		if v := recover(); v != nil {
 			end.panicked, end.msg = true, panicText(v)
@@ -209,7 +210,7 @@ func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.Writer
 		s := g.Turn()
 		end.seat = s
 		a := p[s].Act()
-		var d *players.Decision
+		var d *explain.Decision
 		if ex[s] != nil {
 			dec := ex[s].Explain()
 			d = &dec

@@ -3,10 +3,10 @@ package arena
 import (
 	"errors"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"log/slog"
 	"math/rand/v2"
 
-	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -90,10 +90,10 @@ func (d Deal) matchRef() *replay.MatchRef {
 
 // explainers are the players' Explainers (nil for a player that is not one)
 // when on, else none.
-func explainers[P any](p *[2]P, on bool) (ex [2]players.Explainer) {
+func explainers[P any](p *[2]P, on bool) (ex [2]explain.Explainer) {
 	if on {
 		for s := range 2 {
-			ex[s], _ = any(p[s]).(players.Explainer)
+			ex[s], _ = any(p[s]).(explain.Explainer)
 		}
 	}
 	return ex

@@ -2,6 +2,7 @@ package players
 
 import (
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/belief"
@@ -58,13 +59,13 @@ type Admiral struct {
 	placement submarine.Placement
 
 	plan     planner
-	dec      Decision
+	dec      explain.Decision
 	beliefEr int // observations a belief refused (should stay 0)
 }
 
 var (
-	_ Player    = (*Admiral)(nil)
-	_ Explainer = (*Admiral)(nil)
+	_ Player            = (*Admiral)(nil)
+	_ explain.Explainer = (*Admiral)(nil)
 )
 
 // NewAdmiral returns an Admiral for rules (which must be valid) with weights
@@ -111,7 +112,7 @@ func (a *Admiral) Act() submarine.Action {
 
 // Explain implements Explainer: the phase, why, and the best candidates with
 // their values (in hits).
-func (a *Admiral) Explain() Decision { return a.dec }
+func (a *Admiral) Explain() explain.Decision { return a.dec }
 
 // Observe implements Player.
 func (a *Admiral) Observe(ev submarine.Event, v *submarine.View) {

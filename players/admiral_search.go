@@ -2,6 +2,7 @@ package players
 
 import (
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"math"
 	"slices"
 	"strings"
@@ -351,14 +352,14 @@ func (p *planner) boldness() float64 {
 }
 
 // decide chooses the action of this turn.
-func (p *planner) decide() (submarine.Action, Decision) {
+func (p *planner) decide() (submarine.Action, explain.Decision) {
 	a := p.a
 	start := time.Now()
 	reach := a.rules.Reach(&a.me)
 	fallback := submarine.AttackAt(reach.First())
 	p.snapshot()
 	if len(p.pe.tup) == 0 {
-		return fallback, Decision{State: "lost", Reason: "no enemy placement is consistent; attacking the first reachable cell"}
+		return fallback, explain.Decision{State: "lost", Reason: "no enemy placement is consistent; attacking the first reachable cell"}
 	}
 	bold := p.boldness()
 	p.cands = p.cands[:0]
@@ -408,9 +409,9 @@ func (p *planner) decide() (submarine.Action, Decision) {
 		slices.SortStableFunc(p.cands, byKey(key))
 	}
 	best := p.cands[0]
-	dec := Decision{State: p.phase(), Reason: p.reason(&best, bold, capped)}
+	dec := explain.Decision{State: p.phase(), Reason: p.reason(&best, bold, capped)}
 	for _, c := range p.cands[:min(6, len(p.cands))] {
-		dec.Candidates = append(dec.Candidates, Candidate{Action: a.actionName(c.act), Score: math.Round(key(&c)*1000) / 1000})
+		dec.Candidates = append(dec.Candidates, explain.Candidate{Action: a.actionName(c.act), Score: math.Round(key(&c)*1000) / 1000})
 	}
 	return best.act, dec
 }

@@ -1,6 +1,7 @@
 package players
 
 import (
+	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -257,7 +258,7 @@ func TestAdmiralExplain(t *testing.T) {
 	require.NotEmpty(t, d.Reason)
 	require.NotEmpty(t, d.Candidates)
 	require.Equal(t, a.actionName(act), d.Candidates[0].Action)
-	require.True(t, slices.IsSortedFunc(d.Candidates, func(x, y Candidate) int {
+	require.True(t, slices.IsSortedFunc(d.Candidates, func(x, y explain.Candidate) int {
 		switch {
 		case x.Score > y.Score:
 			return -1
@@ -335,7 +336,7 @@ func TestAdmiralRegistered(t *testing.T) {
 	f, err := New("admiral", submarine.DefaultRules(), "../configs/admiral.yaml")
 	require.NoError(t, err)
 	p := f(rand.New(rand.NewPCG(1, 1)))
-	_, ok := p.(Explainer)
+	_, ok := p.(explain.Explainer)
 	require.True(t, ok)
 }
 

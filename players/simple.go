@@ -2,6 +2,7 @@ package players
 
 import (
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -105,8 +106,8 @@ type Simple struct {
 }
 
 var (
-	_ Player    = (*Simple)(nil)
-	_ Explainer = (*Simple)(nil)
+	_ Player            = (*Simple)(nil)
+	_ explain.Explainer = (*Simple)(nil)
 )
 
 // NewSimple returns a simple player for rules (which must be valid).
@@ -155,7 +156,7 @@ func (p *Simple) Observe(ev submarine.Event, v *submarine.View) {
 
 // Explain implements Explainer: the last action was drawn uniformly from
 // the listed candidates (score = probability).
-func (p *Simple) Explain() Decision { return p.last.decision(p.rules) }
+func (p *Simple) Explain() explain.Decision { return p.last.decision(p.rules) }
 
 // refChoice records how a reference player chose its last action, so that
 // Explain can build a Decision without Act allocating.
@@ -172,23 +173,23 @@ func (c *refChoice) set(state string, kind submarine.Kind, ship int, pool grid.S
 	c.state, c.kind, c.ship, c.pool = state, kind, ship, pool
 }
 
-func (c *refChoice) decision(r *submarine.Rules) Decision {
+func (c *refChoice) decision(r *submarine.Rules) explain.Decision {
 	name := "?"
 	if c.target >= 0 && c.target < len(r.Fleet) {
 		name = r.Fleet[c.target].Name
 	}
-	d := Decision{State: c.state, Reason: strings.ReplaceAll(c.reason, "{ship}", name)}
+	d := explain.Decision{State: c.state, Reason: strings.ReplaceAll(c.reason, "{ship}", name)}
 	n := c.pool.Count()
 	if n == 0 {
 		return d
 	}
-	d.Candidates = make([]Candidate, 0, n)
+	d.Candidates = make([]explain.Candidate, 0, n)
 	for cell := range c.pool.All() {
 		name := "attack " + r.CellName(cell)
 		if c.kind == submarine.Move && c.ship >= 0 && c.ship < len(r.Fleet) {
 			name = "move " + r.Fleet[c.ship].Name + " " + r.CellName(cell)
 		}
-		d.Candidates = append(d.Candidates, Candidate{Action: name, Score: 1 / float64(n)})
+		d.Candidates = append(d.Candidates, explain.Candidate{Action: name, Score: 1 / float64(n)})
 	}
 	return d
 }

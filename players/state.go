@@ -2,6 +2,7 @@ package players
 
 import (
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/belief"
@@ -128,8 +129,8 @@ type StatePlayer struct {
 }
 
 var (
-	_ Player    = (*StatePlayer)(nil)
-	_ Explainer = (*StatePlayer)(nil)
+	_ Player            = (*StatePlayer)(nil)
+	_ explain.Explainer = (*StatePlayer)(nil)
 )
 
 // NewStatePlayer returns a state player for rules (which must be valid).
@@ -377,4 +378,4 @@ func (p *StatePlayer) Observe(ev submarine.Event, v *submarine.View) {
 // Explain implements Explainer: the state that chose the last action, why,
 // and, for attacks and escapes, the cells it was drawn from uniformly
 // (score = probability).
-func (p *StatePlayer) Explain() Decision { return p.last.decision(p.rules) }
+func (p *StatePlayer) Explain() explain.Decision { return p.last.decision(p.rules) }

@@ -3,6 +3,7 @@ package players
 import (
 	"context"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -103,8 +104,8 @@ type sp2Cand struct {
 const sp2MaxPath = 16
 
 var (
-	_ Player    = (*StatePlayer2)(nil)
-	_ Explainer = (*StatePlayer2)(nil)
+	_ Player            = (*StatePlayer2)(nil)
+	_ explain.Explainer = (*StatePlayer2)(nil)
 )
 
 // NewStatePlayer2 returns a StatePlayer2 for rules with weights cfg, drawing
@@ -730,8 +731,8 @@ func (p *StatePlayer2) onHit(t int) {
 // Explain implements Explainer: the state that chose the last action, why,
 // the events fired since the action before, and the candidates the acting
 // state scored, best first (ties in enumeration order).
-func (p *StatePlayer2) Explain() Decision {
-	d := Decision{State: p.acted.String(), Reason: p.reason}
+func (p *StatePlayer2) Explain() explain.Decision {
+	d := explain.Decision{State: p.acted.String(), Reason: p.reason}
 	if p.lastN > 0 {
 		names := make([]string, p.lastN)
 		for i, ev := range p.lastPath[:p.lastN] {
@@ -749,9 +750,9 @@ func (p *StatePlayer2) Explain() Decision {
 		}
 		return 0
 	})
-	d.Candidates = make([]Candidate, len(cs))
+	d.Candidates = make([]explain.Candidate, len(cs))
 	for i, c := range cs {
-		d.Candidates[i] = Candidate{Action: p.actionName(c.a), Score: c.score}
+		d.Candidates[i] = explain.Candidate{Action: p.actionName(c.a), Score: c.score}
 	}
 	return d
 }

@@ -1,6 +1,7 @@
 package players
 
 import (
+	"github.com/kaisen-ai/kaisen/explain"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -136,7 +137,7 @@ func TestSP2Registry(t *testing.T) {
 		f, err := New("stateplayer2", r, path)
 		require.NoError(t, err)
 		p := f(sp2Rand(1))
-		_, ok := p.(Explainer)
+		_, ok := p.(explain.Explainer)
 		require.True(t, ok)
 		require.NoError(t, r.ValidatePlacement(p.Place()))
 	}

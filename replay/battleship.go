@@ -3,12 +3,12 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 	"strconv"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 // GameBattleship is the header's "game" value of Battleship replays.
@@ -173,7 +173,7 @@ type Shot struct {
 	Sunk     []RC              `json:"sunk,omitempty"`
 	Repeat   bool              `json:"repeat,omitempty"`
 	Again    bool              `json:"again,omitempty"`
-	Decision *players.Decision `json:"decision,omitempty"`
+	Decision *explain.Decision `json:"decision,omitempty"`
 }
 
 // BattleshipResult is the last line of a Battleship replay.
@@ -226,7 +226,7 @@ func (rp *BattleshipReplay) placement(r *battleship.Rules, seat int) (battleship
 
 // EncodeShot returns shot number n as recorded: st is the engine's step and
 // d, when not nil, the shooter's explanation.
-func EncodeShot(r *battleship.Rules, n int, st *battleship.Step, d *players.Decision) Shot {
+func EncodeShot(r *battleship.Rules, n int, st *battleship.Step, d *explain.Decision) Shot {
 	b := r.Board
 	line := Shot{Type: TypeShot, N: n, Seat: st.Seat, Illegal: st.Err != nil, Decision: d}
 	if st.At >= 0 && int(st.At) < b.Size() {
@@ -285,7 +285,7 @@ func (w *BattleshipWriter) NoPlacement(seat int) {
 
 // Shot records shot number n (from 1) and, when d is not nil, the
 // shooter's explanation of it.
-func (w *BattleshipWriter) Shot(n int, st *battleship.Step, d *players.Decision) {
+func (w *BattleshipWriter) Shot(n int, st *battleship.Step, d *explain.Decision) {
 	w.write(EncodeShot(w.rules, n, st, d))
 }
 

@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"bytes"
+	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -11,7 +12,6 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/players"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -49,9 +49,9 @@ func (s *bsScript) Observe(battleship.Event) {
 // bsExplainer adds Explain to a bsScript.
 type bsExplainer struct{ *bsScript }
 
-func (e bsExplainer) Explain() players.Decision {
-	return players.Decision{State: "scripted", Reason: "shot " + strconv.Itoa(e.i),
-		Candidates: []players.Candidate{{Action: "shoot", Score: 0.25}}}
+func (e bsExplainer) Explain() explain.Decision {
+	return explain.Decision{State: "scripted", Reason: "shot " + strconv.Itoa(e.i),
+		Candidates: []explain.Candidate{{Action: "shoot", Score: 0.25}}}
 }
 
 // bsRules is a 6-column, 5-row board with a rock at row 2, column 3 (D3)

@@ -2,11 +2,11 @@ package replay
 
 import (
 	"encoding/json"
+	"github.com/kaisen-ai/kaisen/explain"
 	"strconv"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 // stepEncoder appends step lines exactly as encoding/json would encode the
@@ -47,7 +47,7 @@ func (e *stepEncoder) appendPos(b []byte, c grid.Cell) []byte {
 }
 
 // appendStep appends the line of Writer.Step, newline included.
-func (e *stepEncoder) appendStep(b []byte, n int, st *submarine.Step, d *players.Decision) ([]byte, error) {
+func (e *stepEncoder) appendStep(b []byte, n int, st *submarine.Step, d *explain.Decision) ([]byte, error) {
 	b = append(b, `{"type":"step","n":`...)
 	b = strconv.AppendInt(b, int64(n), 10)
 	b = append(b, `,"seat":`...)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 	"github.com/kaisen-ai/kaisen/players"
 )
 
-func encodeSlow(t *testing.T, r *submarine.Rules, n int, st *submarine.Step, d *players.Decision) string {
+func encodeSlow(t *testing.T, r *submarine.Rules, n int, st *submarine.Step, d *explain.Decision) string {
 	var buf bytes.Buffer
 	require.NoError(t, json.NewEncoder(&buf).Encode(slowStep(r, n, st, d)))
 	return buf.String()
@@ -25,7 +26,7 @@ func encodeSlow(t *testing.T, r *submarine.Rules, n int, st *submarine.Step, d *
 func TestStepEncoderMatchesJSON(t *testing.T) {
 	r := submarine.DefaultRules()
 	enc := newStepEncoder(r)
-	check := func(n int, st *submarine.Step, d *players.Decision) {
+	check := func(n int, st *submarine.Step, d *explain.Decision) {
 		got, err := enc.appendStep(nil, n, st, d)
 		require.NoError(t, err)
 		require.Equal(t, encodeSlow(t, r, n, st, d), string(got))
@@ -53,7 +54,7 @@ func TestStepEncoderMatchesJSON(t *testing.T) {
 			Actor: submarine.Event{Kind: 9, Illegal: true, At: grid.None, Hit: 7, Ship: 12, To: grid.None, Near: 0xF0},
 			Other: submarine.Event{Kind: submarine.Attack, At: 1000, Hit: 2, Sunk: true, Near: 0xFF, Ship: submarine.NoShip, To: -7, DX: -3}},
 	}
-	d := &players.Decision{State: "s<", Reason: "r", Candidates: []players.Candidate{{Action: "attack [1,2]", Score: 0.25}}}
+	d := &explain.Decision{State: "s<", Reason: "r", Candidates: []explain.Candidate{{Action: "attack [1,2]", Score: 0.25}}}
 	for i := range odd {
 		check(i+1, &odd[i], nil)
 		check(i+1, &odd[i], d)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 // GameSubmarine is the header's "game" value of submarine-game replays.
@@ -349,7 +349,7 @@ type Step struct {
 	Actor    Event             `json:"actor"`           // what the actor was told
 	Other    Event             `json:"other"`           // what the other side was told
 	Error    string            `json:"error,omitempty"` // why the action was illegal
-	Decision *players.Decision `json:"decision,omitempty"`
+	Decision *explain.Decision `json:"decision,omitempty"`
 }
 
 // Forfeit records a seat that lost by breaking the rules or crashing.

@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"bytes"
+	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 	"math/rand/v2"
 	"testing"
@@ -42,9 +43,9 @@ func (s *script) Observe(submarine.Event, *submarine.View) {}
 // explainer adds Explain to a script.
 type explainer struct{ *script }
 
-func (e explainer) Explain() players.Decision {
-	return players.Decision{State: "scripted", Reason: "step " + string(rune('0'+e.i)),
-		Candidates: []players.Candidate{{Action: "whatever", Score: 0.5}}}
+func (e explainer) Explain() explain.Decision {
+	return explain.Decision{State: "scripted", Reason: "step " + string(rune('0'+e.i)),
+		Candidates: []explain.Candidate{{Action: "whatever", Score: 0.5}}}
 }
 
 func factory(p players.Player) players.Factory {

@@ -3,6 +3,7 @@ package replay
 import (
 	"bufio"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 	"strconv"
 	"strings"
@@ -10,7 +11,6 @@ import (
 	"github.com/kaisen-ai/kaisen/belief"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 // RenderOptions choose the part of a game Render draws: the positions after
@@ -181,7 +181,7 @@ func (rd *renderer) frame(w io.Writer, f *frame) {
 	} else {
 		fmt.Fprintf(w, "#%d seat %d %s %s\n", f.n, f.st.Seat, rd.who(f.st.Seat), rd.describe(f))
 		if d := f.step.Decision; d != nil {
-			fmt.Fprintf(w, "   why: %s\n", explain(d))
+			fmt.Fprintf(w, "   why: %s\n", summarize(d))
 		}
 	}
 	var boards [2][]string
@@ -419,9 +419,9 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// explain summarises a recorded Decision on one line: state, reason and the
+// summarize summarises a recorded Decision on one line: state, reason and the
 // three best candidates.
-func explain(d *players.Decision) string {
+func summarize(d *explain.Decision) string {
 	var parts []string
 	if d.State != "" {
 		parts = append(parts, "state "+d.State)

@@ -1,10 +1,10 @@
 package replay
 
 import (
+	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 // Writer writes one replay, line by line, in the order header, placements,
@@ -37,7 +37,7 @@ func (w *Writer) Placement(seat int, p submarine.Placement) {
 
 // Step records action number n (from 1) and, when d is not nil, the actor's
 // explanation of it.
-func (w *Writer) Step(n int, st *submarine.Step, d *players.Decision) {
+func (w *Writer) Step(n int, st *submarine.Step, d *explain.Decision) {
 	if w.err != nil {
 		return
 	}
@@ -49,7 +49,7 @@ func (w *Writer) Step(n int, st *submarine.Step, d *players.Decision) {
 
 // slowStep is the Step line built for encoding/json (the reference of the
 // fast encoder).
-func slowStep(r *submarine.Rules, n int, st *submarine.Step, d *players.Decision) Step {
+func slowStep(r *submarine.Rules, n int, st *submarine.Step, d *explain.Decision) Step {
 	line := Step{
 		Type:     TypeStep,
 		N:        n,

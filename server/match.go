@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -317,7 +318,7 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		st := g.Apply(a)
 		m.srv.metrics.actions.Add(1)
 		if rec != nil {
-			var dec *players.Decision
+			var dec *explain.Decision
 			if fault == nil {
 				dec = explanation(ms.ai)
 			}
@@ -442,12 +443,12 @@ func awaitMove[A any](m *match, mv int, r *moveReader[A]) (who int, a A, fault e
 
 // explanation is the Decision of the house AI p (nil when p gives none, or
 // panics giving it).
-func explanation(p any) *players.Decision {
-	ex, ok := p.(players.Explainer)
+func explanation(p any) *explain.Decision {
+	ex, ok := p.(explain.Explainer)
 	if !ok {
 		return nil
 	}
-	var dec *players.Decision
+	var dec *explain.Decision
 	_ = protect(func() { d := ex.Explain(); dec = &d })
 	return dec
 }

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"github.com/kaisen-ai/kaisen/explain"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -95,11 +96,11 @@ func (t *timed) Act() submarine.Action {
 
 // Explain passes the wrapped player's explanation on (an empty Decision when
 // it has none).
-func (t *timed) Explain() players.Decision {
-	if e, ok := t.Player.(players.Explainer); ok {
+func (t *timed) Explain() explain.Decision {
+	if e, ok := t.Player.(explain.Explainer); ok {
 		return e.Explain()
 	}
-	return players.Decision{}
+	return explain.Decision{}
 }
 
 func timedFactory(f players.Factory, c *clock) players.Factory {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"math/big"
 	"math/rand/v2"
 	"time"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 // DensityConfig holds the density bot's settings (configs/density.yaml).
@@ -85,12 +85,12 @@ type Density struct {
 	pos    *battleship.Position
 	count  battleship.Counter // reuses the last count's first pass (same results as battleship.Count)
 	stats  DensityStats
-	last   players.Decision
+	last   explain.Decision
 }
 
 var (
 	_ Player            = (*Density)(nil)
-	_ players.Explainer = (*Density)(nil)
+	_ explain.Explainer = (*Density)(nil)
 )
 
 // NewDensity returns a density bot for rules.
@@ -114,8 +114,8 @@ func (d *Density) Position() *battleship.Position { return d.pos }
 // Stats counts this bot's moves by method.
 func (d *Density) Stats() DensityStats { return d.stats }
 
-// Explain implements players.Explainer.
-func (d *Density) Explain() players.Decision { return d.last }
+// Explain implements explain.Explainer.
+func (d *Density) Explain() explain.Decision { return d.last }
 
 // Shoot implements Player.
 func (d *Density) Shoot() grid.Cell {
@@ -145,7 +145,7 @@ func (d *Density) Shoot() grid.Cell {
 // pick breaks ties uniformly and records the decision.
 func (d *Density) pick(best []grid.Cell, method, why string) grid.Cell {
 	c := best[d.rng.IntN(len(best))]
-	d.last = players.Decision{
+	d.last = explain.Decision{
 		State:  method,
 		Reason: fmt.Sprintf("%s: %s on %s (%d tied)", method, why, d.rules.CellName(c), len(best)),
 	}

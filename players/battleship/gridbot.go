@@ -2,12 +2,12 @@ package bsplayers
 
 import (
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 // Hunt patterns of the grid bot.
@@ -102,7 +102,7 @@ type GridBot struct {
 
 var (
 	_ Player            = (*GridBot)(nil)
-	_ players.Explainer = (*GridBot)(nil)
+	_ explain.Explainer = (*GridBot)(nil)
 )
 
 // NewGridBot returns a grid bot for rules.
@@ -320,7 +320,7 @@ func (b *GridBot) Observe(ev battleship.Event) {
 // Mode is HUNT or TARGET.
 func (b *GridBot) Mode() string { return b.mode }
 
-// Explain implements players.Explainer.
-func (b *GridBot) Explain() players.Decision {
-	return players.Decision{State: b.mode, Reason: b.reason}
+// Explain implements explain.Explainer.
+func (b *GridBot) Explain() explain.Decision {
+	return explain.Decision{State: b.mode, Reason: b.reason}
 }

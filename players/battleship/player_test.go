@@ -3,6 +3,7 @@ package bsplayers
 import (
 	"context"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -13,7 +14,6 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 func TestConfigFilesEqualDefaults(t *testing.T) {
@@ -174,7 +174,7 @@ type fake struct {
 func (f *fake) Place() battleship.Placement { return f.place() }
 func (f *fake) Shoot() grid.Cell            { return f.shoot() }
 func (f *fake) Observe(ev battleship.Event) { f.seen = append(f.seen, ev) }
-func (f *fake) Explain() players.Decision   { return players.Decision{} }
+func (f *fake) Explain() explain.Decision   { return explain.Decision{} }
 func valid(p battleship.Placement) func() battleship.Placement {
 	return func() battleship.Placement { return p }
 }

@@ -1,0 +1,24 @@
+// Package explain is the vocabulary a player uses to say why it chose its
+// last action: a Decision with its state, its reason and the scored
+// Candidates it considered. It is a leaf package shared by every game's
+// players and by the hosts that record explanations (replays, the server,
+// tournament timing), so none of them depends on another game's players.
+package explain
+
+// Decision explains a player's last choice, for replays and debugging.
+type Decision struct {
+	State      string      `json:"state,omitempty"`      // the player's state (for state machines)
+	Reason     string      `json:"reason,omitempty"`     // why, in words
+	Candidates []Candidate `json:"candidates,omitempty"` // what was considered, best first
+}
+
+// Candidate is one scored option of a Decision.
+type Candidate struct {
+	Action string  `json:"action"` // human-readable action, e.g. "attack [1,2]"
+	Score  float64 `json:"score"`
+}
+
+// Explainer is implemented by players that can explain their last Act.
+type Explainer interface {
+	Explain() Decision
+}
