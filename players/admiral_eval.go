@@ -1,0 +1,123 @@
+package players
+
+import (
+	"math"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+)
+
+// Evaluation: the one-ply and searched values of one candidate.
+
+// evaluate scores one candidate: one-ply and searched values.
+func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
+	a := p.a
+	s.pHit, s.ig = 0, 0
+	v := &a.cfg.Value
+	us := a.me // our fleet after the action
+	var x *exposure
+	switch s.act.Kind {
+	case submarine.Attack:
+		x = p.fireExposure(s.act.To)
+		p.partitionAttack(s.act.To)
+	default:
+		from := us.Pos[s.act.Ship]
+		fx, fy := a.rules.Board.XY(from)
+		tx, ty := a.rules.Board.XY(s.act.To)
+		x = p.moveExposure(s.act.Ship, tx-fx, ty-fy)
+		us.Occupied.Remove(from)
+		us.Occupied.Add(s.act.To)
+		us.Pos[s.act.Ship] = s.act.To
+		p.partitionNone()
+	}
+	s.leak = x.leak
+	reach := a.rules.Reach(&us)
+	// reach2: the cells we could attack after one more move.
+	reach2 := reach
+	if bold < 1 {
+		for j := range p.nf {
+			if us.Alive.Has(j) {
+				for d := range a.rules.MoveTargets(&us, j).All() {
+					reach2 = reach2.Union(a.rules.Board.Around(d))
+				}
+			}
+		}
+	}
+	rep := 0
+	if s.act.Kind == submarine.Move {
+		f := formation(&us, p.nf)
+		for _, h := range a.history {
+			if h == f {
+				rep++
+			}
+		}
+	}
+	if !deepen {
+		s.detect = p.detectBits(x, &us) // kept for the deep pass
+	}
+	fixed := -bold*v.Leak*x.leak - v.Repeat*float64(rep) - bold*v.Detect*s.detect
+	// One-ply danger: the chance that the enemy, attacking where it believes
+	// each of our ships is, can reach it.
+	danger := 0.0
+	for j := range p.nf {
+		if us.Alive.Has(j) {
+			c := us.Pos[j]
+			danger += p.reachE[c] * x.ship[j*p.size+int(c)]
+		}
+	}
+	total := float64(len(p.pe.tup))
+	oneply, deep, nextNow := 0.0, 0.0, 0.0
+	living := p.pe.alive.Count()
+	for k := range p.slots {
+		sl := &p.slots[k]
+		po := float64(sl.count) / total
+		gain := 0.0
+		sunk := false
+		if sl.hit != submarine.NoShip {
+			gain += v.Hit
+			s.pHit += po
+			if a.enemyHP[sl.hit] <= 1 {
+				sunk = true
+				gain += v.Sink
+				if living == 1 {
+					gain += v.Win
+				}
+			}
+		}
+		if po > 0 && s.act.Kind == submarine.Attack {
+			s.ig -= po * math.Log2(po)
+		}
+		for i := range p.nf {
+			sl.pinned[i] = grid.None
+			if sl.same[i] && p.pe.alive.Has(i) && !(sunk && i == sl.hit) {
+				sl.pinned[i] = sl.first[i]
+			}
+		}
+		if sunk && living == 1 {
+			oneply += po * gain
+			deep += po * gain
+			continue
+		}
+		next := p.bestNext(sl, &reach)
+		nextNow += po * (next + p.bestNext(sl, &reach2)) / 2
+		oneply += po * (gain + v.Next*next)
+		if !deepen {
+			continue
+		}
+		// Determinized play-out of the enemy's reply in this answer's worlds.
+		if len(sl.worlds) > 0 {
+			sum := 0.0
+			for _, w := range sl.worlds {
+				sum += p.rollout(w, sl, x, us, bold)
+			}
+			deep += po * (gain + sum/float64(len(sl.worlds)))
+		} else {
+			deep += po * gain
+		}
+	}
+	s.oneply = oneply + v.Info*s.ig + fixed - bold*v.Hurt*danger + (1-bold)*v.Next*nextNow
+	// A stalled game is decided by contact: as the player gets bolder, the
+	// threat it poses next turn, and the turn after, counts whatever the
+	// enemy may do about it.
+	s.deep = deep + v.Info*s.ig + fixed + (1-bold)*v.Next*nextNow
+}
