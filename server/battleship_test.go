@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"github.com/kaisen-ai/kaisen/client"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -35,18 +36,18 @@ func bsConfig(t *testing.T, opponent string) Config {
 }
 
 // bsClient plays one game with the bsplayers AI name on addr.
-func bsClient(addr, name string, seed uint64) (BattleshipGame, error) {
+func bsClient(addr, name string, seed uint64) (client.BattleshipGame, error) {
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
-		return BattleshipGame{}, err
+		return client.BattleshipGame{}, err
 	}
 	defer conn.Close()
 	r := battleship.DefaultRules()
 	f, err := bsplayers.New(name, r, "")
 	if err != nil {
-		return BattleshipGame{}, err
+		return client.BattleshipGame{}, err
 	}
-	return PlayBattleship(context.Background(), conn, f(rand.New(rand.NewPCG(seed, 1))), BattleshipPlayOptions{Rules: r, ReadTimeout: 20 * time.Second})
+	return client.PlayBattleship(context.Background(), conn, f(rand.New(rand.NewPCG(seed, 1))), client.BattleshipPlayOptions{Rules: r, ReadTimeout: 20 * time.Second})
 }
 
 func TestBattleshipConfig(t *testing.T) {
@@ -88,7 +89,7 @@ func TestBattleshipTwoClients(t *testing.T) {
 	checkLeaks(t)
 	ts := startServer(t, bsConfig(t, OpponentPair))
 	type out struct {
-		g   BattleshipGame
+		g   client.BattleshipGame
 		err error
 	}
 	ch := make(chan out, 2)
@@ -149,7 +150,7 @@ func TestBattleshipInvalidFleetForfeits(t *testing.T) {
 	br := bufio.NewReader(bad)
 	waitConns(t, ts, 1) // bad is seat 0
 	done := make(chan error, 1)
-	var good BattleshipGame
+	var good client.BattleshipGame
 	go func() {
 		var err error
 		good, err = bsClient(ts.addr(0), "gridbot", 1)

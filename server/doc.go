@@ -37,7 +37,6 @@
 // per IP, concurrent games, handshake, action and idle timeouts, line length)
 // are in Config.Limits; see docs/server.md.
 //
-// Load plays many games at once against a server (`kaisen loadtest`) and
-// measures actions per second and action round trips; Play is the client
-// of `kaisen play`.
+// The client side of the same protocols is package client (`kaisen play`);
+// the load generator is package loadtest (`kaisen loadtest`).
 package server

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/loadtest"
 	"os"
 	"runtime/pprof"
 	"text/tabwriter"
@@ -23,7 +24,7 @@ type loadtestJSON struct {
 }
 
 func newLoadtestCmd(e *env) *cobra.Command {
-	var opts server.LoadOptions
+	var opts loadtest.Options
 	var asJSON bool
 	var cpuProfile string
 	cmd := &cobra.Command{
@@ -73,7 +74,7 @@ latency at that load.
 				}
 				defer pprof.StopCPUProfile()
 			}
-			rep, err := server.Load(cmd.Context(), opts)
+			rep, err := loadtest.Run(cmd.Context(), opts)
 			if err != nil && rep.Games == 0 {
 				return err
 			}

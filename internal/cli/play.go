@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/client"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -17,7 +18,6 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
-	"github.com/kaisen-ai/kaisen/server"
 )
 
 // Exit codes of kaisen play besides 0 (every game completed, whatever the result).
@@ -96,7 +96,7 @@ one game on the classic 10x10 board.`,
 	fl.IntVar(&f.games, "games", 1, "connections to play in a row (each plays one game or one whole series)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed of the AI's random choices (default: drawn at random and logged)")
 	fl.StringVar(&f.name, "name", "", `name sent to submarine-py servers (default "kaisen-" + the player)`)
-	fl.DurationVar(&f.timeout, "timeout", server.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
+	fl.DurationVar(&f.timeout, "timeout", client.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
 	fl.DurationVar(&f.dialTimeout, "dial-timeout", 10*time.Second, "longest wait to connect")
 	return cmd
 }
@@ -148,26 +148,26 @@ func runPlay(ctx context.Context, e *env, f playFlags) error {
 }
 
 // playOnce plays every game of one connection and prints the end lines.
-func playOnce(ctx context.Context, e *env, f playFlags, build server.PlayerFor, rngFor func(int) *rand.Rand) (server.PlayResult, error) {
+func playOnce(ctx context.Context, e *env, f playFlags, build client.PlayerFor, rngFor func(int) *rand.Rand) (client.PlayResult, error) {
 	d := net.Dialer{Timeout: f.dialTimeout}
 	conn, err := d.DialContext(ctx, "tcp", f.addr)
 	if err != nil {
-		return server.PlayResult{}, fmt.Errorf("connect: %w", err)
+		return client.PlayResult{}, fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close()
 	var werr error
-	opts := server.PlayOptions{
+	opts := client.PlayOptions{
 		Name:        f.name,
 		ReadTimeout: f.timeout,
 		Log:         e.log,
-		OnGame: func(g server.PlayedGame) {
+		OnGame: func(g client.PlayedGame) {
 			e.log.Debug("game over", "game", g.Game+1, "round", g.Round, "end", g.End.String(), "actions", g.Actions, "first", g.First)
 			if _, err := fmt.Fprintln(e.stdout, g.Line); err != nil && werr == nil {
 				werr = err
 			}
 		},
 	}
-	res, err := server.Play(ctx, conn, build, rngFor, opts)
+	res, err := client.Play(ctx, conn, build, rngFor, opts)
 	if err == nil && res.Tally != nil {
 		for _, l := range protocol.SeriesTrailer(*res.Tally) {
 			if _, err := fmt.Fprintln(e.stdout, l); err != nil && werr == nil {

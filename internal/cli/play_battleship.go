@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/client"
 	"math/rand/v2"
 	"net"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
-	"github.com/kaisen-ai/kaisen/server"
 )
 
 // gameBattleship is the --game value of kaisen play for the battleship server.
@@ -61,12 +61,12 @@ func runPlayBattleship(ctx context.Context, e *env, f playFlags) error {
 }
 
 // playBattleshipOnce plays one game on a new connection.
-func playBattleshipOnce(ctx context.Context, f playFlags, r *battleship.Rules, p bsplayers.Player, e *env) (server.BattleshipGame, error) {
+func playBattleshipOnce(ctx context.Context, f playFlags, r *battleship.Rules, p bsplayers.Player, e *env) (client.BattleshipGame, error) {
 	d := net.Dialer{Timeout: f.dialTimeout}
 	conn, err := d.DialContext(ctx, "tcp", f.addr)
 	if err != nil {
-		return server.BattleshipGame{}, fmt.Errorf("connect: %w", err)
+		return client.BattleshipGame{}, fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close()
-	return server.PlayBattleship(ctx, conn, p, server.BattleshipPlayOptions{Rules: r, ReadTimeout: f.timeout, Log: e.log})
+	return client.PlayBattleship(ctx, conn, p, client.BattleshipPlayOptions{Rules: r, ReadTimeout: f.timeout, Log: e.log})
 }

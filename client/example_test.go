@@ -1,9 +1,10 @@
-package server_test
+package client_test
 
 import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/client"
 	"math/rand/v2"
 	"net"
 
@@ -11,13 +12,12 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
-	"github.com/kaisen-ai/kaisen/server"
 )
 
 // ExamplePlay plays the random AI against a tiny scripted classic server
 // whose opponent gives up at once (it sends {}: an invalid action).
 func ExamplePlay() {
-	client, srv := net.Pipe()
+	conn, srv := net.Pipe()
 	go func() {
 		defer srv.Close()
 		rules := submarine.DefaultRules()
@@ -37,7 +37,7 @@ func ExamplePlay() {
 	}()
 	build := func(r *submarine.Rules) (players.Factory, error) { return players.New("random", r, "") }
 	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(42, uint64(game))) }
-	res, err := server.Play(context.Background(), client, build, rngFor, server.PlayOptions{})
+	res, err := client.Play(context.Background(), conn, build, rngFor, client.PlayOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

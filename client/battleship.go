@@ -1,4 +1,4 @@
-package server
+package client
 
 // The battleship client: PlayBattleship connects one battleship AI (package
 // bsplayers) to a Kaisen battleship server and plays one game.
@@ -65,14 +65,14 @@ func PlayBattleship(ctx context.Context, conn net.Conn, p bsplayers.Player, opts
 		po.Log = slog.New(slog.DiscardHandler)
 	}
 	if err := ctx.Err(); err != nil {
-		return BattleshipGame{}, fmt.Errorf("server: play battleship: %w", err)
+		return BattleshipGame{}, fmt.Errorf("client: play battleship: %w", err)
 	}
 	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
 	defer stop()
 	c := &client{conn: conn, lr: protocol.NewLineReader(conn, opts.MaxLine), opts: po}
 	g, err := c.battleship(opts.Rules, p)
 	if err != nil {
-		err = fmt.Errorf("server: play battleship: %w", err)
+		err = fmt.Errorf("client: play battleship: %w", err)
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w (%w)", ctx.Err(), err)
 		}

@@ -1,9 +1,10 @@
-package server_test
+package client_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/client"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -22,7 +23,6 @@ import (
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/protocol/transcript"
-	"github.com/kaisen-ai/kaisen/server"
 )
 
 const goldenDir = "../protocol/testdata"
@@ -157,7 +157,7 @@ func playback(conn net.Conn, side []transcript.Line, rules *submarine.Rules) err
 }
 
 // scriptFactory returns a PlayerFor whose k-th player plays side p of games[k].
-func scriptFactory(t *testing.T, games []*gameScript, p int, made *[]*scriptedPlayer) server.PlayerFor {
+func scriptFactory(t *testing.T, games []*gameScript, p int, made *[]*scriptedPlayer) client.PlayerFor {
 	return func(rules *submarine.Rules) (players.Factory, error) {
 		return func(*rand.Rand) players.Player {
 			g := games[len(*made)]
@@ -193,10 +193,10 @@ func TestPlayGoldenTranscripts(t *testing.T) {
 				go func() { done <- playback(sc, tr.Side(p), rules) }()
 
 				var made []*scriptedPlayer
-				opts := server.PlayOptions{Name: games[0].name[p], ReadTimeout: 10 * time.Second}
-				var onGame []server.PlayedGame
-				opts.OnGame = func(g server.PlayedGame) { onGame = append(onGame, g) }
-				res, err := server.Play(context.Background(), cc, scriptFactory(t, games, p, &made), seeded, opts)
+				opts := client.PlayOptions{Name: games[0].name[p], ReadTimeout: 10 * time.Second}
+				var onGame []client.PlayedGame
+				opts.OnGame = func(g client.PlayedGame) { onGame = append(onGame, g) }
+				res, err := client.Play(context.Background(), cc, scriptFactory(t, games, p, &made), seeded, opts)
 				require.NoError(t, err)
 				require.NoError(t, <-done)
 				cc.Close()
@@ -237,10 +237,10 @@ func TestPlaySeriesTally(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- playback(sc, tr.Side(2), rules) }()
 	var made []*scriptedPlayer
-	res, err := server.Play(context.Background(), cc, scriptFactory(t, games, 2, &made), seeded, server.PlayOptions{})
+	res, err := client.Play(context.Background(), cc, scriptFactory(t, games, 2, &made), seeded, client.PlayOptions{})
 	require.NoError(t, err)
 	require.NoError(t, <-done)
-	require.Equal(t, []server.PlayedGame{
+	require.Equal(t, []client.PlayedGame{
 		{Game: 0, Round: 1, End: protocol.EndLose, Line: "you lose", First: false, Actions: 17},
 		{Game: 1, Round: 2, End: protocol.EndWin, Line: "you win.", Last: true, First: true, Actions: 6},
 	}, res.Games)
@@ -313,7 +313,7 @@ func TestPlayProtocolErrors(t *testing.T) {
 					}, nil
 				}
 			}
-			_, err := server.Play(context.Background(), cc, build, seeded, server.PlayOptions{MaxLine: 250})
+			_, err := client.Play(context.Background(), cc, build, seeded, client.PlayOptions{MaxLine: 250})
 			cc.Close()
 			require.Error(t, err)
 			var pe *protocol.ProtocolError
@@ -344,17 +344,17 @@ func TestPlayTolerance(t *testing.T) {
 	build := func(r *submarine.Rules) (players.Factory, error) {
 		return func(*rand.Rand) players.Player { return &scriptedPlayer{place: submarine.Placement{0, 2, 4}} }, nil
 	}
-	res, err := server.Play(context.Background(), cc, build, seeded, server.PlayOptions{})
+	res, err := client.Play(context.Background(), cc, build, seeded, client.PlayOptions{})
 	require.NoError(t, err)
 	require.NoError(t, <-done)
-	require.Equal(t, []server.PlayedGame{{End: protocol.EndWin, Line: "you win", Actions: 1}}, res.Games)
+	require.Equal(t, []client.PlayedGame{{End: protocol.EndWin, Line: "you win", Actions: 1}}, res.Games)
 }
 
 func TestPlayUnfinished(t *testing.T) {
 	cc, sc := net.Pipe()
 	go func() { _ = fakeServer(sc, []string{greet, "< *", "> waiting\n"}) }()
-	res, err := server.Play(context.Background(), cc, randomPlayer, seeded, server.PlayOptions{})
-	require.ErrorIs(t, err, server.ErrUnfinished)
+	res, err := client.Play(context.Background(), cc, randomPlayer, seeded, client.PlayOptions{})
+	require.ErrorIs(t, err, client.ErrUnfinished)
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	require.Empty(t, res.Games)
 }
@@ -375,7 +375,7 @@ func TestPlayCancel(t *testing.T) {
 		_, err := lr.ReadLine()
 		serverDone <- err
 	}()
-	_, err := server.Play(ctx, cc, randomPlayer, seeded, server.PlayOptions{ReadTimeout: -1})
+	_, err := client.Play(ctx, cc, randomPlayer, seeded, client.PlayOptions{ReadTimeout: -1})
 	require.ErrorIs(t, err, context.Canceled)
 	require.ErrorIs(t, <-serverDone, io.EOF, "the client closed the connection")
 }
@@ -391,7 +391,7 @@ func TestPlayReadTimeout(t *testing.T) {
 			_, _ = protocol.NewLineReader(sc, 0).ReadLine()
 		})
 		start := time.Now()
-		_, err := server.Play(context.Background(), cc, randomPlayer, seeded, server.PlayOptions{ReadTimeout: 3 * time.Second})
+		_, err := client.Play(context.Background(), cc, randomPlayer, seeded, client.PlayOptions{ReadTimeout: 3 * time.Second})
 		require.ErrorIs(t, err, os.ErrDeadlineExceeded)
 		require.Equal(t, 3*time.Second, time.Since(start))
 		wg.Wait()
@@ -402,7 +402,7 @@ func TestPlayReadTimeout(t *testing.T) {
 func TestPlayRejectsBadName(t *testing.T) {
 	cc, sc := net.Pipe()
 	defer sc.Close()
-	_, err := server.Play(context.Background(), cc, randomPlayer, seeded, server.PlayOptions{Name: "a\nb"})
+	_, err := client.Play(context.Background(), cc, randomPlayer, seeded, client.PlayOptions{Name: "a\nb"})
 	require.ErrorContains(t, err, "line break")
 }
 
@@ -414,7 +414,7 @@ func TestPlayBuildError(t *testing.T) {
 		_ = fakeServer(sc, []string{"> This is a submarine_py server.  Tell me your name.\n", "< bot", "> {\"height\": 4, \"width\": 4, \"rock\": []}\n"})
 	}()
 	boom := errors.New("no 4x4 boards")
-	_, err := server.Play(context.Background(), cc, func(*submarine.Rules) (players.Factory, error) { return nil, boom }, seeded, server.PlayOptions{Name: "bot"})
+	_, err := client.Play(context.Background(), cc, func(*submarine.Rules) (players.Factory, error) { return nil, boom }, seeded, client.PlayOptions{Name: "bot"})
 	require.ErrorIs(t, err, boom)
 	cc.Close()
 }
@@ -441,7 +441,7 @@ func TestPlayOpponentForfeitsWhileWeThink(t *testing.T) {
 			build := func(*submarine.Rules) (players.Factory, error) {
 				return func(*rand.Rand) players.Player { return p }, nil
 			}
-			res, err := server.Play(context.Background(), cc, build, seeded, server.PlayOptions{})
+			res, err := client.Play(context.Background(), cc, build, seeded, client.PlayOptions{})
 			require.NoError(t, err)
 			require.NoError(t, <-done)
 			require.Len(t, res.Games, 1)

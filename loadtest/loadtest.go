@@ -1,9 +1,9 @@
-package server
-
-// The load generator behind `kaisen loadtest`: many real TCP clients play
-// whole games against a server, and the actions per second and the action
-// round trip (from sending an action to receiving its result line) are
-// measured on the client side.
+// Package loadtest is the load generator behind `kaisen loadtest`: many real
+// TCP clients play whole submarine games against a server (Kaisen's, package
+// server, or any other speaking the same protocol), and the actions per
+// second and the action round trip (from sending an action to receiving its
+// result line) are measured on the client side.
+package loadtest
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kaisen-ai/kaisen/client"
 	"io"
 	"math/bits"
 	"math/rand/v2"
@@ -24,8 +25,8 @@ import (
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
-// LoadOptions configures Load.
-type LoadOptions struct {
+// Options configures Run.
+type Options struct {
 	// Addr is the server's host:port.
 	Addr string
 	// Games is how many games to finish in total (against a series server,
@@ -43,7 +44,7 @@ type LoadOptions struct {
 	Pairs bool
 	// Seed derives every client's random stream.
 	Seed uint64
-	// Name is sent to submarine-py servers ("" = DefaultPlayName).
+	// Name is sent to submarine-py servers ("" = client.DefaultPlayName).
 	Name string
 	// ReadTimeout bounds each wait for a line from the server (0 = 30s).
 	ReadTimeout time.Duration
@@ -53,8 +54,8 @@ type LoadOptions struct {
 	Rate float64
 }
 
-// LoadReport is what Load measured.
-type LoadReport struct {
+// Report is what Run measured.
+type Report struct {
 	Games         int           // games finished
 	Errors        int           // connections that failed (refused, broken, protocol error, own illegal action)
 	FirstError    string        // the first error, if any
@@ -74,14 +75,14 @@ type Quantiles struct {
 	P50, P90, P99, Max time.Duration
 }
 
-// ErrLoad is wrapped by Load's errors.
-var ErrLoad = errors.New("server: loadtest")
+// ErrLoad is wrapped by Run's errors.
+var ErrLoad = errors.New("loadtest")
 
-// Load plays opts.Games games against the server at opts.Addr with
+// Run plays opts.Games games against the server at opts.Addr with
 // opts.Concurrency games at once and reports throughput and round trips.
 // Failed connections are counted, not fatal, unless every attempt fails.
-func Load(ctx context.Context, opts LoadOptions) (LoadReport, error) {
-	var rep LoadReport
+func Run(ctx context.Context, opts Options) (Report, error) {
+	var rep Report
 	if opts.Games < 1 || opts.Concurrency < 1 || opts.Rate < 0 {
 		return rep, fmt.Errorf("%w: games (%d) and concurrency (%d) must be at least 1, rate (%g) not negative", ErrLoad, opts.Games, opts.Concurrency, opts.Rate)
 	}
@@ -89,12 +90,12 @@ func Load(ctx context.Context, opts LoadOptions) (LoadReport, error) {
 		opts.Player = "random"
 	}
 	if opts.Name == "" {
-		opts.Name = DefaultPlayName
+		opts.Name = client.DefaultPlayName
 	}
 	if opts.ReadTimeout <= 0 {
 		opts.ReadTimeout = 30 * time.Second
 	}
-	var build PlayerFor
+	var build client.PlayerFor
 	if opts.Player != "random" {
 		if _, err := players.Lookup(opts.Player); err != nil {
 			return rep, fmt.Errorf("%w: %w", ErrLoad, err)
@@ -155,11 +156,11 @@ func Load(ctx context.Context, opts LoadOptions) (LoadReport, error) {
 	return rep, nil
 }
 
-// loadRun is the state shared by the workers of one Load.
+// loadRun is the state shared by the workers of one Run.
 type loadRun struct {
-	opts      LoadOptions
-	build     PlayerFor // nil: the lean random client
-	target    int64     // client-side games to finish
+	opts      Options
+	build     client.PlayerFor // nil: the lean random client
+	target    int64            // client-side games to finish
 	started   atomic.Int64
 	finished  atomic.Int64
 	errors    atomic.Int64
@@ -178,7 +179,7 @@ type loadWorker struct {
 	next                       time.Time     // when the next own action may be sent
 }
 
-// wait paces the worker's next action (LoadOptions.Rate).
+// wait paces the worker's next action (Options.Rate).
 func (w *loadWorker) wait() {
 	if w.pace <= 0 {
 		return
@@ -252,7 +253,7 @@ func (w *loadWorker) ended(e protocol.End, actions int) {
 func (lt *loadRun) playConnection(nc net.Conn, w *loadWorker) error {
 	tc := &timedConn{Conn: nc, w: w}
 	rng := rand.New(rand.NewPCG(w.rng.Uint64(), 0))
-	res, err := Play(context.Background(), tc, lt.build, func(int) *rand.Rand { return rng }, PlayOptions{
+	res, err := client.Play(context.Background(), tc, lt.build, func(int) *rand.Rand { return rng }, client.PlayOptions{
 		Name:        lt.opts.Name,
 		ReadTimeout: lt.opts.ReadTimeout,
 	})
@@ -297,7 +298,7 @@ type loadClient struct {
 	nc   net.Conn
 	br   *bufio.Reader
 	w    *loadWorker
-	opts *LoadOptions
+	opts *Options
 	wbuf []byte
 	rdl  time.Time // the read deadline in force
 }

@@ -1,9 +1,12 @@
-package server
-
-// The client side: Play connects one AI (package players) to any submarine
-// server — the classic reference server, its series fork, a 2025
-// submarine_py server or Kaisen's own — and plays every game the server
-// offers on that connection.
+// Package client is the client side of Kaisen's wire protocols (package
+// protocol): Play connects one submarine AI (package players) to any
+// submarine server — the classic reference server, its series fork, a 2025
+// submarine_py server or Kaisen's own (package server) — and plays every game
+// the server offers on that connection; PlayBattleship plays one game of the
+// Kaisen Battleship protocol with a Battleship AI (package
+// players/battleship). It is what `kaisen play` runs, and package loadtest
+// drives many of its connections at once.
+package client
 
 import (
 	"context"
@@ -35,7 +38,7 @@ const (
 
 // ErrUnfinished is returned when the server closes the connection before a
 // game has ended (it also wraps io.ErrUnexpectedEOF).
-var ErrUnfinished = errors.New("server: play: connection closed before the game ended")
+var ErrUnfinished = errors.New("client: play: connection closed before the game ended")
 
 // PlayerFor builds the player factory for the rules of a game. Play calls it
 // once per distinct rules: in the submarine-py dialect the board comes from
@@ -108,7 +111,7 @@ func Play(ctx context.Context, conn net.Conn, build PlayerFor, rngFor func(game 
 		opts.Name = DefaultPlayName
 	}
 	if strings.ContainsAny(opts.Name, "\r\n") {
-		return PlayResult{}, fmt.Errorf("server: play: name %q has a line break", opts.Name)
+		return PlayResult{}, fmt.Errorf("client: play: name %q has a line break", opts.Name)
 	}
 	if opts.ReadTimeout == 0 {
 		opts.ReadTimeout = DefaultPlayReadTimeout
@@ -120,14 +123,14 @@ func Play(ctx context.Context, conn net.Conn, build PlayerFor, rngFor func(game 
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	if err := ctx.Err(); err != nil {
-		return PlayResult{}, fmt.Errorf("server: play: %w", err)
+		return PlayResult{}, fmt.Errorf("client: play: %w", err)
 	}
 	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
 	defer stop()
 	c := &client{conn: conn, lr: protocol.NewLineReader(conn, opts.MaxLine), opts: opts, build: build, rngFor: rngFor}
 	res, err := c.run()
 	if err != nil && ctx.Err() != nil {
-		err = fmt.Errorf("server: play: %w (%w)", ctx.Err(), err)
+		err = fmt.Errorf("client: play: %w (%w)", ctx.Err(), err)
 	}
 	return res, err
 }
@@ -149,17 +152,17 @@ func (c *client) run() (PlayResult, error) {
 	var res PlayResult
 	line, err := c.read("greeting")
 	if err != nil {
-		return res, fmt.Errorf("server: play: %w", err)
+		return res, fmt.Errorf("client: play: %w", err)
 	}
 	d, round, err := protocol.ParseGreeting(line)
 	if err != nil {
-		return res, fmt.Errorf("server: play: %w", err)
+		return res, fmt.Errorf("client: play: %w", err)
 	}
 	c.d, res.Dialect, res.Series = d, d, round > 0
 	for game := 0; ; game++ {
 		g, err := c.game(game, round)
 		if err != nil {
-			return res, fmt.Errorf("server: play game %d: %w", game+1, err)
+			return res, fmt.Errorf("client: play game %d: %w", game+1, err)
 		}
 		res.Games = append(res.Games, g)
 		if c.opts.OnGame != nil {
@@ -181,11 +184,11 @@ func (c *client) run() (PlayResult, error) {
 			return res, nil // a series server that stops without a trailer
 		}
 		if err != nil {
-			return res, fmt.Errorf("server: play: %w", c.readErr("next round", err))
+			return res, fmt.Errorf("client: play: %w", c.readErr("next round", err))
 		}
 		nd, n, err := protocol.ParseGreeting(line)
 		if err != nil || nd != protocol.Classic || n == 0 {
-			return res, fmt.Errorf("server: play: %w", protocol.NewProtocolError(line, fmt.Errorf("%w: want %q after a series game", protocol.ErrUnexpected, protocol.SeriesRound(round+1))))
+			return res, fmt.Errorf("client: play: %w", protocol.NewProtocolError(line, fmt.Errorf("%w: want %q after a series game", protocol.ErrUnexpected, protocol.SeriesRound(round+1))))
 		}
 		round = n
 	}
@@ -327,13 +330,13 @@ func (c *client) trailer() (protocol.Tally, error) {
 	for i := range lines {
 		line, err := c.read("series trailer")
 		if err != nil {
-			return protocol.Tally{}, fmt.Errorf("server: play: %w", err)
+			return protocol.Tally{}, fmt.Errorf("client: play: %w", err)
 		}
 		lines[i] = line
 	}
 	t, err := protocol.ParseTrailer(lines)
 	if err != nil {
-		return t, fmt.Errorf("server: play: %w", err)
+		return t, fmt.Errorf("client: play: %w", err)
 	}
 	return t, nil
 }
