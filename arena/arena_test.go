@@ -19,15 +19,13 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// raceEnabled is set under -race, which makes games about ten times slower.
-var raceEnabled bool
-
 func games(t *testing.T, n int) int {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		return max(n/10, 20)
 	}
 	return n

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/stretchr/testify/require"
 )
@@ -61,7 +62,7 @@ func testRules(b *grid.Board, limit int, hp ...int) *submarine.Rules {
 
 // gameCount is n, or a tenth of it (at least 5) under -short or -race.
 func gameCount(n int) int {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		return max(n/10, 5)
 	}
 	return n

@@ -11,6 +11,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 // smallAdmiral is a cheap budget for tests (the defaults are measured by the
@@ -98,7 +99,7 @@ func TestAdmiralPlaysSoundLegalGames(t *testing.T) {
 	r.DrawLimit = 2000
 	opponents := []string{"random", "simple", "state", "stateplayer2"}
 	games := 4
-	if testing.Short() || admiralRace {
+	if testing.Short() || race.Enabled {
 		games = 2
 	}
 	cfg := smallAdmiral()
@@ -121,7 +122,7 @@ func TestAdmiralPlaysSoundLegalGames(t *testing.T) {
 func TestAdmiralBeatsRandom(t *testing.T) {
 	r := submarine.DefaultRules()
 	games := 16
-	if testing.Short() || admiralRace {
+	if testing.Short() || race.Enabled {
 		games = 6
 	}
 	sh := newAdmiralShared(r, smallAdmiral())
@@ -143,7 +144,7 @@ func TestAdmiralFinishesAgainstItself(t *testing.T) {
 	r := submarine.DefaultRules()
 	r.DrawLimit = 4000
 	games := 4
-	if testing.Short() || admiralRace {
+	if testing.Short() || race.Enabled {
 		games = 2
 	}
 	for g := range games {

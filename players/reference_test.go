@@ -12,6 +12,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 // refGames overrides the number of games per pairing of
@@ -150,7 +151,7 @@ func TestReferenceRobustness(t *testing.T) {
 		require.NoError(t, bd.rules.Validate())
 		fs := refFactories(bd.rules)
 		n := bd.games
-		if testing.Short() || refRace {
+		if testing.Short() || race.Enabled {
 			n = max(4, n/5)
 		}
 		for _, pr := range pairs {
@@ -169,7 +170,7 @@ func TestReferenceMatchups(t *testing.T) {
 	r := submarine.DefaultRules()
 	fs := refFactories(r)
 	n := 400
-	if testing.Short() || refRace {
+	if testing.Short() || race.Enabled {
 		n = 100
 	}
 	if *refGames > 0 {

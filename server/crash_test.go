@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -29,9 +30,7 @@ var listeningLineRE = regexp.MustCompile(`^listening on (\S+) `)
 func buildKaisen(t *testing.T, dir string) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build kaisen with")
-	}
+	require.NoError(t, err, "the crash test builds kaisen: put the go command on PATH")
 	bin := filepath.Join(dir, "kaisen")
 	cmd := exec.Command(goTool, "build", "-o", bin, "./cmd/kaisen")
 	cmd.Dir = ".."
@@ -113,7 +112,7 @@ func TestSIGKILLLeavesWholeRecords(t *testing.T) {
 		})
 	}
 	want := 40
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		want = 20
 	}
 	deadline := time.Now().Add(30 * time.Second)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -26,7 +27,7 @@ func encoderRules() []*submarine.Rules {
 func TestResultEncoder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	games := 60
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		games = 15
 	}
 	for _, r := range encoderRules() {

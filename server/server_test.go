@@ -24,6 +24,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -89,7 +90,7 @@ func TestManyConcurrentHouseGames(t *testing.T) {
 	pyRules := submarine.DefaultRules()
 	pyRules.Board = grid.MustBoard(6, 5, []grid.Cell{0, 5, 24, 29})
 	n := 8
-	if raceEnabled || testing.Short() {
+	if race.Enabled || testing.Short() {
 		n = 3
 	}
 	var wg sync.WaitGroup

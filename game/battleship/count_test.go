@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 // brute counts the layouts consistent with pos by plain enumeration of ship
@@ -289,14 +290,11 @@ const seedMap = `438487 418064 475795 466986 459000 459000 466986 475795 418064 
 418064 273993 311381 287231 287065 287065 287231 311381 273993 418064
 438487 418064 475795 466986 459000 459000 466986 475795 418064 438487`
 
-// raceEnabled is set under -race (race_on_test.go), where the full 10x10
-// count takes tens of seconds.
-var raceEnabled bool
-
-func TestCountEmptyClassicBoard(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("the full 10x10 count takes seconds (tens under -race); run without -short and -race")
-	}
+// TestFullSizeCountEmptyClassicBoard pins the count and the per-cell map of
+// the empty classic board quoted in docs/battleship.md; the full 10x10 count
+// takes seconds (tens under -race).
+func TestFullSizeCountEmptyClassicBoard(t *testing.T) {
+	race.SkipFullSize(t)
 	got, err := Count(context.Background(), NewPosition(DefaultRules()), CountOptions{})
 	require.NoError(t, err)
 	require.Equal(t, "1855545978831780", got.Total.String())

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 func countRun(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -32,10 +34,8 @@ const seedMap = `438487 418064 475795 466986 459000 459000 466986 475795 418064 
 418064 273993 311381 287231 287065 287065 287231 311381 273993 418064
 438487 418064 475795 466986 459000 459000 466986 475795 418064 438487`
 
-func TestCountEmptyClassicBoardPrintsTheSeedMap(t *testing.T) {
-	if testing.Short() || matchRace {
-		t.Skip("the full 10x10 count takes seconds (tens under -race); run without -short and -race")
-	}
+func TestFullSizeCountEmptyClassicBoardPrintsTheSeedMap(t *testing.T) {
+	race.SkipFullSize(t)
 	code, stdout, stderr := countRun(t, "")
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, "layouts: 1855545978831780\n"+

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 // smallBattleshipConfig writes a 6x6 board with a small fleet, where density
@@ -23,7 +25,7 @@ func smallBattleshipConfig(t *testing.T) string {
 func TestMatchBattleshipJSONReproducible(t *testing.T) {
 	n := 40
 	switch {
-	case matchRace:
+	case race.Enabled:
 		n = 6
 	case testing.Short():
 		n = 16

@@ -14,12 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/replay"
 )
-
-// matchRace is set under -race (match_race_test.go), where games are about
-// ten times slower: the tests play fewer.
-var matchRace bool
 
 func matchRun(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -39,7 +36,7 @@ func matchLastJSON(t *testing.T, stdout string) map[string]any {
 
 func TestMatchJSONReproducible(t *testing.T) {
 	n := 10000
-	if testing.Short() || matchRace {
+	if testing.Short() || race.Enabled {
 		n = 1000
 	}
 	ns := strconv.Itoa(n)
@@ -80,7 +77,7 @@ func TestMatchJSONReproducible(t *testing.T) {
 
 func TestMatchReplaysIdenticalAcrossWorkers(t *testing.T) {
 	n := 60
-	if matchRace {
+	if race.Enabled {
 		n = 20
 	}
 	var dirs []string

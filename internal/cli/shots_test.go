@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 func shotsRun(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
@@ -33,7 +35,7 @@ func shotsJSON(t *testing.T, stdout string) map[string]any {
 
 func TestShotsJSONReproducibleAcrossWorkers(t *testing.T) {
 	n := "400"
-	if testing.Short() || matchRace {
+	if testing.Short() || race.Enabled {
 		n = "100"
 	}
 	var results []map[string]any

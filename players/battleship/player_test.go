@@ -14,6 +14,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 func TestConfigFilesEqualDefaults(t *testing.T) {
@@ -58,9 +59,6 @@ func TestRegistry(t *testing.T) {
 	require.ErrorContains(t, err, "gridbot")
 }
 
-// raceEnabled is set under -race (race_on_test.go).
-var raceEnabled bool
-
 // smallRules is a board where every density move is an exact count.
 func smallRules(t testing.TB) *battleship.Rules {
 	r, err := battleship.NewRules(grid.MustBoard(7, 7, nil), []int{3, 2, 2, 1, 1})
@@ -70,31 +68,41 @@ func smallRules(t testing.TB) *battleship.Rules {
 
 func TestEveryPlayerSinksEveryFleet(t *testing.T) {
 	for _, rules := range []*battleship.Rules{smallRules(t), battleship.DefaultRules()} {
-		u, err := battleship.NewUniformPlacer(rules)
-		require.NoError(t, err)
 		for _, name := range Names() {
-			if name == "density" && rules.Board.Size() > 49 && (testing.Short() || raceEnabled) {
-				continue // a 10x10 density game takes seconds (tens under -race)
+			if name == "density" && rules.Board.Size() > 49 {
+				continue // TestFullSizeDensitySinksTheClassicFleet
 			}
-			t.Run(fmt.Sprintf("%s/%dx%d", name, rules.Board.Width(), rules.Board.Height()), func(t *testing.T) {
-				f, err := New(name, rules, "")
-				require.NoError(t, err)
-				rng := rand.New(rand.NewPCG(5, 5))
-				games := 10
-				if name == "density" && rules.Board.Size() > 49 {
-					games = 1
-				}
-				for range games {
-					layout, err := u.Place(rng)
-					require.NoError(t, err)
-					shots, err := Solo(context.Background(), rules, f(rng), layout)
-					require.NoError(t, err)
-					require.GreaterOrEqual(t, shots, rules.FleetCells())
-					require.LessOrEqual(t, shots, rules.Board.Usable().Count())
-				}
-			})
+			sinksEveryFleet(t, rules, name, 10)
 		}
 	}
+}
+
+// TestFullSizeDensitySinksTheClassicFleet is the 10x10 case of
+// TestEveryPlayerSinksEveryFleet for density: a game takes seconds (tens
+// under -race).
+func TestFullSizeDensitySinksTheClassicFleet(t *testing.T) {
+	race.SkipFullSize(t)
+	sinksEveryFleet(t, battleship.DefaultRules(), "density", 1)
+}
+
+// sinksEveryFleet plays that many solo games of the named player on rules and
+// checks that each ends with the fleet sunk in a possible number of shots.
+func sinksEveryFleet(t *testing.T, rules *battleship.Rules, name string, games int) {
+	u, err := battleship.NewUniformPlacer(rules)
+	require.NoError(t, err)
+	t.Run(fmt.Sprintf("%s/%dx%d", name, rules.Board.Width(), rules.Board.Height()), func(t *testing.T) {
+		f, err := New(name, rules, "")
+		require.NoError(t, err)
+		rng := rand.New(rand.NewPCG(5, 5))
+		for range games {
+			layout, err := u.Place(rng)
+			require.NoError(t, err)
+			shots, err := Solo(context.Background(), rules, f(rng), layout)
+			require.NoError(t, err)
+			require.GreaterOrEqual(t, shots, rules.FleetCells())
+			require.LessOrEqual(t, shots, rules.Board.Usable().Count())
+		}
+	})
 }
 
 func TestDensityIsExactOnSmallBoardsAndSamplesWithoutBudget(t *testing.T) {

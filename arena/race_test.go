@@ -1,5 +1,0 @@
-//go:build race
-
-package arena_test
-
-func init() { raceEnabled = true }

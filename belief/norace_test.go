@@ -1,5 +1,0 @@
-//go:build !race
-
-package belief_test
-
-const raceEnabled = false

@@ -1,5 +1,0 @@
-//go:build race
-
-package battleship
-
-func init() { raceEnabled = true }

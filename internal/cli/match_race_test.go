@@ -1,5 +1,0 @@
-//go:build race
-
-package cli
-
-func init() { matchRace = true }

@@ -1,6 +1,0 @@
-//go:build !race
-
-package players
-
-// admiralRace shrinks the admiral tests under the race detector.
-const admiralRace = false

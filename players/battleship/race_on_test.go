@@ -1,5 +1,0 @@
-//go:build race
-
-package bsplayers
-
-func init() { raceEnabled = true }

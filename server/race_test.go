@@ -1,6 +1,0 @@
-//go:build race
-
-package server
-
-// raceEnabled scales heavy tests down under the race detector.
-const raceEnabled = true
