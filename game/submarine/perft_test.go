@@ -110,31 +110,81 @@ func perft(g *Game, depth int, gen func(*Game) []Action) int {
 	return n
 }
 
+// TestPerft checks depth 1 against counts made by hand; TestPerftPinned goes
+// deeper.
 func TestPerft(t *testing.T) {
 	tests := []struct {
 		name   string
 		p0, p1 Placement
 		depth1 int // counted by hand, see comments
-		depth  int
 	}{
 		// w[0,0] c[2,0] s[4,0]: attacks = rows 0 and 1 = 10 cells; each ship
 		// moves to the 4 cells of its column and 2 free cells of row 0: 18.
-		{"top row", Placement{xy(0, 0), xy(2, 0), xy(4, 0)}, Placement{xy(1, 1), xy(3, 1), xy(0, 2)}, 28, 3},
+		{"top row", Placement{xy(0, 0), xy(2, 0), xy(4, 0)}, Placement{xy(1, 1), xy(3, 1), xy(0, 2)}, 28},
 		// w[2,2] c[0,0] s[4,4]: attacks 9 + 4 + 4 minus the shared [1,1] and
 		// [3,3] = 15 cells; each ship has a free row and column: 3 * 8 = 24 moves.
-		{"spread", Placement{xy(2, 2), xy(0, 0), xy(4, 4)}, Placement{xy(2, 2), xy(0, 0), xy(4, 4)}, 39, 3},
+		{"spread", Placement{xy(2, 2), xy(0, 0), xy(4, 4)}, Placement{xy(2, 2), xy(0, 0), xy(4, 4)}, 39},
 		// w[0,0] c[1,0] s[0,1]: attacks = the 3x2 block + [0,2],[1,2] = 8 cells;
 		// w: row 3 + col 3 = 6, c: row 3 + col 4 = 7, s: row 4 + col 3 = 7.
-		{"clustered", Placement{xy(0, 0), xy(1, 0), xy(0, 1)}, Placement{xy(4, 4), xy(3, 4), xy(4, 3)}, 28, 3},
+		{"clustered", Placement{xy(0, 0), xy(1, 0), xy(0, 1)}, Placement{xy(4, 4), xy(3, 4), xy(4, 3)}, 28},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g, err := NewGame(DefaultRules(), tt.p0, tt.p1, 0)
 			require.NoError(t, err)
 			require.Equal(t, tt.depth1, perft(g, 1, legalActions), "hand count")
-			for d := 1; d <= tt.depth; d++ {
-				require.Equal(t, perft(g, d, naiveActions), perft(g, d, legalActions), "depth %d", d)
+			require.Equal(t, tt.depth1, perft(g, 1, naiveActions), "hand count, naive generator")
+		})
+	}
+}
+
+// TestPerftPinned pins the number of action sequences (perft) to depth 3
+// from fixed positions, on the open 5x5 sea, on boards with rocks and after
+// hits and a sinking. Every count is first computed by the engine's generator
+// and by the naive one, which must agree; the pinned numbers then catch any
+// change of the rules that both would follow.
+func TestPerftPinned(t *testing.T) {
+	rounded, err := grid.Rounded(6, 5)
+	require.NoError(t, err)
+	rocky := grid.MustBoard(5, 5, []grid.Cell{xy(2, 1), xy(1, 2), xy(3, 2), xy(2, 3)})
+	rules := func(b *grid.Board) *Rules {
+		return &Rules{Board: b, Fleet: DefaultFleet(), DrawLimit: DefaultDrawLimit}
+	}
+	tests := []struct {
+		name   string
+		rules  *Rules
+		p0, p1 Placement
+		first  int
+		script []Action // played before counting
+		want   [3]int   // perft at depths 1, 2, 3
+	}{
+		{"top row", DefaultRules(), Placement{xy(0, 0), xy(2, 0), xy(4, 0)}, Placement{xy(1, 1), xy(3, 1), xy(0, 2)}, 0, nil, [3]int{28, 1092, 33705}},
+		{"spread", DefaultRules(), Placement{xy(2, 2), xy(0, 0), xy(4, 4)}, Placement{xy(2, 2), xy(0, 0), xy(4, 4)}, 0, nil, [3]int{39, 1510, 57452}},
+		{"clustered, second seat first", DefaultRules(), Placement{xy(0, 0), xy(1, 0), xy(0, 1)}, Placement{xy(4, 4), xy(3, 4), xy(4, 3)}, 1, nil, [3]int{28, 784, 24360}},
+		// The rounded 6x5 sea has rocks on its four corners.
+		{"rounded 6x5", rules(rounded), Placement{6*0 + 1, 6*1 + 0, 6*4 + 4}, Placement{6*2 + 2, 6*2 + 3, 6*0 + 4}, 0, nil, [3]int{33, 1254, 43564}},
+		// A diamond of rocks around the centre: no attack on a rock, no move
+		// onto one, moves jump over them (23 = 11 attacks + 2 + 5 + 5 moves).
+		{"rock diamond", rules(rocky), Placement{xy(2, 2), xy(2, 0), xy(0, 2)}, Placement{xy(4, 2), xy(2, 4), xy(4, 4)}, 0, nil, [3]int{23, 598, 14683}},
+		// Seat 0 sinks s (1 hp) and hits w; seat 1 moves c away in between.
+		{"after a sinking and a hit", DefaultRules(), Placement{xy(2, 2), xy(0, 0), xy(4, 4)}, Placement{xy(2, 2), xy(0, 0), xy(4, 4)}, 0,
+			[]Action{AttackAt(xy(4, 4)), MoveTo(1, xy(0, 3)), AttackAt(xy(2, 2))}, [3]int{29, 1131, 32019}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NoError(t, tt.rules.Validate())
+			g, err := NewGame(tt.rules, tt.p0, tt.p1, tt.first)
+			require.NoError(t, err)
+			for _, a := range tt.script {
+				require.NoError(t, g.Apply(a).Err, "%+v", a)
 			}
+			require.Equal(t, Running, g.outcome)
+			var got [3]int
+			for d := range got {
+				got[d] = perft(g, d+1, legalActions)
+				require.Equal(t, perft(g, d+1, naiveActions), got[d], "depth %d: the generators disagree", d+1)
+			}
+			require.Equal(t, tt.want, got)
 		})
 	}
 }
