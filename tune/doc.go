@@ -13,7 +13,11 @@
 //
 // Games enter only through GameObjective, which scores a parameter vector by
 // the win rate of the tuned player against the pool, its games played in
-// parallel.
+// parallel, keeping each opponent's share apart; an Aggregate turns them
+// into the value maximised (the mean, or a soft-min: the worst opponent
+// counts). Exploit measures how exploitable a frozen player is: it tunes an
+// opponent family against it and re-measures the best exploiter on games
+// dealt from seeds the search never used.
 //
 // Which weights are tunable is discovered from the player's config struct by
 // reflection (SpaceOf): every float64 field named by a `mapstructure` tag is a

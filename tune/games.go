@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 
 	"github.com/kaisen-ai/kaisen/arena"
@@ -16,7 +17,8 @@ import (
 // from Base with the vector's values written in, plays Games games against
 // the opponents (shared out evenly, seats alternating within each
 // opponent's share), and the score is the mean points per game: 1 for a win,
-// DrawScore for a draw, 0 for a loss. The games of one evaluation are
+// DrawScore for a draw, 0 for a loss, or with Aggregate.Min the (soft)
+// minimum over the opponents of the mean points against each. The games of one evaluation are
 // arena matches whose seeds derive from the evaluation seed, so two
 // evaluations with one seed play the same deals (common random numbers).
 type GameObjective struct {
@@ -25,10 +27,11 @@ type GameObjective struct {
 	Base      string // YAML text of its config (values not tuned are kept)
 	Space     Space
 	Opponents []arena.Entrant
-	Games     int     // games per evaluation, at least one per opponent
-	Workers   int     // parallel games; 0 = GOMAXPROCS
-	DrawScore float64 // points for a draw (0: a draw counts as a non-win)
-	Dir       string  // where candidate configs are written ("" = os.TempDir())
+	Games     int       // games per evaluation, at least one per opponent
+	Workers   int       // parallel games; 0 = GOMAXPROCS
+	DrawScore float64   // points for a draw (0: a draw counts as a non-win)
+	Aggregate Aggregate // how the opponents' scores combine (zero value: the mean)
+	Dir       string    // where candidate configs are written ("" = os.TempDir())
 	Log       *slog.Logger
 }
 
@@ -46,6 +49,9 @@ func (g *GameObjective) Validate() error {
 	}
 	if g.Games < len(g.Opponents) {
 		errs = append(errs, fmt.Errorf("%w: %d games per evaluation for %d opponents", ErrObjective, g.Games, len(g.Opponents)))
+	}
+	if t := g.Aggregate.Temperature; t < 0 || math.IsNaN(t) || math.IsInf(t, 0) {
+		errs = append(errs, fmt.Errorf("%w: temperature %g, want 0 or more", ErrObjective, t))
 	}
 	if g.DrawScore < 0 || g.DrawScore > 1 {
 		errs = append(errs, fmt.Errorf("%w: draw score %g, want 0 to 1", ErrObjective, g.DrawScore))
@@ -100,10 +106,12 @@ func (g *GameObjective) Evaluate(ctx context.Context, x []float64, seed uint64) 
 	return g.Play(ctx, fac, seed)
 }
 
-// Play scores an already built player with the evaluation seed.
+// Play scores an already built player with the evaluation seed. The
+// sample's Parts are the opponents' shares, in pool order.
 func (g *GameObjective) Play(ctx context.Context, fac players.Factory, seed uint64) (Sample, error) {
 	var s Sample
 	n := len(g.Opponents)
+	s.Parts = make([]Sample, n)
 	for k, opp := range g.Opponents {
 		games := g.Games / n
 		if k < g.Games%n {
@@ -123,10 +131,13 @@ func (g *GameObjective) Play(ctx context.Context, fac players.Factory, seed uint
 		if err != nil {
 			return s, fmt.Errorf("tune: against %s: %w", opp.Name, err)
 		}
-		s.N += sum.Games
-		s.Wins += sum.P1Wins
-		s.Draws += sum.Draws
-		s.Sum += float64(sum.P1Wins) + g.DrawScore*float64(sum.Draws)
+		part := Sample{N: sum.Games, Wins: sum.P1Wins, Draws: sum.Draws,
+			Sum: float64(sum.P1Wins) + g.DrawScore*float64(sum.Draws)}
+		s.Parts[k] = part
+		s.N += part.N
+		s.Wins += part.Wins
+		s.Draws += part.Draws
+		s.Sum += part.Sum
 	}
 	return s, nil
 }

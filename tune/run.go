@@ -26,6 +26,9 @@ type Tuning struct {
 	Progress   io.Writer // one line per iteration (nil = none)
 	Against    string    // opponent names, for the header and the checkpoint
 	Now        func() time.Time
+	// Command is the command line quoted on the first line of the YAML
+	// header ("" = the `kaisen tune` command of these settings).
+	Command string
 }
 
 // Result is what a tuning run produced.
@@ -66,6 +69,7 @@ func (t *Tuning) meta(iterations int) map[string]string {
 		"batch":      strconv.Itoa(t.Batch),
 		"iterations": strconv.Itoa(iterations),
 		"draw_score": strconv.FormatFloat(o.DrawScore, 'g', -1, 64),
+		"objective":  o.Aggregate.String(),
 		"a":          strconv.FormatFloat(t.A, 'g', -1, 64),
 		"c":          strconv.FormatFloat(t.C, 'g', -1, 64),
 	}
@@ -96,6 +100,7 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 	if t.C > 0 {
 		spsa.C = t.C
 	}
+	spsa.Score = o.Aggregate.Score
 	start := o.Space.Defaults()
 	st := NewState(o.Space, start, t.Seed)
 	res := &Result{Space: o.Space, Start: start, Iterations: iterations}
@@ -146,7 +151,7 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.YAML = t.header(res, now()) + text
+	res.YAML = Header(t.HeaderLines(res, now())...) + "\n" + text
 	return res, nil
 }
 
@@ -164,12 +169,19 @@ func (t *Tuning) progress(s *State, iterations int, began time.Time, now func() 
 	if t.Progress == nil {
 		return
 	}
+	agg := t.Objective.Aggregate
 	r := s.Recent(recentIters)
+	what := "current"
+	if w := r.Worst(); agg.Min && w >= 0 {
+		// the worst opponent's rate, which the objective follows
+		what = "worst " + t.Objective.Opponents[w].Name
+		r = r.Parts[w]
+	}
 	ci := arena.Wilson(int(math.Round(r.Sum)), r.N, arena.Z95)
 	last := s.History[len(s.History)-1]
 	elapsed := now().Sub(began).Round(time.Second)
-	fmt.Fprintf(t.Progress, "iter %d/%d  games %d  +%.3f -%.3f  current ≈ %.3f [%.3f, %.3f] over %d games  %s\n",
-		s.Iter, iterations, s.Games, last.Plus.Mean(), last.Minus.Mean(), r.Mean(), ci.Lo, ci.Hi, r.N, elapsed)
+	fmt.Fprintf(t.Progress, "iter %d/%d  games %d  +%.3f -%.3f  %s ≈ %.3f [%.3f, %.3f] over %d games  %s\n",
+		s.Iter, iterations, s.Games, agg.Score(last.Plus), agg.Score(last.Minus), what, r.Mean(), ci.Lo, ci.Hi, r.N, elapsed)
 	if s.Iter%5 == 0 || s.Iter == iterations {
 		best := t.Objective.Space.Denormalize(s.Best())
 		var parts []string
@@ -180,9 +192,33 @@ func (t *Tuning) progress(s *State, iterations int, began time.Time, now func() 
 	}
 }
 
-// header is the comment block of the tuned YAML.
-func (t *Tuning) header(res *Result, when time.Time) string {
+// TuneCommand is the `kaisen tune` command line of these settings.
+func (t *Tuning) TuneCommand() string {
 	o := t.Objective
+	cmd := fmt.Sprintf("kaisen tune --player %s --against %s", o.Player, t.Against)
+	if o.Aggregate.Min {
+		cmd += fmt.Sprintf(" --objective min --min-temperature %g", o.Aggregate.Temperature)
+	}
+	return cmd + fmt.Sprintf(" --budget-games %d --seed %d", t.Budget, t.Seed)
+}
+
+// RateLine describes a sample: its rate, the 95% Wilson interval, wins and
+// draws.
+func RateLine(s Sample) string {
+	ci := arena.Wilson(int(math.Round(s.Sum)), s.N, arena.Z95)
+	return fmt.Sprintf("%.4f [%.4f, %.4f] (%d wins, %d draws in %d games)", s.Mean(), ci.Lo, ci.Hi, s.Wins, s.Draws, s.N)
+}
+
+// HeaderLines are the lines of the comment block of the tuned YAML: the
+// command, the games played, the final measurement of the tuned and the
+// starting weights with 95% intervals (per opponent for a pool), and what
+// changed.
+func (t *Tuning) HeaderLines(res *Result, when time.Time) []string {
+	o := t.Objective
+	cmd := t.Command
+	if cmd == "" {
+		cmd = t.TuneCommand()
+	}
 	ct := arena.Wilson(int(math.Round(res.Tuned.Sum)), res.Tuned.N, arena.Z95)
 	cb := arena.Wilson(int(math.Round(res.Baseline.Sum)), res.Baseline.N, arena.Z95)
 	var changed []string
@@ -192,8 +228,7 @@ func (t *Tuning) header(res *Result, when time.Time) string {
 		}
 	}
 	lines := []string{
-		fmt.Sprintf("Tuned by `kaisen tune --player %s --against %s --budget-games %d --seed %d` (%s).",
-			o.Player, t.Against, t.Budget, t.Seed, when.UTC().Format("2006-01-02")),
+		fmt.Sprintf("Tuned by `%s` (%s).", cmd, when.UTC().Format("2006-01-02")),
 		fmt.Sprintf("seed %d; %d games played: SPSA %d iterations x 2 x %d games, then %d + %d final games.",
 			t.Seed, res.Games, res.Iterations, t.Batch, res.Tuned.N, res.Baseline.N),
 		fmt.Sprintf("Measured win rate %.4f, 95%% interval [%.4f, %.4f] (Wilson; %d wins, %d draws in %d games; a draw scores %g).",
@@ -201,10 +236,19 @@ func (t *Tuning) header(res *Result, when time.Time) string {
 		fmt.Sprintf("The starting weights on the same games: %.4f [%.4f, %.4f] (%d wins, %d draws).",
 			res.Baseline.Mean(), cb.Lo, cb.Hi, res.Baseline.Wins, res.Baseline.Draws),
 	}
+	if len(o.Opponents) > 1 {
+		lines = append(lines, fmt.Sprintf("Objective %s: tuned %.4f, start %.4f. Per opponent, tuned then start:",
+			o.Aggregate, o.Aggregate.Score(res.Tuned), o.Aggregate.Score(res.Baseline)))
+		for i, opp := range o.Opponents {
+			if i < len(res.Tuned.Parts) && i < len(res.Baseline.Parts) {
+				lines = append(lines, fmt.Sprintf("  vs %s: %s; start %s", opp.Name, RateLine(res.Tuned.Parts[i]), RateLine(res.Baseline.Parts[i])))
+			}
+		}
+	}
 	if len(changed) > 0 {
 		lines = append(lines, "Changed: "+strings.Join(changed, ", ")+".")
 	} else {
 		lines = append(lines, "No weight changed at the printed precision.")
 	}
-	return Header(lines...) + "\n"
+	return lines
 }

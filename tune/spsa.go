@@ -28,11 +28,14 @@ func (f ObjectiveFunc) Evaluate(ctx context.Context, x []float64, seed uint64) (
 
 // Sample is the result of one evaluation: N observations (games) whose
 // scores, each in [0, 1], add up to Sum. Wins and Draws are for display.
+// Parts, when the evaluation plays a pool of opponents, holds the share of
+// each opponent in pool order (the parts add up to the whole).
 type Sample struct {
-	Sum   float64 `json:"sum"`
-	N     int     `json:"n"`
-	Wins  int     `json:"wins"`
-	Draws int     `json:"draws"`
+	Sum   float64  `json:"sum"`
+	N     int      `json:"n"`
+	Wins  int      `json:"wins"`
+	Draws int      `json:"draws"`
+	Parts []Sample `json:"parts,omitempty"`
 }
 
 // Mean is Sum/N (0 when N is 0).
@@ -43,9 +46,21 @@ func (s Sample) Mean() float64 {
 	return s.Sum / float64(s.N)
 }
 
-// Add pools two samples.
+// Add pools two samples, part by part.
 func (s Sample) Add(t Sample) Sample {
-	return Sample{Sum: s.Sum + t.Sum, N: s.N + t.N, Wins: s.Wins + t.Wins, Draws: s.Draws + t.Draws}
+	out := Sample{Sum: s.Sum + t.Sum, N: s.N + t.N, Wins: s.Wins + t.Wins, Draws: s.Draws + t.Draws}
+	if n := max(len(s.Parts), len(t.Parts)); n > 0 {
+		out.Parts = make([]Sample, n)
+		for i := range out.Parts {
+			if i < len(s.Parts) {
+				out.Parts[i] = out.Parts[i].Add(s.Parts[i])
+			}
+			if i < len(t.Parts) {
+				out.Parts[i] = out.Parts[i].Add(t.Parts[i])
+			}
+		}
+	}
+	return out
 }
 
 // SPSA holds the settings of the optimiser. Gains follow Spall's practical
@@ -60,6 +75,9 @@ type SPSA struct {
 	Stability  float64 // stability constant (about 10% of Iterations)
 	MaxStep    float64 // largest change of one coordinate per iteration
 	Seed       uint64
+	// Score turns an evaluation into the value maximised (nil: its mean;
+	// Aggregate.Score for the worst opponent of a pool).
+	Score func(Sample) float64
 }
 
 // DefaultSPSA returns the recommended settings for n iterations.
@@ -189,7 +207,11 @@ func (o *SPSA) Run(ctx context.Context, s Space, obj Objective, st State, after 
 		if err != nil {
 			return st, err
 		}
-		diff := yp.Mean() - ym.Mean()
+		score := o.Score
+		if score == nil {
+			score = Sample.Mean
+		}
+		diff := score(yp) - score(ym)
 		theta := slices.Clone(st.Theta)
 		for i := range d {
 			g := diff / (2 * ck * delta[i])

@@ -97,6 +97,7 @@ func commands(e *env) []*cobra.Command {
 		newServeCmd(e),
 		newLoadtestCmd(e),
 		newTuneCmd(e),
+		newExploitCmd(e),
 		newTournamentCmd(e),
 	}
 }

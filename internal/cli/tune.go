@@ -30,6 +30,8 @@ type tuneFlags struct {
 	seed        uint64
 	workers     int
 	drawScore   float64
+	objective   string
+	temperature float64
 	a, c        float64
 }
 
@@ -55,6 +57,15 @@ other player, every floating-point value of its YAML file. --keys restricts
 the run to some of them. The starting point is --config (default: the
 player's file under configs/).
 
+Pool: --against lists the opponents, each NAME or NAME@WEIGHTS.yaml (that
+player with the weights of that file, e.g. an exploiter written by kaisen
+exploit). They share every batch equally. --objective mean maximises the
+score over all the games; --objective min the worst opponent's score,
+smoothed for SPSA as a soft-min of the per-opponent rates m_i,
+-T ln(mean_i exp(-m_i/T)), with T = --min-temperature (default 0.05; 0 is
+the plain minimum). The final measurement prints the rates against each
+opponent, of the tuned and of the starting weights on the same games.
+
 Budget: --budget-games counts every game. A final measurement plays
 --final-games games with the tuned weights and the same games with the
 starting weights; the rest is split into iterations of 2 x --batch games.
@@ -79,6 +90,7 @@ Examples:
   kaisen tune --player admiral --against stateplayer2,state,random --budget-games 20000 --seed 1
   kaisen tune --player admiral --against stateplayer2 --keys value.leak,value.info --budget-games 4000
   kaisen tune --player stateplayer2 --against state --budget-games 10000 --out sp2.yaml
+  kaisen tune --player admiral --against stateplayer2,stateplayer2@sp2-vs-admiral.yaml --objective min
   kaisen match --p1 admiral --p1-config admiral-tuned.yaml --p2 stateplayer2 -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -101,6 +113,8 @@ Examples:
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint file (default: OUT.checkpoint.json)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed of the whole run (default: drawn at random and printed)")
 	fl.IntVar(&f.workers, "workers", 0, "games played in parallel (0 = one per CPU)")
+	fl.StringVar(&f.objective, "objective", "mean", "mean: the score over the whole pool; min: the worst opponent's (a soft-min, see --min-temperature)")
+	fl.Float64Var(&f.temperature, "min-temperature", tune.DefaultTemperature, "temperature of the soft-min of --objective min, in win-rate units (0 = the plain minimum)")
 	fl.Float64Var(&f.drawScore, "draw-score", 0, "points of a draw (0 = a draw counts as a non-win, 0.5 = half a win)")
 	fl.Float64Var(&f.a, "spsa-a", 0, "SPSA step gain a (0 = default 0.5)")
 	fl.Float64Var(&f.c, "spsa-c", 0, "SPSA perturbation c, a fraction of each range (0 = default 0.1)")
@@ -143,14 +157,11 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	case f.drawScore < 0 || f.drawScore > 1:
 		return usageError("--draw-score %g: want 0 to 1", f.drawScore)
 	}
-	cfg, err := arena.LoadConfig(f.matchConfig)
+	agg, err := tune.ParseAggregate(f.objective, f.temperature)
 	if err != nil {
-		return err
+		return usageError("--objective %s --min-temperature %g: %v", f.objective, f.temperature, err)
 	}
-	if cfg.Game != "submarine" {
-		return usageError("--match-config %s is a %q config; this command plays the submarine game only", f.matchConfig, cfg.Game)
-	}
-	rules, err := cfg.Rules.Build()
+	rules, err := submarineRules(f.matchConfig)
 	if err != nil {
 		return err
 	}
@@ -167,16 +178,9 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 			return usageError("--keys: %v", err)
 		}
 	}
-	var opps []arena.Entrant
-	for _, name := range splitList(f.against) {
-		fac, err := players.New(name, rules, "")
-		if err != nil {
-			return usageError("--against: %v", err)
-		}
-		opps = append(opps, arena.Entrant{Name: name, Factory: fac})
-	}
-	if len(opps) == 0 {
-		return usageError("--against lists no player")
+	opps, err := pool(rules, "--against", f.against)
+	if err != nil {
+		return err
 	}
 	out := f.out
 	if out == "" {
@@ -192,7 +196,7 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	}
 	t := &tune.Tuning{
 		Objective: &tune.GameObjective{Rules: rules, Player: f.player, Base: base, Space: space,
-			Opponents: opps, Games: f.batch, Workers: f.workers, DrawScore: f.drawScore, Log: e.log},
+			Opponents: opps, Games: f.batch, Workers: f.workers, DrawScore: f.drawScore, Aggregate: agg, Log: e.log},
 		Budget: f.budget, Batch: f.batch, EvalGames: final, Seed: f.seed, A: f.a, C: f.c,
 		Checkpoint: ck, Progress: e.stderr, Against: strings.Join(splitList(f.against), ","),
 	}
@@ -200,8 +204,8 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	fmt.Fprintf(e.stderr, "tuning %d weights of %s (from %s) against %s: %d iterations x 2 x %d games, then 2 x %d final games\n",
-		len(space), f.player, baseName, t.Against, iters, f.batch, final)
+	fmt.Fprintf(e.stderr, "tuning %d weights of %s (from %s) against %s, objective %s: %d iterations x 2 x %d games, then 2 x %d final games\n",
+		len(space), f.player, baseName, t.Against, agg, iters, f.batch, final)
 	res, err := t.Run(ctx)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -216,6 +220,10 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	cb := arena.Wilson(int(math.Round(res.Baseline.Sum)), res.Baseline.N, arena.Z95)
 	fmt.Fprintf(e.stdout, "tuned   %.4f [%.4f, %.4f] over %d games\n", res.Tuned.Mean(), ct.Lo, ct.Hi, res.Tuned.N)
 	fmt.Fprintf(e.stdout, "start   %.4f [%.4f, %.4f] over the same games\n", res.Baseline.Mean(), cb.Lo, cb.Hi)
+	if len(opps) > 1 {
+		fmt.Fprintf(e.stdout, "objective %s: tuned %.4f, start %.4f\n", agg, agg.Score(res.Tuned), agg.Score(res.Baseline))
+	}
+	printPool(e.stdout, opps, res)
 	for i, p := range res.Space {
 		fmt.Fprintf(e.stdout, "  %-28s %10s -> %s\n", p.Key, tune.FormatValue(res.Start[i]), tune.FormatValue(res.Best[i]))
 	}
