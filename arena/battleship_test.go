@@ -22,9 +22,9 @@ func smallBattleship(t *testing.T, p1, p2 string) *arena.Battleship {
 	t.Helper()
 	r, err := battleship.NewRules(grid.MustBoard(7, 7, nil), []int{3, 2, 2, 1, 1})
 	require.NoError(t, err)
-	f1, err := bsplayers.New(p1, r, "")
+	f1, err := bsplayers.New(p1, r, nil)
 	require.NoError(t, err)
-	f2, err := bsplayers.New(p2, r, "")
+	f2, err := bsplayers.New(p2, r, nil)
 	require.NoError(t, err)
 	return &arena.Battleship{Rules: r, P1: arena.BattleshipEntrant{Name: p1, Factory: f1},
 		P2: arena.BattleshipEntrant{Name: p2, Factory: f2}}
@@ -259,7 +259,7 @@ func TestBattleshipValidate(t *testing.T) {
 }
 
 func TestBattleshipConfig(t *testing.T) {
-	got, err := arena.LoadConfig("../configs/battleship-match.yaml")
+	got, err := loadConfig("../configs/battleship-match.yaml")
 	require.NoError(t, err)
 	want := arena.DefaultConfig()
 	want.Game = "battleship"
@@ -284,7 +284,7 @@ func TestBattleshipConfig(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := arena.LoadConfig(writeConfig(t, tc.yaml))
+			c, err := loadConfig(writeConfig(t, tc.yaml))
 			require.NoError(t, err)
 			r, err := c.Battleship.Build()
 			require.NoError(t, err)
@@ -303,7 +303,7 @@ func TestBattleshipConfig(t *testing.T) {
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := arena.LoadConfig(writeConfig(t, tc.yaml))
+			_, err := loadConfig(writeConfig(t, tc.yaml))
 			require.ErrorContains(t, err, tc.want)
 		})
 	}

@@ -6,10 +6,11 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/internal/config"
 )
 
 // Config is a match config file (configs/match.yaml documents every key).
+// The config layer (internal/config) loads a file over DefaultConfig, a
+// list in the file replacing the default list as a whole, and runs Validate.
 type Config struct {
 	// Game is the game family: "submarine" (default) or "battleship".
 	Game string `mapstructure:"game"`
@@ -76,48 +77,10 @@ func DefaultConfig() Config {
 	return c
 }
 
-// LoadConfig reads a match config; path "" gives DefaultConfig. Keys absent
-// from the file keep their defaults; a fleet in the file replaces the default
-// fleet as a whole.
-func LoadConfig(path string) (Config, error) {
-	if path == "" {
-		return DefaultConfig(), nil
-	}
-	c := DefaultConfig()
-	def := c
-	// A list is decoded over the default element by element, so an entry
-	// without hp would inherit a default ship's hp, and an interface value
-	// keeps the default's type: start both from nothing.
-	c.Rules.Fleet, c.Rules.Shape = nil, nil
-	c.Battleship.Fleet, c.Battleship.Shape = nil, nil
-	if err := config.Load(path, &c); err != nil {
-		return Config{}, err
-	}
-	if c.Rules.Fleet == nil {
-		c.Rules.Fleet = def.Rules.Fleet
-	}
-	if c.Rules.Shape == nil {
-		c.Rules.Shape = def.Rules.Shape
-	}
-	if c.Battleship.Fleet == nil {
-		c.Battleship.Fleet = def.Battleship.Fleet
-	}
-	if c.Battleship.Shape == nil {
-		c.Battleship.Shape = def.Battleship.Shape
-	}
-	if err := c.Validate(); err != nil {
-		return Config{}, fmt.Errorf("config: %s: %w", path, err)
-	}
-	return c, nil
-}
-
 // Validate checks the config; it builds the rules to do so.
 func (c *Config) Validate() error {
 	if c.Game != "submarine" && c.Game != GameBattleship {
 		return fmt.Errorf("arena: game %q: want \"submarine\" or \"battleship\"", c.Game)
-	}
-	if c.Rules.Fleet == nil || c.Battleship.Fleet == nil { // LoadConfig fills the defaults after decoding
-		return nil
 	}
 	if _, err := c.Rules.Build(); err != nil {
 		return err

@@ -14,7 +14,7 @@ import (
 )
 
 func TestConfigFileIsTheDefault(t *testing.T) {
-	got, err := arena.LoadConfig("../configs/match.yaml")
+	got, err := loadConfig("../configs/match.yaml")
 	require.NoError(t, err)
 	require.Equal(t, arena.DefaultConfig(), got)
 	r, err := got.Rules.Build()
@@ -24,9 +24,22 @@ func TestConfigFileIsTheDefault(t *testing.T) {
 	require.Equal(t, want.DrawLimit, r.DrawLimit)
 	require.Equal(t, want.Board.Shape(), r.Board.Shape())
 
-	def, err := arena.LoadConfig("")
+	def, err := loadConfig("")
 	require.NoError(t, err)
 	require.Equal(t, arena.DefaultConfig(), def)
+}
+
+// loadConfig loads a match config as the command line does: the file over
+// the defaults ("" = the defaults).
+func loadConfig(path string) (arena.Config, error) {
+	c := arena.DefaultConfig()
+	if path == "" {
+		return c, nil
+	}
+	if err := config.Load(path, &c); err != nil {
+		return arena.Config{}, err
+	}
+	return c, nil
 }
 
 func writeConfig(t *testing.T, text string) string {
@@ -53,7 +66,7 @@ func TestLoadConfig(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := arena.LoadConfig(writeConfig(t, tc.yaml))
+			c, err := loadConfig(writeConfig(t, tc.yaml))
 			require.NoError(t, err)
 			r, err := c.Rules.Build()
 			require.NoError(t, err)
@@ -85,14 +98,14 @@ func TestLoadConfigErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := arena.LoadConfig(writeConfig(t, tc.yaml))
+			_, err := loadConfig(writeConfig(t, tc.yaml))
 			require.Error(t, err)
 			require.ErrorContains(t, err, tc.want)
 		})
 	}
-	_, err := arena.LoadConfig(filepath.Join(t.TempDir(), "missing.yaml"))
+	_, err := loadConfig(filepath.Join(t.TempDir(), "missing.yaml"))
 	require.Error(t, err)
-	_, err = arena.LoadConfig(writeConfig(t, "rules: {colour: blue}"))
+	_, err = loadConfig(writeConfig(t, "rules: {colour: blue}"))
 	require.ErrorIs(t, err, config.ErrUnknownKey)
 }
 

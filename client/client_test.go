@@ -272,7 +272,7 @@ func fakeServer(conn net.Conn, script []string) error {
 }
 
 func randomPlayer(rules *submarine.Rules) (players.Factory, error) {
-	return players.New("random", rules, "")
+	return players.New("random", rules, nil)
 }
 
 const (

@@ -35,7 +35,7 @@ func ExamplePlay() {
 		fmt.Fprintln(srv, string(protocol.EncodeResult(protocol.Classic, rules, ev, protocol.Won, &v, order, nil)))
 		fmt.Fprintln(srv, protocol.Classic.EndLine(protocol.EndWin, false))
 	}()
-	build := func(r *submarine.Rules) (players.Factory, error) { return players.New("random", r, "") }
+	build := func(r *submarine.Rules) (players.Factory, error) { return players.New("random", r, nil) }
 	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(42, uint64(game))) }
 	res, err := client.Play(context.Background(), conn, build, rngFor, client.PlayOptions{})
 	if err != nil {

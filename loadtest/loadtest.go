@@ -100,7 +100,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		if _, err := players.Lookup(opts.Player); err != nil {
 			return rep, fmt.Errorf("%w: %w", ErrLoad, err)
 		}
-		build = func(r *submarine.Rules) (players.Factory, error) { return players.New(opts.Player, r, "") }
+		build = func(r *submarine.Rules) (players.Factory, error) { return players.New(opts.Player, r, nil) }
 	}
 	workers, target := opts.Concurrency, int64(opts.Games)
 	if opts.Pairs {

@@ -19,7 +19,7 @@ import (
 //	go test ./players -run '^$' -bench AdmiralDecision -benchtime 200x
 func BenchmarkAdmiralDecision(b *testing.B) {
 	r := submarine.DefaultRules()
-	opp, err := New("stateplayer2", r, "")
+	opp, err := New("stateplayer2", r, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/roster"
 )
 
 // AdmiralConfig holds every weight and budget of the Admiral player (YAML:
@@ -215,20 +215,8 @@ func (c *AdmiralConfig) Validate() error {
 	return errors.Join(errs...)
 }
 
-// LoadAdmiralConfig reads an Admiral config; path "" gives the defaults.
-func LoadAdmiralConfig(path string) (AdmiralConfig, error) {
-	cfg := DefaultAdmiralConfig()
-	if path == "" {
-		return cfg, nil
-	}
-	if err := config.Load(path, &cfg); err != nil {
-		return AdmiralConfig{}, err
-	}
-	return cfg, nil
-}
-
-func buildAdmiral(rules *submarine.Rules, configPath string) (Factory, error) {
-	cfg, err := LoadAdmiralConfig(configPath)
+func buildAdmiral(rules *submarine.Rules, load Loader) (Factory, error) {
+	cfg, err := roster.Configure(load, DefaultAdmiralConfig())
 	if err != nil {
 		return nil, err
 	}

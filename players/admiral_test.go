@@ -53,7 +53,7 @@ func TestAdmiralConfigValidate(t *testing.T) {
 			require.ErrorContains(t, config.LoadString("admiral.yaml", tt.yaml, &cfg), tt.want)
 		})
 	}
-	_, err := LoadAdmiralConfig("testdata/does-not-exist.yaml")
+	_, err := New("admiral", submarine.DefaultRules(), config.File("testdata/does-not-exist.yaml"))
 	require.Error(t, err)
 }
 
@@ -105,7 +105,7 @@ func TestAdmiralPlaysSoundLegalGames(t *testing.T) {
 	cfg := smallAdmiral()
 	for _, name := range opponents {
 		t.Run(name, func(t *testing.T) {
-			f, err := New(name, r, "")
+			f, err := New(name, r, nil)
 			require.NoError(t, err)
 			for g := range games {
 				seat := g % 2
@@ -278,7 +278,7 @@ func TestAdmiralPlacement(t *testing.T) {
 	r := submarine.DefaultRules()
 	cfg := DefaultAdmiralConfig()
 	sh := newAdmiralShared(r, cfg)
-	sp2, err := New("stateplayer2", r, "")
+	sp2, err := New("stateplayer2", r, nil)
 	require.NoError(t, err)
 	var ours, ref, uniform float64
 	seen := map[string]bool{}
@@ -334,7 +334,7 @@ func TestAdmiralRegistered(t *testing.T) {
 	e, err := Lookup("admiral")
 	require.NoError(t, err)
 	require.Equal(t, "configs/admiral.yaml", e.Config)
-	f, err := New("admiral", submarine.DefaultRules(), "../configs/admiral.yaml")
+	f, err := New("admiral", submarine.DefaultRules(), config.File("../configs/admiral.yaml"))
 	require.NoError(t, err)
 	p := f(rand.New(rand.NewPCG(1, 1)))
 	_, ok := p.(explain.Explainer)
@@ -343,8 +343,8 @@ func TestAdmiralRegistered(t *testing.T) {
 
 func TestAdmiralHandsetConfig(t *testing.T) {
 	// The pre-tuning weights (the baseline of docs/admiral.md) still load.
-	cfg, err := LoadAdmiralConfig("testdata/admiral-handset.yaml")
-	require.NoError(t, err)
+	cfg := DefaultAdmiralConfig()
+	require.NoError(t, config.Load("testdata/admiral-handset.yaml", &cfg))
 	require.NotEqual(t, DefaultAdmiralConfig(), cfg)
 	def := DefaultAdmiralConfig()
 	cfg.Search.Discount = def.Search.Discount // a tuned weight

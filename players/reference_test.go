@@ -269,7 +269,7 @@ func TestReferenceConfigErrors(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := write(tt.player+string(rune('a'+i))+".yaml", tt.yaml)
-			f, err := New(tt.player, r, path)
+			f, err := New(tt.player, r, config.File(path))
 			if tt.wantErr != "" {
 				require.ErrorContains(t, err, tt.wantErr)
 				require.Nil(t, f)
@@ -280,13 +280,13 @@ func TestReferenceConfigErrors(t *testing.T) {
 			require.Equal(t, 4, s.games())
 		})
 	}
-	_, err := New("simple", r, filepath.Join(dir, "missing.yaml"))
+	_, err := New("simple", r, config.File(filepath.Join(dir, "missing.yaml")))
 	require.ErrorContains(t, err, "missing.yaml")
 
-	cfg, err := LoadSimpleConfig(write("s.yaml", "move_probability: 1\n"))
-	require.NoError(t, err)
+	cfg := DefaultSimpleConfig()
+	require.NoError(t, config.Load(write("s.yaml", "move_probability: 1\n"), &cfg))
 	require.Equal(t, 1.0, cfg.MoveProbability)
-	_, err = LoadStatePlayerConfig(write("t.yaml", "bogus: 1\n"))
+	_, err = New("state", r, config.File(write("t.yaml", "bogus: 1\n")))
 	require.ErrorContains(t, err, `players: state: config: `)
 	require.ErrorIs(t, err, config.ErrUnknownKey)
 }

@@ -2,7 +2,6 @@ package players
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -25,9 +24,9 @@ var registry = roster.New(ErrUnknownPlayer, "players", []Entry{
 	{
 		Name:    "random",
 		Summary: "uniform over {attack, move}, then uniform over legal targets",
-		Build: func(rules *submarine.Rules, configPath string) (Factory, error) {
-			if configPath != "" {
-				return nil, fmt.Errorf("takes no config (got %s)", configPath)
+		Build: func(rules *submarine.Rules, load Loader) (Factory, error) {
+			if load != nil {
+				return nil, errors.New("takes no config")
 			}
 			return func(rng *rand.Rand) Player { return NewRandom(rules, rng) }, nil
 		},
@@ -67,8 +66,14 @@ func Names() []string { return registry.Names() }
 // listing the known names, when there is none).
 func Lookup(name string) (Entry, error) { return registry.Lookup(name) }
 
-// New builds the factory of the player called name for rules, with the YAML
-// config at configPath ("" = built-in defaults).
-func New(name string, rules *submarine.Rules, configPath string) (Factory, error) {
-	return registry.New(name, rules, configPath)
+// Loader overlays a settings file onto into, a pointer to a player's config
+// struct holding its defaults (DefaultAdmiralConfig, ...). The config layer
+// makes one from a YAML file (internal/config.File); nil means the built-in
+// defaults.
+type Loader = roster.Loader
+
+// New builds the factory of the player called name for rules, with the
+// settings load overlays on its defaults (nil = built-in defaults).
+func New(name string, rules *submarine.Rules, load Loader) (Factory, error) {
+	return registry.New(name, rules, load)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/kaisen-ai/kaisen/belief"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/roster"
 )
 
 // SimpleConfig holds the tunable constants of Simple (YAML:
@@ -44,27 +44,6 @@ func (c *SimpleConfig) Validate() error {
 		return fmt.Errorf("move_probability %v: want a number from 0 to 1", p)
 	}
 	return nil
-}
-
-// LoadSimpleConfig reads the YAML file at path over the defaults ("" =
-// defaults only). Unknown keys are rejected by name.
-func LoadSimpleConfig(path string) (SimpleConfig, error) {
-	cfg, err := loadSimpleConfig(path)
-	if err != nil {
-		return SimpleConfig{}, fmt.Errorf("players: simple: %w", err)
-	}
-	return cfg, nil
-}
-
-func loadSimpleConfig(path string) (SimpleConfig, error) {
-	cfg := DefaultSimpleConfig()
-	if path == "" {
-		return cfg, nil
-	}
-	if err := config.Load(path, &cfg); err != nil {
-		return SimpleConfig{}, err
-	}
-	return cfg, nil
 }
 
 // Simple is the reference player "simple" (a port of SimplePlayer,
@@ -117,8 +96,8 @@ func NewSimple(rules *submarine.Rules, cfg SimpleConfig, rng *rand.Rand) *Simple
 
 // buildSimple is the registry's Build for "simple" (the registry prefixes
 // its errors with the player's name).
-func buildSimple(rules *submarine.Rules, configPath string) (Factory, error) {
-	cfg, err := loadSimpleConfig(configPath)
+func buildSimple(rules *submarine.Rules, load Loader) (Factory, error) {
+	cfg, err := roster.Configure(load, DefaultSimpleConfig())
 	if err != nil {
 		return nil, err
 	}

@@ -1,14 +1,13 @@
 package players
 
 import (
-	"fmt"
 	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/belief"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/roster"
 )
 
 // StatePlayerConfig holds the tunable constants of StatePlayer (YAML:
@@ -34,31 +33,10 @@ func DefaultStatePlayerConfig() StatePlayerConfig {
 	return StatePlayerConfig{Counter: RefCounterConfig{RequiresHP: true}}
 }
 
-// LoadStatePlayerConfig reads the YAML file at path over the defaults ("" =
-// defaults only). Unknown keys are rejected by name.
-func LoadStatePlayerConfig(path string) (StatePlayerConfig, error) {
-	cfg, err := loadStatePlayerConfig(path)
-	if err != nil {
-		return StatePlayerConfig{}, fmt.Errorf("players: state: %w", err)
-	}
-	return cfg, nil
-}
-
-func loadStatePlayerConfig(path string) (StatePlayerConfig, error) {
-	cfg := DefaultStatePlayerConfig()
-	if path == "" {
-		return cfg, nil
-	}
-	if err := config.Load(path, &cfg); err != nil {
-		return StatePlayerConfig{}, err
-	}
-	return cfg, nil
-}
-
 // buildStatePlayer is the registry's Build for "state" (the registry
 // prefixes its errors with the player's name).
-func buildStatePlayer(rules *submarine.Rules, configPath string) (Factory, error) {
-	cfg, err := loadStatePlayerConfig(configPath)
+func buildStatePlayer(rules *submarine.Rules, load Loader) (Factory, error) {
+	cfg, err := roster.Configure(load, DefaultStatePlayerConfig())
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/roster"
 )
 
 // StatePlayer2Config holds the weights of StatePlayer2 (YAML:
@@ -179,31 +179,10 @@ func sp2Binomial(n, k int) int {
 	return b
 }
 
-// LoadStatePlayer2Config reads the YAML file at path over the defaults (""
-// = defaults only). Unknown keys are rejected by name.
-func LoadStatePlayer2Config(path string) (StatePlayer2Config, error) {
-	cfg, err := loadSP2Config(path)
-	if err != nil {
-		return StatePlayer2Config{}, fmt.Errorf("players: stateplayer2: %w", err)
-	}
-	return cfg, nil
-}
-
-func loadSP2Config(path string) (StatePlayer2Config, error) {
-	cfg := DefaultStatePlayer2Config()
-	if path == "" {
-		return cfg, nil
-	}
-	if err := config.Load(path, &cfg); err != nil {
-		return StatePlayer2Config{}, err
-	}
-	return cfg, nil
-}
-
 // buildStatePlayer2 is the registry's Build for "stateplayer2" (the
 // registry prefixes its errors with the player's name).
-func buildStatePlayer2(rules *submarine.Rules, configPath string) (Factory, error) {
-	cfg, err := loadSP2Config(configPath)
+func buildStatePlayer2(rules *submarine.Rules, load Loader) (Factory, error) {
+	cfg, err := roster.Configure(load, DefaultStatePlayer2Config())
 	if err != nil {
 		return nil, err
 	}

@@ -20,8 +20,8 @@ import (
 const sp2ConfigPath = "../configs/stateplayer2.yaml"
 
 func TestSP2ConfigFileEqualsDefaults(t *testing.T) {
-	got, err := LoadStatePlayer2Config(sp2ConfigPath)
-	require.NoError(t, err)
+	got := DefaultStatePlayer2Config()
+	require.NoError(t, config.Load(sp2ConfigPath, &got))
 	require.Equal(t, DefaultStatePlayer2Config(), got)
 }
 
@@ -134,18 +134,18 @@ func TestSP2Registry(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "configs/stateplayer2.yaml", e.Config)
 	for _, path := range []string{"", sp2ConfigPath} {
-		f, err := New("stateplayer2", r, path)
+		f, err := New("stateplayer2", r, config.File(path))
 		require.NoError(t, err)
 		p := f(sp2Rand(1))
 		_, ok := p.(explain.Explainer)
 		require.True(t, ok)
 		require.NoError(t, r.ValidatePlacement(p.Place()))
 	}
-	_, err = New("stateplayer2", r, "testdata/no-such-file.yaml")
+	_, err = New("stateplayer2", r, config.File("testdata/no-such-file.yaml"))
 	require.ErrorContains(t, err, "players: stateplayer2: config: read testdata/no-such-file.yaml")
 
 	small := &submarine.Rules{Board: grid.MustBoard(2, 2, nil), Fleet: submarine.DefaultFleet(), DrawLimit: 10}
-	_, err = New("stateplayer2", small, "")
+	_, err = New("stateplayer2", small, nil)
 	require.ErrorContains(t, err, "placement.samples 9")
 
 	_, err = NewStatePlayer2(&submarine.Rules{}, DefaultStatePlayer2Config(), sp2Rand(1))

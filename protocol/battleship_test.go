@@ -182,7 +182,7 @@ func TestBattleshipGoldenGame(t *testing.T) {
 	r := bsGoldenRules(t)
 	var ps [2]bsplayers.Player
 	for i, name := range []string{"gridbot", "bs-random"} {
-		f, err := bsplayers.New(name, r, "")
+		f, err := bsplayers.New(name, r, nil)
 		require.NoError(t, err)
 		ps[i] = f(rand.New(rand.NewPCG(7, uint64(i))))
 	}

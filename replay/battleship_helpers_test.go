@@ -139,9 +139,9 @@ func bsBotGame(t testing.TB, seed uint64) []byte {
 }
 
 func bsFamily(t testing.TB, r *battleship.Rules, p1, p2 string) *arena.Battleship {
-	f1, err := bsplayers.New(p1, r, "")
+	f1, err := bsplayers.New(p1, r, nil)
 	require.NoError(t, err)
-	f2, err := bsplayers.New(p2, r, "")
+	f2, err := bsplayers.New(p2, r, nil)
 	require.NoError(t, err)
 	return &arena.Battleship{Rules: r, P1: arena.BattleshipEntrant{Name: p1, Factory: f1},
 		P2: arena.BattleshipEntrant{Name: p2, Factory: f2}}

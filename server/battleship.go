@@ -16,6 +16,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -74,7 +75,7 @@ func (l ListenerConfig) compileGame() (*setup, error) {
 	rules := battleship.DefaultRules()
 	bs := &bsSetup{rules: rules}
 	if l.Opponent != OpponentPair {
-		f, err := bsplayers.New(l.Opponent, rules, l.HouseConfig)
+		f, err := bsplayers.New(l.Opponent, rules, config.File(l.HouseConfig))
 		if err != nil {
 			bad("opponent %q: %v (or %q to pair clients)", l.Opponent, err, OpponentPair)
 		}

@@ -43,7 +43,7 @@ func bsClient(addr, name string, seed uint64) (client.BattleshipGame, error) {
 	}
 	defer conn.Close()
 	r := battleship.DefaultRules()
-	f, err := bsplayers.New(name, r, "")
+	f, err := bsplayers.New(name, r, nil)
 	if err != nil {
 		return client.BattleshipGame{}, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -29,8 +30,6 @@ const (
 	DefaultIdleTimeout      = 10 * time.Minute
 	DefaultMaxLineBytes     = 64 << 10
 	DefaultShutdownGrace    = 30 * time.Second
-	DefaultResultLog        = "kaisen-results.jsonl"
-	DefaultReplayDir        = "kaisen-replays"
 )
 
 // OpponentPair is the listener opponent that pairs clients in arrival order.
@@ -62,10 +61,12 @@ type Config struct {
 	// from the clock, logged at start. Default 0.
 	Seed uint64 `mapstructure:"seed"`
 	// ResultLog is the JSON-lines file that gets one line per finished game
-	// (appended, fsynced). "" = none. Default kaisen-results.jsonl.
+	// (appended, fsynced). "" = none. Default none (kaisen serve defaults it
+	// to results.jsonl in the user's data directory).
 	ResultLog string `mapstructure:"result_log"`
 	// ReplayDir is the directory that gets one replay file per finished game.
-	// "" = none. Default kaisen-replays.
+	// "" = none. Default none (kaisen serve defaults it to replays/ in the
+	// user's data directory).
 	ReplayDir string `mapstructure:"replay_dir"`
 	// Metrics is the address of the HTTP endpoint serving /healthz and
 	// /metrics (Prometheus text). "" = off. Default off.
@@ -165,8 +166,6 @@ func DefaultConfig() Config {
 		Listeners:     []ListenerConfig{DefaultListener()},
 		Limits:        DefaultLimits(),
 		ShutdownGrace: DefaultShutdownGrace,
-		ResultLog:     DefaultResultLog,
-		ReplayDir:     DefaultReplayDir,
 	}
 }
 
@@ -314,7 +313,7 @@ func (l ListenerConfig) compile() (*setup, error) {
 	s := &setup{cfg: l, dialect: d, rules: rules}
 	if l.Opponent != OpponentPair {
 		if errs == nil {
-			f, err := players.New(l.Opponent, rules, l.HouseConfig)
+			f, err := players.New(l.Opponent, rules, config.File(l.HouseConfig))
 			if err != nil {
 				bad("opponent %q: %v (or %q to pair clients)", l.Opponent, err, OpponentPair)
 			}

@@ -114,6 +114,25 @@ limits:
 	require.Equal(t, []string{".####.", "######", "##.###", "######", ".####."}, b.rules.Board.Shape())
 }
 
+func TestLoadRejectsMisleadingValues(t *testing.T) {
+	for _, tt := range []struct{ name, yaml, want string }{
+		{"duration without unit", "limits:\n  action_timeout: 5\n", "config: test.yaml: limits.action_timeout: got 5, want a duration with a unit such as 5s"},
+		{"negative duration", "shutdown_grace: -1s\n", "shutdown_grace -1s must not be negative"},
+		{"float count", "limits:\n  max_games: 2.5\n", "limits.max_games: got 2.5, want an integer"},
+		{"zero limit", "limits:\n  max_games: 0\n", "limits.max_games is 0, want at least 1"},
+		{"negative seed", "seed: -3\n", "seed: got -3, want a non-negative integer"},
+		{"listener games as text", "listeners:\n  - games: many\n", `listeners[0].games: got "many", want an integer`},
+		{"rounded as text", "listeners:\n  - rounded: yes please\n", `listeners[0].rounded: got "yes please", want true or false`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			err := config.LoadString("test.yaml", tt.yaml, &cfg)
+			require.ErrorContains(t, err, tt.want)
+			require.NotContains(t, err.Error(), "\n")
+		})
+	}
+}
+
 func TestLoadRejectsUnknownKeys(t *testing.T) {
 	for _, tt := range []struct{ yaml, key string }{
 		{"listeners:\n  - adress: 127.0.0.1:1\n", "listeners[0].adress"},

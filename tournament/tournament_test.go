@@ -18,7 +18,7 @@ func entrants(t *testing.T, r *submarine.Rules, names ...string) []arena.Entrant
 	t.Helper()
 	var out []arena.Entrant
 	for _, n := range names {
-		f, err := players.New(n, r, "")
+		f, err := players.New(n, r, nil)
 		require.NoError(t, err)
 		out = append(out, arena.Entrant{Name: n, Factory: f})
 	}

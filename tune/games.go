@@ -10,6 +10,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
 )
 
@@ -90,7 +91,7 @@ func (g *GameObjective) Factory(x []float64) (players.Factory, error) {
 	if err := f.Close(); err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
-	fac, err := players.New(g.Player, g.Rules, f.Name())
+	fac, err := players.New(g.Player, g.Rules, config.File(f.Name()))
 	if err != nil {
 		return nil, fmt.Errorf("tune: candidate %v: %w", x, err)
 	}

@@ -24,7 +24,7 @@ func simpleObjective(t *testing.T, games int) *GameObjective {
 	require.True(t, ok)
 	s, err := SpaceFor("simple", "simple.yaml", base)
 	require.NoError(t, err)
-	rnd, err := players.New("random", r, "")
+	rnd, err := players.New("random", r, nil)
 	require.NoError(t, err)
 	return &GameObjective{Rules: r, Player: "simple", Base: base, Space: s, Games: games, Workers: 2,
 		Opponents: []arena.Entrant{{Name: "random", Factory: rnd}}, Dir: t.TempDir()}

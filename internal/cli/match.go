@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/progress"
 	"github.com/kaisen-ai/kaisen/players"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
@@ -144,11 +145,11 @@ func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, er
 		if err != nil {
 			return nil, err
 		}
-		p1, err := players.New(f.p1, rules, f.p1Config)
+		p1, err := players.New(f.p1, rules, config.File(f.p1Config))
 		if err != nil {
 			return nil, fmt.Errorf("--p1: %w", err)
 		}
-		p2, err := players.New(f.p2, rules, f.p2Config)
+		p2, err := players.New(f.p2, rules, config.File(f.p2Config))
 		if err != nil {
 			return nil, fmt.Errorf("--p2: %w", err)
 		}
@@ -166,11 +167,11 @@ func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, er
 		if !f.p2Given {
 			f.p2 = "bs-random"
 		}
-		p1, err := bsplayers.New(f.p1, rules, f.p1Config)
+		p1, err := bsplayers.New(f.p1, rules, config.File(f.p1Config))
 		if err != nil {
 			return nil, fmt.Errorf("--p1: %w", err)
 		}
-		p2, err := bsplayers.New(f.p2, rules, f.p2Config)
+		p2, err := bsplayers.New(f.p2, rules, config.File(f.p2Config))
 		if err != nil {
 			return nil, fmt.Errorf("--p2: %w", err)
 		}
@@ -193,7 +194,7 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	case f.explain && f.replays == "":
 		return usageError("--explain records explanations in replays: add --replays DIR")
 	}
-	cfg, err := arena.LoadConfig(f.config)
+	cfg, err := loadMatchConfig(f.config)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -120,10 +121,12 @@ func runPlay(ctx context.Context, e *env, f playFlags) error {
 	// Build once for the default rules so that a bad --config fails before
 	// connecting; other boards (submarine-py fields) are built on demand.
 	def := submarine.DefaultRules()
-	if _, err := players.New(f.player, def, f.config); err != nil {
+	if _, err := players.New(f.player, def, config.File(f.config)); err != nil {
 		return &ExitError{Code: playExitUsage, Err: err}
 	}
-	build := func(r *submarine.Rules) (players.Factory, error) { return players.New(f.player, r, f.config) }
+	build := func(r *submarine.Rules) (players.Factory, error) {
+		return players.New(f.player, r, config.File(f.config))
+	}
 	e.log.Info("play", "addr", f.addr, "player", f.player, "seed", f.seed, "games", f.games)
 
 	offset := 0 // games played on earlier connections: every game gets its own stream

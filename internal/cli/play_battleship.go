@@ -9,6 +9,7 @@ import (
 	"net"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -30,7 +31,7 @@ func runPlayBattleship(ctx context.Context, e *env, f playFlags) error {
 		return &ExitError{Code: playExitUsage, Err: errors.New("--timeout and --dial-timeout must be positive")}
 	}
 	r := battleship.DefaultRules()
-	factory, err := bsplayers.New(f.player, r, f.config)
+	factory, err := bsplayers.New(f.player, r, config.File(f.config))
 	if err != nil {
 		return &ExitError{Code: playExitUsage, Err: fmt.Errorf("--player: %w", err)}
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -71,9 +73,16 @@ Examples:
   kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := serveConfig(cmd.Flags(), f)
+			data, dataErr := dataDir()
+			cfg, err := serveConfig(cmd.Flags(), f, data)
 			if err != nil {
 				return &ExitError{Code: 2, Err: err}
+			}
+			if dataErr != nil {
+				e.log.Warn("no data directory: results and replays are not written unless --result-log and --replay-dir are given", "err", dataErr)
+			}
+			if err := makeDataDir(cfg, data); err != nil {
+				return err
 			}
 			s, err := server.New(cfg, e.log)
 			if err != nil {
@@ -89,6 +98,7 @@ Examples:
 			if a := s.MetricsAddr(); a != nil {
 				fmt.Fprintf(e.stdout, "metrics on http://%s/metrics\n", a)
 			}
+			fmt.Fprintf(e.stdout, "result log: %s\nreplays: %s\n", orNone(cfg.ResultLog), orNone(cfg.ReplayDir))
 			if err := s.Serve(cmd.Context()); err != nil && !errors.Is(err, server.ErrServerClosed) {
 				return err
 			}
@@ -111,8 +121,8 @@ Examples:
 	fl.StringVar(&f.rocks, "rocks", "", `rock cells "x,y;x,y" (submarine-py only)`)
 	fl.BoolVar(&f.rounded, "rounded", false, "make the four corners rocks (submarine-py only)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed of every random choice (0 = draw one and log it)")
-	fl.StringVar(&f.resultLog, "result-log", server.DefaultResultLog, `JSON-lines result log ("" = none)`)
-	fl.StringVar(&f.replayDir, "replay-dir", server.DefaultReplayDir, `directory of replay files ("" = none)`)
+	fl.StringVar(&f.resultLog, "result-log", "", `JSON-lines result log ("" = none; default: results.jsonl in the data directory)`)
+	fl.StringVar(&f.replayDir, "replay-dir", "", `directory of replay files ("" = none; default: replays/ in the data directory)`)
 	fl.StringVar(&f.metrics, "metrics", "", "HTTP address for /healthz and /metrics (off by default)")
 	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "time a client has for each action")
 	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "time a client has for its name and placement")
@@ -125,10 +135,15 @@ Examples:
 	return cmd
 }
 
-// serveConfig builds the server config: defaults, then --config, then the
-// flags that were given.
-func serveConfig(fl *pflag.FlagSet, f serveFlags) (server.Config, error) {
+// serveConfig builds the server config: defaults (the result log and the
+// replays under the data directory data, when known), then --config, then
+// the flags that were given.
+func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, error) {
 	cfg := server.DefaultConfig()
+	if data != "" {
+		cfg.ResultLog = filepath.Join(data, dataResultLog)
+		cfg.ReplayDir = filepath.Join(data, dataReplayDir)
+	}
 	if f.config != "" {
 		if err := config.Load(f.config, &cfg); err != nil {
 			return cfg, err
@@ -220,4 +235,43 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags) (server.Config, error) {
 		}
 	}
 	return cfg, cfg.Validate()
+}
+
+// Names of kaisen serve's default outputs inside the data directory.
+const (
+	dataResultLog = "results.jsonl"
+	dataReplayDir = "replays"
+)
+
+// dataDir is where kaisen keeps data it writes by default:
+// $XDG_DATA_HOME/kaisen, else ~/.local/share/kaisen.
+func dataDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "kaisen"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no data directory (set XDG_DATA_HOME or HOME, or give --result-log and --replay-dir): %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "kaisen"), nil
+}
+
+// makeDataDir creates the data directory data when the config writes into
+// it ("" = none known: nothing is written by default).
+func makeDataDir(cfg server.Config, data string) error {
+	inData := func(p string) bool { return data != "" && strings.HasPrefix(p, data+string(filepath.Separator)) }
+	if !inData(cfg.ResultLog) && !inData(cfg.ReplayDir) {
+		return nil
+	}
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return fmt.Errorf("serve: data directory: %w", err)
+	}
+	return nil
+}
+
+func orNone(path string) string {
+	if path == "" {
+		return "none"
+	}
+	return path
 }

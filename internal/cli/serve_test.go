@@ -50,6 +50,7 @@ var listeningRE = regexp.MustCompile(`^listening on (\S+) `)
 // address and a stop function returning the exit code and stderr.
 func serveRun(t *testing.T, args ...string) (string, func() (int, string)) {
 	t.Helper()
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // never the user's data directory
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &lineSink{lines: make(chan string, 16)}
 	var errb safeBuffer

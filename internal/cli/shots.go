@@ -16,6 +16,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/progress"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
@@ -131,7 +132,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	if err != nil {
 		return usageError("shots: %w", err)
 	}
-	factory, err := bsplayers.New(f.player, rules, f.config)
+	factory, err := bsplayers.New(f.player, rules, config.File(f.config))
 	if err != nil {
 		return fmt.Errorf("--player: %w", err)
 	}

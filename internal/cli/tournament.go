@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/progress"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/tournament"
@@ -100,7 +101,7 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 		}
 		configs[k] = v
 	}
-	cfg, err := arena.LoadConfig(f.config)
+	cfg, err := loadMatchConfig(f.config)
 	if err != nil {
 		return err
 	}
@@ -114,7 +115,7 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	var entrants []arena.Entrant
 	for _, entry := range names {
 		name, _, _ := strings.Cut(entry, "@")
-		fac, err := players.New(name, rules, configs[entry])
+		fac, err := players.New(name, rules, config.File(configs[entry]))
 		if err != nil {
 			return usageError("--players %s: %v", entry, err)
 		}

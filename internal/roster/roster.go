@@ -1,7 +1,11 @@
 // Package roster is the name → builder registry behind both player
 // packages (players for the submarine game, players/battleship for
 // Battleship): an ordered list of entries, looked up by name, each building
-// a player factory for a set of rules from an optional YAML config.
+// a player factory for a set of rules from an optional settings file.
+//
+// Entries never read files: a Loader, supplied by the config layer
+// (internal/config.File), overlays a file onto the defaults of a player's
+// typed config struct, so the AI library does not depend on YAML parsing.
 package roster
 
 import (
@@ -9,6 +13,30 @@ import (
 	"slices"
 	"strings"
 )
+
+// Loader overlays a settings file onto into, a pointer to a config struct
+// holding the defaults; it fails on an unreadable file, an unknown key or a
+// value of the wrong type. A nil Loader means "the built-in defaults".
+type Loader = func(into any) error
+
+// Configure returns defaults overlaid by load (nil = defaults unchanged) and
+// validated when C has a Validate method.
+func Configure[C any](load Loader, defaults C) (C, error) {
+	cfg := defaults
+	if load != nil {
+		if err := load(&cfg); err != nil {
+			var zero C
+			return zero, err
+		}
+	}
+	if v, ok := any(&cfg).(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			var zero C
+			return zero, err
+		}
+	}
+	return cfg, nil
+}
 
 // Entry describes one registered player of rules type R whose factories
 // have type F.
@@ -18,10 +46,10 @@ type Entry[R, F any] struct {
 	// Config is the YAML file under configs/ that documents the player's
 	// settings ("" when it has none). The built-in defaults equal its contents.
 	Config string
-	// Build makes a factory for rules from the YAML config at configPath
-	// ("" = built-in defaults). It fails on an unreadable config, an unknown
-	// key (named in the error) or a value out of range.
-	Build func(rules R, configPath string) (F, error)
+	// Build makes a factory for rules with the settings load overlays on the
+	// player's defaults (nil = built-in defaults). It fails on an unreadable
+	// config, an unknown key (named in the error) or a value out of range.
+	Build func(rules R, load Loader) (F, error)
 }
 
 // Roster is an ordered, read-only list of entries.
@@ -61,14 +89,14 @@ func (r *Roster[R, F]) Lookup(name string) (Entry[R, F], error) {
 }
 
 // New builds the factory of the player called name for rules, with the YAML
-// config at configPath ("" = built-in defaults).
-func (r *Roster[R, F]) New(name string, rules R, configPath string) (F, error) {
+// settings load overlays on its defaults (nil = built-in defaults).
+func (r *Roster[R, F]) New(name string, rules R, load Loader) (F, error) {
 	e, err := r.Lookup(name)
 	if err != nil {
 		var zero F
 		return zero, err
 	}
-	f, err := e.Build(rules, configPath)
+	f, err := e.Build(rules, load)
 	if err != nil {
 		var zero F
 		return zero, fmt.Errorf("%s: %s: %w", r.prefix, name, err)

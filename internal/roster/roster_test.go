@@ -11,12 +11,23 @@ import (
 
 var errUnknown = errors.New("test: unknown player")
 
+// echoConfig is a player config with a range check.
+type echoConfig struct{ Prefix string }
+
+func (c *echoConfig) Validate() error {
+	if c.Prefix == "" {
+		return errors.New("prefix is empty")
+	}
+	return nil
+}
+
 func testRoster() *roster.Roster[int, string] {
 	return roster.New(errUnknown, "test", []roster.Entry[int, string]{
-		{Name: "echo", Summary: "the rules as text", Build: func(r int, path string) (string, error) {
-			return path + ":" + string(rune('0'+r)), nil
+		{Name: "echo", Summary: "the rules as text", Build: func(r int, load roster.Loader) (string, error) {
+			cfg, err := roster.Configure(load, echoConfig{Prefix: "default"})
+			return cfg.Prefix + ":" + string(rune('0'+r)), err
 		}},
-		{Name: "broken", Build: func(int, string) (string, error) { return "", errors.New("bad config") }},
+		{Name: "broken", Build: func(int, roster.Loader) (string, error) { return "", errors.New("bad config") }},
 	}...)
 }
 
@@ -28,15 +39,25 @@ func TestRoster(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "the rules as text", e.Summary)
 
-	got, err := r.New("echo", 7, "c.yaml")
+	got, err := r.New("echo", 7, nil)
 	require.NoError(t, err)
-	require.Equal(t, "c.yaml:7", got)
+	require.Equal(t, "default:7", got)
 
-	_, err = r.New("nobody", 1, "")
+	got, err = r.New("echo", 7, func(into any) error { into.(*echoConfig).Prefix = "file"; return nil })
+	require.NoError(t, err)
+	require.Equal(t, "file:7", got)
+
+	_, err = r.New("echo", 7, func(into any) error { into.(*echoConfig).Prefix = ""; return nil })
+	require.EqualError(t, err, "test: echo: prefix is empty")
+
+	_, err = r.New("echo", 7, func(any) error { return errors.New("unreadable") })
+	require.EqualError(t, err, "test: echo: unreadable")
+
+	_, err = r.New("nobody", 1, nil)
 	require.ErrorIs(t, err, errUnknown)
 	require.EqualError(t, err, `test: unknown player "nobody" (known: echo, broken)`)
 
-	_, err = r.New("broken", 1, "")
+	_, err = r.New("broken", 1, nil)
 	require.EqualError(t, err, "test: broken: bad config")
 }
 

@@ -46,16 +46,16 @@ func TestRegistry(t *testing.T) {
 	require.Equal(t, []string{"bs-random", "gridbot", "density"}, Names())
 	r := battleship.DefaultRules()
 	for _, e := range Entries() {
-		f, err := New(e.Name, r, "")
+		f, err := New(e.Name, r, nil)
 		require.NoError(t, err, e.Name)
 		p := f(rand.New(rand.NewPCG(1, 2)))
 		require.NoError(t, r.ValidatePlacement(p.Place()), e.Name)
 	}
-	_, err := New("nobody", r, "")
+	_, err := New("nobody", r, nil)
 	require.ErrorIs(t, err, ErrUnknownPlayer)
-	_, err = New("bs-random", r, "x.yaml")
+	_, err = New("bs-random", r, config.File("x.yaml"))
 	require.ErrorContains(t, err, "takes no config")
-	_, err = New("gridbot", r, "does-not-exist.yaml")
+	_, err = New("gridbot", r, config.File("does-not-exist.yaml"))
 	require.ErrorContains(t, err, "gridbot")
 }
 
@@ -91,7 +91,7 @@ func sinksEveryFleet(t *testing.T, rules *battleship.Rules, name string, games i
 	u, err := battleship.NewUniformPlacer(rules)
 	require.NoError(t, err)
 	t.Run(fmt.Sprintf("%s/%dx%d", name, rules.Board.Width(), rules.Board.Height()), func(t *testing.T) {
-		f, err := New(name, rules, "")
+		f, err := New(name, rules, nil)
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(5, 5))
 		for range games {
@@ -152,7 +152,7 @@ func TestPlayersAreDeterministicBySeed(t *testing.T) {
 	layout, err := u.Place(rand.New(rand.NewPCG(9, 9)))
 	require.NoError(t, err)
 	for _, name := range Names() {
-		f, err := New(name, r, "")
+		f, err := New(name, r, nil)
 		require.NoError(t, err)
 		shots := func() []grid.Cell {
 			p := f(rand.New(rand.NewPCG(4, 4)))
@@ -244,8 +244,8 @@ func mustPlacer(t *testing.T, r *battleship.Rules) *battleship.UniformPlacer {
 
 func ExamplePlayGame() {
 	r := battleship.DefaultRules()
-	p0, _ := New("gridbot", r, "")
-	p1, _ := New("bs-random", r, "")
+	p0, _ := New("gridbot", r, nil)
+	p1, _ := New("bs-random", r, nil)
 	res := PlayGame(r, p0(rand.New(rand.NewPCG(1, 1))), p1(rand.New(rand.NewPCG(2, 2))), 0)
 	fmt.Println(res.Status == battleship.Won, res.Winner, res.Err)
 	// Output: true 0 <nil>

@@ -2,11 +2,9 @@ package bsplayers
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
-	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 )
 
@@ -24,9 +22,9 @@ var registry = roster.New(ErrUnknownPlayer, "bsplayers", []Entry{
 	{
 		Name:    "bs-random",
 		Summary: "fires at a uniformly random cell not shot yet",
-		Build: func(r *battleship.Rules, configPath string) (Factory, error) {
-			if configPath != "" {
-				return nil, fmt.Errorf("bs-random takes no config (got %s)", configPath)
+		Build: func(r *battleship.Rules, load Loader) (Factory, error) {
+			if load != nil {
+				return nil, errors.New("bs-random takes no config")
 			}
 			placer, err := battleship.NewUniformPlacer(r)
 			if err != nil {
@@ -59,21 +57,25 @@ func Names() []string { return registry.Names() }
 // listing the known names, when there is none).
 func Lookup(name string) (Entry, error) { return registry.Lookup(name) }
 
-// New builds the factory of the player called name for rules, with the YAML
-// config at configPath ("" = built-in defaults).
-func New(name string, r *battleship.Rules, configPath string) (Factory, error) {
-	return registry.New(name, r, configPath)
+// Loader overlays a settings file onto into, a pointer to a player's config
+// struct holding its defaults (DefaultGridConfig, ...). The config layer
+// makes one from a YAML file (internal/config.File); nil means the built-in
+// defaults.
+type Loader = roster.Loader
+
+// New builds the factory of the player called name for rules, with the
+// settings load overlays on its defaults (nil = built-in defaults).
+func New(name string, r *battleship.Rules, load Loader) (Factory, error) {
+	return registry.New(name, r, load)
 }
 
-// configured is the Build of a player with YAML settings: the defaults,
-// overridden by the file at configPath, and a uniform placer.
-func configured[C any, P Player](defaults func() C, make func(*battleship.Rules, C, *battleship.UniformPlacer, *rand.Rand) P) func(*battleship.Rules, string) (Factory, error) {
-	return func(r *battleship.Rules, configPath string) (Factory, error) {
-		cfg := defaults()
-		if configPath != "" {
-			if err := config.Load(configPath, &cfg); err != nil {
-				return nil, err
-			}
+// configured is the Build of a player with settings: the defaults,
+// overlaid by load and validated, and a uniform placer.
+func configured[C any, P Player](defaults func() C, make func(*battleship.Rules, C, *battleship.UniformPlacer, *rand.Rand) P) func(*battleship.Rules, Loader) (Factory, error) {
+	return func(r *battleship.Rules, load Loader) (Factory, error) {
+		cfg, err := roster.Configure(load, defaults())
+		if err != nil {
+			return nil, err
 		}
 		placer, err := battleship.NewUniformPlacer(r)
 		if err != nil {
