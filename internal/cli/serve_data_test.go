@@ -67,7 +67,9 @@ func TestServeWritesUnderDataDir(t *testing.T) {
 	out := &lineSink{lines: make(chan string, 16)}
 	var errb safeBuffer
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, []string{"serve", "--listen", "127.0.0.1:0"}, strings.NewReader(""), out, &errb) }()
+	go func() {
+		done <- Run(ctx, []string{"serve", "--listen", "127.0.0.1:0"}, strings.NewReader(""), out, &errb)
+	}()
 	var lines []string
 	for len(lines) < 3 {
 		select {
