@@ -54,7 +54,10 @@ var registry = roster.New(ErrUnknownPlayer, "players", []Entry{
 		Summary: "exact joint beliefs (enemy and own exposure), determinized expectimax over sampled enemy placements",
 		Config:  "configs/admiral.yaml",
 		Build:   buildAdmiral,
-	}}...)
+	},
+	{Name: "hirota", Summary: "port of the published hirota_player: exact joint beliefs, attack max P(ship)/hp, flee when located and in reach", Config: "configs/hirota.yaml", Build: jgBuild(DefaultHirotaConfig)},
+	{Name: "joint-greedy", Summary: "the family of hirota: tunable attack score, flee, approach, idling and placement prior", Config: "configs/joint-greedy.yaml", Build: jgBuild(DefaultJointGreedyConfig)},
+}...)
 
 // Entries lists the registered players in registry order.
 func Entries() []Entry { return registry.Entries() }

@@ -1,0 +1,289 @@
+package players
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+)
+
+// jgMaxPlacements bounds the explicit placement list of a jgChart (8 bytes
+// each, one list per side and game): 5x5 with 3 ships has 13,800.
+const jgMaxPlacements = 1_000_000
+
+// jgChart is the joint belief about one fleet kept by the joint-greedy
+// players: the explicit list of every placement of the living ships that is
+// consistent with the public history, each equally likely (the "chart" of
+// hirota_player). Placement k holds the cell of ship i in byte i of pl[k]
+// (cells are below 256, fleets at most submarine.MaxShips = 8 ships); the
+// bytes of sunk ships are ignored.
+//
+// With hitNear the updates are those of belief.Joint (exact); without it, a
+// hit keeps every placement that has the hit ship on the attacked cell,
+// whatever the near report says about the other ships — hirota_player's
+// chart ignores the splash of a hit (only a miss is checked against it).
+type jgChart struct {
+	board   *grid.Board
+	n       int
+	alive   submarine.ShipMask
+	hitNear bool
+	pl      []uint64
+
+	// statistics of pl, filled by stats and valid until the next update
+	statsOK bool
+	counts  []int32 // counts[i*size+c]: placements with ship i on c
+	cover   []int32 // cover[c]: placements with a living ship within 1 of c
+}
+
+// jgPlacements lists every placement of the fleet of r (distinct usable
+// cells, ship i in byte i), or fails when there are more than limit.
+func jgPlacements(r *submarine.Rules, limit int) ([]uint64, error) {
+	cells := r.Board.Usable().Cells()
+	n := len(r.Fleet)
+	total := 1.0
+	for k := range n {
+		total *= float64(len(cells) - k)
+	}
+	if n == 0 || n > submarine.MaxShips || total < 1 || total > float64(limit) {
+		return nil, fmt.Errorf("%d ships on %d cells make %.0f placements, want 1 to %d for an exact joint belief",
+			n, len(cells), math.Max(total, 0), limit)
+	}
+	out := make([]uint64, 0, int(total))
+	var used grid.Set
+	var rec func(i int, acc uint64)
+	rec = func(i int, acc uint64) {
+		if i == n {
+			out = append(out, acc)
+			return
+		}
+		for _, c := range cells {
+			if used.Has(c) {
+				continue
+			}
+			used.Add(c)
+			rec(i+1, acc|uint64(c)<<(8*i))
+			used.Remove(c)
+		}
+	}
+	rec(0, 0)
+	return out, nil
+}
+
+// reset makes c the belief before any event: every placement of all.
+func (c *jgChart) reset(b *grid.Board, n int, hitNear bool, all []uint64) {
+	c.board, c.n, c.hitNear = b, n, hitNear
+	c.alive = submarine.ShipMask(1)<<uint(n) - 1
+	c.pl = append(c.pl[:0], all...)
+	c.statsOK = false
+}
+
+// cell is the cell of ship i in placement p.
+func jgCell(p uint64, i int) grid.Cell { return grid.Cell(uint8(p >> (8 * i))) }
+
+// keep filters the placements by ok. When none would survive the chart is
+// left as it was and keep reports false (the history contradicts the
+// belief: it cannot happen with a legal opponent, but a belief that is
+// empty cannot guide play).
+func (c *jgChart) keep(ok func(p uint64) bool) bool {
+	kept := 0
+	for _, p := range c.pl {
+		if ok(p) {
+			kept++
+		}
+	}
+	if kept == 0 {
+		return false
+	}
+	k := 0
+	for _, p := range c.pl {
+		if ok(p) {
+			c.pl[k] = p
+			k++
+		}
+	}
+	c.pl = c.pl[:k]
+	c.statsOK = false
+	return true
+}
+
+// fired applies a legal attack at `at` made by the tracked fleet: some
+// living ship is within distance 1 of it.
+func (c *jgChart) fired(at grid.Cell) bool {
+	around := c.board.Around(at)
+	return c.keep(func(p uint64) bool {
+		for i := range c.n {
+			if c.alive.Has(i) && around.Has(jgCell(p, i)) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// attacked applies an attack on the tracked fleet at `at` with its answer.
+func (c *jgChart) attacked(at grid.Cell, hit int, sunk bool, near submarine.ShipMask) bool {
+	around := c.board.Around(at)
+	splash := func(p uint64, skip int) bool {
+		for i := range c.n {
+			if i != skip && c.alive.Has(i) && near.Has(i) != around.Has(jgCell(p, i)) {
+				return false
+			}
+		}
+		return true
+	}
+	var ok bool
+	if hit != submarine.NoShip {
+		ok = c.keep(func(p uint64) bool {
+			return jgCell(p, hit) == at && (!c.hitNear || splash(p, hit))
+		})
+		if ok && sunk {
+			c.alive = c.alive.Without(hit)
+			c.statsOK = false
+		}
+		return ok
+	}
+	return c.keep(func(p uint64) bool {
+		for i := range c.n {
+			if c.alive.Has(i) && jgCell(p, i) == at {
+				return false
+			}
+		}
+		return splash(p, submarine.NoShip)
+	})
+}
+
+// moved applies a move of tracked ship i by (dx, dy): placements where it
+// would leave the board, land on a rock or on another living ship of the
+// fleet are dropped, the others shift.
+func (c *jgChart) moved(i, dx, dy int) bool {
+	if !c.alive.Has(i) {
+		return false
+	}
+	b := c.board
+	dest := func(p uint64) (grid.Cell, bool) {
+		x, y := b.XY(jgCell(p, i))
+		to, ok := b.At(x+dx, y+dy)
+		if !ok || !b.IsUsable(to) {
+			return grid.None, false
+		}
+		for j := range c.n {
+			if j != i && c.alive.Has(j) && jgCell(p, j) == to {
+				return grid.None, false
+			}
+		}
+		return to, true
+	}
+	if !c.keep(func(p uint64) bool { _, ok := dest(p); return ok }) {
+		return false
+	}
+	mask := ^(uint64(0xff) << (8 * i))
+	for k, p := range c.pl {
+		to, _ := dest(p)
+		c.pl[k] = p&mask | uint64(to)<<(8*i)
+	}
+	return true
+}
+
+// stats fills counts and cover.
+func (c *jgChart) stats() {
+	if c.statsOK {
+		return
+	}
+	size := c.board.Size()
+	c.counts = resizeInt32(c.counts, c.n*size)
+	c.cover = resizeInt32(c.cover, size)
+	for _, p := range c.pl {
+		var s grid.Set
+		for i := range c.n {
+			if c.alive.Has(i) {
+				cell := jgCell(p, i)
+				c.counts[i*size+int(cell)]++
+				s = s.Union(c.board.Around(cell))
+			}
+		}
+		for cell := range s.All() {
+			c.cover[cell]++
+		}
+	}
+	c.statsOK = true
+}
+
+func resizeInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// total is the number of consistent placements.
+func (c *jgChart) total() int { return len(c.pl) }
+
+// count is the number of placements with ship i on cell (0 for a sunk ship).
+func (c *jgChart) count(i int, cell grid.Cell) int {
+	if !c.alive.Has(i) {
+		return 0
+	}
+	c.stats()
+	return int(c.counts[i*c.board.Size()+int(cell)])
+}
+
+// covered is the number of placements with a living ship within 1 of cell:
+// those in which the fleet can attack cell.
+func (c *jgChart) covered(cell grid.Cell) int {
+	c.stats()
+	return int(c.cover[cell])
+}
+
+// gain is the expected information, in bits, of the answer to an attack on
+// at: log2(total) minus the expected log2 of the placements that remain, the
+// answer being (ship hit, exact near set).
+func (c *jgChart) gain(at grid.Cell, buckets []int32) float64 {
+	around := c.board.Around(at)
+	clear(buckets)
+	for _, p := range c.pl {
+		hit, near := 0, 0
+		for i := range c.n {
+			if !c.alive.Has(i) {
+				continue
+			}
+			switch cell := jgCell(p, i); {
+			case cell == at:
+				hit = i + 1
+			case around.Has(cell):
+				near |= 1 << i
+			}
+		}
+		buckets[hit<<c.n|near]++
+	}
+	t := float64(len(c.pl))
+	h := 0.0
+	for _, k := range buckets {
+		if k > 0 {
+			h += float64(k) / t * math.Log2(float64(k))
+		}
+	}
+	return math.Log2(t) - h
+}
+
+// observe applies ev, as told to the player who keeps the chart, to the
+// chart of the enemy fleet (own false) or of the player's own fleet as the
+// enemy can know it (own true). Illegal actions end the game and are
+// ignored. It reports false when the chart could not explain ev (and was
+// left as it was).
+func (c *jgChart) observe(ev submarine.Event, own bool) bool {
+	byTracked := ev.Mine == own
+	switch {
+	case ev.Illegal:
+		return true
+	case ev.Kind == submarine.Attack && byTracked:
+		return c.fired(ev.At)
+	case ev.Kind == submarine.Attack:
+		return c.attacked(ev.At, ev.Hit, ev.Sunk, ev.Near)
+	case ev.Kind == submarine.Move && byTracked:
+		return c.moved(ev.Ship, ev.DX, ev.DY)
+	}
+	return true
+}
