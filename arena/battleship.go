@@ -2,10 +2,10 @@ package arena
 
 import (
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"log/slog"
 	"runtime/debug"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"

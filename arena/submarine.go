@@ -2,11 +2,11 @@ package arena
 
 import (
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 	"log/slog"
 	"runtime/debug"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"

@@ -3,10 +3,10 @@ package arena
 import (
 	"errors"
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"log/slog"
 	"math/rand/v2"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 

@@ -2,10 +2,10 @@ package players
 
 import (
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/belief"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )

@@ -2,12 +2,12 @@ package players
 
 import (
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"math"
 	"math/rand/v2"
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/belief"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/roster"

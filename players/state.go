@@ -1,10 +1,10 @@
 package players
 
 import (
-	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/belief"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/roster"

@@ -3,13 +3,13 @@ package players
 import (
 	"context"
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/belief"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/fsm"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"

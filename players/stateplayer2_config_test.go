@@ -1,7 +1,6 @@
 package players
 
 import (
-	"github.com/kaisen-ai/kaisen/explain"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/viper"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"

@@ -1,13 +1,13 @@
 package players
 
 import (
-	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/belief"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/fsm"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
@@ -66,7 +67,7 @@ func TestDecodeShips(t *testing.T) {
 
 func TestShipsRoundTrip(t *testing.T) {
 	r := battleship.DefaultRules()
-	u, err := battleship.NewUniformPlacer(r)
+	u, err := bsbelief.NewUniformPlacer(r)
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20 {

@@ -3,10 +3,10 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 	"strconv"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )

@@ -2,7 +2,6 @@ package replay_test
 
 import (
 	"bytes"
-	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"

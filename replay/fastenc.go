@@ -2,9 +2,9 @@ package replay
 
 import (
 	"encoding/json"
-	"github.com/kaisen-ai/kaisen/explain"
 	"strconv"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )

@@ -2,7 +2,6 @@ package replay_test
 
 import (
 	"bytes"
-	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 	"math/rand/v2"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"

@@ -3,12 +3,12 @@ package replay
 import (
 	"bufio"
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/belief"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )

@@ -1,9 +1,9 @@
 package replay
 
 import (
-	"github.com/kaisen-ai/kaisen/explain"
 	"io"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )
 

@@ -1,12 +1,12 @@
 package tournament
 
 import (
-	"github.com/kaisen-ai/kaisen/explain"
 	"math"
 	"math/rand/v2"
 	"sync"
 	"time"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
 )

@@ -179,3 +179,10 @@ func ExampleRules_ValidatePlacement() {
 	// battleship: invalid placement: ships 6 ([0,5]) and 9 ([1,4]) touch at [0,5]/[1,4]
 	// true
 }
+
+func mustRules(t testing.TB, b *grid.Board, fleet ...int) *Rules {
+	t.Helper()
+	r, err := NewRules(b, fleet)
+	require.NoError(t, err)
+	return r
+}

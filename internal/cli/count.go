@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -62,7 +63,7 @@ Examples:
 				return err
 			}
 			start := time.Now()
-			counts, err := battleship.Count(cmd.Context(), pos, battleship.CountOptions{})
+			counts, err := bsbelief.Count(cmd.Context(), pos, bsbelief.CountOptions{})
 			if err != nil {
 				return fmt.Errorf("count: %w", err)
 			}
@@ -184,7 +185,7 @@ func formatDiv(d *big.Int) string {
 	return s
 }
 
-func writeCountText(w io.Writer, pos *battleship.Position, c *battleship.Counts, div *big.Int) error {
+func writeCountText(w io.Writer, pos *battleship.Position, c *bsbelief.Counts, div *big.Int) error {
 	fmt.Fprintf(w, "layouts: %s\n", c.Total)
 	fmt.Fprintf(w, "board: %dx%d, fleet afloat: %s\n", pos.Rules.Board.Width(), pos.Rules.Board.Height(), battleship.FormatFleet(c.Remaining))
 	if div.Cmp(big.NewInt(1)) == 0 {
@@ -192,7 +193,7 @@ func writeCountText(w io.Writer, pos *battleship.Position, c *battleship.Counts,
 	} else {
 		fmt.Fprintf(w, "layouts with a ship on each cell, divided by %s (integer division):\n", formatDiv(div))
 	}
-	_, err := fmt.Fprintln(w, battleship.FormatMap(c.Cells, pos.Rules.Board.Width(), div))
+	_, err := fmt.Fprintln(w, bsbelief.FormatMap(c.Cells, pos.Rules.Board.Width(), div))
 	return err
 }
 
@@ -205,7 +206,7 @@ type countJSON struct {
 	Cells     [][]json.Number `json:"cells"` // rows of exact counts
 }
 
-func writeCountJSON(w io.Writer, pos *battleship.Position, c *battleship.Counts) error {
+func writeCountJSON(w io.Writer, pos *battleship.Position, c *bsbelief.Counts) error {
 	width := pos.Rules.Board.Width()
 	out := countJSON{Width: width, Height: pos.Rules.Board.Height(), Remaining: c.Remaining, Total: json.Number(c.Total.String())}
 	if out.Remaining == nil {

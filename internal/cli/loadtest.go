@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kaisen-ai/kaisen/loadtest"
 	"os"
 	"runtime/pprof"
 	"text/tabwriter"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kaisen-ai/kaisen/loadtest"
 	"github.com/kaisen-ai/kaisen/server"
 )
 

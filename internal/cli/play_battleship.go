@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kaisen-ai/kaisen/client"
 	"math/rand/v2"
 	"net"
 
+	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"

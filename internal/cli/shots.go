@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/config"
@@ -136,7 +137,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	if err != nil {
 		return fmt.Errorf("--player: %w", err)
 	}
-	placer, err := battleship.NewUniformPlacer(rules)
+	placer, err := bsbelief.NewUniformPlacer(rules)
 	if err != nil {
 		return fmt.Errorf("shots: %w", err)
 	}
@@ -220,7 +221,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 }
 
 // playShotsGame plays game i; a panicking player is reported as an error.
-func playShotsGame(ctx context.Context, rules *battleship.Rules, factory bsplayers.Factory, placer *battleship.UniformPlacer, seed uint64, i int) (g shotsGame) {
+func playShotsGame(ctx context.Context, rules *battleship.Rules, factory bsplayers.Factory, placer *bsbelief.UniformPlacer, seed uint64, i int) (g shotsGame) {
 	defer func() {
 		if r := recover(); r != nil {
 			g = shotsGame{err: fmt.Errorf("player panicked: %v", r), done: true}

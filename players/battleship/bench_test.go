@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 )
 
@@ -16,7 +17,7 @@ import (
 // decided by exact counting.
 func BenchmarkDensityMove(b *testing.B) {
 	r := battleship.DefaultRules()
-	u, err := battleship.NewUniformPlacer(r)
+	u, err := bsbelief.NewUniformPlacer(r)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func BenchmarkDensityMove(b *testing.B) {
 // BenchmarkGridBotGame plays whole gridbot games.
 func BenchmarkGridBotGame(b *testing.B) {
 	r := battleship.DefaultRules()
-	u, err := battleship.NewUniformPlacer(r)
+	u, err := bsbelief.NewUniformPlacer(r)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"math/big"
 	"math/rand/v2"
 	"time"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -23,7 +24,7 @@ type DensityConfig struct {
 	// millisecond of one core (BenchmarkCountWork measures it). Default 100000.
 	WorkPerMS int64 `mapstructure:"work_per_ms"`
 	// Samples is how many layouts the fallback draws (sequential importance
-	// sampling, battleship.EstimateCounts). Default 2000.
+	// sampling, bsbelief.EstimateCounts). Default 2000.
 	Samples int `mapstructure:"samples"`
 }
 
@@ -54,8 +55,8 @@ func (c *DensityConfig) maxWork() int64 {
 
 // How a density move was decided.
 const (
-	MethodExact     = "exact"     // battleship.Count within the budget
-	MethodSampled   = "sampled"   // battleship.EstimateCounts
+	MethodExact     = "exact"     // bsbelief.Count within the budget
+	MethodSampled   = "sampled"   // bsbelief.EstimateCounts
 	MethodHeuristic = "heuristic" // sampling found nothing: single-ship positions
 )
 
@@ -73,17 +74,17 @@ func (s DensityStats) Add(o DensityStats) DensityStats {
 // consistent with everything it knows put a ship on: its misses, its unsunk
 // hits (which must be covered, and not by a ship of hits only), the sunk
 // ships with their surroundings, and the fleet still afloat. The counts are
-// exact (battleship.Count) when the count fits in the budget; otherwise it
-// estimates them by sampling layouts (battleship.EstimateCounts, sequential
+// exact (bsbelief.Count) when the count fits in the budget; otherwise it
+// estimates them by sampling layouts (bsbelief.EstimateCounts, sequential
 // importance sampling), and if no draw is consistent it scores cells by the
 // single-ship positions through them. Ties are broken uniformly at random. It places its fleet uniformly.
 type Density struct {
 	rules  *battleship.Rules
 	cfg    DensityConfig
-	placer *battleship.UniformPlacer
+	placer *bsbelief.UniformPlacer
 	rng    *rand.Rand
 	pos    *battleship.Position
-	count  battleship.Counter // reuses the last count's first pass (same results as battleship.Count)
+	count  bsbelief.Counter // reuses the last count's first pass (same results as bsbelief.Count)
 	stats  DensityStats
 	last   explain.Decision
 }
@@ -94,7 +95,7 @@ var (
 )
 
 // NewDensity returns a density bot for rules.
-func NewDensity(r *battleship.Rules, cfg DensityConfig, placer *battleship.UniformPlacer, rng *rand.Rand) *Density {
+func NewDensity(r *battleship.Rules, cfg DensityConfig, placer *bsbelief.UniformPlacer, rng *rand.Rand) *Density {
 	return &Density{rules: r, cfg: cfg, placer: placer, rng: rng, pos: battleship.NewPosition(r)}
 }
 
@@ -124,14 +125,14 @@ func (d *Density) Shoot() grid.Cell {
 		return d.rules.Board.Usable().First()
 	}
 	if d.cfg.Budget > 0 {
-		counts, err := d.count.Count(context.Background(), d.pos, battleship.CountOptions{MaxWork: d.cfg.maxWork()})
+		counts, err := d.count.Count(context.Background(), d.pos, bsbelief.CountOptions{MaxWork: d.cfg.maxWork()})
 		if err == nil && counts.Total.Sign() > 0 {
 			d.stats.Exact++
 			best, score := argmaxBig(unknown, counts.Cells)
 			return d.pick(best, MethodExact, fmt.Sprintf("%s of %s layouts", score, counts.Total))
 		}
 	}
-	est, err := battleship.EstimateCounts(d.pos, d.rng, d.cfg.Samples)
+	est, err := bsbelief.EstimateCounts(d.pos, d.rng, d.cfg.Samples)
 	if err == nil && est.Kept > 0 {
 		d.stats.Sampled++
 		best, _ := argmax(unknown, est.Cells)

@@ -12,6 +12,6 @@
 // The players: bs-random (uniform over unshot cells), gridbot (the classic
 // hunt/target bot of the spec, two hunt patterns) and density (fires at the
 // cell covered by the most layouts consistent with everything known, counted
-// exactly by battleship.Count, sampled when exact counting would exceed its
+// exactly by bsbelief.Count (package belief/battleship), sampled when exact counting would exceed its
 // budget).
 package bsplayers

@@ -2,10 +2,11 @@ package bsplayers
 
 import (
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 	"slices"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -87,7 +88,7 @@ const (
 type GridBot struct {
 	rules   *battleship.Rules
 	cfg     GridConfig
-	placer  *battleship.UniformPlacer
+	placer  *bsbelief.UniformPlacer
 	rng     *rand.Rand
 	marks   []gridMark
 	mode    string
@@ -106,7 +107,7 @@ var (
 )
 
 // NewGridBot returns a grid bot for rules.
-func NewGridBot(r *battleship.Rules, cfg GridConfig, placer *battleship.UniformPlacer, rng *rand.Rand) *GridBot {
+func NewGridBot(r *battleship.Rules, cfg GridConfig, placer *bsbelief.UniformPlacer, rng *rand.Rand) *GridBot {
 	b := &GridBot{rules: r, cfg: cfg, placer: placer, rng: rng, marks: make([]gridMark, r.Board.Size()), mode: modeHunt}
 	for _, c := range r.Board.Rocks() {
 		b.marks[c] = gImpossible

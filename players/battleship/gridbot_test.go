@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -29,7 +30,7 @@ func names(r *battleship.Rules, cells []grid.Cell) []string {
 
 func newGrid(t *testing.T, r *battleship.Rules, pattern string) *GridBot {
 	t.Helper()
-	u, err := battleship.NewUniformPlacer(r)
+	u, err := bsbelief.NewUniformPlacer(r)
 	require.NoError(t, err)
 	cfg := DefaultGridConfig()
 	cfg.Pattern = pattern
@@ -162,7 +163,7 @@ func TestGridBotKillMarksSurroundingsImpossible(t *testing.T) {
 
 func TestGridBotSinksEveryFleet(t *testing.T) {
 	r := battleship.DefaultRules()
-	u, err := battleship.NewUniformPlacer(r)
+	u, err := bsbelief.NewUniformPlacer(r)
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, pattern := range []string{PatternDiagonal, PatternBlocks} {

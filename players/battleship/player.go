@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -107,7 +108,7 @@ func Solo(ctx context.Context, r *battleship.Rules, p Player, layout battleship.
 
 // placeOrEmpty draws a uniform layout; a failure (a fleet that does not fit)
 // returns nil, which forfeits.
-func placeOrEmpty(u *battleship.UniformPlacer, rng *rand.Rand) battleship.Placement {
+func placeOrEmpty(u *bsbelief.UniformPlacer, rng *rand.Rand) battleship.Placement {
 	p, err := u.Place(rng)
 	if err != nil {
 		return nil

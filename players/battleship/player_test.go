@@ -3,7 +3,6 @@ package bsplayers
 import (
 	"context"
 	"fmt"
-	"github.com/kaisen-ai/kaisen/explain"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/config"
@@ -88,7 +89,7 @@ func TestFullSizeDensitySinksTheClassicFleet(t *testing.T) {
 // sinksEveryFleet plays that many solo games of the named player on rules and
 // checks that each ends with the fleet sunk in a possible number of shots.
 func sinksEveryFleet(t *testing.T, rules *battleship.Rules, name string, games int) {
-	u, err := battleship.NewUniformPlacer(rules)
+	u, err := bsbelief.NewUniformPlacer(rules)
 	require.NoError(t, err)
 	t.Run(fmt.Sprintf("%s/%dx%d", name, rules.Board.Width(), rules.Board.Height()), func(t *testing.T) {
 		f, err := New(name, rules, nil)
@@ -107,7 +108,7 @@ func sinksEveryFleet(t *testing.T, rules *battleship.Rules, name string, games i
 
 func TestDensityIsExactOnSmallBoardsAndSamplesWithoutBudget(t *testing.T) {
 	r := smallRules(t)
-	u, err := battleship.NewUniformPlacer(r)
+	u, err := bsbelief.NewUniformPlacer(r)
 	require.NoError(t, err)
 	layout, err := u.Place(rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
@@ -134,7 +135,7 @@ func TestDensityFirstShotIsTheDensestCell(t *testing.T) {
 	// the most positions (6 of 30).
 	r, err := battleship.NewRules(grid.MustBoard(5, 5, nil), []int{3})
 	require.NoError(t, err)
-	u, err := battleship.NewUniformPlacer(r)
+	u, err := bsbelief.NewUniformPlacer(r)
 	require.NoError(t, err)
 	d := NewDensity(r, DefaultDensityConfig(), u, rand.New(rand.NewPCG(3, 3)))
 	require.Equal(t, "[2,2]", r.CellName(d.Shoot()))
@@ -147,7 +148,7 @@ func TestDensityFirstShotIsTheDensestCell(t *testing.T) {
 
 func TestPlayersAreDeterministicBySeed(t *testing.T) {
 	r := smallRules(t)
-	u, err := battleship.NewUniformPlacer(r)
+	u, err := bsbelief.NewUniformPlacer(r)
 	require.NoError(t, err)
 	layout, err := u.Place(rand.New(rand.NewPCG(9, 9)))
 	require.NoError(t, err)
@@ -235,9 +236,9 @@ func TestSoloFailsForAStuckPlayer(t *testing.T) {
 	require.ErrorIs(t, err, ErrTooManyShots)
 }
 
-func mustPlacer(t *testing.T, r *battleship.Rules) *battleship.UniformPlacer {
+func mustPlacer(t *testing.T, r *battleship.Rules) *bsbelief.UniformPlacer {
 	t.Helper()
-	u, err := battleship.NewUniformPlacer(r)
+	u, err := bsbelief.NewUniformPlacer(r)
 	require.NoError(t, err)
 	return u
 }

@@ -3,6 +3,7 @@ package bsplayers
 import (
 	"math/rand/v2"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -11,7 +12,7 @@ import (
 // it has not shot yet, and places its fleet uniformly (UniformPlacer).
 type Random struct {
 	rules  *battleship.Rules
-	placer *battleship.UniformPlacer
+	placer *bsbelief.UniformPlacer
 	rng    *rand.Rand
 	left   grid.Set // usable cells not shot yet
 }
@@ -20,7 +21,7 @@ var _ Player = (*Random)(nil)
 
 // NewRandom returns a random shooter for rules; placer may be shared between
 // players.
-func NewRandom(r *battleship.Rules, placer *battleship.UniformPlacer, rng *rand.Rand) *Random {
+func NewRandom(r *battleship.Rules, placer *bsbelief.UniformPlacer, rng *rand.Rand) *Random {
 	return &Random{rules: r, placer: placer, rng: rng, left: r.Board.Usable()}
 }
 

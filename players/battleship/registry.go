@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 )
@@ -26,7 +27,7 @@ var registry = roster.New(ErrUnknownPlayer, "bsplayers", []Entry{
 			if load != nil {
 				return nil, errors.New("bs-random takes no config")
 			}
-			placer, err := battleship.NewUniformPlacer(r)
+			placer, err := bsbelief.NewUniformPlacer(r)
 			if err != nil {
 				return nil, err
 			}
@@ -71,13 +72,13 @@ func New(name string, r *battleship.Rules, load Loader) (Factory, error) {
 
 // configured is the Build of a player with settings: the defaults,
 // overlaid by load and validated, and a uniform placer.
-func configured[C any, P Player](defaults func() C, make func(*battleship.Rules, C, *battleship.UniformPlacer, *rand.Rand) P) func(*battleship.Rules, Loader) (Factory, error) {
+func configured[C any, P Player](defaults func() C, make func(*battleship.Rules, C, *bsbelief.UniformPlacer, *rand.Rand) P) func(*battleship.Rules, Loader) (Factory, error) {
 	return func(r *battleship.Rules, load Loader) (Factory, error) {
 		cfg, err := roster.Configure(load, defaults())
 		if err != nil {
 			return nil, err
 		}
-		placer, err := battleship.NewUniformPlacer(r)
+		placer, err := bsbelief.NewUniformPlacer(r)
 		if err != nil {
 			return nil, err
 		}

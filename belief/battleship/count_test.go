@@ -1,7 +1,8 @@
-package battleship
+package bsbelief
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/race"
 )
@@ -18,21 +20,21 @@ import (
 // positions (independent of the dynamic programme): ships longest first,
 // equal lengths in increasing position order so that each layout is seen
 // once.
-func brute(t testing.TB, pos *Position) (total int64, cells []int64) {
+func brute(t testing.TB, pos *battleship.Position) (total int64, cells []int64) {
 	t.Helper()
 	rem, err := pos.Remaining()
 	require.NoError(t, err)
 	b := pos.Rules.Board
 	var forbidden grid.Set
 	for c, m := range pos.Marks {
-		if m == Water || m == Sunk || m == Rock {
+		if m == battleship.Water || m == battleship.Sunk || m == battleship.Rock {
 			forbidden.Add(grid.Cell(c))
 		}
 	}
-	for c := range pos.Set(Sunk).All() {
+	for c := range pos.Set(battleship.Sunk).All() {
 		forbidden = forbidden.Union(b.Around(c))
 	}
-	damaged := pos.Set(Damaged)
+	damaged := pos.Set(battleship.Damaged)
 	cells = make([]int64, b.Size())
 	lists := make([][]spot, len(rem))
 	for i, l := range rem {
@@ -66,14 +68,14 @@ func brute(t testing.TB, pos *Position) (total int64, cells []int64) {
 	return total, cells
 }
 
-func mustRules(t testing.TB, b *grid.Board, fleet ...int) *Rules {
+func mustRules(t testing.TB, b *grid.Board, fleet ...int) *battleship.Rules {
 	t.Helper()
-	r, err := NewRules(b, fleet)
+	r, err := battleship.NewRules(b, fleet)
 	require.NoError(t, err)
 	return r
 }
 
-func requireCountsEqual(t *testing.T, pos *Position, got *Counts) {
+func requireCountsEqual(t *testing.T, pos *battleship.Position, got *Counts) {
 	t.Helper()
 	wantTotal, wantCells := brute(t, pos)
 	require.Equal(t, big.NewInt(wantTotal).String(), got.Total.String(), "total for\n%s", pos.Text())
@@ -104,7 +106,7 @@ func TestCountMatchesEnumerationOnEmptyBoards(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pos := NewPosition(mustRules(t, tt.board, tt.fleet...))
+			pos := battleship.NewPosition(mustRules(t, tt.board, tt.fleet...))
 			got, err := Count(context.Background(), pos, CountOptions{})
 			require.NoError(t, err)
 			requireCountsEqual(t, pos, got)
@@ -136,9 +138,9 @@ func TestCountMatchesEnumerationOnPlayedPositions(t *testing.T) {
 		for g := range games {
 			layout, err := u.Place(rng)
 			require.NoError(t, err)
-			sea, err := NewSea(r, layout)
+			sea, err := battleship.NewSea(r, layout)
 			require.NoError(t, err)
-			pos := NewPosition(r)
+			pos := battleship.NewPosition(r)
 			cells := r.Board.Usable().Cells()
 			rng.Shuffle(len(cells), func(i, j int) { cells[i], cells[j] = cells[j], cells[i] })
 			for i, c := range cells {
@@ -171,13 +173,13 @@ func TestCountMatchesEnumerationOnRandomMarks(t *testing.T) {
 	}
 	nonZero := 0
 	for range n {
-		pos := NewPosition(r)
+		pos := battleship.NewPosition(r)
 		for c := range pos.Marks {
 			switch x := rng.IntN(10); {
 			case x < 2:
-				pos.Marks[c] = Water
+				pos.Marks[c] = battleship.Water
 			case x < 3:
-				pos.Marks[c] = Damaged
+				pos.Marks[c] = battleship.Damaged
 			}
 		}
 		got, err := Count(context.Background(), pos, CountOptions{})
@@ -190,7 +192,7 @@ func TestCountMatchesEnumerationOnRandomMarks(t *testing.T) {
 
 func TestCountSunkShipsCLIExample(t *testing.T) {
 	// The position of internal/cli's count test, checked by enumeration.
-	pos, err := ParsePosition("fleet: 3,2,1\n###..\n.....\n.....\n.....\n", nil)
+	pos, err := battleship.ParsePosition("fleet: 3,2,1\n###..\n.....\n.....\n.....\n", nil)
 	require.NoError(t, err)
 	got, err := Count(context.Background(), pos, CountOptions{})
 	require.NoError(t, err)
@@ -199,7 +201,7 @@ func TestCountSunkShipsCLIExample(t *testing.T) {
 }
 
 func TestCountSunkShips(t *testing.T) {
-	pos, err := ParsePosition(`
+	pos, err := battleship.ParsePosition(`
 fleet: 3,2,1,1
 ##.o.
 .....
@@ -217,9 +219,9 @@ fleet: 3,2,1,1
 
 func TestCountWideTallSymmetry(t *testing.T) {
 	// A board and its transpose have the same total.
-	a, err := Count(context.Background(), NewPosition(mustRules(t, grid.MustBoard(7, 4, nil), 3, 2, 2, 1)), CountOptions{})
+	a, err := Count(context.Background(), battleship.NewPosition(mustRules(t, grid.MustBoard(7, 4, nil), 3, 2, 2, 1)), CountOptions{})
 	require.NoError(t, err)
-	b, err := Count(context.Background(), NewPosition(mustRules(t, grid.MustBoard(4, 7, nil), 3, 2, 2, 1)), CountOptions{})
+	b, err := Count(context.Background(), battleship.NewPosition(mustRules(t, grid.MustBoard(4, 7, nil), 3, 2, 2, 1)), CountOptions{})
 	require.NoError(t, err)
 	require.Equal(t, a.Total.String(), b.Total.String())
 	for y := range 4 {
@@ -230,8 +232,8 @@ func TestCountWideTallSymmetry(t *testing.T) {
 }
 
 func TestCountMultiLimbAgrees(t *testing.T) {
-	pos := NewPosition(mustRules(t, grid.MustBoard(6, 6, nil), 3, 2, 2, 1, 1))
-	pos.Marks[8], pos.Marks[20] = Water, Damaged
+	pos := battleship.NewPosition(mustRules(t, grid.MustBoard(6, 6, nil), 3, 2, 2, 1, 1))
+	pos.Marks[8], pos.Marks[20] = battleship.Water, battleship.Damaged
 	pr, err := newProblem(pos)
 	require.NoError(t, err)
 	var results []*Counts
@@ -250,7 +252,7 @@ func TestCountMultiLimbAgrees(t *testing.T) {
 }
 
 func TestCountBudgetAndContext(t *testing.T) {
-	pos := NewPosition(mustRules(t, grid.MustBoard(8, 8, nil), 4, 3, 2, 1))
+	pos := battleship.NewPosition(mustRules(t, grid.MustBoard(8, 8, nil), 4, 3, 2, 1))
 	_, err := Count(context.Background(), pos, CountOptions{MaxWork: 1000})
 	require.ErrorIs(t, err, ErrBudget)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -268,10 +270,10 @@ func TestCountRejectsInconsistentSunkShips(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pos, err := ParsePosition(tt.text, nil)
+			pos, err := battleship.ParsePosition(tt.text, nil)
 			require.NoError(t, err)
 			_, err = Count(context.Background(), pos, CountOptions{})
-			require.ErrorIs(t, err, ErrPosition)
+			require.ErrorIs(t, err, battleship.ErrPosition)
 			require.ErrorContains(t, err, tt.want)
 		})
 	}
@@ -295,7 +297,7 @@ const seedMap = `438487 418064 475795 466986 459000 459000 466986 475795 418064 
 // takes seconds (tens under -race).
 func TestFullSizeCountEmptyClassicBoard(t *testing.T) {
 	race.SkipFullSize(t)
-	got, err := Count(context.Background(), NewPosition(DefaultRules()), CountOptions{})
+	got, err := Count(context.Background(), battleship.NewPosition(battleship.DefaultRules()), CountOptions{})
 	require.NoError(t, err)
 	require.Equal(t, "1855545978831780", got.Total.String())
 	require.Equal(t, seedMap, FormatMap(got.Cells, 10, big.NewInt(1e9)))
@@ -309,7 +311,7 @@ func TestFormatMap(t *testing.T) {
 }
 
 func ExampleCount() {
-	pos, err := ParsePosition(`
+	pos, err := battleship.ParsePosition(`
 fleet: 2,1
 ....
 .o..
@@ -336,7 +338,7 @@ fleet: 2,1
 
 func TestExampleNumbersByEnumeration(t *testing.T) {
 	// The Example's numbers are not made up: enumeration agrees.
-	pos, err := ParsePosition("fleet: 2,1\n....\n.o..\n..x.\n....", nil)
+	pos, err := battleship.ParsePosition("fleet: 2,1\n....\n.o..\n..x.\n....", nil)
 	require.NoError(t, err)
 	total, cells := brute(t, pos)
 	require.Equal(t, int64(22), total)
@@ -350,4 +352,33 @@ func TestExampleNumbersByEnumeration(t *testing.T) {
 		fmt.Fprint(&sb, v)
 	}
 	require.Equal(t, "4 3 3 3\n3 0 4 0\n3 4 22 7\n3 0 7 0", sb.String())
+}
+
+// FuzzCountParsedPosition: counting any parsed position never panics (small
+// ones finish fast); it fails only with a known error.
+func FuzzCountParsedPosition(f *testing.F) {
+	f.Add("fleet: 2,1\n....\n.o..\n..x.\n#...")
+	f.Add("..........\n..........\n")
+	f.Add("-o-\nx#x\n")
+	f.Add("fleet: 1:4,2:3\n. . .\n")
+	f.Add("// c\n\n##\n##")
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := battleship.ParsePosition(text, nil)
+		if err != nil || p.Rules.Board.Size() > 30 {
+			return
+		}
+		_, err = Count(context.Background(), p, CountOptions{MaxWork: 1 << 22})
+		if err != nil {
+			require.True(t, isKnownCountError(err), "unexpected error %v", err)
+		}
+	})
+}
+
+func isKnownCountError(err error) bool {
+	for _, target := range []error{battleship.ErrPosition, ErrBudget} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,9 +1,10 @@
-package battleship
+package bsbelief
 
 import (
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
@@ -36,7 +37,7 @@ func (e *Estimate) Share(c grid.Cell) float64 {
 // draws estimate the uniform distribution over consistent layouts
 // (self-normalised: consistent as draws grows, as is the share of each
 // cell). Unlike rejection sampling it never throws most draws away.
-func EstimateCounts(pos *Position, rng *rand.Rand, draws int) (*Estimate, error) {
+func EstimateCounts(pos *battleship.Position, rng *rand.Rand, draws int) (*Estimate, error) {
 	rem, err := pos.Remaining()
 	if err != nil {
 		return nil, err
@@ -44,14 +45,14 @@ func EstimateCounts(pos *Position, rng *rand.Rand, draws int) (*Estimate, error)
 	b := pos.Rules.Board
 	var forbidden grid.Set
 	for c, m := range pos.Marks {
-		if m == Water || m == Sunk || m == Rock {
+		if m == battleship.Water || m == battleship.Sunk || m == battleship.Rock {
 			forbidden.Add(grid.Cell(c))
 		}
 	}
-	for c := range pos.Set(Sunk).All() {
+	for c := range pos.Set(battleship.Sunk).All() {
 		forbidden = forbidden.Union(b.Around(c))
 	}
-	damaged := pos.Set(Damaged)
+	damaged := pos.Set(battleship.Damaged)
 	est := &Estimate{Cells: make([]float64, b.Size())}
 	cache := map[int]*spotIndex{}
 	var lists []*spotIndex // distinct, in order of first use

@@ -1,4 +1,4 @@
-package battleship
+package bsbelief
 
 import (
 	"context"
@@ -8,24 +8,25 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
 // gamePositions shoots the cells of each of games random layouts in random
 // order and returns every position on the way, game after game (so that
 // consecutive positions share a prefix, as a player's do).
-func gamePositions(t testing.TB, r *Rules, games int, seed uint64) []*Position {
+func gamePositions(t testing.TB, r *battleship.Rules, games int, seed uint64) []*battleship.Position {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 17))
 	u, err := NewUniformPlacer(r)
 	require.NoError(t, err)
-	var out []*Position
+	var out []*battleship.Position
 	for range games {
 		layout, err := u.Place(rng)
 		require.NoError(t, err)
-		sea, err := NewSea(r, layout)
+		sea, err := battleship.NewSea(r, layout)
 		require.NoError(t, err)
-		pos := NewPosition(r)
+		pos := battleship.NewPosition(r)
 		cells := r.Board.Usable().Cells()
 		rng.Shuffle(len(cells), func(i, j int) { cells[i], cells[j] = cells[j], cells[i] })
 		for _, c := range cells {
@@ -59,7 +60,7 @@ func requireSameCount(t *testing.T, want *Counts, wantErr error, got *Counts, go
 
 // overflowRules has layouts beyond 64 bits (the count restarts with more
 // limbs) and few profiles.
-func overflowRules(t testing.TB) *Rules {
+func overflowRules(t testing.TB) *battleship.Rules {
 	fleet := make([]int, 30)
 	for i := range fleet {
 		fleet[i] = 1
@@ -68,7 +69,7 @@ func overflowRules(t testing.TB) *Rules {
 }
 
 // manyVectorRules has 192 fleet vectors (masks of three words).
-func manyVectorRules(t testing.TB) *Rules {
+func manyVectorRules(t testing.TB) *battleship.Rules {
 	return mustRules(t, grid.MustBoard(9, 8, nil), 4, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 }
 
@@ -78,20 +79,20 @@ func manyVectorRules(t testing.TB) *Rules {
 func TestCounterMatchesCount(t *testing.T) {
 	tests := []struct {
 		name    string
-		rules   *Rules
+		rules   *battleship.Rules
 		games   int
 		every   int // count every so many positions of the games
 		budgets []int64
 	}{
 		{"6x6", mustRules(t, grid.MustBoard(6, 6, nil), 3, 2, 2, 1, 1), 3, 1, []int64{0, 3000, 20000}},
 		{"8x8", mustRules(t, grid.MustBoard(8, 8, nil), 4, 3, 2, 2, 1, 1), 1, 3, []int64{20000, 200000}},
-		{"classic", DefaultRules(), 1, 1, []int64{30000, 300000}},
+		{"classic", battleship.DefaultRules(), 1, 1, []int64{30000, 300000}},
 		{"4x64 overflow", overflowRules(t), 1, 8, []int64{0, 60000, 150000}},
 		{"192 fleet vectors", manyVectorRules(t), 1, 6, []int64{0, 100000}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var positions []*Position
+			var positions []*battleship.Position
 			for i, pos := range gamePositions(t, tt.rules, tt.games, 3) {
 				if i%tt.every == 0 {
 					positions = append(positions, pos)
@@ -123,7 +124,7 @@ func TestCounterMatchesCount(t *testing.T) {
 func TestCountBudgetIsTheWork(t *testing.T) {
 	tests := []struct {
 		name  string
-		rules *Rules
+		rules *battleship.Rules
 		every int // check every so many positions of the game
 	}{
 		{"7x7", mustRules(t, grid.MustBoard(7, 7, nil), 4, 3, 2, 2, 1, 1), 3},
@@ -164,7 +165,7 @@ func TestCountBudgetIsTheWork(t *testing.T) {
 // estimateByScan is EstimateCounts as first written: for each ship, scan
 // every position and keep those clear of the zone. EstimateCounts must
 // draw the same layouts from the same random numbers.
-func estimateByScan(pos *Position, rng *rand.Rand, draws int) (*Estimate, error) {
+func estimateByScan(pos *battleship.Position, rng *rand.Rand, draws int) (*Estimate, error) {
 	rem, err := pos.Remaining()
 	if err != nil {
 		return nil, err
@@ -172,14 +173,14 @@ func estimateByScan(pos *Position, rng *rand.Rand, draws int) (*Estimate, error)
 	b := pos.Rules.Board
 	var forbidden grid.Set
 	for c, m := range pos.Marks {
-		if m == Water || m == Sunk || m == Rock {
+		if m == battleship.Water || m == battleship.Sunk || m == battleship.Rock {
 			forbidden.Add(grid.Cell(c))
 		}
 	}
-	for c := range pos.Set(Sunk).All() {
+	for c := range pos.Set(battleship.Sunk).All() {
 		forbidden = forbidden.Union(b.Around(c))
 	}
-	damaged := pos.Set(Damaged)
+	damaged := pos.Set(battleship.Damaged)
 	est := &Estimate{Cells: make([]float64, b.Size())}
 	byShip := make([][]spot, len(rem))
 	for i, l := range rem {
@@ -229,10 +230,10 @@ func estimateByScan(pos *Position, rng *rand.Rand, draws int) (*Estimate, error)
 func TestEstimateCountsMatchesTheScan(t *testing.T) {
 	tests := []struct {
 		name  string
-		rules *Rules
+		rules *battleship.Rules
 		every int // check every so many positions of the game
 	}{
-		{"classic", DefaultRules(), 5},
+		{"classic", battleship.DefaultRules(), 5},
 		{"16x16 many ships", mustRules(t, grid.MustBoard(16, 16, nil), 6, 5, 4, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1), 10},
 		{"5x5 tight", mustRules(t, grid.MustBoard(5, 5, nil), 3, 2, 2, 1, 1), 1},
 		{"4x64", overflowRules(t), 20},
@@ -297,7 +298,7 @@ func TestOrShiftUnrolled(t *testing.T) {
 		name  string
 		fleet []int
 	}{
-		{"classic (120 vectors)", DefaultFleet()},
+		{"classic (120 vectors)", battleship.DefaultFleet()},
 		{"stride 64 (128 vectors)", []int{4, 3, 3, 3, 2, 2, 2, 1, 1, 1}},
 		{"one word (24 vectors)", []int{3, 2, 2, 1, 1, 1}},
 		{"single ship", []int{1}},
@@ -305,7 +306,7 @@ func TestOrShiftUnrolled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pr, err := newProblem(NewPosition(mustRules(t, grid.MustBoard(12, 12, nil), tt.fleet...)))
+			pr, err := newProblem(battleship.NewPosition(mustRules(t, grid.MustBoard(12, 12, nil), tt.fleet...)))
 			require.NoError(t, err)
 			d := &counter{problem: pr}
 			d.init()

@@ -1,15 +1,17 @@
-package battleship
+package bsbelief
 
 import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/kaisen-ai/kaisen/game/battleship"
 )
 
 // BenchmarkCountEmpty counts the empty classic board (1855545978831780
 // layouts and the per-cell map).
 func BenchmarkCountEmpty(b *testing.B) {
-	pos := NewPosition(DefaultRules())
+	pos := battleship.NewPosition(battleship.DefaultRules())
 	for b.Loop() {
 		c, err := Count(context.Background(), pos, CountOptions{})
 		if err != nil {
@@ -21,24 +23,24 @@ func BenchmarkCountEmpty(b *testing.B) {
 }
 
 // playedPositions shoots k random cells at random uniform layouts.
-func playedPositions(b *testing.B, k, n int) []*Position {
-	r := DefaultRules()
+func playedPositions(b *testing.B, k, n int) []*battleship.Position {
+	r := battleship.DefaultRules()
 	u, err := NewUniformPlacer(r)
 	if err != nil {
 		b.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(uint64(k), 99))
-	var out []*Position
+	var out []*battleship.Position
 	for range n {
 		p, err := u.Place(rng)
 		if err != nil {
 			b.Fatal(err)
 		}
-		sea, err := NewSea(r, p)
+		sea, err := battleship.NewSea(r, p)
 		if err != nil {
 			b.Fatal(err)
 		}
-		pos := NewPosition(r)
+		pos := battleship.NewPosition(r)
 		cells := r.Board.Usable().Cells()
 		rng.Shuffle(len(cells), func(i, j int) { cells[i], cells[j] = cells[j], cells[i] })
 		for _, c := range cells[:k] {
@@ -75,7 +77,7 @@ func BenchmarkCountWork(b *testing.B) {
 
 // BenchmarkUniformPlacer draws classic layouts.
 func BenchmarkUniformPlacer(b *testing.B) {
-	u, err := NewUniformPlacer(DefaultRules())
+	u, err := NewUniformPlacer(battleship.DefaultRules())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package battleship
+package bsbelief
 
 import (
 	"context"
@@ -8,26 +8,27 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
 // layouts enumerates the occupied-cell sets of every layout consistent with
 // pos (plain enumeration, independent of the counting programme).
-func layouts(t *testing.T, pos *Position) []grid.Set {
+func layouts(t *testing.T, pos *battleship.Position) []grid.Set {
 	t.Helper()
 	rem, err := pos.Remaining()
 	require.NoError(t, err)
 	b := pos.Rules.Board
 	var forbidden grid.Set
 	for c, m := range pos.Marks {
-		if m == Water || m == Sunk || m == Rock {
+		if m == battleship.Water || m == battleship.Sunk || m == battleship.Rock {
 			forbidden.Add(grid.Cell(c))
 		}
 	}
-	for c := range pos.Set(Sunk).All() {
+	for c := range pos.Set(battleship.Sunk).All() {
 		forbidden = forbidden.Union(b.Around(c))
 	}
-	damaged := pos.Set(Damaged)
+	damaged := pos.Set(battleship.Damaged)
 	var out []grid.Set
 	var rec func(i, from int, zone, occ grid.Set)
 	rec = func(i, from int, zone, occ grid.Set) {
@@ -94,8 +95,8 @@ func chiSquare(t *testing.T, want []grid.Set, n int, draw func() grid.Set) (chi,
 
 func TestUniformPlacerIsUniform(t *testing.T) {
 	r := mustRules(t, grid.MustBoard(4, 4, nil), 2, 1, 1)
-	all := layouts(t, NewPosition(r))
-	total, _ := brute(t, NewPosition(r))
+	all := layouts(t, battleship.NewPosition(r))
+	total, _ := brute(t, battleship.NewPosition(r))
 	require.Len(t, all, int(total))
 	n := 30 * len(all)
 	for _, tt := range []struct {
@@ -123,7 +124,7 @@ func TestUniformPlacerIsUniform(t *testing.T) {
 func TestChiSquareDetectsTheHumanPlacer(t *testing.T) {
 	// The uniformity test can fail: the human-like placer fails it.
 	r := mustRules(t, grid.MustBoard(4, 4, nil), 2, 1, 1)
-	all := layouts(t, NewPosition(r))
+	all := layouts(t, battleship.NewPosition(r))
 	h, err := NewHumanPlacer(r)
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(42, 1))
@@ -136,7 +137,7 @@ func TestChiSquareDetectsTheHumanPlacer(t *testing.T) {
 }
 
 func TestSamplerIsUniformGivenObservations(t *testing.T) {
-	pos, err := ParsePosition("fleet: 3,2,1,1\n.....\n.o...\n...x.\n.....\n#....", nil)
+	pos, err := battleship.ParsePosition("fleet: 3,2,1,1\n.....\n.o...\n...x.\n.....\n#....", nil)
 	require.NoError(t, err)
 	all := layouts(t, pos)
 	require.Greater(t, len(all), 20)
@@ -152,7 +153,7 @@ func TestSamplerIsUniformGivenObservations(t *testing.T) {
 }
 
 func TestUniformPlacerClassic(t *testing.T) {
-	r := DefaultRules()
+	r := battleship.DefaultRules()
 	u, err := NewUniformPlacer(r)
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(1, 1))
@@ -175,14 +176,14 @@ func TestUniformPlacerNoRoom(t *testing.T) {
 }
 
 func TestHumanPlacer(t *testing.T) {
-	r := DefaultRules()
+	r := battleship.DefaultRules()
 	h, err := NewHumanPlacer(r)
 	require.NoError(t, err)
 	u, err := NewUniformPlacer(r)
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(9, 9))
 	// The share of ships of 2+ cells lying on the border ring.
-	onEdge := func(p Placement) (edge, big int) {
+	onEdge := func(p battleship.Placement) (edge, big int) {
 		for _, s := range p {
 			if len(s) < 2 {
 				continue
@@ -218,7 +219,7 @@ func TestHumanPlacer(t *testing.T) {
 }
 
 func TestEstimateCountsTracksExactCounts(t *testing.T) {
-	pos, err := ParsePosition("fleet: 3,2,2,1\n......\n.o....\n...x..\n......\n......\n....o.", nil)
+	pos, err := battleship.ParsePosition("fleet: 3,2,2,1\n......\n.o....\n...x..\n......\n......\n....o.", nil)
 	require.NoError(t, err)
 	exact, err := Count(context.Background(), pos, CountOptions{})
 	require.NoError(t, err)
@@ -239,7 +240,7 @@ func TestEstimateCountsTracksExactCounts(t *testing.T) {
 }
 
 func TestEstimateCountsEmptyBoard(t *testing.T) {
-	pos, err := ParsePosition("fleet: 3,2,2,1\n......\n......\n......\n......\n......\n......", nil)
+	pos, err := battleship.ParsePosition("fleet: 3,2,2,1\n......\n......\n......\n......\n......\n......", nil)
 	require.NoError(t, err)
 	exact, err := Count(context.Background(), pos, CountOptions{})
 	require.NoError(t, err)

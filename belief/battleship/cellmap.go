@@ -1,0 +1,174 @@
+package bsbelief
+
+// The per-cell map: the forward and backward counts combined at row ends,
+// and its text rendering.
+
+import (
+	"fmt"
+	"math/big"
+	"math/bits"
+)
+
+// u128 is an unsigned 128-bit accumulator.
+type u128 struct{ hi, lo uint64 }
+
+func (a *u128) add(b u128) bool {
+	var c uint64
+	a.lo, c = bits.Add64(a.lo, b.lo, 0)
+	a.hi, c = bits.Add64(a.hi, b.hi, c)
+	return c != 0
+}
+
+func (a u128) big() *big.Int {
+	x := new(big.Int).SetUint64(a.hi)
+	x.Lsh(x, 64)
+	return x.Or(x, new(big.Int).SetUint64(a.lo))
+}
+
+// limbsBig converts little-endian limbs to a big.Int.
+func limbsBig(v []uint64) *big.Int {
+	x := new(big.Int)
+	for q := len(v) - 1; q >= 0; q-- {
+		x.Lsh(x, 64)
+		x.Or(x, new(big.Int).SetUint64(v[q]))
+	}
+	return x
+}
+
+func (d *counter) run() (*Counts, error) {
+	if err := d.enumerate(); err != nil {
+		return nil, err
+	}
+	if d.maxWork > 0 {
+		// Each useful entry is moved at least once per numeric pass: stop
+		// now if that alone breaks the budget.
+		var entries int64
+		for t := range d.cells() {
+			for _, x := range d.masks[t] {
+				entries += int64(bits.OnesCount64(x))
+			}
+		}
+		if d.work+2*entries*workPerEntry > d.maxWork {
+			return nil, fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
+		}
+	}
+	n := d.cells()
+	before := d.work
+	rowF, err := d.forwardValues(func(t int) bool { _, ok := d.rowEnd(t); return ok || t == n })
+	if err != nil {
+		return nil, err
+	}
+	if moved := d.work - before; d.maxWork > 0 && d.work+moved > d.maxWork {
+		// The backward pass moves exactly the entries the forward pass
+		// moved, so it would break the budget (a limb overflow on the way
+		// would only make the count start again, with more work still):
+		// stop now, as it would at the boundary where it passes the budget.
+		if err := d.ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
+	}
+	m := d.m
+	frameCells := make([]*big.Int, d.w*d.h)
+	rowTotals := make([]*big.Int, d.h)
+	fast := make([]u128, d.w*d.h) // m == 1
+	fastTotals := make([]u128, d.h)
+	combine := func(r int, b []uint64, off []int32) error {
+		f := rowF[(r+1)*d.w]
+		for i, k := range d.rowKeys(r) {
+			lo, hi := int(off[i]), int(off[i+1])
+			if lo == hi {
+				continue
+			}
+			if m == 1 {
+				var acc u128
+				for q := lo; q < hi; q++ {
+					h, l := bits.Mul64(f[q], b[q])
+					if acc.add(u128{h, l}) {
+						return errOverflow
+					}
+				}
+				if fastTotals[r].add(acc) {
+					return errOverflow
+				}
+				for c := range d.w {
+					if occupied(k.get(c)) && fast[r*d.w+c].add(acc) {
+						return errOverflow
+					}
+				}
+				continue
+			}
+			acc := new(big.Int)
+			for q := lo; q < hi; q++ {
+				acc.Add(acc, new(big.Int).Mul(limbsBig(f[q*m:(q+1)*m]), limbsBig(b[q*m:(q+1)*m])))
+			}
+			if rowTotals[r] == nil {
+				rowTotals[r] = new(big.Int)
+			}
+			rowTotals[r].Add(rowTotals[r], acc)
+			for c := range d.w {
+				if occupied(k.get(c)) {
+					if frameCells[r*d.w+c] == nil {
+						frameCells[r*d.w+c] = new(big.Int)
+					}
+					frameCells[r*d.w+c].Add(frameCells[r*d.w+c], acc)
+				}
+			}
+		}
+		return nil
+	}
+	if _, err := d.backwardValues(false, combine); err != nil {
+		return nil, err
+	}
+	// The total: the count through the last boundary (the all-empty profile).
+	total := new(big.Int)
+	if last := rowF[n]; len(last) > 0 {
+		total = limbsBig(last[:m])
+	}
+	res := &Counts{Total: total, Cells: make([]*big.Int, d.size), States: d.states}
+	for i := range res.Cells {
+		res.Cells[i] = new(big.Int)
+	}
+	for i := range frameCells {
+		v := frameCells[i]
+		if m == 1 {
+			v = fast[i].big()
+		}
+		if v != nil {
+			res.Cells[d.orig(i)] = v
+		}
+	}
+	// Every row end sees every layout once: the row totals must agree.
+	for r := range d.h {
+		rt := rowTotals[r]
+		if m == 1 {
+			rt = fastTotals[r].big()
+		}
+		if rt == nil {
+			rt = new(big.Int)
+		}
+		if rt.Cmp(total) != 0 {
+			return nil, fmt.Errorf("battleship: count: internal error: row %d sees %v layouts, the whole board %v", r, rt, total)
+		}
+	}
+	return res, nil
+}
+
+// FormatMap renders per-cell counts as rows of width numbers separated by one
+// space, each divided by div (integer division, as the seed prints its map).
+func FormatMap(cells []*big.Int, width int, div *big.Int) string {
+	var sb []byte
+	q := new(big.Int)
+	for i, v := range cells {
+		if i > 0 {
+			if i%width == 0 {
+				sb = append(sb, '\n')
+			} else {
+				sb = append(sb, ' ')
+			}
+		}
+		q.Quo(v, div)
+		sb = q.Append(sb, 10)
+	}
+	return string(sb)
+}
