@@ -18,6 +18,7 @@ var configs = map[string]func() any{
 	"stateplayer2": func() any { c := players.DefaultStatePlayer2Config(); return &c },
 	"state":        func() any { c := players.DefaultStatePlayerConfig(); return &c },
 	"simple":       func() any { c := players.DefaultSimpleConfig(); return &c },
+	"joint-greedy": func() any { c := players.DefaultJointGreedyConfig(); return &c },
 }
 
 // SpaceFor discovers the tunable weights of player whose config is the YAML
