@@ -85,9 +85,9 @@ func TestMatchDeterministic(t *testing.T) {
 			require.Equal(t, a, b, "replay of game %d", i)
 		}
 		if i < 20 {
-			rp, err := replay.Read(bytes.NewReader(a))
+			rp, err := replay.ReadSubmarine(bytes.NewReader(a))
 			require.NoError(t, err)
-			require.NoError(t, replay.Verify(rp))
+			require.NoError(t, replay.VerifySubmarine(rp))
 			require.Equal(t, &replay.MatchRef{Seed: 7, Index: i}, rp.Header.Match)
 			require.Equal(t, arena.GameSeed(7, i), rp.Header.Seed)
 			p1 := rp.Header.Players[i%2]
@@ -117,9 +117,9 @@ func TestPlayGameReproducible(t *testing.T) {
 			Names: [2]string{"random", "random"}, Replay: &buf, Match: &replay.MatchRef{Seed: 99, Index: i},
 		})
 		require.NoError(t, err)
-		want, err := replay.ReadFile(filepath.Join(dir, arena.ReplayName(i)))
+		want, err := replay.ReadSubmarineFile(filepath.Join(dir, arena.ReplayName(i)))
 		require.NoError(t, err)
-		got, err := replay.Read(&buf)
+		got, err := replay.ReadSubmarine(&buf)
 		require.NoError(t, err)
 		require.Equal(t, want.Steps, got.Steps)
 		require.Equal(t, want.Result, got.Result)
@@ -186,8 +186,8 @@ func TestForfeits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var logs bytes.Buffer
 			fam := &arena.Submarine{Rules: rules,
-				P1: arena.Entrant{Name: "random", Factory: randomFactory(rules)},
-				P2: arena.Entrant{Name: "faulty", Factory: tc.make}}
+				P1: arena.SubmarineEntrant{Name: "random", Factory: randomFactory(rules)},
+				P2: arena.SubmarineEntrant{Name: "faulty", Factory: tc.make}}
 			const n = 30
 			m := arena.Match{Family: fam, Games: n, Seed: 1, Replays: t.TempDir(), Workers: 2,
 				Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))}
@@ -200,9 +200,9 @@ func TestForfeits(t *testing.T) {
 			require.Contains(t, logs.String(), tc.want)
 			require.Contains(t, logs.String(), "player=faulty")
 			for i := range n {
-				rp, err := replay.ReadFile(filepath.Join(m.Replays, arena.ReplayName(i)))
+				rp, err := replay.ReadSubmarineFile(filepath.Join(m.Replays, arena.ReplayName(i)))
 				require.NoError(t, err)
-				require.NoError(t, replay.Verify(rp), "game %d", i)
+				require.NoError(t, replay.VerifySubmarine(rp), "game %d", i)
 				require.Len(t, rp.Result.Forfeits, 1)
 				require.Equal(t, 1-i%2, rp.Result.Forfeits[0].Seat, "p2 sits in seat 1 in even games")
 				require.Contains(t, rp.Result.Forfeits[0].Reason, strings.TrimPrefix(tc.want, "illegal action"))
@@ -226,8 +226,8 @@ func (p placeTwice) Place() submarine.Placement {
 func TestForfeitLogCap(t *testing.T) {
 	rules := submarine.DefaultRules()
 	fam := &arena.Submarine{Rules: rules,
-		P1: arena.Entrant{Name: "a", Factory: func(*rand.Rand) players.Player { panic("a") }},
-		P2: arena.Entrant{Name: "b", Factory: randomFactory(rules)}}
+		P1: arena.SubmarineEntrant{Name: "a", Factory: func(*rand.Rand) players.Player { panic("a") }},
+		P2: arena.SubmarineEntrant{Name: "b", Factory: randomFactory(rules)}}
 	var logs bytes.Buffer
 	m := arena.Match{Family: fam, Games: 100, Seed: 1,
 		Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))}
@@ -256,11 +256,11 @@ func TestCancel(t *testing.T) {
 	var once sync.Once
 	started := make(chan struct{})
 	fam := &arena.Submarine{Rules: rules,
-		P1: arena.Entrant{Name: "slow", Factory: func(rng *rand.Rand) players.Player {
+		P1: arena.SubmarineEntrant{Name: "slow", Factory: func(rng *rand.Rand) players.Player {
 			once.Do(func() { close(started) })
 			return slow{players.NewRandom(rules, rng), gate}
 		}},
-		P2: arena.Entrant{Name: "random", Factory: randomFactory(rules)}}
+		P2: arena.SubmarineEntrant{Name: "random", Factory: randomFactory(rules)}}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := arena.Match{Family: fam, Games: 1000, Seed: 3, Workers: 2}
 	done := make(chan struct{})
@@ -324,17 +324,17 @@ func TestMatchValidate(t *testing.T) {
 func TestExplainRecordsDecisions(t *testing.T) {
 	rules := submarine.DefaultRules()
 	fam := &arena.Submarine{Rules: rules,
-		P1: arena.Entrant{Name: "explainer", Factory: func(rng *rand.Rand) players.Player {
+		P1: arena.SubmarineEntrant{Name: "explainer", Factory: func(rng *rand.Rand) players.Player {
 			return &explaining{Random: players.NewRandom(rules, rng)}
 		}},
-		P2: arena.Entrant{Name: "random", Factory: randomFactory(rules)}}
+		P2: arena.SubmarineEntrant{Name: "random", Factory: randomFactory(rules)}}
 	for _, explain := range []bool{false, true} {
 		dir := t.TempDir()
 		m := arena.Match{Family: fam, Games: 2, Seed: 1, Replays: dir, Explain: explain}
 		_, err := m.Run(context.Background(), nil)
 		require.NoError(t, err)
 		for i := range 2 {
-			rp, err := replay.ReadFile(filepath.Join(dir, arena.ReplayName(i)))
+			rp, err := replay.ReadSubmarineFile(filepath.Join(dir, arena.ReplayName(i)))
 			require.NoError(t, err)
 			for _, st := range rp.Steps {
 				p1 := st.Seat == i%2

@@ -14,7 +14,7 @@ import (
 
 // GameBattleship is the family name of Battleship matches (Summary.Game and
 // the replay header's "game").
-const GameBattleship = "battleship"
+const GameBattleship = battleship.Name
 
 // BattleshipEntrant is one player of a Battleship match: its name and the
 // factory that makes a fresh instance for every game.

@@ -19,8 +19,8 @@ func randomFactory(rules *submarine.Rules) players.Factory {
 func randomFamily() *arena.Submarine {
 	rules := submarine.DefaultRules()
 	return &arena.Submarine{Rules: rules,
-		P1: arena.Entrant{Name: "random", Factory: randomFactory(rules)},
-		P2: arena.Entrant{Name: "random", Factory: randomFactory(rules)}}
+		P1: arena.SubmarineEntrant{Name: "random", Factory: randomFactory(rules)},
+		P2: arena.SubmarineEntrant{Name: "random", Factory: randomFactory(rules)}}
 }
 
 // BenchmarkRandomVsRandom is one random-vs-random game per op on one

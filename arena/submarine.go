@@ -12,9 +12,9 @@ import (
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// Entrant is one player of a submarine match: its name (for tables, logs and
+// SubmarineEntrant is one player of a submarine match: its name (for tables, logs and
 // replays) and the factory that makes a fresh instance for every game.
-type Entrant struct {
+type SubmarineEntrant struct {
 	Name    string
 	Factory players.Factory
 }
@@ -22,7 +22,7 @@ type Entrant struct {
 // Submarine is the submarine-game Family: P1 and P2 play under Rules.
 type Submarine struct {
 	Rules  *submarine.Rules
-	P1, P2 Entrant
+	P1, P2 SubmarineEntrant
 }
 
 var _ Family = (*Submarine)(nil)
@@ -50,9 +50,9 @@ type subTable struct {
 
 func (st *subTable) Play(d Deal) (GameResult, error) {
 	f, seats := seatPlayers(d, st.fam.P1.Name, st.fam.P2.Name, st.fam.P1.Factory, st.fam.P2.Factory)
-	var rec *replay.Writer
+	var rec *replay.SubmarineWriter
 	if d.Replay != nil {
-		rec = replay.NewWriter(d.Replay, st.fam.Rules, replay.Header{Seed: d.Seed, Match: d.matchRef(), Players: seats})
+		rec = replay.NewSubmarineWriter(d.Replay, st.fam.Rules, replay.SubmarineHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats})
 	}
 	r := st.t.play(&f, d.Seed, rec, d.Explain)
 	r.Index, r.P1Seat = d.Index, d.P1Seat
@@ -84,13 +84,13 @@ func PlayGame(rules *submarine.Rules, f0, f1 players.Factory, seed uint64, opts 
 		opts = &GameOptions{}
 	}
 	t := newTable(rules, opts.Log)
-	var rec *replay.Writer
+	var rec *replay.SubmarineWriter
 	if opts.Replay != nil {
-		h := replay.Header{Seed: seed, Match: opts.Match}
+		h := replay.SubmarineHeader{Seed: seed, Match: opts.Match}
 		for s := range 2 {
 			h.Players[s] = replay.SeatInfo{Seat: s, Name: opts.Names[s]}
 		}
-		rec = replay.NewWriter(opts.Replay, rules, h)
+		rec = replay.NewSubmarineWriter(opts.Replay, rules, h)
 	}
 	f := [2]players.Factory{f0, f1}
 	r := t.play(&f, seed, rec, opts.Explain)
@@ -131,7 +131,7 @@ func (t *table) setup(f players.Factory, seat int) (p players.Player, pl submari
 	return p, p.Place(), ""
 }
 
-func (t *table) play(f *[2]players.Factory, seed uint64, rec *replay.Writer, explain bool) GameResult {
+func (t *table) play(f *[2]players.Factory, seed uint64, rec *replay.SubmarineWriter, explain bool) GameResult {
 	res := GameResult{Seed: seed, Winner: -1}
 	var (
 		p  [2]players.Player
@@ -180,10 +180,10 @@ func (t *table) play(f *[2]players.Factory, seed uint64, rec *replay.Writer, exp
 }
 
 // finish fills in the forfeits and writes the replay's result line.
-func (t *table) finish(res *GameResult, ff *forfeits, rec *replay.Writer) GameResult {
+func (t *table) finish(res *GameResult, ff *forfeits, rec *replay.SubmarineWriter) GameResult {
 	forfeits := ff.fill(res)
 	if rec != nil {
-		rec.Result(replay.Result{Outcome: res.replayOutcome(), Winner: res.Winner, Actions: res.Actions, Forfeits: forfeits})
+		rec.Result(replay.SubmarineResult{Outcome: res.replayOutcome(), Winner: res.Winner, Actions: res.Actions, Forfeits: forfeits})
 	}
 	return *res
 }
@@ -198,7 +198,7 @@ type loopEnd struct {
 }
 
 // loop plays actions until the game ends or a player panics.
-func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.Writer, ex *[2]explain.Explainer) (end loopEnd) {
+func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.SubmarineWriter, ex *[2]explain.Explainer) (end loopEnd) {
 	defer func() {
 		if v := recover(); v != nil {
 			end.panicked, end.msg = true, panicText(v)

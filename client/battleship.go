@@ -54,7 +54,7 @@ func PlayBattleship(ctx context.Context, conn net.Conn, p bsplayers.Player, opts
 	if opts.Rules == nil {
 		opts.Rules = battleship.DefaultRules()
 	}
-	po := PlayOptions{ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout, MaxLine: opts.MaxLine, Log: opts.Log}
+	po := SubmarinePlayOptions{ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout, MaxLine: opts.MaxLine, Log: opts.Log}
 	if po.ReadTimeout == 0 {
 		po.ReadTimeout = DefaultPlayReadTimeout
 	}

@@ -1,5 +1,5 @@
 // Package client is the client side of Kaisen's wire protocols (package
-// protocol): Play connects one submarine AI (package players) to any
+// protocol): PlaySubmarine connects one submarine AI (package players) to any
 // submarine server — the classic reference server, its series fork, a 2025
 // submarine_py server or Kaisen's own (package server) — and plays every game
 // the server offers on that connection; PlayBattleship plays one game of the
@@ -40,14 +40,14 @@ const (
 // game has ended (it also wraps io.ErrUnexpectedEOF).
 var ErrUnfinished = errors.New("client: play: connection closed before the game ended")
 
-// PlayerFor builds the player factory for the rules of a game. Play calls it
+// SubmarinePlayerFor builds the player factory for the rules of a game. PlaySubmarine calls it
 // once per distinct rules: in the submarine-py dialect the board comes from
 // the server's field message, so the rules are known only then.
-type PlayerFor func(rules *submarine.Rules) (players.Factory, error)
+type SubmarinePlayerFor func(rules *submarine.Rules) (players.Factory, error)
 
-// PlayOptions configures Play. The zero value plays the default game with the
+// SubmarinePlayOptions configures PlaySubmarine. The zero value plays the default game with the
 // default timeouts.
-type PlayOptions struct {
+type SubmarinePlayOptions struct {
 	// Rules are the classic dialect's rules; in the submarine-py dialect
 	// their fleet and draw limit are used with the server's board.
 	// nil means submarine.DefaultRules().
@@ -64,11 +64,11 @@ type PlayOptions struct {
 	// Log receives one debug record per line sent and received (nil = none).
 	Log *slog.Logger
 	// OnGame, when set, is called as soon as each game ends.
-	OnGame func(PlayedGame)
+	OnGame func(SubmarineGame)
 }
 
-// PlayedGame is one game played by Play.
-type PlayedGame struct {
+// SubmarineGame is one game played by PlaySubmarine.
+type SubmarineGame struct {
 	Game    int          // index of the game on this connection (from 0), the argument of rngFor
 	Round   int          // series round from the greeting (0 outside a series)
 	End     protocol.End // how it ended for this client
@@ -78,15 +78,15 @@ type PlayedGame struct {
 	Actions int          // actions of both sides
 }
 
-// PlayResult is what Play returns: every game played on the connection.
-type PlayResult struct {
+// SubmarineResult is what PlaySubmarine returns: every game played on the connection.
+type SubmarineResult struct {
 	Dialect protocol.Dialect
 	Series  bool
-	Games   []PlayedGame
+	Games   []SubmarineGame
 	Tally   *protocol.Tally // the series trailer as the server sent it (nil without one)
 }
 
-// Play plays every game the server at conn offers, with a new player for
+// PlaySubmarine plays every game the server at conn offers, with a new player for
 // each game from build's factory and rngFor(game). It recognises the dialect
 // from the greeting: the classic one plays one game; "roundN." greetings are
 // a series, played until the last end line ("you win." etc.) and its tally
@@ -100,10 +100,10 @@ type PlayResult struct {
 // returned as the server sent it.
 //
 // A malformed or unexpected line from the server is an error wrapping a
-// *protocol.ProtocolError that quotes it. Cancelling ctx closes conn; Play
+// *protocol.ProtocolError that quotes it. Cancelling ctx closes conn; PlaySubmarine
 // leaves conn open otherwise. The games finished before an error are in the
-// returned PlayResult.
-func Play(ctx context.Context, conn net.Conn, build PlayerFor, rngFor func(game int) *rand.Rand, opts PlayOptions) (PlayResult, error) {
+// returned SubmarineResult.
+func PlaySubmarine(ctx context.Context, conn net.Conn, build SubmarinePlayerFor, rngFor func(game int) *rand.Rand, opts SubmarinePlayOptions) (SubmarineResult, error) {
 	if opts.Rules == nil {
 		opts.Rules = submarine.DefaultRules()
 	}
@@ -111,7 +111,7 @@ func Play(ctx context.Context, conn net.Conn, build PlayerFor, rngFor func(game 
 		opts.Name = DefaultPlayName
 	}
 	if strings.ContainsAny(opts.Name, "\r\n") {
-		return PlayResult{}, fmt.Errorf("client: play: name %q has a line break", opts.Name)
+		return SubmarineResult{}, fmt.Errorf("client: play: name %q has a line break", opts.Name)
 	}
 	if opts.ReadTimeout == 0 {
 		opts.ReadTimeout = DefaultPlayReadTimeout
@@ -123,7 +123,7 @@ func Play(ctx context.Context, conn net.Conn, build PlayerFor, rngFor func(game 
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	if err := ctx.Err(); err != nil {
-		return PlayResult{}, fmt.Errorf("client: play: %w", err)
+		return SubmarineResult{}, fmt.Errorf("client: play: %w", err)
 	}
 	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
 	defer stop()
@@ -135,12 +135,12 @@ func Play(ctx context.Context, conn net.Conn, build PlayerFor, rngFor func(game 
 	return res, err
 }
 
-// client is one Play call.
+// client is one PlaySubmarine call.
 type client struct {
 	conn   net.Conn
 	lr     *protocol.LineReader
-	opts   PlayOptions
-	build  PlayerFor
+	opts   SubmarinePlayOptions
+	build  SubmarinePlayerFor
 	rngFor func(game int) *rand.Rand
 
 	d       protocol.Dialect
@@ -148,8 +148,8 @@ type client struct {
 	factory players.Factory
 }
 
-func (c *client) run() (PlayResult, error) {
-	var res PlayResult
+func (c *client) run() (SubmarineResult, error) {
+	var res SubmarineResult
 	line, err := c.read("greeting")
 	if err != nil {
 		return res, fmt.Errorf("client: play: %w", err)
@@ -195,8 +195,8 @@ func (c *client) run() (PlayResult, error) {
 }
 
 // game plays one game whose greeting has been read.
-func (c *client) game(game, round int) (PlayedGame, error) {
-	g := PlayedGame{Game: game, Round: round}
+func (c *client) game(game, round int) (SubmarineGame, error) {
+	g := SubmarineGame{Game: game, Round: round}
 	rules := c.opts.Rules
 	if c.d == protocol.SubmarinePy {
 		if err := c.write([]byte(c.opts.Name)); err != nil {

@@ -157,7 +157,7 @@ func playback(conn net.Conn, side []transcript.Line, rules *submarine.Rules) err
 }
 
 // scriptFactory returns a PlayerFor whose k-th player plays side p of games[k].
-func scriptFactory(t *testing.T, games []*gameScript, p int, made *[]*scriptedPlayer) client.PlayerFor {
+func scriptFactory(t *testing.T, games []*gameScript, p int, made *[]*scriptedPlayer) client.SubmarinePlayerFor {
 	return func(rules *submarine.Rules) (players.Factory, error) {
 		return func(*rand.Rand) players.Player {
 			g := games[len(*made)]
@@ -193,10 +193,10 @@ func TestPlayGoldenTranscripts(t *testing.T) {
 				go func() { done <- playback(sc, tr.Side(p), rules) }()
 
 				var made []*scriptedPlayer
-				opts := client.PlayOptions{Name: games[0].name[p], ReadTimeout: 10 * time.Second}
-				var onGame []client.PlayedGame
-				opts.OnGame = func(g client.PlayedGame) { onGame = append(onGame, g) }
-				res, err := client.Play(context.Background(), cc, scriptFactory(t, games, p, &made), seeded, opts)
+				opts := client.SubmarinePlayOptions{Name: games[0].name[p], ReadTimeout: 10 * time.Second}
+				var onGame []client.SubmarineGame
+				opts.OnGame = func(g client.SubmarineGame) { onGame = append(onGame, g) }
+				res, err := client.PlaySubmarine(context.Background(), cc, scriptFactory(t, games, p, &made), seeded, opts)
 				require.NoError(t, err)
 				require.NoError(t, <-done)
 				cc.Close()
@@ -237,10 +237,10 @@ func TestPlaySeriesTally(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- playback(sc, tr.Side(2), rules) }()
 	var made []*scriptedPlayer
-	res, err := client.Play(context.Background(), cc, scriptFactory(t, games, 2, &made), seeded, client.PlayOptions{})
+	res, err := client.PlaySubmarine(context.Background(), cc, scriptFactory(t, games, 2, &made), seeded, client.SubmarinePlayOptions{})
 	require.NoError(t, err)
 	require.NoError(t, <-done)
-	require.Equal(t, []client.PlayedGame{
+	require.Equal(t, []client.SubmarineGame{
 		{Game: 0, Round: 1, End: protocol.EndLose, Line: "you lose", First: false, Actions: 17},
 		{Game: 1, Round: 2, End: protocol.EndWin, Line: "you win.", Last: true, First: true, Actions: 6},
 	}, res.Games)
@@ -313,7 +313,7 @@ func TestPlayProtocolErrors(t *testing.T) {
 					}, nil
 				}
 			}
-			_, err := client.Play(context.Background(), cc, build, seeded, client.PlayOptions{MaxLine: 250})
+			_, err := client.PlaySubmarine(context.Background(), cc, build, seeded, client.SubmarinePlayOptions{MaxLine: 250})
 			cc.Close()
 			require.Error(t, err)
 			var pe *protocol.ProtocolError
@@ -344,16 +344,16 @@ func TestPlayTolerance(t *testing.T) {
 	build := func(r *submarine.Rules) (players.Factory, error) {
 		return func(*rand.Rand) players.Player { return &scriptedPlayer{place: submarine.Placement{0, 2, 4}} }, nil
 	}
-	res, err := client.Play(context.Background(), cc, build, seeded, client.PlayOptions{})
+	res, err := client.PlaySubmarine(context.Background(), cc, build, seeded, client.SubmarinePlayOptions{})
 	require.NoError(t, err)
 	require.NoError(t, <-done)
-	require.Equal(t, []client.PlayedGame{{End: protocol.EndWin, Line: "you win", Actions: 1}}, res.Games)
+	require.Equal(t, []client.SubmarineGame{{End: protocol.EndWin, Line: "you win", Actions: 1}}, res.Games)
 }
 
 func TestPlayUnfinished(t *testing.T) {
 	cc, sc := net.Pipe()
 	go func() { _ = fakeServer(sc, []string{greet, "< *", "> waiting\n"}) }()
-	res, err := client.Play(context.Background(), cc, randomPlayer, seeded, client.PlayOptions{})
+	res, err := client.PlaySubmarine(context.Background(), cc, randomPlayer, seeded, client.SubmarinePlayOptions{})
 	require.ErrorIs(t, err, client.ErrUnfinished)
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	require.Empty(t, res.Games)
@@ -375,7 +375,7 @@ func TestPlayCancel(t *testing.T) {
 		_, err := lr.ReadLine()
 		serverDone <- err
 	}()
-	_, err := client.Play(ctx, cc, randomPlayer, seeded, client.PlayOptions{ReadTimeout: -1})
+	_, err := client.PlaySubmarine(ctx, cc, randomPlayer, seeded, client.SubmarinePlayOptions{ReadTimeout: -1})
 	require.ErrorIs(t, err, context.Canceled)
 	require.ErrorIs(t, <-serverDone, io.EOF, "the client closed the connection")
 }
@@ -391,7 +391,7 @@ func TestPlayReadTimeout(t *testing.T) {
 			_, _ = protocol.NewLineReader(sc, 0).ReadLine()
 		})
 		start := time.Now()
-		_, err := client.Play(context.Background(), cc, randomPlayer, seeded, client.PlayOptions{ReadTimeout: 3 * time.Second})
+		_, err := client.PlaySubmarine(context.Background(), cc, randomPlayer, seeded, client.SubmarinePlayOptions{ReadTimeout: 3 * time.Second})
 		require.ErrorIs(t, err, os.ErrDeadlineExceeded)
 		require.Equal(t, 3*time.Second, time.Since(start))
 		wg.Wait()
@@ -402,7 +402,7 @@ func TestPlayReadTimeout(t *testing.T) {
 func TestPlayRejectsBadName(t *testing.T) {
 	cc, sc := net.Pipe()
 	defer sc.Close()
-	_, err := client.Play(context.Background(), cc, randomPlayer, seeded, client.PlayOptions{Name: "a\nb"})
+	_, err := client.PlaySubmarine(context.Background(), cc, randomPlayer, seeded, client.SubmarinePlayOptions{Name: "a\nb"})
 	require.ErrorContains(t, err, "line break")
 }
 
@@ -414,7 +414,7 @@ func TestPlayBuildError(t *testing.T) {
 		_ = fakeServer(sc, []string{"> This is a submarine_py server.  Tell me your name.\n", "< bot", "> {\"height\": 4, \"width\": 4, \"rock\": []}\n"})
 	}()
 	boom := errors.New("no 4x4 boards")
-	_, err := client.Play(context.Background(), cc, func(*submarine.Rules) (players.Factory, error) { return nil, boom }, seeded, client.PlayOptions{Name: "bot"})
+	_, err := client.PlaySubmarine(context.Background(), cc, func(*submarine.Rules) (players.Factory, error) { return nil, boom }, seeded, client.SubmarinePlayOptions{Name: "bot"})
 	require.ErrorIs(t, err, boom)
 	cc.Close()
 }
@@ -441,7 +441,7 @@ func TestPlayOpponentForfeitsWhileWeThink(t *testing.T) {
 			build := func(*submarine.Rules) (players.Factory, error) {
 				return func(*rand.Rand) players.Player { return p }, nil
 			}
-			res, err := client.Play(context.Background(), cc, build, seeded, client.PlayOptions{})
+			res, err := client.PlaySubmarine(context.Background(), cc, build, seeded, client.SubmarinePlayOptions{})
 			require.NoError(t, err)
 			require.NoError(t, <-done)
 			require.Len(t, res.Games, 1)

@@ -14,9 +14,9 @@ import (
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
-// ExamplePlay plays the random AI against a tiny scripted classic server
+// ExamplePlaySubmarine plays the random AI against a tiny scripted classic server
 // whose opponent gives up at once (it sends {}: an invalid action).
-func ExamplePlay() {
+func ExamplePlaySubmarine() {
 	conn, srv := net.Pipe()
 	go func() {
 		defer srv.Close()
@@ -37,7 +37,7 @@ func ExamplePlay() {
 	}()
 	build := func(r *submarine.Rules) (players.Factory, error) { return players.New("random", r, nil) }
 	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(42, uint64(game))) }
-	res, err := client.Play(context.Background(), conn, build, rngFor, client.PlayOptions{})
+	res, err := client.PlaySubmarine(context.Background(), conn, build, rngFor, client.SubmarinePlayOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -95,7 +95,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if opts.ReadTimeout <= 0 {
 		opts.ReadTimeout = 30 * time.Second
 	}
-	var build client.PlayerFor
+	var build client.SubmarinePlayerFor
 	if opts.Player != "random" {
 		if _, err := players.Lookup(opts.Player); err != nil {
 			return rep, fmt.Errorf("%w: %w", ErrLoad, err)
@@ -159,8 +159,8 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 // loadRun is the state shared by the workers of one Run.
 type loadRun struct {
 	opts      Options
-	build     client.PlayerFor // nil: the lean random client
-	target    int64            // client-side games to finish
+	build     client.SubmarinePlayerFor // nil: the lean random client
+	target    int64                     // client-side games to finish
 	started   atomic.Int64
 	finished  atomic.Int64
 	errors    atomic.Int64
@@ -253,7 +253,7 @@ func (w *loadWorker) ended(e protocol.End, actions int) {
 func (lt *loadRun) playConnection(nc net.Conn, w *loadWorker) error {
 	tc := &timedConn{Conn: nc, w: w}
 	rng := rand.New(rand.NewPCG(w.rng.Uint64(), 0))
-	res, err := client.Play(context.Background(), tc, lt.build, func(int) *rand.Rand { return rng }, client.PlayOptions{
+	res, err := client.PlaySubmarine(context.Background(), tc, lt.build, func(int) *rand.Rand { return rng }, client.SubmarinePlayOptions{
 		Name:        lt.opts.Name,
 		ReadTimeout: lt.opts.ReadTimeout,
 	})

@@ -12,7 +12,7 @@ import (
 )
 
 // GameBattleship is the header's "game" value of Battleship replays.
-const GameBattleship = "battleship"
+const GameBattleship = battleship.Name
 
 // TypeShot is the "type" of a Battleship replay's shot lines (Battleship
 // replays have shot lines where submarine replays have step lines).

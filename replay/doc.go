@@ -15,10 +15,12 @@
 // Positions are [x, y] (x = column), as on the wire; ships are named as in
 // the rules' fleet. docs/replays.md describes every field.
 //
-// Verify re-plays the recorded actions through submarine.Game and checks that
-// every recorded Event and the result are exactly what the engine produces,
-// so a replay is a proof of what happened, not just a log. Render draws the
-// game turn by turn with both fleets side by side.
+// Each game's API carries its name. Submarine replays: SubmarineWriter
+// writes them, ReadSubmarine parses them, VerifySubmarine re-plays the
+// recorded actions through submarine.Game and checks that every recorded
+// Event and the result are exactly what the engine produces, so a replay is
+// a proof of what happened, not just a log; RenderSubmarine draws the game
+// turn by turn with both fleets side by side.
 //
 // Battleship replays (docs/battleship.md) have shot lines instead of step
 // lines and cells as [row, col]: BattleshipWriter writes them (the arena and

@@ -19,24 +19,24 @@ const tiny = `{"type":"header","game":"submarine","version":"example","seed":1,"
 {"type":"result","outcome":"win","winner":0,"actions":1}
 `
 
-func ExampleVerify() {
-	rp, err := replay.Read(strings.NewReader(tiny))
+func ExampleVerifySubmarine() {
+	rp, err := replay.ReadSubmarine(strings.NewReader(tiny))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("verify:", replay.Verify(rp))
+	fmt.Println("verify:", replay.VerifySubmarine(rp))
 
 	rp.Steps[0].Other.Sunk = false // claim the defender was not told
-	fmt.Println("tampered:", replay.Verify(rp))
+	fmt.Println("tampered:", replay.VerifySubmarine(rp))
 	// Output:
 	// verify: <nil>
 	// tampered: replay: mismatch: step 1: other side was told {"kind":"attack","at":[1,0],"hit":"a"}, the engine says {"kind":"attack","at":[1,0],"hit":"a","sunk":true}
 }
 
-func ExampleRender() {
-	rp, _ := replay.Read(strings.NewReader(tiny))
-	if err := replay.Render(os.Stdout, rp, replay.RenderOptions{From: 1, To: -1}); err != nil {
+func ExampleRenderSubmarine() {
+	rp, _ := replay.ReadSubmarine(strings.NewReader(tiny))
+	if err := replay.RenderSubmarine(os.Stdout, rp, replay.SubmarineRenderOptions{From: 1, To: -1}); err != nil {
 		fmt.Println(err)
 	}
 	// Output:

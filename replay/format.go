@@ -15,7 +15,7 @@ import (
 )
 
 // GameSubmarine is the header's "game" value of submarine-game replays.
-const GameSubmarine = "submarine"
+const GameSubmarine = submarine.Name
 
 // Line types (the "type" key of every line).
 const (
@@ -72,8 +72,8 @@ type Ship struct {
 	HP   int    `json:"hp"`
 }
 
-// Rules is the JSON form of submarine.Rules.
-type Rules struct {
+// SubmarineRules is the JSON form of submarine.Rules.
+type SubmarineRules struct {
 	Width     int    `json:"width"`
 	Height    int    `json:"height"`
 	Rocks     []Pos  `json:"rocks"` // unusable cells, in index order
@@ -81,9 +81,9 @@ type Rules struct {
 	DrawLimit int    `json:"draw_limit"`
 }
 
-// RulesOf returns the JSON form of r.
-func RulesOf(r *submarine.Rules) Rules {
-	out := Rules{Width: r.Board.Width(), Height: r.Board.Height(), Rocks: []Pos{}, DrawLimit: r.DrawLimit}
+// SubmarineRulesOf returns the JSON form of r.
+func SubmarineRulesOf(r *submarine.Rules) SubmarineRules {
+	out := SubmarineRules{Width: r.Board.Width(), Height: r.Board.Height(), Rocks: []Pos{}, DrawLimit: r.DrawLimit}
 	for _, c := range r.Board.Rocks() {
 		out.Rocks = append(out.Rocks, posOf(r, c))
 	}
@@ -94,7 +94,7 @@ func RulesOf(r *submarine.Rules) Rules {
 }
 
 // Build returns the submarine.Rules the JSON form describes, validated.
-func (jr Rules) Build() (*submarine.Rules, error) {
+func (jr SubmarineRules) Build() (*submarine.Rules, error) {
 	if jr.Width < 1 || jr.Height < 1 || jr.Width > grid.MaxCells || jr.Height > grid.MaxCells || jr.Width*jr.Height > grid.MaxCells {
 		return nil, fmt.Errorf("%w: board %dx%d", ErrFormat, jr.Width, jr.Height)
 	}
@@ -133,21 +133,21 @@ type MatchRef struct {
 	Index int    `json:"index"`
 }
 
-// Header is the first line of a replay.
-type Header struct {
-	Type    string      `json:"type"`    // TypeHeader
-	Game    string      `json:"game"`    // GameSubmarine
-	Version string      `json:"version"` // kaisen version that wrote the file
-	Seed    uint64      `json:"seed"`    // the game's seed: the players' random streams derive from it
-	Match   *MatchRef   `json:"match,omitempty"`
-	Rules   Rules       `json:"rules"`
-	Players [2]SeatInfo `json:"players"` // by seat
-	First   int         `json:"first"`   // the seat that acts first
+// SubmarineHeader is the first line of a replay.
+type SubmarineHeader struct {
+	Type    string         `json:"type"`    // TypeHeader
+	Game    string         `json:"game"`    // GameSubmarine
+	Version string         `json:"version"` // kaisen version that wrote the file
+	Seed    uint64         `json:"seed"`    // the game's seed: the players' random streams derive from it
+	Match   *MatchRef      `json:"match,omitempty"`
+	Rules   SubmarineRules `json:"rules"`
+	Players [2]SeatInfo    `json:"players"` // by seat
+	First   int            `json:"first"`   // the seat that acts first
 }
 
-// Placement is one seat's initial placement: Cells[i] is the cell of fleet
+// SubmarinePlacement is one seat's initial placement: Cells[i] is the cell of fleet
 // ship i. It records what the player returned, valid or not.
-type Placement struct {
+type SubmarinePlacement struct {
 	Type  string `json:"type"` // TypePlacement
 	Seat  int    `json:"seat"`
 	Cells []Pos  `json:"cells"`
@@ -359,8 +359,8 @@ type Forfeit struct {
 	Reason string `json:"reason"` // the engine's error or the panic message
 }
 
-// Result is the last line of a replay.
-type Result struct {
+// SubmarineResult is the last line of a replay.
+type SubmarineResult struct {
 	Type     string    `json:"type"`    // TypeResult
 	Outcome  string    `json:"outcome"` // OutcomeWin or OutcomeDraw
 	Winner   int       `json:"winner"`  // the winning seat, -1 on a draw
@@ -368,19 +368,19 @@ type Result struct {
 	Forfeits []Forfeit `json:"forfeits,omitempty"`
 }
 
-// Replay is a whole replay file.
-type Replay struct {
-	Header     Header
-	Placements [2]Placement // by seat
+// SubmarineReplay is a whole replay file.
+type SubmarineReplay struct {
+	Header     SubmarineHeader
+	Placements [2]SubmarinePlacement // by seat
 	Steps      []Step
-	Result     Result
+	Result     SubmarineResult
 }
 
 // Rules builds the rules recorded in the header.
-func (rp *Replay) Rules() (*submarine.Rules, error) { return rp.Header.Rules.Build() }
+func (rp *SubmarineReplay) Rules() (*submarine.Rules, error) { return rp.Header.Rules.Build() }
 
 // Placement decodes seat's recorded placement.
-func (rp *Replay) Placement(r *submarine.Rules, seat int) submarine.Placement {
+func (rp *SubmarineReplay) Placement(r *submarine.Rules, seat int) submarine.Placement {
 	cells := rp.Placements[seat].Cells
 	p := make(submarine.Placement, len(cells))
 	for i, c := range cells {
@@ -389,9 +389,9 @@ func (rp *Replay) Placement(r *submarine.Rules, seat int) submarine.Placement {
 	return p
 }
 
-// EncodePlacement returns the recorded form of p.
-func EncodePlacement(r *submarine.Rules, seat int, p submarine.Placement) Placement {
-	out := Placement{Type: TypePlacement, Seat: seat, Cells: make([]Pos, len(p))}
+// EncodeSubmarinePlacement returns the recorded form of p.
+func EncodeSubmarinePlacement(r *submarine.Rules, seat int, p submarine.Placement) SubmarinePlacement {
+	out := SubmarinePlacement{Type: TypePlacement, Seat: seat, Cells: make([]Pos, len(p))}
 	for i, c := range p {
 		out.Cells[i] = posOf(r, c)
 	}

@@ -110,7 +110,7 @@ func scriptedGame(t testing.TB, explain bool) []byte {
 // pinVersion rewrites the header's version so fixtures do not depend on the
 // build.
 func pinVersion(t testing.TB, data []byte) []byte {
-	return rewrite(t, data, replay.Read, func(rp *replay.Replay) { rp.Header.Version = "test" })
+	return rewrite(t, data, replay.ReadSubmarine, func(rp *replay.SubmarineReplay) { rp.Header.Version = "test" })
 }
 
 // rewrite reads a replay from data with read, changes it with edit and

@@ -6,16 +6,16 @@ import (
 	"io"
 )
 
-// MaxLine is the longest replay line Read accepts (a step with a long
+// MaxLine is the longest replay line ReadSubmarine (and ReadBattleship) accepts (a step with a long
 // Decision is the longest kind).
 const MaxLine = 4 << 20
 
-// Read parses a whole replay. It checks the structure (a header, the two
+// ReadSubmarine parses a whole replay. It checks the structure (a header, the two
 // placements in seat order, steps numbered 1, 2, ... and one result line at
-// the end; blank lines are ignored) but not the game itself: see Verify.
+// the end; blank lines are ignored) but not the game itself: see VerifySubmarine.
 // Unknown keys are ignored so that newer files stay readable.
-func Read(r io.Reader) (*Replay, error) {
-	rp := &Replay{}
+func ReadSubmarine(r io.Reader) (*SubmarineReplay, error) {
+	rp := &SubmarineReplay{}
 	stage := 0 // 0 header, 1-2 placements, 3 steps, 4 done
 	err := scanLines(r, func(line []byte) error {
 		var probe struct {
@@ -73,5 +73,5 @@ func Read(r io.Reader) (*Replay, error) {
 	return rp, nil
 }
 
-// ReadFile is Read of the file at path.
-func ReadFile(path string) (*Replay, error) { return readFile(path, Read) }
+// ReadSubmarineFile is ReadSubmarine of the file at path.
+func ReadSubmarineFile(path string) (*SubmarineReplay, error) { return readFile(path, ReadSubmarine) }

@@ -13,9 +13,9 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )
 
-// RenderOptions choose the part of a game Render draws: the positions after
+// SubmarineRenderOptions choose the part of a game RenderSubmarine draws: the positions after
 // actions From to To (0 is the initial position; To < 0 means the last one).
-type RenderOptions struct {
+type SubmarineRenderOptions struct {
 	From, To int
 	// Heatmap adds under each board what the opponent can know of that
 	// fleet: the probability, in percent, that a living ship is on each cell,
@@ -24,16 +24,16 @@ type RenderOptions struct {
 	Heatmap bool
 }
 
-// Legend explains Render's board symbols.
-const Legend = `legend: letters are ships (fleet order), . sea, # rock, x sunk ship,
+// SubmarineLegend explains RenderSubmarine's board symbols.
+const SubmarineLegend = `legend: letters are ships (fleet order), . sea, # rock, x sunk ship,
         [ ] the attacked cell, ~ the sea around it (where "near" looks),
         ( ) the ship that moved and the cell it left`
 
-// Render draws rp as ASCII boards, both fleets side by side, one frame per
+// RenderSubmarine draws rp as ASCII boards, both fleets side by side, one frame per
 // action: the attacked cell with its hit and splash area, each move with its
 // displacement, and the hp left. It verifies the replay on the way and fails
 // (with ErrMismatch) rather than draw a game the rules do not allow.
-func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
+func RenderSubmarine(w io.Writer, rp *SubmarineReplay, opt SubmarineRenderOptions) error {
 	r, err := rp.Rules()
 	if err != nil {
 		return err
@@ -63,7 +63,7 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 				fmt.Fprintf(bw, "\nseat %d %s placed its fleet illegally: %v\n", s, rd.who(s), rp.Placements[s].Cells)
 			}
 		}
-		if err := Verify(rp); err != nil {
+		if err := VerifySubmarine(rp); err != nil {
 			return err
 		}
 		rd.result(bw)
@@ -92,14 +92,14 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 
 type renderer struct {
 	r        *submarine.Rules
-	rp       *Replay
+	rp       *SubmarineReplay
 	glyph    []byte
 	cellW    int
 	sunkAt   [2][submarine.MaxShips]grid.Cell
 	exposure [2]*belief.Joint // seat s's fleet as the opponent knows it (Heatmap)
 }
 
-func newRenderer(r *submarine.Rules, rp *Replay) *renderer {
+func newRenderer(r *submarine.Rules, rp *SubmarineReplay) *renderer {
 	rd := &renderer{r: r, rp: rp, glyph: shipGlyphs(r)}
 	rd.cellW = max(3, len(strconv.Itoa(r.Board.Width()-1))+1)
 	for s := range rd.sunkAt {
@@ -146,7 +146,7 @@ func (rd *renderer) header(w io.Writer) {
 			names = append(names, fmt.Sprintf("%c = %s", rd.glyph[i], s.Name))
 		}
 	}
-	fmt.Fprintln(w, Legend)
+	fmt.Fprintln(w, SubmarineLegend)
 	if len(names) > 0 {
 		fmt.Fprintf(w, "ships: %s\n", strings.Join(names, ", "))
 	}

@@ -22,9 +22,9 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 func TestRoundTripRandomGames(t *testing.T) {
 	for seed := range uint64(20) {
 		data := randomGame(t, seed)
-		rp, err := replay.Read(bytes.NewReader(data))
+		rp, err := replay.ReadSubmarine(bytes.NewReader(data))
 		require.NoError(t, err, "seed %d", seed)
-		require.NoError(t, replay.Verify(rp), "seed %d", seed)
+		require.NoError(t, replay.VerifySubmarine(rp), "seed %d", seed)
 		require.Equal(t, replay.GameSubmarine, rp.Header.Game)
 		require.Equal(t, seed, rp.Header.Seed)
 		require.Len(t, rp.Steps, rp.Result.Actions)
@@ -49,9 +49,9 @@ func TestRoundTripRandomGames(t *testing.T) {
 }
 
 func TestScriptedGame(t *testing.T) {
-	rp, err := replay.Read(bytes.NewReader(scriptedGame(t, true)))
+	rp, err := replay.ReadSubmarine(bytes.NewReader(scriptedGame(t, true)))
 	require.NoError(t, err)
-	require.NoError(t, replay.Verify(rp))
+	require.NoError(t, replay.VerifySubmarine(rp))
 	require.Len(t, rp.Steps, 7)
 
 	hit := rp.Steps[0]
@@ -74,9 +74,9 @@ func TestScriptedGame(t *testing.T) {
 	last := rp.Steps[6]
 	require.True(t, last.Actor.Illegal)
 	require.Contains(t, last.Error, "rock")
-	require.Equal(t, replay.Result{Type: replay.TypeResult, Outcome: replay.OutcomeWin, Winner: 1, Actions: 7,
+	require.Equal(t, replay.SubmarineResult{Type: replay.TypeResult, Outcome: replay.OutcomeWin, Winner: 1, Actions: 7,
 		Forfeits: []replay.Forfeit{{Seat: 0, Kind: replay.ForfeitIllegal, Reason: last.Error}}}, rp.Result)
-	require.Equal(t, replay.Rules{Width: 6, Height: 5, Rocks: []replay.Pos{{0, 0}, {5, 0}, {3, 2}, {0, 4}, {5, 4}},
+	require.Equal(t, replay.SubmarineRules{Width: 6, Height: 5, Rocks: []replay.Pos{{0, 0}, {5, 0}, {3, 2}, {0, 4}, {5, 4}},
 		Fleet: []replay.Ship{{Name: "w", HP: 3}, {Name: "c", HP: 2}, {Name: "s", HP: 1}}, DrawLimit: 100}, rp.Header.Rules)
 }
 
@@ -86,37 +86,37 @@ func TestVerifyDetectsTampering(t *testing.T) {
 	good := scriptedGame(t, false)
 	tests := []struct {
 		name   string
-		tamper func(rp *replay.Replay)
+		tamper func(rp *replay.SubmarineReplay)
 	}{
-		{"hit on another ship", func(rp *replay.Replay) { rp.Steps[0].Actor.Hit = "c" }},
-		{"hit hidden from the other side", func(rp *replay.Replay) { rp.Steps[0].Other.Hit = "" }},
-		{"splash forgotten", func(rp *replay.Replay) { rp.Steps[0].Actor.Near = nil }},
-		{"move told in full to the enemy", func(rp *replay.Replay) { rp.Steps[1].Other.To = &replay.Pos{1, 4} }},
-		{"wrong displacement", func(rp *replay.Replay) { rp.Steps[1].Actor.D = &[2]int{0, 1} }},
-		{"attack moved elsewhere", func(rp *replay.Replay) { rp.Steps[3].Action.To = &replay.Pos{2, 4} }},
-		{"not sunk", func(rp *replay.Replay) { rp.Steps[2].Other.Sunk = false }},
-		{"out of turn", func(rp *replay.Replay) { rp.Steps[2].Seat = 1 }},
-		{"a step dropped", func(rp *replay.Replay) { rp.Steps = append(rp.Steps[:3:3], rp.Steps[4:]...) }},
-		{"steps cut short", func(rp *replay.Replay) { rp.Steps = rp.Steps[:5] }},
-		{"illegal step marked legal", func(rp *replay.Replay) { rp.Steps[6].Error = "" }},
-		{"legal step marked illegal", func(rp *replay.Replay) { rp.Steps[0].Error = "made up" }},
-		{"other winner", func(rp *replay.Replay) { rp.Result.Winner = 0 }},
-		{"draw", func(rp *replay.Replay) { rp.Result.Outcome, rp.Result.Winner = replay.OutcomeDraw, -1 }},
-		{"action count", func(rp *replay.Replay) { rp.Result.Actions = 8 }},
-		{"forfeit forgotten", func(rp *replay.Replay) { rp.Result.Forfeits = nil }},
-		{"forfeit of the wrong seat", func(rp *replay.Replay) { rp.Result.Forfeits[0].Seat = 1 }},
-		{"placement moved", func(rp *replay.Replay) { rp.Placements[1].Cells[0] = replay.Pos{2, 2} }},
-		{"other first seat", func(rp *replay.Replay) { rp.Header.First = 1 }},
-		{"fleet changed", func(rp *replay.Replay) { rp.Header.Rules.Fleet[0].HP = 1 }},
-		{"rock removed", func(rp *replay.Replay) { rp.Header.Rules.Rocks = rp.Header.Rules.Rocks[:2] }},
+		{"hit on another ship", func(rp *replay.SubmarineReplay) { rp.Steps[0].Actor.Hit = "c" }},
+		{"hit hidden from the other side", func(rp *replay.SubmarineReplay) { rp.Steps[0].Other.Hit = "" }},
+		{"splash forgotten", func(rp *replay.SubmarineReplay) { rp.Steps[0].Actor.Near = nil }},
+		{"move told in full to the enemy", func(rp *replay.SubmarineReplay) { rp.Steps[1].Other.To = &replay.Pos{1, 4} }},
+		{"wrong displacement", func(rp *replay.SubmarineReplay) { rp.Steps[1].Actor.D = &[2]int{0, 1} }},
+		{"attack moved elsewhere", func(rp *replay.SubmarineReplay) { rp.Steps[3].Action.To = &replay.Pos{2, 4} }},
+		{"not sunk", func(rp *replay.SubmarineReplay) { rp.Steps[2].Other.Sunk = false }},
+		{"out of turn", func(rp *replay.SubmarineReplay) { rp.Steps[2].Seat = 1 }},
+		{"a step dropped", func(rp *replay.SubmarineReplay) { rp.Steps = append(rp.Steps[:3:3], rp.Steps[4:]...) }},
+		{"steps cut short", func(rp *replay.SubmarineReplay) { rp.Steps = rp.Steps[:5] }},
+		{"illegal step marked legal", func(rp *replay.SubmarineReplay) { rp.Steps[6].Error = "" }},
+		{"legal step marked illegal", func(rp *replay.SubmarineReplay) { rp.Steps[0].Error = "made up" }},
+		{"other winner", func(rp *replay.SubmarineReplay) { rp.Result.Winner = 0 }},
+		{"draw", func(rp *replay.SubmarineReplay) { rp.Result.Outcome, rp.Result.Winner = replay.OutcomeDraw, -1 }},
+		{"action count", func(rp *replay.SubmarineReplay) { rp.Result.Actions = 8 }},
+		{"forfeit forgotten", func(rp *replay.SubmarineReplay) { rp.Result.Forfeits = nil }},
+		{"forfeit of the wrong seat", func(rp *replay.SubmarineReplay) { rp.Result.Forfeits[0].Seat = 1 }},
+		{"placement moved", func(rp *replay.SubmarineReplay) { rp.Placements[1].Cells[0] = replay.Pos{2, 2} }},
+		{"other first seat", func(rp *replay.SubmarineReplay) { rp.Header.First = 1 }},
+		{"fleet changed", func(rp *replay.SubmarineReplay) { rp.Header.Rules.Fleet[0].HP = 1 }},
+		{"rock removed", func(rp *replay.SubmarineReplay) { rp.Header.Rules.Rocks = rp.Header.Rules.Rocks[:2] }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rp, err := replay.Read(bytes.NewReader(good))
+			rp, err := replay.ReadSubmarine(bytes.NewReader(good))
 			require.NoError(t, err)
-			require.NoError(t, replay.Verify(rp))
+			require.NoError(t, replay.VerifySubmarine(rp))
 			tc.tamper(rp)
-			err = replay.Verify(rp)
+			err = replay.VerifySubmarine(rp)
 			require.Error(t, err)
 			require.True(t, errors.Is(err, replay.ErrMismatch) || errors.Is(err, replay.ErrFormat), "got %v", err)
 		})
@@ -147,9 +147,9 @@ func TestVerifyForfeits(t *testing.T) {
 			var buf bytes.Buffer
 			_, err := arenaPlay(r, tc.p0, tc.p1, &buf)
 			require.NoError(t, err)
-			rp, err := replay.Read(&buf)
+			rp, err := replay.ReadSubmarine(&buf)
 			require.NoError(t, err)
-			require.NoError(t, replay.Verify(rp))
+			require.NoError(t, replay.VerifySubmarine(rp))
 			require.Equal(t, tc.winner, rp.Result.Winner)
 			require.Equal(t, tc.wantAction, rp.Result.Actions)
 			require.Len(t, rp.Result.Forfeits, len(tc.forfeits))
@@ -160,7 +160,7 @@ func TestVerifyForfeits(t *testing.T) {
 			}
 			// Without its forfeit, a game cut short does not verify.
 			rp.Result.Forfeits = nil
-			require.ErrorIs(t, replay.Verify(rp), replay.ErrMismatch)
+			require.ErrorIs(t, replay.VerifySubmarine(rp), replay.ErrMismatch)
 		})
 	}
 }
@@ -185,15 +185,15 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := replay.Read(strings.NewReader(tc.in))
+			_, err := replay.ReadSubmarine(strings.NewReader(tc.in))
 			require.ErrorIs(t, err, replay.ErrFormat)
 			require.ErrorContains(t, err, tc.want)
 		})
 	}
 	// Blank lines and unknown keys are fine.
-	rp, err := replay.Read(strings.NewReader(strings.Replace(join(lines...), `"type":"result",`, `"type":"result","comment":"x",`, 1) + "\n\n"))
+	rp, err := replay.ReadSubmarine(strings.NewReader(strings.Replace(join(lines...), `"type":"result",`, `"type":"result","comment":"x",`, 1) + "\n\n"))
 	require.NoError(t, err)
-	require.NoError(t, replay.Verify(rp))
+	require.NoError(t, replay.VerifySubmarine(rp))
 }
 
 func TestDecodeErrors(t *testing.T) {
@@ -216,12 +216,12 @@ func TestDecodeErrors(t *testing.T) {
 
 func TestRulesBuild(t *testing.T) {
 	r := roundedRules(t)
-	got, err := replay.RulesOf(r).Build()
+	got, err := replay.SubmarineRulesOf(r).Build()
 	require.NoError(t, err)
 	require.Equal(t, r.Board.Shape(), got.Board.Shape())
 	require.Equal(t, r.Fleet, got.Fleet)
 	require.Equal(t, r.DrawLimit, got.DrawLimit)
-	for _, bad := range []replay.Rules{
+	for _, bad := range []replay.SubmarineRules{
 		{Width: 0, Height: 5},
 		{Width: 5, Height: 5, Rocks: []replay.Pos{{5, 0}}, Fleet: []replay.Ship{{"w", 1}}, DrawLimit: 1},
 		{Width: 5, Height: 5, Fleet: []replay.Ship{{"w", 0}}, DrawLimit: 1},
@@ -247,16 +247,16 @@ func TestRenderGolden(t *testing.T) {
 			if *update {
 				require.NoError(t, os.WriteFile(path, make(), 0o644))
 			}
-			rp, err := replay.ReadFile(path)
+			rp, err := replay.ReadSubmarineFile(path)
 			require.NoError(t, err)
-			require.NoError(t, replay.Verify(rp))
-			variants := map[string]replay.RenderOptions{name + ".txt": {To: -1}}
+			require.NoError(t, replay.VerifySubmarine(rp))
+			variants := map[string]replay.SubmarineRenderOptions{name + ".txt": {To: -1}}
 			if name == "scripted" {
-				variants[name+"-heatmap.txt"] = replay.RenderOptions{To: -1, Heatmap: true}
+				variants[name+"-heatmap.txt"] = replay.SubmarineRenderOptions{To: -1, Heatmap: true}
 			}
 			for file, opt := range variants {
 				var got bytes.Buffer
-				require.NoError(t, replay.Render(&got, rp, opt))
+				require.NoError(t, replay.RenderSubmarine(&got, rp, opt))
 				golden := filepath.Join("testdata", file)
 				if *update {
 					require.NoError(t, os.WriteFile(golden, got.Bytes(), 0o644))
@@ -270,13 +270,13 @@ func TestRenderGolden(t *testing.T) {
 }
 
 func TestRenderRange(t *testing.T) {
-	rp, err := replay.Read(bytes.NewReader(scriptedGame(t, false)))
+	rp, err := replay.ReadSubmarine(bytes.NewReader(scriptedGame(t, false)))
 	require.NoError(t, err)
 	var all bytes.Buffer
-	require.NoError(t, replay.Render(&all, rp, replay.RenderOptions{To: -1}))
+	require.NoError(t, replay.RenderSubmarine(&all, rp, replay.SubmarineRenderOptions{To: -1}))
 
 	var one bytes.Buffer
-	require.NoError(t, replay.Render(&one, rp, replay.RenderOptions{From: 3, To: 3}))
+	require.NoError(t, replay.RenderSubmarine(&one, rp, replay.SubmarineRenderOptions{From: 3, To: 3}))
 	require.Contains(t, one.String(), "#3 seat 0 alice attacks [0,1]: hit s, sunk")
 	require.NotContains(t, one.String(), "#2 ")
 	require.NotContains(t, one.String(), "#4 ")
@@ -284,15 +284,15 @@ func TestRenderRange(t *testing.T) {
 	require.Contains(t, all.String(), strings.SplitN(one.String(), "\n#3", 2)[1], "frame 3 alone is drawn as in the whole game")
 
 	var start bytes.Buffer
-	require.NoError(t, replay.Render(&start, rp, replay.RenderOptions{From: 0, To: 0}))
+	require.NoError(t, replay.RenderSubmarine(&start, rp, replay.SubmarineRenderOptions{From: 0, To: 0}))
 	require.Contains(t, start.String(), "\nstart\n")
 
-	for _, bad := range []replay.RenderOptions{{From: 8, To: -1}, {From: -1, To: 2}, {From: 3, To: 2}} {
-		require.Error(t, replay.Render(&bytes.Buffer{}, rp, bad), "%+v", bad)
+	for _, bad := range []replay.SubmarineRenderOptions{{From: 8, To: -1}, {From: -1, To: 2}, {From: 3, To: 2}} {
+		require.Error(t, replay.RenderSubmarine(&bytes.Buffer{}, rp, bad), "%+v", bad)
 	}
 
 	rp.Steps[0].Actor.Hit = "c"
-	require.ErrorIs(t, replay.Render(&bytes.Buffer{}, rp, replay.RenderOptions{To: -1}), replay.ErrMismatch)
+	require.ErrorIs(t, replay.RenderSubmarine(&bytes.Buffer{}, rp, replay.SubmarineRenderOptions{To: -1}), replay.ErrMismatch)
 }
 
 // FuzzRead feeds arbitrary bytes to Read; whatever it accepts must verify or
@@ -307,25 +307,25 @@ func FuzzRead(f *testing.F) {
 {"type":"result","outcome":"win","winner":0,"actions":1}
 `))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rp, err := replay.Read(bytes.NewReader(data))
+		rp, err := replay.ReadSubmarine(bytes.NewReader(data))
 		if err != nil {
 			require.ErrorIs(t, err, replay.ErrFormat)
 			return
 		}
-		if err := replay.Verify(rp); err != nil {
+		if err := replay.VerifySubmarine(rp); err != nil {
 			require.True(t, errors.Is(err, replay.ErrMismatch) || errors.Is(err, replay.ErrFormat), "%v", err)
 			return
 		}
-		require.NoError(t, replay.Render(&bytes.Buffer{}, rp, replay.RenderOptions{To: -1}))
-		if err := replay.Render(&bytes.Buffer{}, rp, replay.RenderOptions{To: -1, Heatmap: true}); err != nil {
+		require.NoError(t, replay.RenderSubmarine(&bytes.Buffer{}, rp, replay.SubmarineRenderOptions{To: -1}))
+		if err := replay.RenderSubmarine(&bytes.Buffer{}, rp, replay.SubmarineRenderOptions{To: -1, Heatmap: true}); err != nil {
 			require.ErrorIs(t, err, belief.ErrTooLarge)
 		}
 		var out bytes.Buffer
 		_, err = rp.WriteTo(&out)
 		require.NoError(t, err)
-		again, err := replay.Read(&out)
+		again, err := replay.ReadSubmarine(&out)
 		require.NoError(t, err)
-		require.NoError(t, replay.Verify(again))
+		require.NoError(t, replay.VerifySubmarine(again))
 	})
 }
 
@@ -341,14 +341,14 @@ func TestEventJSON(t *testing.T) {
 // is not to move breaks the protocol; the replay then stops early with a
 // "waiting" forfeit.
 func TestVerifyWaitingForfeit(t *testing.T) {
-	rp, err := replay.Read(bytes.NewReader(scriptedGame(t, false)))
+	rp, err := replay.ReadSubmarine(bytes.NewReader(scriptedGame(t, false)))
 	require.NoError(t, err)
 	rp.Steps = rp.Steps[:3]
-	rp.Result = replay.Result{Type: replay.TypeResult, Outcome: replay.OutcomeWin, Winner: 0, Actions: 3,
+	rp.Result = replay.SubmarineResult{Type: replay.TypeResult, Outcome: replay.OutcomeWin, Winner: 0, Actions: 3,
 		Forfeits: []replay.Forfeit{{Seat: 1, Kind: replay.ForfeitWaiting, Reason: "protocol: line while waiting"}}}
-	require.NoError(t, replay.Verify(rp))
+	require.NoError(t, replay.VerifySubmarine(rp))
 	for _, kind := range []string{replay.ForfeitIllegal, replay.ForfeitPlacement, "bored"} {
 		rp.Result.Forfeits[0].Kind = kind
-		require.ErrorIs(t, replay.Verify(rp), replay.ErrMismatch, kind)
+		require.ErrorIs(t, replay.VerifySubmarine(rp), replay.ErrMismatch, kind)
 	}
 }

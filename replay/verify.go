@@ -8,11 +8,11 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )
 
-// ErrMismatch is wrapped by Verify's errors: the replay does not describe
+// ErrMismatch is wrapped by VerifySubmarine's (and VerifyBattleship's) errors: the replay does not describe
 // what the rules engine does with the recorded placements and actions.
 var ErrMismatch = errors.New("replay: mismatch")
 
-// Verify re-plays rp through submarine.Game and checks that it is exactly
+// VerifySubmarine re-plays rp through submarine.Game and checks that it is exactly
 // what the engine produces: each step acts on the right seat's turn, every
 // recorded actor and other Event equals the engine's, a step is marked
 // illegal exactly when the engine refuses it, and the result (outcome,
@@ -20,8 +20,8 @@ var ErrMismatch = errors.New("replay: mismatch")
 // A game may end before the rules end it only by one forfeit outside the
 // rules (ForfeitPanic or ForfeitWaiting), and may not start only when a
 // recorded placement is invalid (ForfeitPlacement, or ForfeitPanic for a
-// player that crashed before placing). Verify does not re-run the players.
-func Verify(rp *Replay) error {
+// player that crashed before placing). VerifySubmarine does not re-run the players.
+func VerifySubmarine(rp *SubmarineReplay) error {
 	return simulate(rp, nil)
 }
 
@@ -39,7 +39,7 @@ func mismatch(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrMismatch, fmt.Sprintf(format, args...))
 }
 
-func simulate(rp *Replay, visit func(f *frame)) error {
+func simulate(rp *SubmarineReplay, visit func(f *frame)) error {
 	h := &rp.Header
 	r, err := rp.Rules()
 	if err != nil {
@@ -112,7 +112,7 @@ func simulate(rp *Replay, visit func(f *frame)) error {
 
 // verifyPlacementForfeit checks a game that never started because a seat
 // placed its fleet illegally (or crashed while placing it).
-func verifyPlacementForfeit(rp *Replay, bad [2]bool) error {
+func verifyPlacementForfeit(rp *SubmarineReplay, bad [2]bool) error {
 	if len(rp.Steps) > 0 {
 		return mismatch("%d steps after an invalid placement", len(rp.Steps))
 	}
@@ -182,7 +182,7 @@ func outcomeOf(g *submarine.Game) string {
 	return OutcomeWin
 }
 
-func checkResult(res *Result, outcome string, winner, actions int, want []Forfeit) error {
+func checkResult(res *SubmarineResult, outcome string, winner, actions int, want []Forfeit) error {
 	if res.Outcome != outcome || res.Winner != winner || res.Actions != actions {
 		return mismatch("result %s/winner %d/%d actions, the engine says %s/winner %d/%d actions",
 			res.Outcome, res.Winner, res.Actions, outcome, winner, actions)

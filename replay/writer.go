@@ -7,22 +7,22 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )
 
-// Writer writes one replay, line by line, in the order header, placements,
+// SubmarineWriter writes one replay, line by line, in the order header, placements,
 // steps, result. Errors are sticky: after the first failed write every call
 // does nothing and Flush returns that error.
-type Writer struct {
+type SubmarineWriter struct {
 	lineWriter
 	rules *submarine.Rules
 	steps *stepEncoder
 	buf   []byte
 }
 
-// NewWriter starts a replay of a game under rules r on w and writes the
-// header h. Type, Game and Rules of h are filled in by NewWriter; an empty
+// NewSubmarineWriter starts a replay of a game under rules r on w and writes the
+// header h. Type, Game and Rules of h are filled in by NewSubmarineWriter; an empty
 // Version is replaced by Version().
-func NewWriter(w io.Writer, r *submarine.Rules, h Header) *Writer {
-	rw := &Writer{lineWriter: newLineWriter(w, 16<<10), rules: r, steps: newStepEncoder(r)}
-	h.Type, h.Game, h.Rules = TypeHeader, GameSubmarine, RulesOf(r)
+func NewSubmarineWriter(w io.Writer, r *submarine.Rules, h SubmarineHeader) *SubmarineWriter {
+	rw := &SubmarineWriter{lineWriter: newLineWriter(w, 16<<10), rules: r, steps: newStepEncoder(r)}
+	h.Type, h.Game, h.Rules = TypeHeader, GameSubmarine, SubmarineRulesOf(r)
 	if h.Version == "" {
 		h.Version = Version()
 	}
@@ -31,13 +31,13 @@ func NewWriter(w io.Writer, r *submarine.Rules, h Header) *Writer {
 }
 
 // Placement records seat's initial placement (as the player returned it).
-func (w *Writer) Placement(seat int, p submarine.Placement) {
-	w.write(EncodePlacement(w.rules, seat, p))
+func (w *SubmarineWriter) Placement(seat int, p submarine.Placement) {
+	w.write(EncodeSubmarinePlacement(w.rules, seat, p))
 }
 
 // Step records action number n (from 1) and, when d is not nil, the actor's
 // explanation of it.
-func (w *Writer) Step(n int, st *submarine.Step, d *explain.Decision) {
+func (w *SubmarineWriter) Step(n int, st *submarine.Step, d *explain.Decision) {
 	if w.err != nil {
 		return
 	}
@@ -66,14 +66,14 @@ func slowStep(r *submarine.Rules, n int, st *submarine.Step, d *explain.Decision
 }
 
 // Result records the end of the game.
-func (w *Writer) Result(r Result) {
+func (w *SubmarineWriter) Result(r SubmarineResult) {
 	r.Type = TypeResult
 	w.write(r)
 }
 
-// WriteTo writes rp in the replay format (Read's inverse: a file read and
-// written back is byte for byte the same when it was written by Writer).
-func (rp *Replay) WriteTo(w io.Writer) (int64, error) {
+// WriteTo writes rp in the replay format (ReadSubmarine's inverse: a file read and
+// written back is byte for byte the same when it was written by SubmarineWriter).
+func (rp *SubmarineReplay) WriteTo(w io.Writer) (int64, error) {
 	return writeLines(w, func(lw *lineWriter) {
 		h := rp.Header
 		h.Type = TypeHeader

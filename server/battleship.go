@@ -16,6 +16,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -24,8 +25,8 @@ import (
 
 // Games a listener can serve (ListenerConfig.Game).
 const (
-	GameSubmarine  = "submarine"
-	GameBattleship = "battleship"
+	GameSubmarine  = submarine.Name
+	GameBattleship = battleship.Name
 )
 
 // DialectBattleship is Result.Dialect for battleship games.

@@ -170,9 +170,9 @@ func checkRecords(t *testing.T, rl, rd string) []Result {
 			continue // an unfinished replay: not a replay
 		}
 		require.True(t, strings.HasSuffix(name, ".jsonl"), "unexpected file %s", name)
-		rp, err := replay.ReadFile(filepath.Join(rd, name))
+		rp, err := replay.ReadSubmarineFile(filepath.Join(rd, name))
 		require.NoError(t, err, "replay %s", name)
-		require.NoError(t, replay.Verify(rp), "replay %s", name)
+		require.NoError(t, replay.VerifySubmarine(rp), "replay %s", name)
 		replays++
 	}
 	require.GreaterOrEqual(t, replays, len(results)-countAborted(results), fmt.Sprintf("%d replays", replays))

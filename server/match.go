@@ -275,15 +275,15 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 	}
 
 	rules := m.st.rules
-	rec := newRecorder(m, log, func(w io.Writer, players [2]replay.SeatInfo) *replay.Writer {
-		rw := replay.NewWriter(w, rules, replay.Header{Seed: res.Seed, First: res.First, Players: players})
+	rec := newRecorder(m, log, func(w io.Writer, players [2]replay.SeatInfo) *replay.SubmarineWriter {
+		rw := replay.NewSubmarineWriter(w, rules, replay.SubmarineHeader{Seed: res.Seed, First: res.First, Players: players})
 		for i, s := range m.seats {
 			rw.Placement(i, s.place)
 		}
 		return rw
 	})
 	replayBytes := func(forfeits []replay.Forfeit) []byte {
-		return rec.finish(replay.Result{Outcome: replayOutcome(res), Winner: res.Winner, Actions: res.Actions, Forfeits: forfeits})
+		return rec.finish(replay.SubmarineResult{Outcome: replayOutcome(res), Winner: res.Winner, Actions: res.Actions, Forfeits: forfeits})
 	}
 
 	if m.seats[0].fault != nil || m.seats[1].fault != nil {
@@ -528,7 +528,7 @@ func replayOutcome(res *Result) string {
 	return replay.OutcomeWin
 }
 
-// resultWriter is a replay writer (*replay.Writer, *replay.BattleshipWriter)
+// resultWriter is a replay writer (*replay.SubmarineWriter, *replay.BattleshipWriter)
 // whose result line is an R.
 type resultWriter[R any] interface {
 	Result(R)

@@ -22,12 +22,12 @@ const (
 )
 
 // verifyReplay reads the replay of r and checks it against the rules engine.
-func verifyReplay(t *testing.T, ts *testServer, r Result) *replay.Replay {
+func verifyReplay(t *testing.T, ts *testServer, r Result) *replay.SubmarineReplay {
 	t.Helper()
 	require.NotEmpty(t, r.Replay, "game %s has no replay", r.Game)
-	rp, err := replay.ReadFile(filepath.Join(ts.cfg.ReplayDir, r.Replay))
+	rp, err := replay.ReadSubmarineFile(filepath.Join(ts.cfg.ReplayDir, r.Replay))
 	require.NoError(t, err)
-	require.NoError(t, replay.Verify(rp))
+	require.NoError(t, replay.VerifySubmarine(rp))
 	require.Equal(t, r.Seed, rp.Header.Seed)
 	require.Equal(t, r.First, rp.Header.First)
 	require.Equal(t, r.Actions, rp.Result.Actions)

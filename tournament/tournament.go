@@ -29,13 +29,13 @@ var ErrConfig = errors.New("tournament: invalid config")
 // Config describes a round robin.
 type Config struct {
 	Rules     *submarine.Rules
-	Players   []arena.Entrant // at least two, distinct names
-	Games     int             // games per pair, seats alternating
-	Seed      uint64          // tournament seed
-	Workers   int             // parallel games per pair; 0 = GOMAXPROCS
-	Bootstrap int             // bootstrap resamples for the intervals; 0 = 1000
-	Timing    bool            // measure every player's decision time (Rating.Timing)
-	Log       *slog.Logger    // forfeits; nil = discard
+	Players   []arena.SubmarineEntrant // at least two, distinct names
+	Games     int                      // games per pair, seats alternating
+	Seed      uint64                   // tournament seed
+	Workers   int                      // parallel games per pair; 0 = GOMAXPROCS
+	Bootstrap int                      // bootstrap resamples for the intervals; 0 = 1000
+	Timing    bool                     // measure every player's decision time (Rating.Timing)
+	Log       *slog.Logger             // forfeits; nil = discard
 }
 
 // Validate checks the config.

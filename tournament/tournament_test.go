@@ -14,13 +14,13 @@ import (
 	"github.com/kaisen-ai/kaisen/players"
 )
 
-func entrants(t *testing.T, r *submarine.Rules, names ...string) []arena.Entrant {
+func entrants(t *testing.T, r *submarine.Rules, names ...string) []arena.SubmarineEntrant {
 	t.Helper()
-	var out []arena.Entrant
+	var out []arena.SubmarineEntrant
 	for _, n := range names {
 		f, err := players.New(n, r, nil)
 		require.NoError(t, err)
-		out = append(out, arena.Entrant{Name: n, Factory: f})
+		out = append(out, arena.SubmarineEntrant{Name: n, Factory: f})
 	}
 	return out
 }
@@ -93,7 +93,7 @@ func TestConfigValidate(t *testing.T) {
 		want string
 	}{
 		{name: "one player", c: Config{Rules: r, Players: two[:1], Games: 1}, want: "at least 2"},
-		{name: "twice", c: Config{Rules: r, Players: []arena.Entrant{two[0], two[0]}, Games: 1}, want: "twice"},
+		{name: "twice", c: Config{Rules: r, Players: []arena.SubmarineEntrant{two[0], two[0]}, Games: 1}, want: "twice"},
 		{name: "no games", c: Config{Rules: r, Players: two, Games: 0}, want: "games per pair"},
 		{name: "no rules", c: Config{Players: two, Games: 1}, want: "no rules"},
 	}

@@ -27,7 +27,7 @@ type GameObjective struct {
 	Player    string // registry name of the tuned player
 	Base      string // YAML text of its config (values not tuned are kept)
 	Space     Space
-	Opponents []arena.Entrant
+	Opponents []arena.SubmarineEntrant
 	Games     int       // games per evaluation, at least one per opponent
 	Workers   int       // parallel games; 0 = GOMAXPROCS
 	DrawScore float64   // points for a draw (0: a draw counts as a non-win)
@@ -122,7 +122,7 @@ func (g *GameObjective) Play(ctx context.Context, fac players.Factory, seed uint
 			continue
 		}
 		m := arena.Match{
-			Family:  &arena.Submarine{Rules: g.Rules, P1: arena.Entrant{Name: g.Player, Factory: fac}, P2: opp},
+			Family:  &arena.Submarine{Rules: g.Rules, P1: arena.SubmarineEntrant{Name: g.Player, Factory: fac}, P2: opp},
 			Games:   games,
 			Seed:    derive(seed, uint64(k)+1000),
 			Workers: g.Workers,

@@ -27,7 +27,7 @@ func simpleObjective(t *testing.T, games int) *GameObjective {
 	rnd, err := players.New("random", r, nil)
 	require.NoError(t, err)
 	return &GameObjective{Rules: r, Player: "simple", Base: base, Space: s, Games: games, Workers: 2,
-		Opponents: []arena.Entrant{{Name: "random", Factory: rnd}}, Dir: t.TempDir()}
+		Opponents: []arena.SubmarineEntrant{{Name: "random", Factory: rnd}}, Dir: t.TempDir()}
 }
 
 func TestGameObjectiveCommonRandomNumbers(t *testing.T) {

@@ -15,6 +15,10 @@ import (
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
+// Name is the game's name: the --game value, a replay header's "game" and a
+// server listener's game (package games lists every game).
+const Name = "submarine"
+
 // MaxShips is the largest fleet a Rules may declare.
 const MaxShips = 8
 

@@ -59,8 +59,8 @@ func runBench(ctx context.Context, w io.Writer, games int, seed uint64) error {
 	rules := submarine.DefaultRules()
 	random := func(rng *rand.Rand) players.Player { return players.NewRandom(rules, rng) }
 	fam := &arena.Submarine{Rules: rules,
-		P1: arena.Entrant{Name: "random", Factory: random},
-		P2: arena.Entrant{Name: "random", Factory: random}}
+		P1: arena.SubmarineEntrant{Name: "random", Factory: random},
+		P2: arena.SubmarineEntrant{Name: "random", Factory: random}}
 	cpus := runtime.GOMAXPROCS(0)
 	fmt.Fprintf(w, "kaisen bench: random vs random, default rules, %d CPUs, %s/%s\n\n", cpus, runtime.GOOS, runtime.GOARCH)
 

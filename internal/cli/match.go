@@ -154,8 +154,8 @@ func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, er
 			return nil, fmt.Errorf("--p2: %w", err)
 		}
 		return &arena.Submarine{Rules: rules,
-			P1: arena.Entrant{Name: f.p1, Factory: p1},
-			P2: arena.Entrant{Name: f.p2, Factory: p2}}, nil
+			P1: arena.SubmarineEntrant{Name: f.p1, Factory: p1},
+			P2: arena.SubmarineEntrant{Name: f.p2, Factory: p2}}, nil
 	case arena.GameBattleship:
 		rules, err := cfg.Battleship.Build()
 		if err != nil {

@@ -94,9 +94,9 @@ func TestMatchReplaysIdenticalAcrossWorkers(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(dirs[1], arena.ReplayName(i)))
 		require.NoError(t, err)
 		require.Equal(t, a, b, "game %d", i)
-		rp, err := replay.Read(bytes.NewReader(a))
+		rp, err := replay.ReadSubmarine(bytes.NewReader(a))
 		require.NoError(t, err)
-		require.NoError(t, replay.Verify(rp))
+		require.NoError(t, replay.VerifySubmarine(rp))
 	}
 }
 
@@ -153,9 +153,9 @@ func TestMatchConfig(t *testing.T) {
 	got := matchLastJSON(t, stdout)
 	require.Greater(t, got["draws"], 0.0, "a draw limit of 40 actions draws some random games")
 	require.LessOrEqual(t, got["mean_actions"], 40.0)
-	rp, err := replay.ReadFile(filepath.Join(replays, arena.ReplayName(0)))
+	rp, err := replay.ReadSubmarineFile(filepath.Join(replays, arena.ReplayName(0)))
 	require.NoError(t, err)
-	require.Equal(t, replay.Rules{Width: 6, Height: 4, Rocks: []replay.Pos{{0, 0}, {5, 0}, {0, 3}, {5, 3}},
+	require.Equal(t, replay.SubmarineRules{Width: 6, Height: 4, Rocks: []replay.Pos{{0, 0}, {5, 0}, {0, 3}, {5, 3}},
 		Fleet: []replay.Ship{{Name: "w", HP: 3}, {Name: "c", HP: 2}, {Name: "s", HP: 1}}, DrawLimit: 40}, rp.Header.Rules)
 }
 

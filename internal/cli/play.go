@@ -151,26 +151,26 @@ func runPlay(ctx context.Context, e *env, f playFlags) error {
 }
 
 // playOnce plays every game of one connection and prints the end lines.
-func playOnce(ctx context.Context, e *env, f playFlags, build client.PlayerFor, rngFor func(int) *rand.Rand) (client.PlayResult, error) {
+func playOnce(ctx context.Context, e *env, f playFlags, build client.SubmarinePlayerFor, rngFor func(int) *rand.Rand) (client.SubmarineResult, error) {
 	d := net.Dialer{Timeout: f.dialTimeout}
 	conn, err := d.DialContext(ctx, "tcp", f.addr)
 	if err != nil {
-		return client.PlayResult{}, fmt.Errorf("connect: %w", err)
+		return client.SubmarineResult{}, fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close()
 	var werr error
-	opts := client.PlayOptions{
+	opts := client.SubmarinePlayOptions{
 		Name:        f.name,
 		ReadTimeout: f.timeout,
 		Log:         e.log,
-		OnGame: func(g client.PlayedGame) {
+		OnGame: func(g client.SubmarineGame) {
 			e.log.Debug("game over", "game", g.Game+1, "round", g.Round, "end", g.End.String(), "actions", g.Actions, "first", g.First)
 			if _, err := fmt.Fprintln(e.stdout, g.Line); err != nil && werr == nil {
 				werr = err
 			}
 		},
 	}
-	res, err := client.Play(ctx, conn, build, rngFor, opts)
+	res, err := client.PlaySubmarine(ctx, conn, build, rngFor, opts)
 	if err == nil && res.Tally != nil {
 		for _, l := range protocol.SeriesTrailer(*res.Tally) {
 			if _, err := fmt.Fprintln(e.stdout, l); err != nil && werr == nil {

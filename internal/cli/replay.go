@@ -62,12 +62,12 @@ Examples:
 					return usageError("--%s is for battleship replays", name)
 				}
 			}
-			rp, err := replay.ReadFile(args[0])
+			rp, err := replay.ReadSubmarineFile(args[0])
 			if err != nil {
 				return err
 			}
 			if f.verifyOnly {
-				if err := replay.Verify(rp); err != nil {
+				if err := replay.VerifySubmarine(rp); err != nil {
 					return fmt.Errorf("%s: %w", args[0], err)
 				}
 				res := rp.Result
@@ -78,17 +78,17 @@ Examples:
 				_, err := fmt.Fprintf(e.stdout, "%s: ok: %d actions, %s\n", args[0], res.Actions, who)
 				return err
 			}
-			opt := replay.RenderOptions{From: f.from, To: -1, Heatmap: f.heatmap}
+			opt := replay.SubmarineRenderOptions{From: f.from, To: -1, Heatmap: f.heatmap}
 			if cmd.Flags().Changed("turn") {
 				if cmd.Flags().Changed("from") {
 					return usageError("--turn and --from exclude each other")
 				}
-				opt = replay.RenderOptions{From: f.turn, To: f.turn, Heatmap: f.heatmap}
+				opt = replay.SubmarineRenderOptions{From: f.turn, To: f.turn, Heatmap: f.heatmap}
 			}
 			if n := len(rp.Steps); opt.From < 0 || opt.From > n {
 				return usageError("action %d: the game has actions 1 to %d (0 is the start)", opt.From, n)
 			}
-			return replay.Render(e.stdout, rp, opt)
+			return replay.RenderSubmarine(e.stdout, rp, opt)
 		},
 	}
 	cmd.Flags().IntVar(&f.turn, "turn", 0, "show only the position after this action or shot (0 = the start)")

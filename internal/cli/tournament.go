@@ -112,7 +112,7 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	if err != nil {
 		return err
 	}
-	var entrants []arena.Entrant
+	var entrants []arena.SubmarineEntrant
 	for _, entry := range names {
 		name, _, _ := strings.Cut(entry, "@")
 		fac, err := players.New(name, rules, config.File(configs[entry]))
@@ -120,7 +120,7 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 			return usageError("--players %s: %v", entry, err)
 		}
 		delete(configs, entry)
-		entrants = append(entrants, arena.Entrant{Name: entry, Factory: fac})
+		entrants = append(entrants, arena.SubmarineEntrant{Name: entry, Factory: fac})
 	}
 	for k := range configs {
 		return usageError("--player-config %s: no such entry in --players", k)
