@@ -104,7 +104,9 @@ func TestJointGreedyPlaysLegalGames(t *testing.T) {
 	chaser.Approach.Ahead, chaser.Approach.HPEdge, chaser.Idle.Move = -7, 1, 0.5
 	chaser.Attack.Info, chaser.Attack.HPExponent, chaser.Placement.Edge = 0.3, 2, -1
 	chaser.Flee.Located, chaser.Flee.Reach, chaser.Flee.Safe, chaser.Flee.Rate = 0.5, 0.6, 0.3, 0.7
-	cfgs := map[string]JointGreedyConfig{"hirota": DefaultHirotaConfig(), "camper": camper, "chaser": chaser}
+	reach := DefaultHirotaConfig()
+	reach.Approach.Target = JGApproachReach
+	cfgs := map[string]JointGreedyConfig{"hirota": DefaultHirotaConfig(), "camper": camper, "chaser": chaser, "hirota@8a6b3cb": reach}
 	for bname, r := range boards {
 		for cname, cfg := range cfgs {
 			t.Run(bname+"/"+cname, func(t *testing.T) {

@@ -342,8 +342,12 @@ func (p *JointGreedy) locatedTarget(reach grid.Set) bool {
 	return false
 }
 
-// approach moves a ship towards a cell of high attack score.
+// approach moves a ship towards a cell of high attack score, or into the
+// enemy's likely reach.
 func (p *JointGreedy) approach() (submarine.Action, bool) {
+	if p.cfg.Approach.Target == JGApproachReach {
+		return p.approachReach()
+	}
 	dests := p.ties[:0]
 	record := 0.0
 	for _, c := range p.sh.order {
@@ -391,6 +395,35 @@ func (p *JointGreedy) approach() (submarine.Action, bool) {
 	}
 	p.last.state, p.last.ship, p.last.to, p.last.dest, p.last.score = "approach", ship, to, dest, low
 	p.last.add(submarine.MoveTo(ship, to), -low)
+	return submarine.MoveTo(ship, to), true
+}
+
+// approachReach moves the ship and cell most likely in the enemy's reach
+// (the last of the scan among equals), among the ships at least HPEdge
+// stronger than the enemy's strongest living ship.
+func (p *JointGreedy) approachReach() (submarine.Action, bool) {
+	strongest := int8(0)
+	for i := range p.rules.Fleet {
+		strongest = max(strongest, p.enemyHP[i])
+	}
+	ship, to, most := submarine.NoShip, grid.None, -1
+	for i := range p.rules.Fleet {
+		if !p.me.Alive.Has(i) || float64(p.me.HP[i]-strongest) < p.cfg.Approach.HPEdge {
+			continue
+		}
+		targets := p.rules.MoveTargets(&p.me, i)
+		for _, c := range p.sh.order {
+			if k := p.enemy.covered(c); targets.Has(c) && k >= most {
+				ship, to, most = i, c, k
+			}
+		}
+	}
+	if ship == submarine.NoShip {
+		return submarine.Action{}, false
+	}
+	risk := float64(most) / float64(p.enemy.total())
+	p.last.state, p.last.ship, p.last.to, p.last.dest, p.last.score = "approach", ship, to, to, risk
+	p.last.add(submarine.MoveTo(ship, to), risk)
 	return submarine.MoveTo(ship, to), true
 }
 
@@ -499,6 +532,11 @@ func (p *JointGreedy) Explain() explain.Decision {
 		}
 		d.Reason += fmt.Sprintf("), %d cell(s) tied, one drawn at random", c.n)
 	case "approach":
+		if p.cfg.Approach.Target == JGApproachReach {
+			d.Reason = fmt.Sprintf("nothing worth attacking and ahead (hp %+d): %s enters the enemy's likely reach at %s (P=%.2f)",
+				c.adv, name(c.ship), r.CellName(c.to), c.score)
+			break
+		}
 		d.Reason = fmt.Sprintf("nothing worth attacking and ahead (hp %+d): %s moves towards %s (cost %.2f)",
 			c.adv, name(c.ship), r.CellName(c.dest), c.score)
 	case "wander":

@@ -3,6 +3,7 @@ package players
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -202,8 +203,11 @@ func (c *jgChart) stats() {
 				s = s.Union(c.board.Around(cell))
 			}
 		}
-		for cell := range s.All() {
-			c.cover[cell]++
+		for w, word := range s {
+			for word != 0 {
+				c.cover[w*64+bits.TrailingZeros64(word)]++
+				word &= word - 1
+			}
 		}
 	}
 	c.statsOK = true

@@ -94,13 +94,19 @@ type JGFlee struct {
 }
 
 // JGApproach configures what an idle player (nothing worth attacking) does
-// when it is ahead: hp advantage > Ahead. It picks a destination among the
-// cells of highest attack score (hirota's rule: the successive records of a
-// scan of the board, at random) and moves the ship, among those at least
-// HPEdge stronger than the enemy ship most likely there, to the cell that
-// minimises the Manhattan distance to it + Safety * P(cell in the enemy's
-// reach).
+// when it is ahead: hp advantage > Ahead. With Target "score" it picks a
+// destination among the cells of highest attack score (hirota's rule: the
+// successive records of a scan of the board, at random) and moves the ship,
+// among those at least HPEdge stronger than the enemy ship most likely
+// there, to the cell that minimises the Manhattan distance to it + Safety *
+// P(cell in the enemy's reach). With Target "reach" (the earlier published
+// version, HKodai/submarine @ 8a6b3cb) it moves the ship and cell most likely
+// in the enemy's reach (the last of the scan among equals), among ships at
+// least HPEdge stronger than the enemy's strongest living ship.
 type JGApproach struct {
+	// Target: "score" (head for a likely enemy cell) or "reach" (enter the
+	// enemy's likely reach). hirota: score.
+	Target string `mapstructure:"target"`
 	// Ahead: hp advantage above which it approaches (7: never on the
 	// default fleet, a camper; -7: always, a chaser). hirota: 0.
 	Ahead float64 `mapstructure:"ahead" tune:"-7,7"`
@@ -120,6 +126,12 @@ type JGIdle struct {
 	Move float64 `mapstructure:"move" tune:"0,1"`
 }
 
+// The approach targets of JGApproach.Target.
+const (
+	JGApproachScore = "score"
+	JGApproachReach = "reach"
+)
+
 // DefaultHirotaConfig returns hirota_player's rules as weights: the
 // published player (HKodai/submarine, docs/hirota.md).
 func DefaultHirotaConfig() JointGreedyConfig {
@@ -128,7 +140,7 @@ func DefaultHirotaConfig() JointGreedyConfig {
 		Belief:    JGBelief{HitNear: false},
 		Attack:    JGAttack{HPExponent: 1},
 		Flee:      JGFlee{Located: 1, Reach: 1, Safe: 0, Ahead: 1, AheadWithTarget: 0, TargetSure: 1, Rate: 1},
-		Approach:  JGApproach{Ahead: 0, HPEdge: -10, Safety: 0},
+		Approach:  JGApproach{Target: JGApproachScore, Ahead: 0, HPEdge: -10, Safety: 0},
 		Idle:      JGIdle{Move: 0},
 	}
 }
@@ -172,6 +184,9 @@ func (c *JointGreedyConfig) Validate() error {
 		if math.IsNaN(w.v) || w.v < w.lo || w.v > w.hi {
 			errs = append(errs, fmt.Errorf("%s %v: want %g to %g", w.key, w.v, w.lo, w.hi))
 		}
+	}
+	if t := c.Approach.Target; t != JGApproachScore && t != JGApproachReach {
+		errs = append(errs, fmt.Errorf("approach.target %q: want %q or %q", t, JGApproachScore, JGApproachReach))
 	}
 	return errors.Join(errs...)
 }

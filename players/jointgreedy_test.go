@@ -54,6 +54,7 @@ func TestJGConfigValidate(t *testing.T) {
 		{"probability above 1", func(c *JointGreedyConfig) { c.Flee.Located = 1.5 }, "flee.located"},
 		{"NaN", func(c *JointGreedyConfig) { c.Idle.Move = nanFloat() }, "idle.move"},
 		{"distance", func(c *JointGreedyConfig) { c.Placement.MinDistance = 17 }, "placement.min_distance"},
+		{"approach target", func(c *JointGreedyConfig) { c.Approach.Target = "closest" }, "approach.target"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -198,6 +199,23 @@ func TestJGIdle(t *testing.T) {
 		require.Contains(t, []grid.Cell{xy(2, 1), xy(3, 2)}, dest)
 		require.Equal(t, 0.0, p.last.score, "a move lands on the destination")
 		require.Equal(t, dest, a.To)
+	})
+	t.Run("ahead: enter the enemy's likely reach (earlier version)", func(t *testing.T) {
+		cfg := DefaultHirotaConfig()
+		cfg.Approach.Target = JGApproachReach
+		p := jgPosition(t, cfg, me, far, located)
+		p.enemyHP[0] = 2
+		a := p.Act()
+		require.Equal(t, submarine.Move, a.Kind)
+		require.Equal(t, "approach", p.Explain().State)
+		best := 0
+		for i := range 3 {
+			for c := range p.rules.MoveTargets(&p.me, i).All() {
+				best = max(best, p.enemy.covered(c))
+			}
+		}
+		require.Equal(t, best, p.enemy.covered(a.To), "no move is more likely in reach")
+		require.Equal(t, 2, best, "surely in reach")
 	})
 	t.Run("camper never approaches", func(t *testing.T) {
 		cfg := DefaultHirotaConfig()
