@@ -14,10 +14,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/progress"
 	"github.com/kaisen-ai/kaisen/players"
-	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
 // matchFlags are the settings of kaisen match.
@@ -91,7 +91,8 @@ replays (schema in docs/battleship.md; kaisen replay draws them).
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.game, "game", "submarine", "game family: submarine or battleship (default: the config's game)")
+	fl.StringVar(&f.game, "game", games.Default().Name, gameFlagHelp("game family")+" (default: the config's game)")
+	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	fl.StringVar(&f.p1, "p1", "stateplayer2", "first player's name (see kaisen players; battleship default: gridbot)")
 	fl.StringVar(&f.p2, "p2", "random", "second player's name (battleship default: bs-random)")
 	fl.StringVar(&f.p1Config, "p1-config", "", "YAML weights of the first player (default: its built-in weights)")
@@ -136,51 +137,21 @@ func usageError(format string, args ...any) error {
 	return &ExitError{Code: 2, Err: fmt.Errorf(format, args...)}
 }
 
-// buildFamily makes the game family of a match: the hook where other game
-// families (battleship) plug in.
+// buildFamily makes the game family of a match from the games registry.
 func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, error) {
-	switch game {
-	case "submarine":
-		rules, err := cfg.Rules.Build()
-		if err != nil {
-			return nil, err
-		}
-		p1, err := players.New(f.p1, rules, config.File(f.p1Config))
-		if err != nil {
-			return nil, fmt.Errorf("--p1: %w", err)
-		}
-		p2, err := players.New(f.p2, rules, config.File(f.p2Config))
-		if err != nil {
-			return nil, fmt.Errorf("--p2: %w", err)
-		}
-		return &arena.Submarine{Rules: rules,
-			P1: arena.SubmarineEntrant{Name: f.p1, Factory: p1},
-			P2: arena.SubmarineEntrant{Name: f.p2, Factory: p2}}, nil
-	case arena.GameBattleship:
-		rules, err := cfg.Battleship.Build()
-		if err != nil {
-			return nil, err
-		}
-		if !f.p1Given {
-			f.p1 = "gridbot"
-		}
-		if !f.p2Given {
-			f.p2 = "bs-random"
-		}
-		p1, err := bsplayers.New(f.p1, rules, config.File(f.p1Config))
-		if err != nil {
-			return nil, fmt.Errorf("--p1: %w", err)
-		}
-		p2, err := bsplayers.New(f.p2, rules, config.File(f.p2Config))
-		if err != nil {
-			return nil, fmt.Errorf("--p2: %w", err)
-		}
-		return &arena.Battleship{Rules: rules,
-			P1: arena.BattleshipEntrant{Name: f.p1, Factory: p1},
-			P2: arena.BattleshipEntrant{Name: f.p2, Factory: p2}}, nil
-	default:
-		return nil, usageError("--game %q: unknown game family (known: submarine, battleship)", game)
+	g, err := lookupGame(game)
+	if err != nil {
+		return nil, err
 	}
+	if !f.p1Given {
+		f.p1 = g.DefaultPlayers[0]
+	}
+	if !f.p2Given {
+		f.p2 = g.DefaultPlayers[1]
+	}
+	return g.Family(cfg,
+		games.Entrant{Name: f.p1, Load: config.File(f.p1Config)},
+		games.Entrant{Name: f.p2, Load: config.File(f.p2Config)})
 }
 
 func runMatch(ctx context.Context, e *env, f *matchFlags) error {

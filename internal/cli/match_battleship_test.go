@@ -83,7 +83,7 @@ func TestMatchBattleshipErrors(t *testing.T) {
 		{"submarine player", []string{"--game", "battleship", "--p1", "stateplayer2"}, `unknown player "stateplayer2"`},
 		{"battleship player in submarine", []string{"--p1", "gridbot"}, `gridbot`},
 		{"submarine config", []string{"--game", "battleship", "--config", "../../configs/match.yaml"}, `is a "submarine" config`},
-		{"unknown family", []string{"--game", "chess"}, `unknown game family (known: submarine, battleship)`},
+		{"unknown family", []string{"--game", "chess"}, `--game "chess": unknown game (games: submarine, battleship)`},
 		{"config picks the game", []string{"--config", cfg, "--p1", "random"}, `--p1: bsplayers: unknown player "random"`},
 	}
 	for _, tc := range tests {

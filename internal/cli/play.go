@@ -15,7 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -80,19 +82,25 @@ one game on the classic 10x10 board.`,
 			if !cmd.Flags().Changed("seed") {
 				f.seed = drawSeed()
 			}
-			if f.game == gameBattleship {
-				if !cmd.Flags().Changed("player") {
-					f.player = defaultBattleshipPlayer
-				}
-				return runPlayBattleship(cmd.Context(), e, f)
+			g, err := lookupGame(f.game)
+			if err != nil {
+				return &ExitError{Code: playExitUsage, Err: err}
 			}
-			return runPlay(cmd.Context(), e, f)
+			c, ok := playClients[g.Name]
+			if !ok {
+				return &ExitError{Code: playExitUsage, Err: fmt.Errorf("--game %s: kaisen play has no client for it", g.Name)}
+			}
+			if !cmd.Flags().Changed("player") {
+				f.player = c.defaultPlayer
+			}
+			return c.run(cmd.Context(), e, f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:2000", "server address host:port")
 	fl.StringVar(&f.player, "player", "random", "built-in AI to play with (see kaisen players)")
-	fl.StringVar(&f.game, "game", "submarine", "game the server plays: submarine or battleship")
+	fl.StringVar(&f.game, "game", games.Default().Name, gameFlagHelp("game the server plays"))
+	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	fl.StringVar(&f.config, "config", "", "YAML weights for the AI (default: its built-in defaults)")
 	fl.IntVar(&f.games, "games", 1, "connections to play in a row (each plays one game or one whole series)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed of the AI's random choices (default: drawn at random and logged)")
@@ -100,6 +108,20 @@ one game on the classic 10x10 board.`,
 	fl.DurationVar(&f.timeout, "timeout", client.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
 	fl.DurationVar(&f.dialTimeout, "dial-timeout", 10*time.Second, "longest wait to connect")
 	return cmd
+}
+
+// playClient is how kaisen play plays one game of the registry: the AI
+// without --player and the run.
+type playClient struct {
+	defaultPlayer string
+	run           func(ctx context.Context, e *env, f playFlags) error
+}
+
+// playClients are kaisen play's clients by game name; every game of the
+// registry has one (TestEveryGameHasAPlayClient).
+var playClients = map[string]playClient{
+	submarine.Name:  {defaultPlayer: "random", run: runPlay},
+	battleship.Name: {defaultPlayer: defaultBattleshipPlayer, run: runPlayBattleship},
 }
 
 func runPlay(ctx context.Context, e *env, f playFlags) error {

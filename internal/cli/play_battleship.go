@@ -14,9 +14,6 @@ import (
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
-// gameBattleship is the --game value of kaisen play for the battleship server.
-const gameBattleship = "battleship"
-
 // defaultBattleshipPlayer is the battleship AI of kaisen play without --player.
 const defaultBattleshipPlayer = "gridbot"
 

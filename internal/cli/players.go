@@ -6,8 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kaisen-ai/kaisen/players"
-	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
+	"github.com/kaisen-ai/kaisen/games"
 )
 
 func newPlayersCmd(e *env) *cobra.Command {
@@ -24,16 +23,15 @@ Example:
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "submarine:")
-			fmt.Fprintln(tw, "NAME\tCONFIG\tWHAT IT DOES")
-			for _, p := range players.Entries() {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Name, orDash(p.Config), p.Summary)
-			}
-			fmt.Fprintln(tw)
-			fmt.Fprintln(tw, "battleship:")
-			fmt.Fprintln(tw, "NAME\tCONFIG\tWHAT IT DOES")
-			for _, p := range bsplayers.Entries() {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Name, orDash(p.Config), p.Summary)
+			for i, g := range games.All() {
+				if i > 0 {
+					fmt.Fprintln(tw)
+				}
+				fmt.Fprintf(tw, "%s:\n", g.Name)
+				fmt.Fprintln(tw, "NAME\tCONFIG\tWHAT IT DOES")
+				for _, p := range g.Players() {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Name, orDash(p.Config), p.Summary)
+				}
 			}
 			return tw.Flush()
 		},

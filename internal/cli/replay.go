@@ -2,9 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -54,41 +56,7 @@ Examples:
   kaisen replay bs/game-000001.jsonl --cyrillic   columns а б в г д е ж з и к`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if game, err := replay.GameOfFile(args[0]); err == nil && game == replay.GameBattleship {
-				return runBattleshipReplay(e, cmd, args[0], &f)
-			}
-			for _, name := range []string{"boards", "cyrillic"} {
-				if cmd.Flags().Changed(name) {
-					return usageError("--%s is for battleship replays", name)
-				}
-			}
-			rp, err := replay.ReadSubmarineFile(args[0])
-			if err != nil {
-				return err
-			}
-			if f.verifyOnly {
-				if err := replay.VerifySubmarine(rp); err != nil {
-					return fmt.Errorf("%s: %w", args[0], err)
-				}
-				res := rp.Result
-				who := "draw"
-				if res.Outcome == replay.OutcomeWin {
-					who = fmt.Sprintf("seat %d %s wins", res.Winner, rp.Header.Players[res.Winner].Name)
-				}
-				_, err := fmt.Fprintf(e.stdout, "%s: ok: %d actions, %s\n", args[0], res.Actions, who)
-				return err
-			}
-			opt := replay.SubmarineRenderOptions{From: f.from, To: -1, Heatmap: f.heatmap}
-			if cmd.Flags().Changed("turn") {
-				if cmd.Flags().Changed("from") {
-					return usageError("--turn and --from exclude each other")
-				}
-				opt = replay.SubmarineRenderOptions{From: f.turn, To: f.turn, Heatmap: f.heatmap}
-			}
-			if n := len(rp.Steps); opt.From < 0 || opt.From > n {
-				return usageError("action %d: the game has actions 1 to %d (0 is the start)", opt.From, n)
-			}
-			return replay.RenderSubmarine(e.stdout, rp, opt)
+			return runReplay(e, cmd, args[0], &f)
 		},
 	}
 	cmd.Flags().IntVar(&f.turn, "turn", 0, "show only the position after this action or shot (0 = the start)")
@@ -100,42 +68,47 @@ Examples:
 	return cmd
 }
 
-// runBattleshipReplay is kaisen replay of a Battleship replay.
-func runBattleshipReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
-	if f.heatmap {
-		return usageError("--heatmap is for submarine replays")
+// runReplay is kaisen replay: the game named by the file's header (the
+// submarine game when it names none readable) reads, verifies and draws it.
+func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
+	g := games.Default()
+	if name, err := replay.GameOfFile(path); err == nil {
+		if named, err := games.Lookup(name); err == nil {
+			g = named
+		}
 	}
-	switch f.boards {
-	case replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot:
-	default:
-		return usageError("--boards %q: want %s, %s or %s", f.boards, replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot)
+	for _, other := range games.All() {
+		for _, name := range other.ReplayFlags {
+			if other.Name != g.Name && !slices.Contains(g.ReplayFlags, name) && cmd.Flags().Changed(name) {
+				return usageError("--%s is for %s replays", name, other.Name)
+			}
+		}
 	}
-	rp, err := replay.ReadBattleshipFile(path)
+	opt := games.RenderOptions{From: f.from, To: -1, Heatmap: f.heatmap, Boards: f.boards, Cyrillic: f.cyrillic}
+	if g.CheckRender != nil {
+		if err := g.CheckRender(opt); err != nil {
+			return usageError("%w", err)
+		}
+	}
+	rp, err := g.OpenReplay(path)
 	if err != nil {
 		return err
 	}
 	if f.verifyOnly {
-		if err := replay.VerifyBattleship(rp); err != nil {
+		if err := rp.Verify(); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		res := rp.Result
-		who := "draw"
-		if res.Outcome == replay.OutcomeWin {
-			who = fmt.Sprintf("seat %d %s wins", res.Winner, rp.Header.Players[res.Winner].Name)
-		}
-		_, err := fmt.Fprintf(e.stdout, "%s: ok: %d shots (%d by seat 0, %d by seat 1), %s\n",
-			path, len(rp.Shots), res.Shots[0], res.Shots[1], who)
+		_, err := fmt.Fprintf(e.stdout, "%s: ok: %s\n", path, rp.Summary())
 		return err
 	}
-	opt := replay.BattleshipRenderOptions{From: f.from, To: -1, Boards: f.boards, Cyrillic: f.cyrillic}
 	if cmd.Flags().Changed("turn") {
 		if cmd.Flags().Changed("from") {
 			return usageError("--turn and --from exclude each other")
 		}
 		opt.From, opt.To = f.turn, f.turn
 	}
-	if n := len(rp.Shots); opt.From < 0 || opt.From > n {
-		return usageError("shot %d: the game has shots 1 to %d (0 is the start)", opt.From, n)
+	if n := rp.Moves(); opt.From < 0 || opt.From > n {
+		return usageError("%s %d: the game has %ss 1 to %d (0 is the start)", rp.Move(), opt.From, rp.Move(), n)
 	}
-	return replay.RenderBattleship(e.stdout, rp, opt)
+	return rp.Render(e.stdout, opt)
 }

@@ -110,7 +110,8 @@ Examples:
 	lim := server.DefaultLimits()
 	fl.StringVar(&f.config, "config", "", "YAML config file (see configs/server.yaml); flags override it")
 	fl.StringVar(&f.listen, "listen", d.Address, "address to listen on, host:port (port 0 = any free port)")
-	fl.StringVar(&f.game, "game", server.GameSubmarine, "game: submarine or battleship (10x10, house AIs gridbot, density, bs-random)")
+	fl.StringVar(&f.game, "game", server.GameSubmarine, gameFlagHelp("game")+" (battleship: 10x10, house AIs gridbot, density, bs-random)")
+	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	fl.StringVar(&f.dialect, "dialect", d.Dialect, "wire dialect: classic or submarine-py")
 	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), or pair; default: pair clients (submarine), gridbot (battleship)")
 	fl.StringVar(&f.houseConfig, "house-config", "", "YAML weights of the house AI")
@@ -146,6 +147,11 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 	}
 	if f.config != "" {
 		if err := config.Load(f.config, &cfg); err != nil {
+			return cfg, err
+		}
+	}
+	if fl.Changed("game") {
+		if _, err := lookupGame(f.game); err != nil {
 			return cfg, err
 		}
 	}

@@ -1,0 +1,82 @@
+package games
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
+	"github.com/kaisen-ai/kaisen/replay"
+)
+
+// battleshipGame is classic Battleship (Морской бой): rules in
+// game/battleship, inference in belief/battleship, AIs in
+// players/battleship, replays by replay.BattleshipWriter.
+var battleshipGame = Game{
+	Name:    battleship.Name,
+	Summary: "classic Battleship (Морской бой): 10x10, ships that never touch, a hit shoots again",
+	Players: func() []Player {
+		var out []Player
+		for _, e := range bsplayers.Entries() {
+			out = append(out, Player{Name: e.Name, Summary: e.Summary, Config: e.Config})
+		}
+		return out
+	},
+	CheckPlayer: func(name string) error {
+		_, err := bsplayers.Lookup(name)
+		return err
+	},
+	DefaultPlayers: [2]string{"gridbot", "bs-random"},
+	Family: func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error) {
+		rules, err := cfg.Battleship.Build()
+		if err != nil {
+			return nil, err
+		}
+		f1, err := bsplayers.New(p1.Name, rules, p1.Load)
+		if err != nil {
+			return nil, fmt.Errorf("--p1: %w", err)
+		}
+		f2, err := bsplayers.New(p2.Name, rules, p2.Load)
+		if err != nil {
+			return nil, fmt.Errorf("--p2: %w", err)
+		}
+		return &arena.Battleship{Rules: rules,
+			P1: arena.BattleshipEntrant{Name: p1.Name, Factory: f1},
+			P2: arena.BattleshipEntrant{Name: p2.Name, Factory: f2}}, nil
+	},
+	OpenReplay: func(path string) (Replay, error) {
+		rp, err := replay.ReadBattleshipFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return battleshipReplay{rp}, nil
+	},
+	ReplayFlags: []string{"boards", "cyrillic"},
+	CheckRender: func(opt RenderOptions) error {
+		switch opt.Boards {
+		case "", replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot:
+			return nil
+		}
+		return fmt.Errorf("--boards %q: want %s, %s or %s", opt.Boards, replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot)
+	},
+}
+
+type battleshipReplay struct{ rp *replay.BattleshipReplay }
+
+func (b battleshipReplay) Verify() error { return replay.VerifyBattleship(b.rp) }
+
+func (b battleshipReplay) Summary() string {
+	res := b.rp.Result
+	return fmt.Sprintf("%d shots (%d by seat 0, %d by seat 1), %s", len(b.rp.Shots), res.Shots[0], res.Shots[1], winner(res.Outcome, res.Winner, b.rp.Header.Players))
+}
+
+func (b battleshipReplay) Moves() int   { return len(b.rp.Shots) }
+func (b battleshipReplay) Move() string { return "shot" }
+
+func (b battleshipReplay) Render(w io.Writer, opt RenderOptions) error {
+	if opt.Boards == "" {
+		opt.Boards = replay.BoardsEnd
+	}
+	return replay.RenderBattleship(w, b.rp, replay.BattleshipRenderOptions{From: opt.From, To: opt.To, Boards: opt.Boards, Cyrillic: opt.Cyrillic})
+}

@@ -1,0 +1,111 @@
+package games
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/internal/roster"
+)
+
+// ErrUnknownGame is wrapped by Lookup's error for a name that is not a game.
+var ErrUnknownGame = errors.New("unknown game")
+
+// Game is one game and the hooks the hosts run it with.
+type Game struct {
+	// Name is the game's name: the --game value, a replay header's "game"
+	// and a server listener's game.
+	Name string
+	// Summary says what the game is, in one line.
+	Summary string
+	// Players lists the game's built-in AIs in roster order.
+	Players func() []Player
+	// CheckPlayer returns an error naming the known AIs when name is not
+	// one of them.
+	CheckPlayer func(name string) error
+	// DefaultPlayers are the AIs of a match without --p1 and --p2.
+	DefaultPlayers [2]string
+	// Family builds the arena family of a match of p1 against p2 under the
+	// game's rules in cfg (kaisen match).
+	Family func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error)
+	// OpenReplay reads a replay file of this game (kaisen replay).
+	OpenReplay func(path string) (Replay, error)
+	// ReplayFlags are the render options only this game's replays take
+	// (kaisen replay flag names).
+	ReplayFlags []string
+	// CheckRender, when set, refuses render options this game cannot
+	// draw, before the file is read.
+	CheckRender func(opt RenderOptions) error
+}
+
+// Player is one built-in AI of a game.
+type Player struct {
+	Name    string
+	Summary string
+	Config  string // the YAML file under configs/ documenting its settings ("" = none)
+}
+
+// Entrant is one side of a match: the AI's name and the loader of its
+// settings file (nil = its built-in defaults).
+type Entrant struct {
+	Name string
+	Load roster.Loader
+}
+
+// Replay is a replay file read by its game.
+type Replay interface {
+	// Verify re-plays the file through the rules and fails on any mismatch.
+	Verify() error
+	// Summary is the verified game in a few words, e.g. "57 actions, seat
+	// 0 admiral wins".
+	Summary() string
+	// Moves is the number of actions (shots) recorded; Move names one
+	// ("action", "shot").
+	Moves() int
+	Move() string
+	// Render draws the game, or a range of its moves, as text.
+	Render(w io.Writer, opt RenderOptions) error
+}
+
+// RenderOptions selects what a Replay draws. The game-specific options
+// are ignored by the other games (Game.ReplayFlags lists a game's own).
+type RenderOptions struct {
+	From, To int // moves From to To (0 = the start; To < 0 = to the end)
+	// Submarine: each side's belief about the other fleet under its board.
+	Heatmap bool
+	// Battleship: when to draw the boards (replay.BoardsEnd, BoardsTurn,
+	// BoardsShot) and whether to name the columns in Cyrillic.
+	Boards   string
+	Cyrillic bool
+}
+
+// All lists the games, the default (the submarine game) first.
+func All() []Game { return slices.Clone(all) }
+
+var all = []Game{submarineGame, battleshipGame}
+
+// Names lists the game names in the order of All.
+func Names() []string {
+	names := make([]string, len(all))
+	for i, g := range all {
+		names[i] = g.Name
+	}
+	return names
+}
+
+// Default is the game played when none is named: the submarine game.
+func Default() Game { return all[0] }
+
+// Lookup returns the game called name; for any other name the error
+// wraps ErrUnknownGame and lists the games.
+func Lookup(name string) (Game, error) {
+	for _, g := range all {
+		if g.Name == name {
+			return g, nil
+		}
+	}
+	return Game{}, fmt.Errorf("%w %q (games: %s)", ErrUnknownGame, name, strings.Join(Names(), ", "))
+}
