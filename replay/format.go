@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/version"
 )
 
 // GameSubmarine is the header's "game" value of submarine-game replays.
@@ -398,16 +397,10 @@ func EncodeSubmarinePlacement(r *submarine.Rules, seat int, p submarine.Placemen
 	return out
 }
 
-var version = sync.OnceValue(func() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-})
-
 // Version is the kaisen version written into replay headers: the main
-// module's version from the build information ("(devel)" when unknown).
-func Version() string { return version() }
+// module's version and VCS stamps from the build information
+// (internal/version; the same string as kaisen --version).
+func Version() string { return version.String() }
 
 func fleetNames(r *submarine.Rules) string {
 	names := make([]string, len(r.Fleet))

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/kaisen-ai/kaisen/internal/version"
 )
 
 // ErrServerClosed is returned by Serve after Close.
@@ -161,7 +163,7 @@ func (s *Server) Listen() error {
 		s.log.Info("metrics", "addr", httpLn.Addr().String())
 		warnIfExposed(s.log, "metrics", httpLn.Addr())
 	}
-	s.log.Info("server ready", "seed", s.seed, "result_log", s.cfg.ResultLog, "replay_dir", s.cfg.ReplayDir)
+	s.log.Info("server ready", "version", version.String(), "seed", s.seed, "result_log", s.cfg.ResultLog, "replay_dir", s.cfg.ReplayDir)
 	return nil
 }
 

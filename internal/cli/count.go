@@ -49,10 +49,8 @@ covered, and not by a ship made of hits only (it would have been sunk).
 The map is printed divided by --div (integer division): "auto" picks the
 smallest power of ten that keeps every number below 1000000 (1e9 on the
 empty 10x10 board, the scale of the published map); --div 1 prints exact
-counts. --json prints exact numbers.
-
-Examples:
-  kaisen count                                 the empty 10x10 board, Russian fleet
+counts. --json prints exact numbers.`,
+		Example: `  kaisen count                                 the empty 10x10 board, Russian fleet
   kaisen count --size 8x8 --fleet 4,3,2,2,1,1
   kaisen count position.txt
   printf 'fleet: 3,2,1\n.....\n.o...\n..x..\n.....\n' | kaisen count - --div 1`,
@@ -81,7 +79,7 @@ Examples:
 	cmd.Flags().StringVar(&f.size, "size", "10x10", "board WIDTHxHEIGHT when no position is given")
 	cmd.Flags().StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths (a fleet: line in the position overrides it)")
 	cmd.Flags().StringVar(&f.div, "div", "auto", `divide the map by this (integer division): "auto", or a number such as 1, 1000, 1e9`)
-	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON with exact numbers")
+	addJSONFlag(cmd, &f.json, "print JSON with exact numbers")
 	return cmd
 }
 

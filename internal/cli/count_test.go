@@ -116,7 +116,7 @@ func TestCountErrors(t *testing.T) {
 		{name: "missing file", args: []string{"/nonexistent/pos.txt"}, code: 1, want: "no such file"},
 		{name: "bad position", stdin: "..?\n", args: []string{"-"}, code: 1, want: `stdin: battleship: invalid position: line 1`},
 		{name: "bent sunk ship", stdin: "fleet: 3\n##.\n.#.\n...\n", args: []string{"-"}, code: 1, want: "not straight"},
-		{name: "too many args", args: []string{"a", "b"}, code: 1, want: "accepts at most 1 arg"},
+		{name: "too many args", args: []string{"a", "b"}, code: 2, want: "accepts at most 1 arg"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/fsm"
@@ -21,21 +19,20 @@ runs, so it is always current.
 Formats:
   mermaid   a Mermaid stateDiagram-v2 (paste into Markdown inside a mermaid block)
   dot       a Graphviz digraph
-  table     one row per event with its source states, destination and reason
-
-Examples:
-  kaisen fsm                                  Mermaid diagram on stdout
+  table     one row per event with its source states, destination and reason`,
+		Example: `  kaisen fsm                                  Mermaid diagram on stdout
   kaisen fsm --format dot | dot -Tsvg > fsm.svg
   kaisen fsm --format table`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f, err := fsm.ParseFormat(format)
 			if err != nil {
-				return &ExitError{Code: 2, Err: fmt.Errorf("--format: %w", err)}
+				return usageError("--format: %w", err)
 			}
 			return fsm.WriteDiagram(e.stdout, f)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", string(fsm.Mermaid), "output format: mermaid, dot or table")
+	completeWords(cmd, "format", string(fsm.Mermaid), string(fsm.Dot), string(fsm.Text))
 	return cmd
 }

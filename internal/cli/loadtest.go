@@ -21,6 +21,7 @@ type loadtestJSON struct {
 	ActionsPerSec float64 `json:"actions_per_sec"`
 	RTTP50ms      float64 `json:"rtt_p50_ms"`
 	RTTP99ms      float64 `json:"rtt_p99_ms"`
+	Seed          uint64  `json:"seed"`
 }
 
 func newLoadtestCmd(e *env) *cobra.Command {
@@ -45,13 +46,7 @@ play. Connections that fail (refused by a limit, broken, a protocol error)
 are counted as errors and retried.
 
 Run the server in its own process so that both are measured as they run in
-production; raise its per-IP limit above the concurrency:
-
-  kaisen serve --house random --max-connections-per-ip 2000 --result-log "" --replay-dir "" &
-  kaisen loadtest --addr 127.0.0.1:2000 --games 2000 --concurrency 200 --player random
-  kaisen loadtest --games 500 --concurrency 10 --json | tail -n 1
-  kaisen loadtest --addr 127.0.0.1:2001 --pairs --games 200 --concurrency 50
-  kaisen loadtest --games 2000 --concurrency 200 --rate 20000   latency below saturation
+production; raise its per-IP limit above the concurrency (see the examples).
 
 Without --rate every client sends its next action as soon as it has read
 the answer, so the server is saturated and, by Little's law, the round
@@ -60,7 +55,12 @@ trip is about concurrency x 2 / (actions/s): it measures the queue. With
 latency at that load.
 
 --json prints the table's numbers as one JSON line last:
-  {"games":N,"errors":E,"actions_per_sec":A,"rtt_p50_ms":x,"rtt_p99_ms":y}`,
+  {"games":N,"errors":E,"actions_per_sec":A,"rtt_p50_ms":x,"rtt_p99_ms":y,"seed":S}`,
+		Example: `  kaisen serve --house random --max-connections-per-ip 2000 --result-log "" --replay-dir "" &
+  kaisen loadtest --addr 127.0.0.1:2000 -n 2000 --concurrency 200 --player random
+  kaisen loadtest -n 500 --concurrency 10 --json | tail -n 1
+  kaisen loadtest --addr 127.0.0.1:2001 --pairs -n 200 --concurrency 50
+  kaisen loadtest -n 2000 --concurrency 200 --rate 20000   latency below saturation`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cpuProfile != "" {
@@ -93,7 +93,7 @@ latency at that load.
 			if asJSON {
 				b, jerr := json.Marshal(loadtestJSON{
 					Games: rep.Games, Errors: rep.Errors, ActionsPerSec: rep.ActionsPerSec,
-					RTTP50ms: ms(rep.RTT.P50), RTTP99ms: ms(rep.RTT.P99),
+					RTTP50ms: ms(rep.RTT.P50), RTTP99ms: ms(rep.RTT.P99), Seed: opts.Seed,
 				})
 				if jerr != nil {
 					return jerr
@@ -105,15 +105,16 @@ latency at that load.
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Addr, "addr", server.DefaultAddress, "server address host:port")
-	fl.IntVar(&opts.Games, "games", 1000, "games to play in total")
+	addGamesFlag(cmd, &opts.Games, 1000, "games to play in total")
 	fl.IntVar(&opts.Concurrency, "concurrency", 10, "games at once")
 	fl.StringVar(&opts.Player, "player", "random", "AI of every client (kaisen players)")
 	fl.BoolVar(&opts.Pairs, "pairs", false, "the server pairs clients: two connections per game")
-	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the clients' random streams")
+	addSeedFlag(cmd, &opts.Seed, "seed of the clients' random streams")
 	fl.StringVar(&opts.Name, "name", "", "name sent to submarine-py servers (default kaisen)")
 	fl.DurationVar(&opts.ReadTimeout, "timeout", 30*time.Second, "longest wait for a line from the server")
 	fl.Float64Var(&opts.Rate, "rate", 0, "pace the clients to about this many actions/s in total (0 = as fast as possible)")
-	fl.BoolVar(&asJSON, "json", false, "print a JSON summary as the last line")
+	addJSONFlag(cmd, &asJSON, "print a JSON summary as the last line")
 	fl.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the clients to this file")
+	completePlayers(cmd, "player", true, false, false)
 	return cmd
 }

@@ -26,7 +26,7 @@ func TestLoadtestAgainstServe(t *testing.T) {
 	require.Contains(t, lines[0], "rtt p99 ms")
 	var got map[string]float64
 	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &got))
-	require.Len(t, got, 5, lines[len(lines)-1])
+	require.Len(t, got, 6, lines[len(lines)-1])
 	require.Equal(t, 6.0, got["games"])
 	require.Equal(t, 0.0, got["errors"])
 	require.Positive(t, got["actions_per_sec"])

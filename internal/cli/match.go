@@ -16,7 +16,6 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/internal/progress"
 	"github.com/kaisen-ai/kaisen/players"
 )
 
@@ -33,6 +32,7 @@ type matchFlags struct {
 	replays            string
 	explain            bool
 	json               bool
+	progress           string
 }
 
 func newMatchCmd(e *env) *cobra.Command {
@@ -58,31 +58,27 @@ A player that acts illegally, places its fleet illegally or panics forfeits
 that game (logged as a warning) and the match goes on. Ctrl-C stops the match
 and prints the summary of the games finished so far (exit code 130).
 
-A progress bar is drawn on stderr when stderr is a terminal.
-
-Examples:
-  kaisen match                                   (stateplayer2 vs random, 1000 games)
-  kaisen match --p1 random --p2 random -n 10000
-  kaisen match --p1 stateplayer2 --p2 random -n 1000 --seed 42 --json
-  kaisen match --p1 stateplayer2 --p2 stateplayer2 --p2-config my-weights.yaml -n 2000
-  kaisen match --p1 random --p2 random -n 10 --replays out/ && kaisen replay out/game-000003.jsonl
-  kaisen match --p1 random --p2 random --config configs/match.yaml   (board, fleet, draw limit)
+Progress goes to stderr (--progress): a bar on a terminal, a line every 10
+seconds elsewhere.
 
 Classic Battleship (--game battleship, AIs from the "battleship" section of
 kaisen players; default gridbot vs bs-random): the side that sinks the enemy
 fleet first wins, a hit or kill gives another shot, seat 0 shoots first. The
 table and the JSON add each player's mean shots per game
 ("p1_mean_shots", "p2_mean_shots"). Board and fleet come from the
-"battleship" section of a --config file with "game: battleship"
+"battleship" section of a --rules file with "game: battleship"
 (configs/battleship-match.yaml). --replays writes Battleship JSON-lines
-replays (schema in docs/battleship.md; kaisen replay draws them).
+replays (schema in docs/battleship.md; kaisen replay draws them).`,
+		Example: `  kaisen match                                   (stateplayer2 vs random, 1000 games)
+  kaisen match --p1 random --p2 random -n 10000
+  kaisen match --p1 stateplayer2 --p2 random -n 1000 --seed 42 --json
+  kaisen match --p1 stateplayer2 --p2 stateplayer2 --p2-weights my-weights.yaml -n 2000
+  kaisen match --p1 random --p2 random -n 10 --replays out/ && kaisen replay out/game-000003.jsonl
+  kaisen match --p1 random --p2 random --rules configs/match.yaml   (board, fleet, draw limit)
   kaisen match --game battleship --p1 density --p2 gridbot -n 200 --seed 1 --json
-  kaisen match --config configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
+  kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := defaultSeed(cmd, e, &f.seed, "plays this match again"); err != nil {
-				return err
-			}
 			f.p1Given, f.p2Given = cmd.Flags().Changed("p1"), cmd.Flags().Changed("p2")
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
@@ -95,32 +91,21 @@ replays (schema in docs/battleship.md; kaisen replay draws them).
 	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	fl.StringVar(&f.p1, "p1", "stateplayer2", "first player's name (see kaisen players; battleship default: gridbot)")
 	fl.StringVar(&f.p2, "p2", "random", "second player's name (battleship default: bs-random)")
-	fl.StringVar(&f.p1Config, "p1-config", "", "YAML weights of the first player (default: its built-in weights)")
-	fl.StringVar(&f.p2Config, "p2-config", "", "YAML weights of the second player")
-	fl.StringVar(&f.config, "config", "", "match YAML: game, board, fleet, draw limit (default: configs/match.yaml's values)")
-	fl.IntVarP(&f.games, "games", "n", 1000, "number of games")
-	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: drawn at random and printed)")
-	fl.IntVar(&f.workers, "workers", 0, "games played in parallel (0 = one per CPU)")
+	addWeightsFlag(cmd, &f.p1Config, "p1-weights", "YAML weights of the first player (default: its built-in weights)", "p1-config")
+	addWeightsFlag(cmd, &f.p2Config, "p2-weights", "YAML weights of the second player", "p2-config")
+	addRulesFlag(cmd, &f.config, "match rules YAML: game, board, fleet, draw limit (default: configs/match.yaml's values)", "config")
+	addGamesFlag(cmd, &f.games, 1000, "number of games")
+	addSeedFlag(cmd, &f.seed, "match seed")
+	addWorkersFlag(cmd, &f.workers, 0)
 	fl.StringVar(&f.replays, "replays", "", "write one replay per game into this directory (game-000000.jsonl, ...)")
 	fl.BoolVar(&f.explain, "explain", false, "record each player's explanation of its actions in the replays")
-	fl.BoolVar(&f.json, "json", false, "print the summary as one JSON object instead of a table")
+	addJSONFlag(cmd, &f.json, "print the summary as one JSON object instead of a table")
+	addProgressFlag(cmd, &f.progress)
+	completePlayers(cmd, "p1", true, true, false)
+	completePlayers(cmd, "p2", true, true, false)
+	completeYAML(cmd, "p1-weights", "p2-weights", "rules")
+	must(cmd.MarkFlagDirname("replays"))
 	return cmd
-}
-
-// defaultSeed draws a random seed into *seed when --seed was not given and
-// says so on stderr, with the flag that replays the run ("--seed S
-// <replays>").
-func defaultSeed(cmd *cobra.Command, e *env, seed *uint64, replays string) error {
-	if cmd.Flags().Changed("seed") {
-		return nil
-	}
-	s, err := randomSeed()
-	if err != nil {
-		return err
-	}
-	*seed = s
-	fmt.Fprintf(e.stderr, "%s: seed %d (drawn at random; --seed %d %s)\n", cmd.CommandPath(), s, s, replays)
-	return nil
 }
 
 // randomSeed draws a seed below 2^53, so that it survives JSON tools that
@@ -131,10 +116,6 @@ func randomSeed() (uint64, error) {
 		return 0, fmt.Errorf("draw a seed: %w", err)
 	}
 	return binary.LittleEndian.Uint64(b[:]) & (1<<53 - 1), nil
-}
-
-func usageError(format string, args ...any) error {
-	return &ExitError{Code: 2, Err: fmt.Errorf(format, args...)}
 }
 
 // buildFamily makes the game family of a match from the games registry.
@@ -149,19 +130,19 @@ func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, er
 	if !f.p2Given {
 		f.p2 = g.DefaultPlayers[1]
 	}
-	return g.Family(cfg,
+	fam, err := g.Family(cfg,
 		games.Entrant{Name: f.p1, Load: config.File(f.p1Config)},
 		games.Entrant{Name: f.p2, Load: config.File(f.p2Config)})
+	if err != nil {
+		return nil, &UsageError{Err: err} // an unknown player or bad weights
+	}
+	return fam, nil
 }
 
 func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	switch {
 	case f.p1 == "" || f.p2 == "":
 		return usageError("--p1 and --p2 must name players (players: %s)", strings.Join(players.Names(), ", "))
-	case f.games < 1:
-		return usageError("-n %d: want at least 1 game", f.games)
-	case f.workers < 0:
-		return usageError("--workers %d: want 0 (one per CPU) or more", f.workers)
 	case f.explain && f.replays == "":
 		return usageError("--explain records explanations in replays: add --replays DIR")
 	}
@@ -173,7 +154,7 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	if game == "" {
 		game = cfg.Game
 	} else if f.config != "" && game != cfg.Game {
-		return usageError("--game %q but %s is a %q config", game, f.config, cfg.Game)
+		return usageError("--game %q but --rules %s is a %q config", game, f.config, cfg.Game)
 	}
 	fam, err := buildFamily(game, cfg, f)
 	if err != nil {
@@ -182,9 +163,8 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	m := arena.Match{Family: fam, Games: f.games, Seed: f.seed, Workers: f.workers,
 		Replays: f.replays, Explain: f.explain, Log: e.log}
 	var onProgress func(int)
-	var bar *progress.Bar
-	if progress.IsTerminal(e.stderr) {
-		bar = progress.New(e.stderr, f.games, "games")
+	bar := newProgress(e, f.progress, f.games, "games")
+	if bar != nil {
 		onProgress = bar.Set
 	}
 	sum, runErr := m.Run(ctx, onProgress)
@@ -204,7 +184,7 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 		return err
 	}
 	if interrupted {
-		return &ExitError{Code: 130, Err: fmt.Errorf("match: interrupted after %d of %d games", sum.Games, sum.Requested)}
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("match: interrupted after %d of %d games", sum.Games, sum.Requested)}
 	}
 	return runErr
 }

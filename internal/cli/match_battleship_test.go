@@ -35,7 +35,7 @@ func TestMatchBattleshipJSONReproducible(t *testing.T) {
 	for _, workers := range []string{"1", "2"} {
 		code, stdout, stderr := matchRun(t, context.Background(), "match", "--game", "battleship",
 			"--p1", "density", "--p2", "gridbot", "-n", strconv.Itoa(n), "--seed", "5",
-			"--config", cfg, "--workers", workers, "--json")
+			"--rules", cfg, "--workers", workers, "--json")
 		require.Equal(t, 0, code, stderr)
 		got := matchLastJSON(t, stdout)
 		delete(got, "games_per_sec")
@@ -82,9 +82,9 @@ func TestMatchBattleshipErrors(t *testing.T) {
 	}{
 		{"submarine player", []string{"--game", "battleship", "--p1", "stateplayer2"}, `unknown player "stateplayer2"`},
 		{"battleship player in submarine", []string{"--p1", "gridbot"}, `gridbot`},
-		{"submarine config", []string{"--game", "battleship", "--config", "../../configs/match.yaml"}, `is a "submarine" config`},
+		{"submarine config", []string{"--game", "battleship", "--rules", "../../configs/match.yaml"}, `is a "submarine" config`},
 		{"unknown family", []string{"--game", "chess"}, `--game "chess": unknown game (games: submarine, battleship)`},
-		{"config picks the game", []string{"--config", cfg, "--p1", "random"}, `--p1: bsplayers: unknown player "random"`},
+		{"config picks the game", []string{"--rules", cfg, "--p1", "random"}, `--p1: bsplayers: unknown player "random"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

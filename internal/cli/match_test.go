@@ -119,7 +119,7 @@ func TestMatchTable(t *testing.T) {
 func TestMatchRandomSeedIsPrinted(t *testing.T) {
 	code, stdout, stderr := matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "random", "-n", "20", "--json")
 	require.Equal(t, 0, code, stderr)
-	m := regexp.MustCompile(`seed (\d+) \(drawn at random; --seed (\d+) plays this match again\)`).FindStringSubmatch(stderr)
+	m := regexp.MustCompile(`seed (\d+) \(drawn at random; add --seed (\d+) to repeat\)`).FindStringSubmatch(stderr)
 	require.NotNil(t, m, stderr)
 	require.Equal(t, m[1], m[2])
 	got := matchLastJSON(t, stdout)
@@ -148,7 +148,7 @@ func TestMatchConfig(t *testing.T) {
 	require.NoError(t, os.WriteFile(cfg, []byte("rules:\n  width: 6\n  height: 4\n  shape: rounded\n  draw_limit: 40\n"), 0o644))
 	replays := filepath.Join(dir, "out")
 	code, stdout, stderr := matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "random", "-n", "30",
-		"--seed", "1", "--config", cfg, "--replays", replays, "--json")
+		"--seed", "1", "--rules", cfg, "--replays", replays, "--json")
 	require.Equal(t, 0, code, stderr)
 	got := matchLastJSON(t, stdout)
 	require.Greater(t, got["draws"], 0.0, "a draw limit of 40 actions draws some random games")
@@ -170,15 +170,15 @@ func TestMatchErrors(t *testing.T) {
 		want string
 	}{
 		{"empty player", []string{"match", "--p1", ""}, 2, "--p1 and --p2 must name players (players: random"},
-		{"unknown player", []string{"match", "--p1", "random", "--p2", "nobody"}, 1, `--p2: players: unknown player "nobody"`},
+		{"unknown player", []string{"match", "--p1", "random", "--p2", "nobody"}, 2, `--p2: players: unknown player "nobody"`},
 		{"no games", []string{"match", "--p1", "random", "--p2", "random", "-n", "0"}, 2, "-n 0"},
 		{"negative workers", []string{"match", "--p1", "random", "--p2", "random", "--workers", "-2"}, 2, "--workers -2"},
 		{"explain without replays", []string{"match", "--p1", "random", "--p2", "random", "--explain"}, 2, "add --replays DIR"},
 		{"unknown game", []string{"match", "--p1", "random", "--p2", "random", "--game", "chess"}, 2, `--game "chess"`},
-		{"bad config", []string{"match", "--p1", "random", "--p2", "random", "--config", badCfg}, 1, `unknown key "rules.colour"`},
-		{"missing config", []string{"match", "--p1", "random", "--p2", "random", "--config", filepath.Join(dir, "none.yaml")}, 1, "none.yaml"},
-		{"config for a player that takes none", []string{"match", "--p1", "random", "--p2", "random", "--p1-config", badCfg}, 1, "random: takes no config"},
-		{"bad seed", []string{"match", "--p1", "random", "--p2", "random", "--seed", "-1"}, 1, "invalid argument"},
+		{"bad config", []string{"match", "--p1", "random", "--p2", "random", "--rules", badCfg}, 2, `unknown key "rules.colour"`},
+		{"missing config", []string{"match", "--p1", "random", "--p2", "random", "--rules", filepath.Join(dir, "none.yaml")}, 2, "none.yaml"},
+		{"config for a player that takes none", []string{"match", "--p1", "random", "--p2", "random", "--p1-weights", badCfg}, 2, "random: takes no config"},
+		{"bad seed", []string{"match", "--p1", "random", "--p2", "random", "--seed", "-1"}, 2, "invalid argument"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,7 +193,7 @@ func TestMatchErrors(t *testing.T) {
 func TestMatchHelp(t *testing.T) {
 	code, stdout, _ := matchRun(t, context.Background(), "match", "--help")
 	require.Equal(t, 0, code)
-	for _, want := range []string{"seat 0 always acts first", "--p1-config", "kaisen match --p1 random --p2 random -n 10000", "Wilson"} {
+	for _, want := range []string{"seat 0 always acts first", "--p1-weights", "kaisen match --p1 random --p2 random -n 10000", "Wilson"} {
 		require.Contains(t, stdout, want)
 	}
 }

@@ -2,11 +2,8 @@ package cli
 
 import (
 	"context"
-	crand "crypto/rand"
-	"encoding/binary"
-	"errors"
+	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
 	"strings"
@@ -23,20 +20,54 @@ import (
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
-// Exit codes of kaisen play besides 0 (every game completed, whatever the result).
-const (
-	playExitFailed   = 1 // connection refused, closed mid-game, timeout, ...
-	playExitUsage    = 2 // bad flags
-	playExitProtocol = 3 // the server sent a malformed or unexpected line
-)
-
 // playFlags are the flags of kaisen play.
 type playFlags struct {
 	addr, player, config, name string
 	game                       string // submarine or battleship (play_battleship.go)
-	games                      int
+	connections                int
 	seed                       uint64
 	timeout, dialTimeout       time.Duration
+	json                       bool
+	tally                      *playTally // the games' ends, for --json
+}
+
+// playTally is the --json output of kaisen play.
+type playTally struct {
+	Game        string   `json:"game"`
+	Player      string   `json:"player"`
+	Addr        string   `json:"addr"`
+	Seed        uint64   `json:"seed"`
+	Connections int      `json:"connections"` // connections completed
+	Games       int      `json:"games"`
+	Wins        int      `json:"wins"`
+	Losses      int      `json:"losses"`
+	Draws       int      `json:"draws"`
+	Ends        []string `json:"ends"` // each game's end for this client: win, lose or draw
+}
+
+func (t *playTally) add(end protocol.End) {
+	t.Games++
+	switch end {
+	case protocol.EndWin:
+		t.Wins++
+	case protocol.EndLose:
+		t.Losses++
+	case protocol.EndDraw:
+		t.Draws++
+	}
+	t.Ends = append(t.Ends, end.String())
+}
+
+// finishPlay prints the --json tally (also after a failure: the games
+// completed so far) and returns err: a broken connection or a malformed
+// line from the server is a runtime failure (exit 1), an interrupt 130.
+func finishPlay(e *env, f playFlags, err error) error {
+	if f.json {
+		if jerr := json.NewEncoder(e.stdout).Encode(f.tally); jerr != nil && err == nil {
+			err = jerr
+		}
+	}
+	return err
 }
 
 func newPlayCmd(e *env) *cobra.Command {
@@ -57,41 +88,47 @@ the server's greeting:
 
 Each game's end line is printed to stdout exactly as the server sent it
 ("you win", "you lose", "even", "draw"; "you lose." for the last game of a
-series, followed by the series' tally). A new player is created for every
-game, seeded from --seed and the game number, so a run replays bit for bit.
---games N connects N times in a row (for servers such as kaisen serve that
-keep accepting; the reference server plays one game per process).
+series, followed by the series' tally); with --json, one JSON object with
+the tally instead ({"games":N,"wins":W,"losses":L,"draws":D,"ends":[...],
+"seed":S,...}). A new player is created for every game, seeded from --seed
+and the game number, so a run replays bit for bit. -c/--connections N
+connects N times in a row (for servers such as kaisen serve that keep
+accepting; the reference server plays one game per process).
 
 Exit status: 0 when every game was completed, whatever the results; 1 when
-the connection failed or closed before a game ended; 2 on bad flags; 3 when
-the server sent a malformed or unexpected line (quoted on stderr).
-
-Examples:
-  kaisen play --addr 127.0.0.1:2000 --player stateplayer2
-  kaisen play --addr 192.0.2.7:2000 --player state --games 20 --seed 7
-  kaisen play --addr 127.0.0.1:8000 --player simple --name tanaka   (submarine-py)
-  kaisen play --player stateplayer2 --config my-weights.yaml --log-level debug
-  kaisen play --game battleship --player gridbot        (kaisen serve --game battleship)
+the connection failed or closed before a game ended, or the server sent a
+malformed or unexpected line (quoted on stderr); 2 on bad flags (unknown
+player or game, bad --weights); 130 when interrupted.
 
 Battleship: the Kaisen battleship server greets like the classic submarine
 server, so say --game battleship. --player then names a battleship AI
 (gridbot, density or bs-random; default gridbot) and each connection plays
 one game on the classic 10x10 board.`,
+		Example: `  kaisen play --addr 127.0.0.1:2000 --player stateplayer2
+  kaisen play --addr 192.0.2.7:2000 --player state -c 20 --seed 7 --json
+  kaisen play --addr 127.0.0.1:8000 --player simple --name tanaka   (submarine-py)
+  kaisen play --player stateplayer2 --weights my-weights.yaml --log-level debug
+  kaisen play --game battleship --player gridbot        (kaisen serve --game battleship)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("seed") {
-				f.seed = drawSeed()
+			if f.connections < 1 {
+				return usageError("--connections %d: want at least 1", f.connections)
+			}
+			if f.timeout <= 0 || f.dialTimeout <= 0 {
+				return usageError("--timeout and --dial-timeout must be positive")
 			}
 			g, err := lookupGame(f.game)
 			if err != nil {
-				return &ExitError{Code: playExitUsage, Err: err}
+				return err
 			}
 			c, ok := playClients[g.Name]
 			if !ok {
-				return &ExitError{Code: playExitUsage, Err: fmt.Errorf("--game %s: kaisen play has no client for it", g.Name)}
+				return usageError("--game %s: kaisen play has no client for it", g.Name)
 			}
+			f.tally = &playTally{Game: g.Name, Player: f.player, Addr: f.addr, Seed: f.seed, Ends: []string{}}
 			if !cmd.Flags().Changed("player") {
 				f.player = c.defaultPlayer
+				f.tally.Player = f.player
 			}
 			return c.run(cmd.Context(), e, f)
 		},
@@ -101,9 +138,13 @@ one game on the classic 10x10 board.`,
 	fl.StringVar(&f.player, "player", "random", "built-in AI to play with (see kaisen players)")
 	fl.StringVar(&f.game, "game", games.Default().Name, gameFlagHelp("game the server plays"))
 	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
-	fl.StringVar(&f.config, "config", "", "YAML weights for the AI (default: its built-in defaults)")
-	fl.IntVar(&f.games, "games", 1, "connections to play in a row (each plays one game or one whole series)")
-	fl.Uint64Var(&f.seed, "seed", 0, "seed of the AI's random choices (default: drawn at random and logged)")
+	addWeightsFlag(cmd, &f.config, "weights", "YAML weights for the AI (default: its built-in defaults)", "config")
+	fl.IntVarP(&f.connections, "connections", "c", 1, "connections to play in a row (each plays one game or one whole series)")
+	alias(cmd, "games", "connections")
+	addSeedFlag(cmd, &f.seed, "seed of the AI's random choices")
+	addJSONFlag(cmd, &f.json, "print the tally of the games as one JSON object instead of the end lines")
+	completePlayers(cmd, "player", true, true, false)
+	completeYAML(cmd, "weights")
 	fl.StringVar(&f.name, "name", "", `name sent to submarine-py servers (default "kaisen-" + the player)`)
 	fl.DurationVar(&f.timeout, "timeout", client.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
 	fl.DurationVar(&f.dialTimeout, "dial-timeout", 10*time.Second, "longest wait to connect")
@@ -125,51 +166,42 @@ var playClients = map[string]playClient{
 }
 
 func runPlay(ctx context.Context, e *env, f playFlags) error {
-	if f.games < 1 {
-		return &ExitError{Code: playExitUsage, Err: fmt.Errorf("--games %d: want at least 1", f.games)}
-	}
-	if f.timeout <= 0 || f.dialTimeout <= 0 {
-		return &ExitError{Code: playExitUsage, Err: errors.New("--timeout and --dial-timeout must be positive")}
-	}
 	if f.name == "" {
 		f.name = "kaisen-" + f.player
 	}
 	if strings.ContainsAny(f.name, "\r\n") || strings.TrimSpace(f.name) == "" {
-		return &ExitError{Code: playExitUsage, Err: fmt.Errorf("--name %q: want one non-blank line", f.name)}
+		return usageError("--name %q: want one non-blank line", f.name)
 	}
 	if _, err := players.Lookup(f.player); err != nil {
-		return &ExitError{Code: playExitUsage, Err: fmt.Errorf("--player: %w", err)}
+		return usageError("--player: %w", err)
 	}
-	// Build once for the default rules so that a bad --config fails before
+	// Build once for the default rules so that bad --weights fail before
 	// connecting; other boards (submarine-py fields) are built on demand.
 	def := submarine.DefaultRules()
 	if _, err := players.New(f.player, def, config.File(f.config)); err != nil {
-		return &ExitError{Code: playExitUsage, Err: err}
+		return &UsageError{Err: err}
 	}
 	build := func(r *submarine.Rules) (players.Factory, error) {
 		return players.New(f.player, r, config.File(f.config))
 	}
-	e.log.Info("play", "addr", f.addr, "player", f.player, "seed", f.seed, "games", f.games)
+	e.log.Info("play", "addr", f.addr, "player", f.player, "seed", f.seed, "connections", f.connections)
 
 	offset := 0 // games played on earlier connections: every game gets its own stream
-	for conn := range f.games {
+	for conn := range f.connections {
 		rngFor := func(game int) *rand.Rand {
 			return rand.New(rand.NewPCG(f.seed, uint64(offset+game)))
 		}
 		res, err := playOnce(ctx, e, f, build, rngFor)
 		offset += len(res.Games)
 		if err != nil {
-			if f.games > 1 {
-				err = fmt.Errorf("connection %d of %d: %w", conn+1, f.games, err)
+			if f.connections > 1 {
+				err = fmt.Errorf("connection %d of %d: %w", conn+1, f.connections, err)
 			}
-			var pe *protocol.ProtocolError
-			if errors.As(err, &pe) {
-				return &ExitError{Code: playExitProtocol, Err: err}
-			}
-			return &ExitError{Code: playExitFailed, Err: err}
+			return finishPlay(e, f, err)
 		}
+		f.tally.Connections++
 	}
-	return nil
+	return finishPlay(e, f, nil)
 }
 
 // playOnce plays every game of one connection and prints the end lines.
@@ -187,13 +219,17 @@ func playOnce(ctx context.Context, e *env, f playFlags, build client.SubmarinePl
 		Log:         e.log,
 		OnGame: func(g client.SubmarineGame) {
 			e.log.Debug("game over", "game", g.Game+1, "round", g.Round, "end", g.End.String(), "actions", g.Actions, "first", g.First)
+			f.tally.add(g.End)
+			if f.json {
+				return
+			}
 			if _, err := fmt.Fprintln(e.stdout, g.Line); err != nil && werr == nil {
 				werr = err
 			}
 		},
 	}
 	res, err := client.PlaySubmarine(ctx, conn, build, rngFor, opts)
-	if err == nil && res.Tally != nil {
+	if err == nil && res.Tally != nil && !f.json {
 		for _, l := range protocol.SeriesTrailer(*res.Tally) {
 			if _, err := fmt.Fprintln(e.stdout, l); err != nil && werr == nil {
 				werr = err
@@ -207,14 +243,4 @@ func playOnce(ctx context.Context, e *env, f playFlags, build client.SubmarinePl
 		e.log.Info("connection done", "dialect", res.Dialect.String(), "games", len(res.Games), "series", res.Series)
 	}
 	return res, err
-}
-
-// drawSeed draws a seed for a run without --seed (it is logged, so the run
-// can be repeated).
-func drawSeed() uint64 {
-	var b [8]byte
-	if _, err := io.ReadFull(crand.Reader, b[:]); err != nil {
-		return uint64(time.Now().UnixNano())
-	}
-	return binary.LittleEndian.Uint64(b[:])
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -11,7 +10,6 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
-	"github.com/kaisen-ai/kaisen/protocol"
 )
 
 // defaultBattleshipPlayer is the battleship AI of kaisen play without --player.
@@ -21,41 +19,35 @@ const defaultBattleshipPlayer = "gridbot"
 // one game each, with a new bsplayers AI seeded from --seed and the game
 // number; every end line goes to stdout.
 func runPlayBattleship(ctx context.Context, e *env, f playFlags) error {
-	if f.games < 1 {
-		return &ExitError{Code: playExitUsage, Err: fmt.Errorf("--games %d: want at least 1", f.games)}
-	}
-	if f.timeout <= 0 || f.dialTimeout <= 0 {
-		return &ExitError{Code: playExitUsage, Err: errors.New("--timeout and --dial-timeout must be positive")}
-	}
 	r := battleship.DefaultRules()
 	factory, err := bsplayers.New(f.player, r, config.File(f.config))
 	if err != nil {
-		return &ExitError{Code: playExitUsage, Err: fmt.Errorf("--player: %w", err)}
+		return &UsageError{Err: fmt.Errorf("--player: %w", err)}
 	}
-	e.log.Info("play battleship", "addr", f.addr, "player", f.player, "seed", f.seed, "games", f.games)
-	for game := range f.games {
+	e.log.Info("play battleship", "addr", f.addr, "player", f.player, "seed", f.seed, "connections", f.connections)
+	for game := range f.connections {
 		g, err := playBattleshipOnce(ctx, f, r, factory(rand.New(rand.NewPCG(f.seed, uint64(game)))), e)
 		if err == nil {
 			for _, msg := range g.Errors {
 				e.log.Warn("server error line", "error", msg)
 			}
 			e.log.Debug("game over", "game", game+1, "end", g.End.String(), "shots", g.Shots[0], "enemy_shots", g.Shots[1], "first", g.First)
-			if _, werr := fmt.Fprintln(e.stdout, g.Line); werr != nil {
-				err = fmt.Errorf("write output: %w", werr)
+			f.tally.add(g.End)
+			f.tally.Connections++
+			if !f.json {
+				if _, werr := fmt.Fprintln(e.stdout, g.Line); werr != nil {
+					err = fmt.Errorf("write output: %w", werr)
+				}
 			}
 		}
 		if err != nil {
-			if f.games > 1 {
-				err = fmt.Errorf("connection %d of %d: %w", game+1, f.games, err)
+			if f.connections > 1 {
+				err = fmt.Errorf("connection %d of %d: %w", game+1, f.connections, err)
 			}
-			var pe *protocol.ProtocolError
-			if errors.As(err, &pe) {
-				return &ExitError{Code: playExitProtocol, Err: err}
-			}
-			return &ExitError{Code: playExitFailed, Err: err}
+			return finishPlay(e, f, err)
 		}
 	}
-	return nil
+	return finishPlay(e, f, nil)
 }
 
 // playBattleshipOnce plays one game on a new connection.

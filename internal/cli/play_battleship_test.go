@@ -14,7 +14,7 @@ func TestPlayBattleshipAgainstHouse(t *testing.T) {
 	for _, house := range []string{"bs-random"} /* density is too slow under -race for a CLI test */ {
 		t.Run(house, func(t *testing.T) {
 			addr, results := playServer(t, server.ListenerConfig{Game: server.GameBattleship, Opponent: house})
-			code, stdout, stderr := playRun(t, "play", "--game", "battleship", "--addr", addr, "--player", "gridbot", "--seed", "5", "--games", "2")
+			code, stdout, stderr := playRun(t, "play", "--game", "battleship", "--addr", addr, "--player", "gridbot", "--seed", "5", "--connections", "2")
 			require.Equal(t, 0, code, stderr)
 			rs := playResults(t, results, 2)
 			var want []string
@@ -38,7 +38,7 @@ func TestPlayBattleshipDefaultPlayerAndErrors(t *testing.T) {
 	playResults(t, results, 1)
 
 	code, _, stderr = playRun(t, "play", "--game", "battleship", "--addr", addr, "--player", "stateplayer2")
-	require.Equal(t, playExitUsage, code)
+	require.Equal(t, ExitUsage, code)
 	require.Contains(t, stderr, "unknown player")
 
 	// A battleship client on a submarine server: the greetings are equal;

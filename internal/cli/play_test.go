@@ -96,7 +96,7 @@ func playEndFor(r server.Result, d protocol.Dialect, last bool) string {
 
 func TestPlayAgainstKaisenServerHouseAI(t *testing.T) {
 	addr, results := playServer(t, server.ListenerConfig{Opponent: "simple"})
-	code, stdout, stderr := playRun(t, "play", "--addr", addr, "--player", "stateplayer2", "--seed", "3", "--games", "3")
+	code, stdout, stderr := playRun(t, "play", "--addr", addr, "--player", "stateplayer2", "--seed", "3", "--connections", "3")
 	require.Equal(t, 0, code, stderr)
 	rs := playResults(t, results, 3)
 	var want []string
@@ -197,14 +197,14 @@ func playGarbageServer(t *testing.T, lines ...string) string {
 func TestPlayProtocolErrorExitCode(t *testing.T) {
 	addr := playGarbageServer(t, protocol.Classic.Greeting(), "<read>", "your turn", "<read>", `{"result":{"attacked":{"position":[0,1.5]}}}`)
 	code, stdout, stderr := playRun(t, "play", "--addr", addr, "--player", "random", "--seed", "1", "--timeout", "10s")
-	require.Equal(t, playExitProtocol, code)
+	require.Equal(t, ExitFailure, code)
 	require.Empty(t, stdout)
 	require.Contains(t, stderr, `in line "{\"result\":{\"attacked\":{\"position\":[0,1.5]}}}"`)
 	require.Contains(t, stderr, "protocol: wrong type")
 
 	addr = playGarbageServer(t, "HTTP/1.1 400 Bad Request")
 	code, _, stderr = playRun(t, "play", "--addr", addr, "--timeout", "10s")
-	require.Equal(t, playExitProtocol, code)
+	require.Equal(t, ExitFailure, code)
 	require.Contains(t, stderr, `in line "HTTP/1.1 400 Bad Request"`)
 }
 
@@ -212,7 +212,7 @@ func TestPlayFailures(t *testing.T) {
 	// Closed mid-game.
 	addr := playGarbageServer(t, protocol.Classic.Greeting(), "<read>", "waiting")
 	code, _, stderr := playRun(t, "play", "--addr", addr, "--seed", "1", "--timeout", "10s")
-	require.Equal(t, playExitFailed, code)
+	require.Equal(t, ExitFailure, code)
 	require.Contains(t, stderr, "connection closed before the game ended")
 
 	// Nobody listening.
@@ -221,25 +221,25 @@ func TestPlayFailures(t *testing.T) {
 	dead := ln.Addr().String()
 	ln.Close()
 	code, _, stderr = playRun(t, "play", "--addr", dead)
-	require.Equal(t, playExitFailed, code)
+	require.Equal(t, ExitFailure, code)
 	require.Contains(t, stderr, "connect:")
 
 	for _, args := range [][]string{
-		{"--games", "0"},
+		{"--connections", "0"},
 		{"--player", "nobody"},
 		{"--name", "a\nb"},
 		{"--timeout", "0s"},
-		{"--player", "random", "--config", "x.yaml"},
+		{"--player", "random", "--weights", "x.yaml"},
 	} {
 		code, _, stderr := playRun(t, append([]string{"play", "--addr", dead}, args...)...)
-		require.Equal(t, playExitUsage, code, "%v: %s", args, stderr)
+		require.Equal(t, ExitUsage, code, "%v: %s", args, stderr)
 	}
 }
 
 func TestPlayHelp(t *testing.T) {
 	code, stdout, _ := playRun(t, "play", "--help")
 	require.Equal(t, 0, code)
-	for _, s := range []string{"classic", "series", "submarine-py", "Exit status", "Examples:", "--addr", "--player", "--seed", "--games", "--name", "--config"} {
+	for _, s := range []string{"classic", "series", "submarine-py", "Exit status", "Examples:", "--addr", "--player", "--seed", "--connections", "--name", "--weights"} {
 		require.Contains(t, stdout, s)
 	}
 }

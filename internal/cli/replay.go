@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -16,6 +19,7 @@ type replayFlags struct {
 	verifyOnly, heatmap bool
 	boards              string
 	cyrillic            bool
+	json                bool
 }
 
 func newReplayCmd(e *env) *cobra.Command {
@@ -45,8 +49,10 @@ The replay is re-played through the rules engine first; a file that does not
 match the rules (edited, corrupted, from an incompatible version) is refused.
 docs/replays.md and docs/battleship.md describe the file formats.
 
-Examples:
-  kaisen replay out/game-000003.jsonl             the whole game
+With --json the replay is checked as with --verify and summarised as one
+JSON object: file, game, version, seed, players, first, outcome, winner,
+actions (submarine) or shots (battleship), forfeits.`,
+		Example: `  kaisen replay out/game-000003.jsonl             the whole game
   kaisen replay out/game-000003.jsonl --turn 0    the placements only
   kaisen replay out/game-000003.jsonl --turn 42   the position after action (shot) 42
   kaisen replay out/game-000003.jsonl --from 40   action (shot) 40 to the end
@@ -65,6 +71,11 @@ Examples:
 	cmd.Flags().BoolVar(&f.heatmap, "heatmap", false, "under each board, what the opponent can know of that fleet (% ship per cell; submarine)")
 	cmd.Flags().StringVar(&f.boards, "boards", replay.BoardsEnd, "battleship: draw the boards at the end, after every turn or every shot (end, turn, shot)")
 	cmd.Flags().BoolVar(&f.cyrillic, "cyrillic", false, "battleship: name the columns а б в г д е ж з и к instead of A to J")
+	addJSONFlag(cmd, &f.json, "check the replay and print a one-object JSON summary instead of the boards")
+	completeWords(cmd, "boards", replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot)
+	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return []cobra.Completion{"jsonl"}, cobra.ShellCompDirectiveFilterFileExt
+	}
 	return cmd
 }
 
@@ -94,6 +105,16 @@ func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.json {
+		if err := rp.Verify(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		sum, err := replaySummary(path)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(e.stdout).Encode(sum)
+	}
 	if f.verifyOnly {
 		if err := rp.Verify(); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
@@ -111,4 +132,58 @@ func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
 		return usageError("%s %d: the game has %ss 1 to %d (0 is the start)", rp.Move(), opt.From, rp.Move(), n)
 	}
 	return rp.Render(e.stdout, opt)
+}
+
+// replayJSON is kaisen replay --json: the checked game in one object, from
+// the header (first line) and the result (last line) every game's replay
+// format shares.
+type replayJSON struct {
+	File    string `json:"file"`
+	Game    string `json:"game"`
+	Version string `json:"version"` // kaisen version that wrote the file
+	Seed    uint64 `json:"seed"`
+	Players [2]struct {
+		Name string `json:"name"`
+	} `json:"players"` // by seat
+	First    int     `json:"first"` // the seat that acted first
+	Outcome  string  `json:"outcome"`
+	Winner   int     `json:"winner"`            // -1 on a draw
+	Actions  *int    `json:"actions,omitempty"` // submarine
+	Shots    *[2]int `json:"shots,omitempty"`   // battleship, by seat
+	Forfeits []any   `json:"forfeits"`
+	Verified bool    `json:"verified"` // re-played through the rules (else an error)
+}
+
+// replaySummary reads the header and result lines of a verified replay.
+func replaySummary(path string) (*replayJSON, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	var first, last []byte
+	for sc.Scan() {
+		if first == nil {
+			first = append([]byte(nil), sc.Bytes()...)
+		}
+		if len(sc.Bytes()) > 0 {
+			last = append(last[:0], sc.Bytes()...)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := &replayJSON{File: path, Verified: true, Forfeits: []any{}}
+	if err := json.Unmarshal(first, out); err != nil {
+		return nil, fmt.Errorf("%s: header: %w", path, err)
+	}
+	if err := json.Unmarshal(last, out); err != nil {
+		return nil, fmt.Errorf("%s: result: %w", path, err)
+	}
+	if out.Forfeits == nil {
+		out.Forfeits = []any{}
+	}
+	return out, nil
 }

@@ -76,5 +76,5 @@ func TestReplayCommand(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "no such file")
 	code, _, _ = matchRun(t, context.Background(), "replay")
-	require.Equal(t, 1, code)
+	require.Equal(t, ExitUsage, code)
 }

@@ -9,8 +9,22 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/version"
+	"github.com/kaisen-ai/kaisen/players"
+	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
+)
+
+// Exit codes of every command (docs/cli.md).
+const (
+	ExitOK          = 0   // the command did what it was asked
+	ExitFailure     = 1   // a runtime failure: I/O, network, a broken player
+	ExitUsage       = 2   // a usage error: bad flag or value, unknown player, game or format, bad config file
+	ExitInterrupted = 130 // interrupted (SIGINT): the results so far were printed
 )
 
 // ExitError carries a specific exit code out of a command.
@@ -21,6 +35,37 @@ type ExitError struct {
 
 func (e *ExitError) Error() string { return e.Err.Error() }
 func (e *ExitError) Unwrap() error { return e.Err }
+
+// UsageError is a mistake on the command line (exit code 2): a bad flag or
+// value, an unknown player, game or format.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// usageError formats a UsageError.
+func usageError(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// exitCode maps the error of a command to its exit code.
+func exitCode(ctx context.Context, err error) int {
+	var ee *ExitError
+	var ue *UsageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.Code
+	case errors.As(err, &ue), errors.Is(err, players.ErrUnknownPlayer), errors.Is(err, bsplayers.ErrUnknownPlayer),
+		errors.Is(err, config.ErrInvalid):
+		return ExitUsage
+	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())):
+		return ExitInterrupted
+	default:
+		return ExitFailure
+	}
+}
 
 // env is what every command gets: its streams and a logger.
 type env struct {
@@ -40,14 +85,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
-		return 0
+		return ExitOK
 	}
 	fmt.Fprintln(stderr, "kaisen:", err)
-	var ee *ExitError
-	if errors.As(err, &ee) {
-		return ee.Code
-	}
-	return 1
+	return exitCode(ctx, err)
 }
 
 func newRoot(e *env) *cobra.Command {
@@ -64,23 +105,79 @@ Start here:
   kaisen serve                                          turn server on 127.0.0.1:2000
   kaisen play --addr 127.0.0.1:2000 --player random     connect an AI to any server
   kaisen players                                        the AIs and what they do`,
+		Example: `  kaisen match --p1 admiral --p2 stateplayer2 -n 1000 --seed 1
+  kaisen --version
+  source <(kaisen completion bash)`,
+		Version:       version.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Without a subcommand: help; an unknown one is a usage error.
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+			}
+			return usageError("%s", msg)
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			lg, err := newLogger(e.stderr, logLevel, logFormat)
 			if err != nil {
 				return err
 			}
 			e.log = lg
-			return nil
+			return checkShared(cmd, e)
 		},
 	}
+	root.SetVersionTemplate("kaisen {{.Version}}\n")
 	root.PersistentFlags().StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	root.PersistentFlags().StringVar(&logFormat, "log-format", "text", "log format: text or json")
+	completeWords(root, "log-level", "debug", "info", "warn", "error")
+	completeWords(root, "log-format", "text", "json")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
 	for _, c := range commands(e) {
 		root.AddCommand(c)
 	}
+	root.SuggestionsMinimumDistance = 2
+	root.SetIn(e.stdin) // before the completion command, which keeps the streams it sees
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Example = `  source <(kaisen completion bash)
+  kaisen completion zsh > "${fpath[1]}/_kaisen"
+  kaisen completion fish > ~/.config/fish/completions/kaisen.fish`
+			for _, sh := range c.Commands() {
+				sh.Example = "  kaisen completion " + sh.Name() + " --help"
+			}
+		}
+	}
+	usageArgs(root)
 	return root
+}
+
+// usageArgs makes every argument-count error of cmd and its subcommands a
+// usage error.
+func usageArgs(cmd *cobra.Command) {
+	if args := cmd.Args; args != nil {
+		cmd.Args = func(c *cobra.Command, a []string) error {
+			if err := args(c, a); err != nil {
+				var ue *UsageError
+				if errors.As(err, &ue) {
+					return err
+				}
+				return &UsageError{Err: err}
+			}
+			return nil
+		}
+	}
+	for _, c := range cmd.Commands() {
+		usageArgs(c)
+	}
 }
 
 // commands lists every subcommand. Add new ones here.
@@ -99,13 +196,14 @@ func commands(e *env) []*cobra.Command {
 		newTuneCmd(e),
 		newExploitCmd(e),
 		newTournamentCmd(e),
+		newVersionCmd(e),
 	}
 }
 
 func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+		return nil, usageError("--log-level %q: want debug, info, warn or error", level)
 	}
 	opts := &slog.HandlerOptions{Level: lv}
 	switch format {
@@ -114,6 +212,6 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	default:
-		return nil, fmt.Errorf("--log-format %q: want text or json", format)
+		return nil, usageError("--log-format %q: want text or json", format)
 	}
 }

@@ -34,7 +34,7 @@ type serveFlags struct {
 }
 
 // listenerFlags are the flags that describe the single listener.
-var listenerFlags = []string{"listen", "game", "dialect", "house", "house-config", "games", "first", "width", "height", "rocks", "rounded"}
+var listenerFlags = []string{"listen", "game", "dialect", "house", "house-weights", "series", "first", "width", "height", "rocks", "rounded"}
 
 func newServeCmd(e *env) *cobra.Command {
 	var f serveFlags
@@ -61,22 +61,34 @@ Dialects:
   submarine-py   the 2025 servers: the client sends its name, then gets the
                  field {"height": H, "width": W, "rock": [...]}; any board
 
-Examples:
-  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
+Data: unless --result-log and --replay-dir (or the file) say otherwise,
+the result log is results.jsonl and the replays go to replays/ in kaisen's
+data directory ($XDG_DATA_HOME/kaisen, else ~/.local/share/kaisen); both
+paths are printed at start, never the current directory by default.
+
+Seed: --seed, else the file's seed, else one drawn at random and printed
+on stderr.`,
+		Example: `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
   kaisen serve --house stateplayer2                      every client plays the house AI
-  kaisen serve --games 10 --first alternate              series of 10 games per pair
+  kaisen serve --series 10 --first alternate             series of 10 games per pair
   kaisen serve --dialect submarine-py --width 6 --height 5 --rounded --listen 127.0.0.1:8000
   kaisen serve --dialect submarine-py --rocks "2,2;3,1" --house random
   kaisen serve --config configs/server.yaml --metrics 127.0.0.1:9100
   kaisen serve --game battleship --house gridbot        battleship (docs/protocol.md)
   kaisen serve --house random --max-connections-per-ip 2000   for kaisen loadtest
   kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
-		Args: cobra.NoArgs,
+		Annotations: map[string]string{settingsFileKey: "configs/server.yaml"},
+		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			data, dataErr := dataDir()
 			cfg, err := serveConfig(cmd.Flags(), f, data)
 			if err != nil {
-				return &ExitError{Code: 2, Err: err}
+				return &UsageError{Err: err}
+			}
+			if cfg.Seed == 0 {
+				if cfg.Seed, err = announceSeed(cmd, e); err != nil {
+					return err
+				}
 			}
 			if dataErr != nil {
 				e.log.Warn("no data directory: results and replays are not written unless --result-log and --replay-dir are given", "err", dataErr)
@@ -86,7 +98,7 @@ Examples:
 			}
 			s, err := server.New(cfg, e.log)
 			if err != nil {
-				return &ExitError{Code: 2, Err: err}
+				return &UsageError{Err: err}
 			}
 			if err := s.Listen(); err != nil {
 				return err
@@ -114,14 +126,15 @@ Examples:
 	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	fl.StringVar(&f.dialect, "dialect", d.Dialect, "wire dialect: classic or submarine-py")
 	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), or pair; default: pair clients (submarine), gridbot (battleship)")
-	fl.StringVar(&f.houseConfig, "house-config", "", "YAML weights of the house AI")
-	fl.IntVar(&f.games, "games", d.Games, "games per pairing; more than 1 plays a series (classic only)")
+	addWeightsFlag(cmd, &f.houseConfig, "house-weights", "YAML weights of the house AI", "house-config")
+	fl.IntVar(&f.games, "series", d.Games, "games per pairing; more than 1 plays a series (classic only)")
+	alias(cmd, "games", "series")
 	fl.StringVar(&f.first, "first", d.First, "who moves first: first-connected, alternate, halves or random")
 	fl.IntVar(&f.width, "width", d.Width, "board width (submarine-py only)")
 	fl.IntVar(&f.height, "height", d.Height, "board height (submarine-py only)")
 	fl.StringVar(&f.rocks, "rocks", "", `rock cells "x,y;x,y" (submarine-py only)`)
 	fl.BoolVar(&f.rounded, "rounded", false, "make the four corners rocks (submarine-py only)")
-	fl.Uint64Var(&f.seed, "seed", 0, "seed of every random choice (0 = draw one and log it)")
+	addSeedFlag(cmd, &f.seed, "seed of every random choice (else the file's seed)")
 	fl.StringVar(&f.resultLog, "result-log", "", `JSON-lines result log ("" = none; default: results.jsonl in the data directory)`)
 	fl.StringVar(&f.replayDir, "replay-dir", "", `directory of replay files ("" = none; default: replays/ in the data directory)`)
 	fl.StringVar(&f.metrics, "metrics", "", "HTTP address for /healthz and /metrics (off by default)")
@@ -133,6 +146,10 @@ Examples:
 	fl.IntVar(&f.maxPerIP, "max-connections-per-ip", lim.MaxConnectionsPerIP, "open client connections per remote IP")
 	fl.IntVar(&f.maxGames, "max-games", lim.MaxGames, "games (pairings) running at once")
 	fl.IntVar(&f.maxLine, "max-line-bytes", lim.MaxLineBytes, "longest line a client may send")
+	completeWords(cmd, "dialect", "classic", "submarine-py")
+	completeWords(cmd, "first", server.FirstConnected, server.FirstAlternate, server.FirstHalves, server.FirstRandom)
+	completePlayers(cmd, "house", true, true, false)
+	completeYAML(cmd, "config", "house-weights")
 	return cmd
 }
 
@@ -167,17 +184,17 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 		}
 		l := &cfg.Listeners[0]
 		apply := map[string]func(){
-			"listen":       func() { l.Address = f.listen },
-			"game":         func() { l.Game = f.game },
-			"dialect":      func() { l.Dialect = f.dialect },
-			"house":        func() { l.Opponent = f.house },
-			"house-config": func() { l.HouseConfig = f.houseConfig },
-			"games":        func() { l.Games = f.games },
-			"first":        func() { l.First = f.first },
-			"width":        func() { l.Width = f.width },
-			"height":       func() { l.Height = f.height },
-			"rocks":        func() { l.Rocks = f.rocks },
-			"rounded":      func() { l.Rounded = f.rounded },
+			"listen":        func() { l.Address = f.listen },
+			"game":          func() { l.Game = f.game },
+			"dialect":       func() { l.Dialect = f.dialect },
+			"house":         func() { l.Opponent = f.house },
+			"house-weights": func() { l.HouseConfig = f.houseConfig },
+			"series":        func() { l.Games = f.games },
+			"first":         func() { l.First = f.first },
+			"width":         func() { l.Width = f.width },
+			"height":        func() { l.Height = f.height },
+			"rocks":         func() { l.Rocks = f.rocks },
+			"rounded":       func() { l.Rounded = f.rounded },
 		}
 		for _, name := range listenerFlags {
 			if fl.Changed(name) {
@@ -196,7 +213,7 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 		for _, v := range []struct {
 			name string
 			val  int
-		}{{"games", f.games}, {"width", f.width}, {"height", f.height}} {
+		}{{"series", f.games}, {"width", f.width}, {"height", f.height}} {
 			if fl.Changed(v.name) && v.val < 1 {
 				return cfg, fmt.Errorf("--%s %d: want at least 1", v.name, v.val)
 			}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -18,19 +19,19 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/internal/progress"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
 type shotsFlags struct {
-	player  string
-	config  string
-	games   int
-	seed    uint64
-	workers int
-	size    string
-	fleet   string
-	json    bool
+	player   string
+	config   string
+	games    int
+	seed     uint64
+	workers  int
+	size     string
+	fleet    string
+	json     bool
+	progress string
 }
 
 func newShotsCmd(e *env) *cobra.Command {
@@ -55,31 +56,28 @@ drawn and printed on stderr.
 With --json the last line of stdout is
   {"player":"NAME","games":N,"mean":m,"median":x,"sd":s,"p90":y,"max":z,"ms_per_move_p99":t}
 A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C stops and
-prints the summary of the games finished so far (exit code 130).
-
-Examples:
-  kaisen shots --player gridbot -n 10000 --seed 1
+prints the summary of the games finished so far (exit code 130).`,
+		Example: `  kaisen shots --player gridbot -n 10000 --seed 1
   kaisen shots --player density -n 200 --seed 1 --json
-  kaisen shots --player gridbot --config my-gridbot.yaml -n 1000   (pattern: blocks)
+  kaisen shots --player gridbot --weights my-gridbot.yaml -n 1000   (pattern: blocks)
   kaisen shots --player bs-random --size 8x8 --fleet 3,2,2,1,1 -n 5000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := defaultSeed(cmd, e, &f.seed, "plays these games again"); err != nil {
-				return err
-			}
 			return runShots(cmd.Context(), e, &f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.player, "player", "", "battleship AI: bs-random, gridbot, density (required)")
-	fl.StringVar(&f.config, "config", "", "YAML config of the AI (default: its built-in settings)")
-	fl.IntVarP(&f.games, "games", "n", 1000, "number of games")
-	fl.Uint64Var(&f.seed, "seed", 0, "seed of the games (default: drawn at random and printed)")
-	fl.IntVar(&f.workers, "workers", 1, "games played at once")
+	addWeightsFlag(cmd, &f.config, "weights", "YAML settings of the AI (default: its built-in settings)", "config")
+	addGamesFlag(cmd, &f.games, 1000, "number of games")
+	addSeedFlag(cmd, &f.seed, "seed of the games")
+	addWorkersFlag(cmd, &f.workers, 1)
+	addProgressFlag(cmd, &f.progress)
+	completePlayers(cmd, "player", false, true, false)
+	completeYAML(cmd, "weights")
 	fl.StringVar(&f.size, "size", "10x10", "board WIDTHxHEIGHT")
 	fl.StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths")
-	fl.BoolVar(&f.json, "json", false, "print one JSON line instead of the table")
-	_ = cmd.MarkFlagRequired("player")
+	addJSONFlag(cmd, &f.json, "print one JSON line instead of the table")
 	return cmd
 }
 
@@ -111,11 +109,8 @@ func shotsSeeds(seed uint64, i int) (fleet, player *rand.Rand) {
 }
 
 func runShots(ctx context.Context, e *env, f *shotsFlags) error {
-	if f.games < 1 {
-		return usageError("-n %d: want at least 1 game", f.games)
-	}
-	if f.workers < 1 {
-		return usageError("--workers %d: want at least 1", f.workers)
+	if f.player == "" {
+		return usageError(`required flag(s) "player" not set (players: %s)`, strings.Join(bsplayers.Names(), ", "))
 	}
 	w, h, err := parseSize(f.size)
 	if err != nil {
@@ -135,7 +130,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	}
 	factory, err := bsplayers.New(f.player, rules, config.File(f.config))
 	if err != nil {
-		return fmt.Errorf("--player: %w", err)
+		return usageError("--player: %w", err)
 	}
 	placer, err := bsbelief.NewUniformPlacer(rules)
 	if err != nil {
@@ -146,7 +141,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	jobs := make(chan int)
 	finished := make(chan struct{}, f.games)
 	var wg sync.WaitGroup
-	for range min(f.workers, f.games) {
+	for range min(workersOf(f.workers), f.games) {
 		wg.Go(func() {
 			for i := range jobs {
 				results[i] = playShotsGame(ctx, rules, factory, placer, f.seed, i)
@@ -154,10 +149,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 			}
 		})
 	}
-	var bar *progress.Bar
-	if progress.IsTerminal(e.stderr) {
-		bar = progress.New(e.stderr, f.games, "games")
-	}
+	bar := newProgress(e, f.progress, f.games, "games")
 	start := time.Now()
 	go func() {
 		defer close(jobs)
@@ -197,6 +189,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 		stats = stats.Add(g.stats)
 	}
 	sum := summarizeShots(f.player, shots, moves)
+	sum.Seed = f.seed
 	e.log.Debug("shots finished", "games", len(shots), "elapsed", elapsed)
 	if f.player == "density" {
 		line := fmt.Sprintf("density moves: %d exact, %d sampled (fallback), %d heuristic", stats.Exact, stats.Sampled, stats.Heuristic)
@@ -215,7 +208,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 		return err
 	}
 	if len(shots) < f.games {
-		return &ExitError{Code: 130, Err: fmt.Errorf("shots: interrupted after %d of %d games", len(shots), f.games)}
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("shots: interrupted after %d of %d games", len(shots), f.games)}
 	}
 	return nil
 }
@@ -255,6 +248,7 @@ type shotsSummary struct {
 	P90          int     `json:"p90"`
 	Max          int     `json:"max"`
 	MsPerMoveP99 float64 `json:"ms_per_move_p99"`
+	Seed         uint64  `json:"seed"`
 }
 
 // summarizeShots computes the statistics: sd is the sample standard

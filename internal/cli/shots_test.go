@@ -43,7 +43,7 @@ func TestShotsJSONReproducibleAcrossWorkers(t *testing.T) {
 		code, stdout, stderr := shotsRun(t, context.Background(), "--player", "gridbot", "-n", n, "--seed", "7", "--workers", workers, "--json")
 		require.Equal(t, 0, code, stderr)
 		got := shotsJSON(t, stdout)
-		require.Equal(t, []string{"games", "max", "mean", "median", "ms_per_move_p99", "p90", "player", "sd"}, keys(got))
+		require.Equal(t, []string{"games", "max", "mean", "median", "ms_per_move_p99", "p90", "player", "sd", "seed"}, keys(got))
 		require.GreaterOrEqual(t, got["ms_per_move_p99"], 0.0)
 		delete(got, "ms_per_move_p99")
 		results = append(results, got)
@@ -88,7 +88,7 @@ func TestShotsConfigAndErrors(t *testing.T) {
 	dir := t.TempDir()
 	blocks := filepath.Join(dir, "blocks.yaml")
 	require.NoError(t, os.WriteFile(blocks, []byte("pattern: blocks\n"), 0o600))
-	code, _, stderr := shotsRun(t, context.Background(), "--player", "gridbot", "--config", blocks, "-n", "20", "--seed", "1", "--json")
+	code, _, stderr := shotsRun(t, context.Background(), "--player", "gridbot", "--weights", blocks, "-n", "20", "--seed", "1", "--json")
 	require.Equal(t, 0, code, stderr)
 
 	tests := []struct {
@@ -96,12 +96,12 @@ func TestShotsConfigAndErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"-n", "1"}, 1, `required flag(s) "player"`},
-		{[]string{"--player", "nobody", "-n", "1", "--seed", "1"}, 1, "unknown player"},
+		{[]string{"-n", "1"}, 2, `required flag(s) "player"`},
+		{[]string{"--player", "nobody", "-n", "1", "--seed", "1"}, 2, "unknown player"},
 		{[]string{"--player", "gridbot", "-n", "0", "--seed", "1"}, 2, "-n 0"},
-		{[]string{"--player", "gridbot", "--workers", "0", "--seed", "1"}, 2, "--workers 0"},
+		{[]string{"--player", "gridbot", "--workers", "-1", "--seed", "1"}, 2, "--workers -1"},
 		{[]string{"--player", "gridbot", "--size", "2x2", "--seed", "1"}, 2, "needs 20 cells"},
-		{[]string{"--player", "gridbot", "--config", filepath.Join(dir, "none.yaml"), "--seed", "1"}, 1, "none.yaml"},
+		{[]string{"--player", "gridbot", "--weights", filepath.Join(dir, "none.yaml"), "--seed", "1"}, 2, "none.yaml"},
 	}
 	for _, tt := range tests {
 		code, _, stderr := shotsRun(t, context.Background(), tt.args...)

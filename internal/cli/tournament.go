@@ -11,7 +11,6 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/internal/progress"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
@@ -26,6 +25,7 @@ type tournamentFlags struct {
 	config    string
 	timing    bool
 	json      bool
+	progress  string
 }
 
 func newTournamentCmd(e *env) *cobra.Command {
@@ -46,38 +46,38 @@ even-numbered games), then print
     --bootstrap times, seeded by --seed).
 
 A player may appear twice with different weights: name an entry NAME@LABEL
-and give its config with --player-config NAME@LABEL=FILE (for example
+and give its config with --player-weights NAME@LABEL=FILE (for example
 admiral@tuned). --timing measures every player's decision time (mean, p50,
 p99, max per Act over all its games); use --workers 1 for clean timings.
 
 Reproducible: pair k plays an arena match seeded from --seed and k, so the
 same flags give the same results whatever --workers is. Without --seed a seed
 is drawn and printed on stderr. --json prints one JSON object as the last line
-of stdout instead of the tables. Ctrl-C stops and rates the games played.
-
-Examples:
-  kaisen tournament --players admiral,stateplayer2,state,simple,random -n 200 --seed 1
-  kaisen tournament --players admiral,admiral@tuned --player-config admiral@tuned=admiral-tuned.yaml -n 2000
+of stdout instead of the tables. Ctrl-C stops and rates the games played.`,
+		Example: `  kaisen tournament --players admiral,stateplayer2,state,simple,random -n 200 --seed 1
+  kaisen tournament --players admiral,admiral@tuned --player-weights admiral@tuned=admiral-tuned.yaml -n 2000
   kaisen tournament --players admiral,stateplayer2 -n 500 --workers 1 --timing
   kaisen tournament --players stateplayer2,state -n 1000 --seed 7 --json | tail -1 | jq .ratings`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := defaultSeed(cmd, e, &f.seed, "plays this again"); err != nil {
-				return err
-			}
 			return runTournament(cmd.Context(), e, &f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.players, "players", "", "comma-separated players, at least two (NAME or NAME@LABEL; see kaisen players)")
-	fl.StringArrayVar(&f.configs, "player-config", nil, "ENTRY=FILE: YAML weights of one entry (repeatable)")
-	fl.IntVarP(&f.games, "games", "n", 100, "games per pair")
-	fl.Uint64Var(&f.seed, "seed", 0, "tournament seed (default: drawn at random and printed)")
-	fl.IntVar(&f.workers, "workers", 0, "games played in parallel (0 = one per CPU)")
+	fl.StringArrayVar(&f.configs, "player-weights", nil, "ENTRY=FILE: YAML weights of one entry (repeatable)")
+	annotate(cmd, "player-weights", kindWeights)
+	alias(cmd, "player-config", "player-weights")
+	addGamesFlag(cmd, &f.games, 100, "games per pair")
+	addSeedFlag(cmd, &f.seed, "tournament seed")
+	addWorkersFlag(cmd, &f.workers, 0)
 	fl.IntVar(&f.bootstrap, "bootstrap", 1000, "bootstrap resamples for the rating intervals")
-	fl.StringVar(&f.config, "config", "", "match YAML: board, fleet, draw limit (default: the published game)")
+	addRulesFlag(cmd, &f.config, "match rules YAML: board, fleet, draw limit (default: the published game)", "config")
 	fl.BoolVar(&f.timing, "timing", false, "measure every player's decision time")
-	fl.BoolVar(&f.json, "json", false, "print the result as one JSON object (last line of stdout)")
+	addJSONFlag(cmd, &f.json, "print the result as one JSON object (last line of stdout)")
+	addProgressFlag(cmd, &f.progress)
+	completePlayers(cmd, "players", true, false, true)
+	completeYAML(cmd, "rules")
 	return cmd
 }
 
@@ -86,10 +86,6 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	switch {
 	case len(names) < 2:
 		return usageError("--players needs at least two players (known: %s)", strings.Join(players.Names(), ", "))
-	case f.games < 1:
-		return usageError("-n %d: want at least 1 game per pair", f.games)
-	case f.workers < 0:
-		return usageError("--workers %d: want 0 (one per CPU) or more", f.workers)
 	case f.bootstrap < 1:
 		return usageError("--bootstrap %d: want at least 1", f.bootstrap)
 	}
@@ -97,7 +93,7 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	for _, kv := range f.configs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" || v == "" {
-			return usageError("--player-config %q: want ENTRY=FILE", kv)
+			return usageError("--player-weights %q: want ENTRY=FILE", kv)
 		}
 		configs[k] = v
 	}
@@ -106,7 +102,7 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 		return err
 	}
 	if cfg.Game != "submarine" {
-		return usageError("--config %s is a %q config; this command plays the submarine game only", f.config, cfg.Game)
+		return usageError("--rules %s is a %q config; this command plays the submarine game only", f.config, cfg.Game)
 	}
 	rules, err := cfg.Rules.Build()
 	if err != nil {
@@ -123,18 +119,16 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 		entrants = append(entrants, arena.SubmarineEntrant{Name: entry, Factory: fac})
 	}
 	for k := range configs {
-		return usageError("--player-config %s: no such entry in --players", k)
+		return usageError("--player-weights %s: no such entry in --players", k)
 	}
 	tc := tournament.Config{Rules: rules, Players: entrants, Games: f.games, Seed: f.seed,
 		Workers: f.workers, Bootstrap: f.bootstrap, Timing: f.timing, Log: e.log}
 	if err := tc.Validate(); err != nil {
 		return usageError("%v", err)
 	}
-	var bar *progress.Bar
 	var onProgress func(done, total int)
-	if progress.IsTerminal(e.stderr) {
-		total := len(entrants) * (len(entrants) - 1) / 2 * f.games
-		bar = progress.New(e.stderr, total, "games")
+	bar := newProgress(e, f.progress, len(entrants)*(len(entrants)-1)/2*f.games, "games")
+	if bar != nil {
 		onProgress = func(done, _ int) { bar.Set(done) }
 	}
 	res, runErr := tournament.Run(ctx, tc, onProgress)
@@ -155,7 +149,7 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 		return err
 	}
 	if interrupted {
-		return &ExitError{Code: 130, Err: fmt.Errorf("tournament: interrupted")}
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("tournament: interrupted")}
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func TestTournamentTableAndJSON(t *testing.T) {
 func TestTournamentEntriesWithConfigsAndTiming(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "simple.yaml")
 	require.NoError(t, os.WriteFile(cfg, []byte("move_probability: 0.0\n"), 0o644))
-	code, stdout, stderr := tournamentRun(t, "tournament", "--players", "simple,simple@attacker", "--player-config", "simple@attacker="+cfg,
+	code, stdout, stderr := tournamentRun(t, "tournament", "--players", "simple,simple@attacker", "--player-weights", "simple@attacker="+cfg,
 		"-n", "6", "--seed", "1", "--bootstrap", "50", "--timing", "--workers", "1")
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "simple@attacker")
@@ -58,12 +58,12 @@ func TestTournamentErrors(t *testing.T) {
 		want string
 	}{
 		{args: []string{"tournament", "--players", "random"}, want: "at least two"},
-		{args: []string{"tournament", "--players", "random,simple", "--config", "../../configs/battleship-match.yaml", "--seed", "1"}, want: "submarine game only"},
+		{args: []string{"tournament", "--players", "random,simple", "--rules", "../../configs/battleship-match.yaml", "--seed", "1"}, want: "submarine game only"},
 		{args: []string{"tournament", "--players", "random,nobody", "--seed", "1"}, want: "nobody"},
 		{args: []string{"tournament", "--players", "random,simple", "-n", "0"}, want: "-n 0"},
 		{args: []string{"tournament", "--players", "random,random", "--seed", "1"}, want: "twice"},
-		{args: []string{"tournament", "--players", "random,simple", "--player-config", "x", "--seed", "1"}, want: "ENTRY=FILE"},
-		{args: []string{"tournament", "--players", "random,simple", "--player-config", "other=f.yaml", "--seed", "1"}, want: "no such entry"},
+		{args: []string{"tournament", "--players", "random,simple", "--player-weights", "x", "--seed", "1"}, want: "ENTRY=FILE"},
+		{args: []string{"tournament", "--players", "random,simple", "--player-weights", "other=f.yaml", "--seed", "1"}, want: "no such entry"},
 	}
 	for _, tt := range tests {
 		code, _, stderr := tournamentRun(t, tt.args...)

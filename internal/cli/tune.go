@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -30,6 +31,7 @@ type tuneFlags struct {
 	seed        uint64
 	workers     int
 	drawScore   float64
+	json        bool
 	objective   string
 	temperature float64
 	a, c        float64
@@ -54,7 +56,7 @@ Tunable weights: for the built-in players with a config struct (admiral,
 stateplayer2, state, simple) every float64 field of the struct; a
 tune:"min,max" tag gives its range, otherwise [0, 2 x its value]. For any
 other player, every floating-point value of its YAML file. --keys restricts
-the run to some of them. The starting point is --config (default: the
+the run to some of them. The starting point is --weights (default: the
 player's file under configs/).
 
 Pool: --against lists the opponents, each NAME or NAME@WEIGHTS.yaml (that
@@ -84,19 +86,14 @@ Output: --out (default NAME-tuned.yaml) is the starting config with the tuned
 values, its comments kept, under a header that records the command, the seed,
 the games played and the measured win rate with its 95% interval, next to
 the starting weights' rate on the same games. The same seed and settings give
-the same file (except the date).
-
-Examples:
-  kaisen tune --player admiral --against stateplayer2,state,random --budget-games 20000 --seed 1
+the same file (except the date).`,
+		Example: `  kaisen tune --player admiral --against stateplayer2,state,random --budget-games 20000 --seed 1
   kaisen tune --player admiral --against stateplayer2 --keys value.leak,value.info --budget-games 4000
   kaisen tune --player stateplayer2 --against state --budget-games 10000 --out sp2.yaml
   kaisen tune --player admiral --against stateplayer2,stateplayer2@sp2-vs-admiral.yaml --objective min
-  kaisen match --p1 admiral --p1-config admiral-tuned.yaml --p2 stateplayer2 -n 2000`,
+  kaisen match --p1 admiral --p1-weights admiral-tuned.yaml --p2 stateplayer2 -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := defaultSeed(cmd, e, &f.seed, "runs this again"); err != nil {
-				return err
-			}
 			return runTune(cmd.Context(), e, &f)
 		},
 	}
@@ -106,13 +103,18 @@ Examples:
 	fl.IntVar(&f.budget, "budget-games", 20000, "total games, the final measurement included")
 	fl.IntVar(&f.batch, "batch", 200, "games per evaluation of one point (an iteration plays two)")
 	fl.IntVar(&f.finalGames, "final-games", 0, "games of the final measurement of each of the tuned and starting weights (0 = a tenth of the budget)")
-	fl.StringVar(&f.config, "config", "", "starting YAML config (default: the player's file under configs/)")
-	fl.StringVar(&f.matchConfig, "match-config", "", "match YAML: board, fleet, draw limit (default: the published game)")
+	addWeightsFlag(cmd, &f.config, "weights", "starting YAML weights (default: the player's file under configs/)", "config")
+	addRulesFlag(cmd, &f.matchConfig, "match rules YAML: board, fleet, draw limit (default: the published game)", "match-config")
 	fl.StringVar(&f.keys, "keys", "", "comma-separated dotted keys to tune (default: every tunable weight)")
 	fl.StringVar(&f.out, "out", "", "tuned YAML to write (default: NAME-tuned.yaml)")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint file (default: OUT.checkpoint.json)")
-	fl.Uint64Var(&f.seed, "seed", 0, "seed of the whole run (default: drawn at random and printed)")
-	fl.IntVar(&f.workers, "workers", 0, "games played in parallel (0 = one per CPU)")
+	addSeedFlag(cmd, &f.seed, "seed of the whole run")
+	addWorkersFlag(cmd, &f.workers, 0)
+	addJSONFlag(cmd, &f.json, "print the result as one JSON object instead of the table")
+	completePlayers(cmd, "player", true, false, false)
+	completePlayers(cmd, "against", true, false, true)
+	completeYAML(cmd, "weights", "rules", "out")
+	defer completeWords(cmd, "objective", "mean", "min")
 	fl.StringVar(&f.objective, "objective", "mean", "mean: the score over the whole pool; min: the worst opponent's (a soft-min, see --min-temperature)")
 	fl.Float64Var(&f.temperature, "min-temperature", tune.DefaultTemperature, "temperature of the soft-min of --objective min, in win-rate units (0 = the plain minimum)")
 	fl.Float64Var(&f.drawScore, "draw-score", 0, "points of a draw (0 = a draw counts as a non-win, 0.5 = half a win)")
@@ -143,7 +145,7 @@ func tuneBase(f *tuneFlags) (name, text string, err error) {
 	if text, ok := tune.DefaultYAML(f.player); ok {
 		return "built-in defaults", text, nil
 	}
-	return "", "", usageError("--player %s has no YAML config to tune (pass one with --config)", f.player)
+	return "", "", usageError("--player %s has no YAML config to tune (pass one with --weights)", f.player)
 }
 
 func runTune(ctx context.Context, e *env, f *tuneFlags) error {
@@ -209,7 +211,7 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	res, err := t.Run(ctx)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return &ExitError{Code: 130, Err: fmt.Errorf("tune: interrupted; run the same command again to resume from %s", ck)}
+			return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("tune: interrupted; run the same command again to resume from %s", ck)}
 		}
 		return err
 	}
@@ -218,6 +220,15 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	}
 	ct := arena.Wilson(int(math.Round(res.Tuned.Sum)), res.Tuned.N, arena.Z95)
 	cb := arena.Wilson(int(math.Round(res.Baseline.Sum)), res.Baseline.N, arena.Z95)
+	if f.json {
+		weights := make(map[string]float64, len(res.Space))
+		for i, p := range res.Space {
+			weights[p.Key] = res.Best[i]
+		}
+		return json.NewEncoder(e.stdout).Encode(tuneJSON{Player: f.player, Against: t.Against, Objective: agg.String(),
+			Seed: f.seed, Games: res.Games, Tuned: res.Tuned, Start: res.Baseline,
+			TunedCI95: [2]float64{ct.Lo, ct.Hi}, StartCI95: [2]float64{cb.Lo, cb.Hi}, Weights: weights, Out: out})
+	}
 	fmt.Fprintf(e.stdout, "tuned   %.4f [%.4f, %.4f] over %d games\n", res.Tuned.Mean(), ct.Lo, ct.Hi, res.Tuned.N)
 	fmt.Fprintf(e.stdout, "start   %.4f [%.4f, %.4f] over the same games\n", res.Baseline.Mean(), cb.Lo, cb.Hi)
 	if len(opps) > 1 {
@@ -229,6 +240,21 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s (%d games played, seed %d)\n", out, res.Games, f.seed)
 	return nil
+}
+
+// tuneJSON is the --json output of kaisen tune.
+type tuneJSON struct {
+	Player    string             `json:"player"`
+	Against   string             `json:"against"`
+	Objective string             `json:"objective"`
+	Seed      uint64             `json:"seed"`
+	Games     int                `json:"games"` // played in all
+	Tuned     tune.Sample        `json:"tuned"` // final games with the tuned weights
+	Start     tune.Sample        `json:"start"` // the same games with the starting weights
+	TunedCI95 [2]float64         `json:"tuned_ci95"`
+	StartCI95 [2]float64         `json:"start_ci95"`
+	Weights   map[string]float64 `json:"weights"` // every tuned key and its value
+	Out       string             `json:"out"`
 }
 
 // splitList splits a comma-separated flag value, dropping empty items.

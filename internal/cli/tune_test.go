@@ -69,7 +69,7 @@ func TestTuneErrors(t *testing.T) {
 		want string
 	}{
 		{name: "no player", args: []string{"tune", "--against", "random"}, want: "--player and --against are required"},
-		{name: "battleship config", args: []string{"tune", "--player", "simple", "--against", "random", "--match-config", "../../configs/battleship-match.yaml", "--seed", "1"}, want: "submarine game only"},
+		{name: "battleship config", args: []string{"tune", "--player", "simple", "--against", "random", "--rules", "../../configs/battleship-match.yaml", "--seed", "1"}, want: "submarine game only"},
 		{name: "unknown opponent", args: []string{"tune", "--player", "simple", "--against", "nobody", "--seed", "1"}, want: "nobody"},
 		{name: "unknown key", args: []string{"tune", "--player", "simple", "--against", "random", "--keys", "nope", "--seed", "1"}, want: `"nope"`},
 		{name: "budget too small", args: []string{"tune", "--player", "simple", "--against", "random", "--budget-games", "10", "--seed", "1"}, want: "no iteration"},

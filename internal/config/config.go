@@ -32,6 +32,17 @@ var ErrUnknownKey = errors.New("unknown key")
 // where a duration is wanted, a float where an integer is wanted, ...).
 var ErrType = errors.New("wrong type")
 
+// ErrInvalid is matched by every error of Load and LoadString: the file is
+// missing, unreadable, not YAML, or has a bad key or value. The command line
+// reports it as a usage error.
+var ErrInvalid = errors.New("invalid config")
+
+// invalid marks err as an ErrInvalid error (its message unchanged).
+type invalid struct{ err error }
+
+func (e invalid) Error() string   { return e.err.Error() }
+func (e invalid) Unwrap() []error { return []error{e.err, ErrInvalid} }
+
 // Validator is implemented by configs that check their own ranges.
 type Validator interface {
 	Validate() error
@@ -48,7 +59,7 @@ func Load(path string, out any) error {
 	v.SetConfigFile(path)
 	v.SetConfigType("yaml")
 	if err := v.ReadInConfig(); err != nil {
-		return fmt.Errorf("config: read %s: %w", path, flat{err})
+		return invalid{fmt.Errorf("config: read %s: %w", path, flat{err})}
 	}
 	return decode(path, v.AllSettings(), out)
 }
@@ -58,7 +69,7 @@ func LoadString(name, yamlText string, out any) error {
 	v := viper.New()
 	v.SetConfigType("yaml")
 	if err := v.ReadConfig(strings.NewReader(yamlText)); err != nil {
-		return fmt.Errorf("config: parse %s: %w", name, flat{err})
+		return invalid{fmt.Errorf("config: parse %s: %w", name, flat{err})}
 	}
 	return decode(name, v.AllSettings(), out)
 }
@@ -75,6 +86,13 @@ func File(path string) func(into any) error {
 }
 
 func decode(name string, settings map[string]any, out any) error {
+	if err := decodeValid(name, settings, out); err != nil {
+		return invalid{err}
+	}
+	return nil
+}
+
+func decodeValid(name string, settings map[string]any, out any) error {
 	rv := reflect.ValueOf(out)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return fmt.Errorf("config: %s: decode into %T: want a non-nil pointer", name, out)

@@ -109,6 +109,7 @@ func TestLoadTypes(t *testing.T) {
 			if tt.wantErr != "" {
 				require.ErrorContains(t, err, tt.wantErr)
 				require.ErrorIs(t, err, ErrType)
+				require.ErrorIs(t, err, ErrInvalid)
 				require.NotContains(t, err.Error(), "\n", "one line")
 				return
 			}

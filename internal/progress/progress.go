@@ -1,9 +1,10 @@
-// Package progress draws a one-line progress bar on a terminal:
+// Package progress reports the progress of long runs on stderr:
 //
 //	[#############...............]  4213/10000  42%  18.3k/s  ETA 0:00:01
 //
-// It redraws the line in place with a carriage return, so it belongs on a
-// terminal only (IsTerminal); elsewhere callers leave it out.
+// On a terminal (IsTerminal) New redraws that line in place with a carriage
+// return; elsewhere (a log file, CI) NewLines writes it as a plain line every
+// few seconds, so a long run is never silent.
 package progress
 
 import (
@@ -35,6 +36,10 @@ type Bar struct {
 	now   func() time.Time
 	width int // of the bar itself, in characters
 	last  string
+	// Line mode (NewLines): a whole line at most every every.
+	every   time.Duration
+	lastAt  time.Time
+	printed bool
 }
 
 // New returns a bar for total items (unit names them, e.g. "games") drawn on
@@ -43,9 +48,28 @@ func New(w io.Writer, total int, unit string) *Bar {
 	return &Bar{w: w, total: total, unit: unit, start: time.Now(), now: time.Now, width: 30}
 }
 
+// NewLines returns a bar for w that is not a terminal: Set writes the
+// state as a whole line when every has passed since the start or the last
+// line, and Done writes the final state when a line was written before
+// (short runs stay silent).
+func NewLines(w io.Writer, total int, unit string, every time.Duration) *Bar {
+	b := New(w, total, unit)
+	b.every, b.lastAt = every, b.start
+	return b
+}
+
 // Set redraws the bar with done items finished (only when the line changes).
 func (b *Bar) Set(done int) {
-	line := Line(done, b.total, b.now().Sub(b.start), b.width, b.unit)
+	now := b.now()
+	if b.every > 0 {
+		if now.Sub(b.lastAt) < b.every {
+			return
+		}
+		b.lastAt, b.printed = now, true
+		fmt.Fprintln(b.w, Line(done, b.total, now.Sub(b.start), b.width, b.unit))
+		return
+	}
+	line := Line(done, b.total, now.Sub(b.start), b.width, b.unit)
 	if line == b.last {
 		return
 	}
@@ -55,6 +79,12 @@ func (b *Bar) Set(done int) {
 
 // Done draws the final state and ends the line.
 func (b *Bar) Done(done int) {
+	if b.every > 0 {
+		if b.printed {
+			fmt.Fprintln(b.w, Line(done, b.total, b.now().Sub(b.start), b.width, b.unit))
+		}
+		return
+	}
 	b.Set(done)
 	fmt.Fprintln(b.w)
 }

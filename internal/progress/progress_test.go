@@ -56,3 +56,31 @@ func TestIsTerminal(t *testing.T) {
 		require.True(t, IsTerminal(tty))
 	}
 }
+
+func TestLines(t *testing.T) {
+	var out bytes.Buffer
+	clock := time.Unix(0, 0)
+	b := NewLines(&out, 100, "games", 10*time.Second)
+	b.now, b.start, b.lastAt, b.width = func() time.Time { return clock }, clock, clock, 10
+	clock = clock.Add(5 * time.Second)
+	b.Set(10)
+	require.Empty(t, out.String(), "nothing before the first interval")
+	clock = clock.Add(5 * time.Second)
+	b.Set(20)
+	clock = clock.Add(3 * time.Second)
+	b.Set(30)
+	clock = clock.Add(7 * time.Second)
+	b.Set(40)
+	clock = clock.Add(time.Second)
+	b.Done(100)
+	require.Equal(t, "[##........]  20/100  20% 2 games/s ETA 0:00:40\n"+
+		"[####......]  40/100  40% 2 games/s ETA 0:00:30\n"+
+		"[##########] 100/100 100% 5 games/s\n", out.String())
+	require.NotContains(t, out.String(), "\r")
+
+	out.Reset()
+	quick := NewLines(&out, 10, "games", time.Hour)
+	quick.Set(5)
+	quick.Done(10)
+	require.Empty(t, out.String(), "a short run stays silent")
+}
