@@ -11,7 +11,6 @@ import (
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
-
 // completeWords makes the shell complete flag of cmd with words.
 func completeWords(cmd *cobra.Command, flag string, words ...string) {
 	must(cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp)))
