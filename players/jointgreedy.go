@@ -297,8 +297,9 @@ func (p *JointGreedy) flee(reach grid.Set, adv int) (submarine.Action, bool) {
 			continue
 		}
 		to, low := grid.None, et
+		targets := p.rules.MoveTargets(&p.me, i)
 		for _, c := range p.sh.order {
-			if p.rules.MoveTargets(&p.me, i).Has(c) {
+			if targets.Has(c) {
 				if k := float64(p.enemy.covered(c)); k < low {
 					to, low = c, k
 				}
@@ -530,7 +531,11 @@ func (p *JointGreedy) Explain() explain.Decision {
 		if p.cfg.Attack.Info > 0 {
 			d.Reason += fmt.Sprintf(" + %g x bits", p.cfg.Attack.Info)
 		}
-		d.Reason += fmt.Sprintf("), %d cell(s) tied, one drawn at random", c.n)
+		if c.n > 1 {
+			d.Reason += fmt.Sprintf("), %d cells tied, one drawn at random", c.n)
+		} else {
+			d.Reason += ")"
+		}
 	case "approach":
 		if p.cfg.Approach.Target == JGApproachReach {
 			d.Reason = fmt.Sprintf("nothing worth attacking and ahead (hp %+d): %s enters the enemy's likely reach at %s (P=%.2f)",

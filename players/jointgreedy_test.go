@@ -113,9 +113,10 @@ func TestJGAttackMaximisesProbabilityOverHP(t *testing.T) {
 		name     string
 		exponent float64
 		want     []grid.Cell
+		best     float64
 	}{
-		{"P/hp prefers the likely submarine", 1, []grid.Cell{xy(1, 0), xy(3, 4)}},
-		{"plain probability prefers the sure battleship", 0, []grid.Cell{xy(1, 1)}},
+		{"P/hp prefers the likely submarine", 1, []grid.Cell{xy(1, 0), xy(3, 4)}, 0.5},
+		{"plain probability prefers the sure battleship", 0, []grid.Cell{xy(1, 1)}, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,7 +130,12 @@ func TestJGAttackMaximisesProbabilityOverHP(t *testing.T) {
 				require.Equal(t, submarine.Attack, a.Kind)
 				require.Contains(t, tc.want, a.To)
 				seen[a.To] = true
-				require.Equal(t, "attack", p.Explain().State)
+				d := p.Explain()
+				require.Equal(t, "attack", d.State)
+				if len(tc.want) > 1 {
+					require.Contains(t, d.Reason, "2 cells tied")
+				}
+				require.InDelta(t, tc.best, d.Candidates[0].Score, 1e-12, "best candidate first")
 			}
 			require.Len(t, seen, len(tc.want), "ties are broken at random")
 		})
