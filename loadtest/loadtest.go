@@ -1,8 +1,3 @@
-// Package loadtest is the load generator behind `kaisen loadtest`: many real
-// TCP clients play whole submarine games against a server (Kaisen's, package
-// server, or any other speaking the same protocol), and the actions per
-// second and the action round trip (from sending an action to receiving its
-// result line) are measured on the client side.
 package loadtest
 
 import (

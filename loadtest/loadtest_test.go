@@ -2,14 +2,9 @@ package loadtest_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -20,6 +15,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/loadtest"
 	"github.com/kaisen-ai/kaisen/server"
+	"github.com/kaisen-ai/kaisen/server/servertest"
 )
 
 // checkLeaks fails the test if goroutines started during it are still
@@ -41,62 +37,8 @@ func checkLeaks(t *testing.T) {
 	})
 }
 
-// startServer runs a Kaisen server with one listener l (on a free port),
-// its result log and metrics endpoint, until the test ends.
-func startServer(t *testing.T, l server.ListenerConfig) (cfg server.Config, s *server.Server) {
-	t.Helper()
-	cfg = server.DefaultConfig()
-	l.Address = "127.0.0.1:0"
-	cfg.Listeners = []server.ListenerConfig{l}
-	dir := t.TempDir()
-	cfg.ResultLog = filepath.Join(dir, "results.jsonl")
-	cfg.ReplayDir = filepath.Join(dir, "replays")
-	cfg.Metrics = "127.0.0.1:0"
-	cfg.Seed = 1
-	cfg.ShutdownGrace = 5 * time.Second
-	s, err := server.New(cfg, slog.New(slog.DiscardHandler))
-	require.NoError(t, err)
-	require.NoError(t, s.Listen())
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			require.NoError(t, err)
-		case <-time.After(15 * time.Second):
-			t.Fatal("Serve did not return")
-		}
-	})
-	return cfg, s
-}
-
-// waitResults waits until the result log has n lines and returns them.
-func waitResults(t *testing.T, path string, n int) []server.Result {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		b, err := os.ReadFile(path)
-		require.NoError(t, err)
-		var rs []server.Result
-		for line := range bytes.Lines(b) {
-			var r server.Result
-			require.NoError(t, json.Unmarshal(line, &r), "result line %s", line)
-			rs = append(rs, r)
-		}
-		if len(rs) >= n {
-			return rs
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("result log has %d lines, want %d", len(rs), n)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // actionsTotal scrapes kaisen_actions_total from the server's metrics.
-func actionsTotal(t *testing.T, s *server.Server) int64 {
+func actionsTotal(t *testing.T, s *servertest.Server) int64 {
 	t.Helper()
 	resp, err := http.Get("http://" + s.MetricsAddr().String() + "/metrics")
 	require.NoError(t, err)
@@ -132,9 +74,9 @@ func TestLoad(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			checkLeaks(t)
-			cfg, s := startServer(t, tt.listener)
+			s := servertest.Start(t, servertest.Config(t, 1, tt.listener))
 			opts := tt.opts
-			opts.Addr = s.Addrs()[0].String()
+			opts.Addr = s.Addr(0)
 			rep, err := loadtest.Run(context.Background(), opts)
 			require.NoError(t, err)
 			want := tt.games
@@ -150,7 +92,7 @@ func TestLoad(t *testing.T) {
 				losses = 0 // both sides of a pair are ours: a decided game is one win and one loss
 			}
 			require.Equal(t, rep.Games, rep.Wins+rep.Draws+losses)
-			rs := waitResults(t, cfg.ResultLog, want)
+			rs := s.WaitResults(t, want)
 			require.Len(t, rs, want)
 			actions := 0
 			for _, r := range rs {

@@ -4,11 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +15,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/server"
+	"github.com/kaisen-ai/kaisen/server/servertest"
 )
 
 // playRun runs the kaisen command line in-process.
@@ -32,44 +30,8 @@ func playRun(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // and returns its address and a function reading its result log.
 func playServer(t *testing.T, l server.ListenerConfig) (string, func() []server.Result) {
 	t.Helper()
-	cfg := server.DefaultConfig()
-	l.Address = "127.0.0.1:0"
-	cfg.Listeners = []server.ListenerConfig{l.WithDefaults()}
-	dir := t.TempDir()
-	cfg.ResultLog = filepath.Join(dir, "results.jsonl")
-	cfg.ReplayDir = filepath.Join(dir, "replays")
-	cfg.Seed = 7
-	cfg.ShutdownGrace = 5 * time.Second
-	s, err := server.New(cfg, nil)
-	require.NoError(t, err)
-	require.NoError(t, s.Listen())
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			require.NoError(t, err)
-		case <-time.After(15 * time.Second):
-			t.Error("server did not stop")
-		}
-	})
-	results := func() []server.Result {
-		f, err := os.Open(cfg.ResultLog)
-		require.NoError(t, err)
-		defer f.Close()
-		var rs []server.Result
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			var r server.Result
-			require.NoError(t, json.Unmarshal(sc.Bytes(), &r))
-			rs = append(rs, r)
-		}
-		require.NoError(t, sc.Err())
-		return rs
-	}
-	return s.Addrs()[0].String(), results
+	s := servertest.Start(t, servertest.Config(t, 7, l))
+	return s.Addr(0), func() []server.Result { return s.Results(t) }
 }
 
 // playResults polls the result log until it has n games (the server writes
