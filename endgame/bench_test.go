@@ -1,0 +1,98 @@
+package endgame
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/kaisen-ai/kaisen/game/submarine"
+)
+
+// BenchmarkBuild solves from scratch every class of the published fleet
+// with at most two ships a side (go test -bench Build -benchtime 1x).
+func BenchmarkBuild(b *testing.B) {
+	benchBuild(b, 2, 2)
+}
+
+// BenchmarkBuild31 solves the classes of three ships against one (and the
+// smaller ones they lead to).
+func BenchmarkBuild31(b *testing.B) {
+	benchBuild(b, 3, 1)
+}
+
+func benchBuild(b *testing.B, ka, kb int) {
+	r := submarine.DefaultRules()
+	ms := Materials(r)
+	var positions int
+	var bytes int64
+	for b.Loop() {
+		t := NewTablebase(r.Board, 0)
+		for _, x := range ms {
+			for _, y := range ms {
+				if (len(x) <= ka && len(y) <= kb) || (len(x) <= kb && len(y) <= ka) {
+					if _, err := t.Tally(x, y); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+		_, positions, bytes = t.Stats()
+	}
+	b.ReportMetric(float64(positions), "positions")
+	b.ReportMetric(float64(bytes)/(1<<20), "MiB")
+	b.ReportMetric(float64(positions)/(b.Elapsed().Seconds()/float64(b.N)), "positions/s")
+}
+
+// BenchmarkProbe is one Solve of a random position with at most two ships
+// a side from a built table.
+func BenchmarkProbe(b *testing.B) {
+	s := solver5(b)
+	r := submarine.DefaultRules()
+	rng := rand.New(rand.NewPCG(1, 2))
+	ps := make([]Position, 1024)
+	for i := range ps {
+		ps[i] = randomPosition(rng, r, 1+rng.IntN(2), 1+rng.IntN(2))
+		if _, err := s.Solve(ps[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	i := 0
+	for b.Loop() {
+		if _, err := s.Solve(ps[i&1023]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkSearch is one Solve of a random position with three ships
+// against two or three (the search, table leaves), default budget; it
+// reports the nodes searched per second and the share of positions proved.
+func BenchmarkSearch(b *testing.B) {
+	s := solver5(b)
+	if err := s.tb.Warm(submarine.DefaultRules()); err != nil {
+		b.Fatal(err)
+	}
+	r := submarine.DefaultRules()
+	rng := rand.New(rand.NewPCG(3, 4))
+	nodes, proved, n := 0, 0, 0
+	for b.Loop() {
+		p := randomPosition(rng, r, 3, 2+rng.IntN(2))
+		if rng.IntN(2) == 0 {
+			p = p.Swap()
+		}
+		st := fromPosition(&p)
+		sr := s.searcher(s.nodes)
+		v, err := sr.value(&st)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes += sr.nodes
+		sr.release()
+		if v.Outcome != Unknown {
+			proved++
+		}
+		n++
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(proved)/float64(n), "proved")
+}

@@ -1,0 +1,364 @@
+package endgame
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+)
+
+// DefaultTableLimit bounds the positions of one class pair a Tablebase
+// solves: on 5x5 it admits every class with at most two ships a side and
+// three against one (at most 720,000 positions a pair), and leaves three
+// against two (16.6 million) and three against three to the search.
+const DefaultTableLimit = 1 << 20
+
+// ErrNotInTable reports a position whose material the tablebase does not
+// cover.
+var ErrNotInTable = errors.New("endgame: material not in the tablebase")
+
+// Tablebase holds exact values of every position whose material class it
+// covers, computed by retrograde analysis on first use of a class and kept.
+// It is safe for concurrent use: each class pair is solved once (later
+// callers wait for it), and solved classes are read without locks.
+//
+// A class is the material of the side to move and of the other side (hp
+// multisets: ship types do not matter). Its positions are indexed by the
+// rank of each side's canonical placement. The game's hp never rise, so a
+// class's hits lead to classes of less total hp, which are solved first;
+// moves and passes stay in the pair of classes (A to move against B, B to
+// move against A), which is solved as one retrograde analysis.
+type Tablebase struct {
+	board *grid.Board
+	limit int
+	// maxPl[k] is the number of ordered placements of k ships: the size
+	// bound of a side with k ships that decides which classes are covered.
+	maxPl []float64
+
+	mu    sync.Mutex
+	mats  map[material]*placements
+	pairs map[[2]material]*pair
+}
+
+// placements lists every canonical placement of one material: cells of the
+// ships in canonical order (equal-hp ships in ascending cells), and the
+// inverse map from a cell tuple to its rank.
+type placements struct {
+	k     int
+	n     int     // board size (cell indices, rocks included)
+	count int     // number of placements
+	cells []uint8 // count*k
+	rank  []int32 // n^k, -1 for a tuple that is not canonical
+}
+
+// pair is the unit of work: the class A-to-move-against-B and its mirror.
+type pair struct {
+	once sync.Once
+	cls  [2]*class // cls[1] == cls[0] when A == B
+	err  error
+}
+
+// class holds the values of one class: dist[rank(mover)*other.count +
+// rank(other)] is 0 for a draw, an odd d for a win of the side to move in d
+// plies, an even d for a loss in d plies.
+type class struct {
+	mover, other *placements
+	dist         []uint16
+}
+
+// NewTablebase returns an empty tablebase for board that covers every class
+// pair of at most limit positions (counted as if every ship had a distinct
+// hp; limit <= 0: DefaultTableLimit). Nothing is solved until asked for.
+func NewTablebase(board *grid.Board, limit int) *Tablebase {
+	if limit <= 0 {
+		limit = DefaultTableLimit
+	}
+	t := &Tablebase{board: board, limit: limit, mats: map[material]*placements{}, pairs: map[[2]material]*pair{}}
+	u := board.Usable().Count()
+	pl := 1.0
+	t.maxPl = append(t.maxPl, pl)
+	for k := 1; k <= maxK && k <= u; k++ {
+		pl *= float64(u - k + 1)
+		t.maxPl = append(t.maxPl, pl)
+	}
+	return t
+}
+
+// Board is the board the tablebase solves.
+func (t *Tablebase) Board() *grid.Board { return t.board }
+
+// covers reports whether the class of a side of ka ships against kb ships
+// (either to move) is in the table.
+func (t *Tablebase) covers(ka, kb int) bool {
+	if ka < 1 || kb < 1 || ka >= len(t.maxPl) || kb >= len(t.maxPl) {
+		return false
+	}
+	return 2*t.maxPl[ka]*t.maxPl[kb] <= float64(t.limit)
+}
+
+// Covers reports whether the table answers positions with these numbers of
+// living ships on the side to move and on the other side.
+func (t *Tablebase) Covers(mover, other int) bool { return t.covers(mover, other) }
+
+// probe returns the stored distance of st (see class.dist), solving its
+// class pair first if needed.
+func (t *Tablebase) probe(st *state) (uint16, error) {
+	c, err := t.class(st.s[0].material(), st.s[1].material())
+	if err != nil {
+		return 0, err
+	}
+	return c.dist[c.index(st)], nil
+}
+
+func (c *class) index(st *state) int {
+	return int(c.mover.rankOf(&st.s[0]))*c.other.count + int(c.other.rankOf(&st.s[1]))
+}
+
+// class returns the solved class of a against b (a to move).
+func (t *Tablebase) class(a, b material) (*class, error) {
+	if !t.covers(int(a.n), int(b.n)) {
+		return nil, fmt.Errorf("%w: %d ships against %d on %dx%d", ErrNotInTable, a.n, b.n, t.board.Width(), t.board.Height())
+	}
+	key, flip := [2]material{a, b}, 0
+	if less(b, a) {
+		key, flip = [2]material{b, a}, 1
+	}
+	t.mu.Lock()
+	p := t.pairs[key]
+	if p == nil {
+		p = &pair{}
+		t.pairs[key] = p
+	}
+	t.mu.Unlock()
+	p.once.Do(func() { p.err = t.solve(p, key[0], key[1]) })
+	if p.err != nil {
+		return nil, p.err
+	}
+	return p.cls[flip], nil
+}
+
+// less is a total order on materials (to name a pair once).
+func less(a, b material) bool {
+	if a.n != b.n {
+		return a.n < b.n
+	}
+	for i := range a.hp {
+		if a.hp[i] != b.hp[i] {
+			return a.hp[i] < b.hp[i]
+		}
+	}
+	return false
+}
+
+// placementsOf returns (building once) the canonical placements of m.
+func (t *Tablebase) placementsOf(m material) *placements {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if p := t.mats[m]; p != nil {
+		return p
+	}
+	k, n := int(m.n), t.board.Size()
+	size := 1
+	for range k {
+		size *= n
+	}
+	p := &placements{k: k, n: n, rank: make([]int32, size)}
+	for i := range p.rank {
+		p.rank[i] = -1
+	}
+	usable := t.board.Usable().Cells()
+	var cur [maxK]uint8
+	var used grid.Set
+	var rec func(j int)
+	rec = func(j int) {
+		if j == k {
+			key := 0
+			for i := range k {
+				key = key*n + int(cur[i])
+			}
+			p.rank[key] = int32(p.count)
+			p.cells = append(p.cells, cur[:k]...)
+			p.count++
+			return
+		}
+		for _, c := range usable {
+			if used.Has(c) || (j > 0 && m.hp[j] == m.hp[j-1] && uint8(c) < cur[j-1]) {
+				continue
+			}
+			used.Add(c)
+			cur[j] = uint8(c)
+			rec(j + 1)
+			used.Remove(c)
+		}
+	}
+	rec(0)
+	t.mats[m] = p
+	return p
+}
+
+func (p *placements) rankOf(sd *side) int32 {
+	key := 0
+	for i := range p.k {
+		key = key*p.n + int(sd.cell[i])
+	}
+	return p.rank[key]
+}
+
+// fill sets sd's cells to placement r of p (hp are the caller's).
+func (p *placements) fill(sd *side, r int) {
+	copy(sd.cell[:p.k], p.cells[r*p.k:(r+1)*p.k])
+}
+
+// noLoss marks a position that has an exit to a draw or a win, so it can
+// never be lost.
+const noLoss = math.MaxUint16
+
+// solve runs the retrograde analysis of the pair a-against-b and
+// b-against-a. Positions are numbered globally: class 0 (a to move) first,
+// then class 1 (b to move) unless a == b.
+func (t *Tablebase) solve(p *pair, a, b material) error {
+	mats := [2]material{a, b}
+	pl := [2]*placements{t.placementsOf(a), t.placementsOf(b)}
+	same := a == b
+	cls := [2]*class{{mover: pl[0], other: pl[1]}, {mover: pl[1], other: pl[0]}}
+	n0 := pl[0].count * pl[1].count
+	n := n0
+	if !same {
+		n *= 2
+	}
+	base := [2]int{0, n0}
+	if same {
+		base[1] = 0
+	}
+	dist := make([]uint16, n)
+	cnt := make([]uint16, n)
+	floor := make([]uint16, n) // smallest loss distance the exits allow
+	var buckets [][]int32
+	push := func(d int, g int) {
+		for len(buckets) <= d {
+			buckets = append(buckets, nil)
+		}
+		buckets[d] = append(buckets[d], int32(g))
+	}
+	// decode fills st with position g and returns its class (0 or 1).
+	decode := func(g int, st *state) int {
+		c := 0
+		if g >= n0 {
+			c, g = 1, g-n0
+		}
+		mv, ot := pl[c], pl[1-c]
+		mv.fill(&st.s[0], g/ot.count)
+		ot.fill(&st.s[1], g%ot.count)
+		st.s[0].n, st.s[1].n = mv.k, ot.k
+		st.s[0].hp, st.s[1].hp = mats[c].hp, mats[1-c].hp
+		return c
+	}
+	var st state
+	for g := range n {
+		decode(g, &st)
+		mover, other := &st.s[0], &st.s[1]
+		reach := mover.reach(t.board)
+		occ := mover.occupied()
+		moves := 0
+		for j := range mover.n {
+			moves += t.board.Lines(grid.Cell(mover.cell[j])).AndNot(occ).Count()
+		}
+		if !reach.AndNot(other.occupied()).Empty() {
+			moves++
+		}
+		cnt[g] = uint16(moves)
+		win := 0
+		for j := range other.n {
+			if !reach.Has(grid.Cell(other.cell[j])) {
+				continue
+			}
+			ch := state{s: [2]side{*other, *mover}}
+			ch.s[0].hit(j)
+			if ch.s[0].n == 0 {
+				win = 1
+				break
+			}
+			d, err := t.probe(&ch)
+			if err != nil {
+				return fmt.Errorf("endgame: solve %v against %v: %w", a.hp[:a.n], b.hp[:b.n], err)
+			}
+			switch {
+			case d == 0:
+				cnt[g] = noLoss
+			case d%2 == 1:
+				floor[g] = max(floor[g], d+1)
+			case win == 0 || int(d)+1 < win:
+				win = int(d) + 1
+			}
+		}
+		switch {
+		case win > 0:
+			cnt[g] = noLoss
+			push(win, g)
+		case cnt[g] == 0:
+			push(int(floor[g]), g)
+		}
+	}
+	var pred state
+	for d := 1; d < len(buckets); d++ {
+		for _, g32 := range buckets[d] {
+			g := int(g32)
+			if dist[g] != 0 {
+				continue
+			}
+			dist[g] = uint16(d)
+			c := decode(g, &st)
+			// Predecessors: the other side (now st.s[1]) to move, in the
+			// other class, before a move of one of its ships (moves are
+			// reversible) or before a pass.
+			qc := 1 - c
+			if same {
+				qc = 0
+			}
+			mv, ot := pl[qc], pl[1-qc] // q's mover is st.s[1], q's other is st.s[0]
+			otRank := int(ot.rankOf(&st.s[0]))
+			visit := func(q int) {
+				if dist[q] != 0 {
+					return
+				}
+				if d%2 == 0 {
+					push(d+1, q)
+					return
+				}
+				if cnt[q] == noLoss {
+					return
+				}
+				cnt[q]--
+				if cnt[q] == 0 {
+					push(max(d+1, int(floor[q])), q)
+				}
+			}
+			qm, qo := &st.s[1], &st.s[0]
+			if canPass(t.board, qm, qo) {
+				visit(base[qc] + int(mv.rankOf(qm))*ot.count + otRank)
+			}
+			occ := qm.occupied()
+			for j := range qm.n {
+				for to := range t.board.Lines(grid.Cell(qm.cell[j])).AndNot(occ).All() {
+					pred.s[0] = *qm
+					pred.s[0].cell[j] = uint8(to)
+					pred.s[0].fix(j)
+					visit(base[qc] + int(mv.rankOf(&pred.s[0]))*ot.count + otRank)
+				}
+			}
+		}
+		buckets[d] = nil
+	}
+	cls[0].dist = dist[:n0]
+	if same {
+		cls[1] = cls[0]
+	} else {
+		cls[1].dist = dist[n0:]
+	}
+	t.mu.Lock() // Stats reads cls under mu
+	p.cls = cls
+	t.mu.Unlock()
+	return nil
+}
