@@ -179,7 +179,7 @@ type Shot struct {
 // BattleshipResult is the last line of a Battleship replay.
 type BattleshipResult struct {
 	Type     string    `json:"type"`    // TypeResult
-	Outcome  string    `json:"outcome"` // OutcomeWin or OutcomeDraw
+	Outcome  string    `json:"outcome"` // OutcomeWin, OutcomeDraw or OutcomeAborted
 	Winner   int       `json:"winner"`  // the winning seat, -1 on a draw
 	Shots    [2]int    `json:"shots"`   // shots fired by each seat
 	Forfeits []Forfeit `json:"forfeits,omitempty"`

@@ -351,9 +351,9 @@ func (p *bsParser) result(line []byte) error {
 	}
 	switch {
 	case res.Outcome == OutcomeWin && (res.Winner == 0 || res.Winner == 1):
-	case res.Outcome == OutcomeDraw && res.Winner == -1:
+	case (res.Outcome == OutcomeDraw || res.Outcome == OutcomeAborted) && res.Winner == -1:
 	default:
-		return fmt.Errorf("result: outcome %q with winner %d (a win has winner 0 or 1, a draw -1)", res.Outcome, res.Winner)
+		return fmt.Errorf("result: outcome %q with winner %d (a win has winner 0 or 1, a draw or an aborted game -1)", res.Outcome, res.Winner)
 	}
 	if res.Shots[0] < 0 || res.Shots[1] < 0 {
 		return fmt.Errorf("result: shots %v", res.Shots)

@@ -333,6 +333,8 @@ func (rd *bsRenderer) result(w io.Writer) {
 	switch res.Outcome {
 	case OutcomeDraw:
 		fmt.Fprintf(w, "result: draw; %s\n", shots)
+	case OutcomeAborted:
+		fmt.Fprintf(w, "result: aborted by the server; %s\n", shots)
 	default:
 		fmt.Fprintf(w, "result: seat %d %s wins; %s\n", res.Winner, rd.who(res.Winner), shots)
 	}

@@ -56,7 +56,12 @@ func simulateBattleship(rp *BattleshipReplay, visit func(f *bsFrame)) error {
 		}
 		bad[s] = r.ValidatePlacement(place[s]) != nil
 	}
+	res := &rp.Result
+	aborted := res.Outcome == OutcomeAborted
 	if bad[0] || bad[1] {
+		if aborted { // stopped during the handshake
+			return verifyAbortedHandshake(len(rp.Shots), func() error { return checkBSResult(res, OutcomeAborted, -1, [2]int{}, nil) })
+		}
 		return verifyBSPlacementForfeit(rp, bad)
 	}
 	g, err := battleship.NewGame(r, place[0], place[1], h.First)
@@ -94,10 +99,12 @@ func simulateBattleship(rp *BattleshipReplay, visit func(f *bsFrame)) error {
 			visit(f)
 		}
 	}
-	res := &rp.Result
 	var want []Forfeit
 	if n := len(rp.Shots); n > 0 && rp.Shots[n-1].Illegal {
 		want = append(want, Forfeit{Seat: rp.Shots[n-1].Seat, Kind: ForfeitIllegal})
+	}
+	if g.Status() == battleship.Running && aborted {
+		return checkBSResult(res, OutcomeAborted, -1, [2]int{g.Shots(0), g.Shots(1)}, nil)
 	}
 	if g.Status() == battleship.Running {
 		ff, err := earlyForfeit(res.Forfeits, bsOutsideRules, len(rp.Shots), "shots",

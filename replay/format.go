@@ -28,6 +28,9 @@ const (
 const (
 	OutcomeWin  = "win"
 	OutcomeDraw = "draw"
+	// OutcomeAborted: the turn server stopped the game before it ended (a
+	// shutdown); the replay has what was played, winner -1, no forfeits.
+	OutcomeAborted = "aborted"
 )
 
 // Forfeit kinds.
@@ -361,8 +364,8 @@ type Forfeit struct {
 // SubmarineResult is the last line of a replay.
 type SubmarineResult struct {
 	Type     string    `json:"type"`    // TypeResult
-	Outcome  string    `json:"outcome"` // OutcomeWin or OutcomeDraw
-	Winner   int       `json:"winner"`  // the winning seat, -1 on a draw
+	Outcome  string    `json:"outcome"` // OutcomeWin, OutcomeDraw or OutcomeAborted
+	Winner   int       `json:"winner"`  // the winning seat, -1 on a draw or when aborted
 	Actions  int       `json:"actions"` // number of actions played
 	Forfeits []Forfeit `json:"forfeits,omitempty"`
 }

@@ -350,6 +350,8 @@ func (rd *renderer) result(w io.Writer) {
 	switch res.Outcome {
 	case OutcomeDraw:
 		fmt.Fprintf(w, "result: draw after %s\n", plural(res.Actions, "action"))
+	case OutcomeAborted:
+		fmt.Fprintf(w, "result: aborted by the server after %s\n", plural(res.Actions, "action"))
 	default:
 		fmt.Fprintf(w, "result: seat %d %s wins after %s\n", res.Winner, rd.who(res.Winner), plural(res.Actions, "action"))
 	}

@@ -18,7 +18,8 @@ var ErrMismatch = errors.New("replay: mismatch")
 // illegal exactly when the engine refuses it, and the result (outcome,
 // winner, number of actions, which seats forfeited and why in kind) follows.
 // A game may end before the rules end it only by one forfeit outside the
-// rules (ForfeitPanic or ForfeitWaiting), and may not start only when a
+// rules (ForfeitPanic or ForfeitWaiting) or by the server stopping it
+// (OutcomeAborted, winner -1, no forfeit), and may not start only when a
 // recorded placement is invalid (ForfeitPlacement, or ForfeitPanic for a
 // player that crashed before placing). VerifySubmarine does not re-run the players.
 func VerifySubmarine(rp *SubmarineReplay) error {
@@ -55,7 +56,11 @@ func simulate(rp *SubmarineReplay, visit func(f *frame)) error {
 		place[s] = rp.Placement(r, s)
 		bad[s] = r.ValidatePlacement(place[s]) != nil
 	}
+	aborted := res.Outcome == OutcomeAborted
 	if bad[0] || bad[1] {
+		if aborted { // stopped during the handshake
+			return verifyAbortedHandshake(len(rp.Steps), func() error { return checkResult(res, OutcomeAborted, -1, 0, nil) })
+		}
 		return verifyPlacementForfeit(rp, bad)
 	}
 	g, err := submarine.NewGame(r, place[0], place[1], h.First)
@@ -97,6 +102,9 @@ func simulate(rp *SubmarineReplay, visit func(f *frame)) error {
 	if n := len(rp.Steps); n > 0 && rp.Steps[n-1].Error != "" {
 		want = append(want, Forfeit{Seat: rp.Steps[n-1].Seat, Kind: ForfeitIllegal})
 	}
+	if g.Outcome() == submarine.Running && aborted {
+		return checkResult(res, OutcomeAborted, -1, g.Actions(), nil)
+	}
 	if g.Outcome() == submarine.Running {
 		// Only a crash outside the rules, or a seat that breaks the protocol
 		// while waiting (ForfeitWaiting), ends a game early.
@@ -108,6 +116,16 @@ func simulate(rp *SubmarineReplay, visit func(f *frame)) error {
 		want = append(want, ff)
 	}
 	return checkResult(res, outcomeOf(g), g.Winner(), g.Actions(), want)
+}
+
+// verifyAbortedHandshake checks a game the server stopped before both
+// placements were in: no move (moves of them) may follow; check checks the
+// result.
+func verifyAbortedHandshake(moves int, check func() error) error {
+	if moves > 0 {
+		return mismatch("%d moves in a game aborted before both placements were in", moves)
+	}
+	return check()
 }
 
 // verifyPlacementForfeit checks a game that never started because a seat

@@ -127,16 +127,15 @@ func newFleetError(err error) error {
 }
 
 // play runs the handshake and the shots of the game (k is 1: one game per
-// connection) and returns its result and its replay (nil when the game was
-// aborted or replays are off); end lines are sent by end.
+// connection) and returns its result and its replay (nil when replays are
+// off; partial, with outcome aborted, when the server stopped the game); end
+// lines are sent by end.
 func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	rules := m.st.bs.rules
 	res := m.newResult(k, DialectBattleship)
 	log := m.log.With("game", res.Game)
 	m.handshake(ctx, res.Seed)
-	if !m.seated(ctx, res) {
-		return m.abort(res, log), nil
-	}
+	stopped := !m.seated(ctx, res)
 	// The replay starts with both placements as received (none for a seat
 	// that sent nothing decodable, or whose house AI crashed placing).
 	rec := newRecorder(m.match, log, func(w io.Writer, players [2]replay.SeatInfo) *replay.BattleshipWriter {
@@ -153,6 +152,9 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	replayBytes := func(shots [2]int, forfeits []replay.Forfeit) []byte {
 		return rec.finish(replay.BattleshipResult{Outcome: replayOutcome(res), Winner: res.Winner, Shots: shots, Forfeits: forfeits})
 	}
+	if stopped { // the placements received so far are in the replay
+		return m.abort(res, log, 0), replayBytes([2]int{}, nil)
+	}
 	if m.seats[0].fault != nil || m.seats[1].fault != nil {
 		ff := m.handshakeFailed(res, log)
 		for i, line := range m.errLine { // a client that sent a bad placement
@@ -165,7 +167,7 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	g, err := battleship.NewGame(rules, m.place[0], m.place[1], res.First)
 	if err != nil { // placements were validated: a server bug
 		log.Error("start game", "err", err)
-		return m.abort(res, log), nil
+		return m.abort(res, log, 0), nil
 	}
 	// forfeit ends the game lost by seat w (kind: a replay.Forfeit* kind).
 	forfeit := func(w int, err error, kind string) (*Result, []byte) {
@@ -190,8 +192,8 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		case fault == nil:
 		case w < 0 && m.seats[mv].c == nil: // the house AI panicked in Shoot
 			return forfeit(mv, fault, replay.ForfeitPanic)
-		case ctx.Err() != nil:
-			return m.abort(res, log), nil
+		case ctx.Err() != nil: // the replay has every shot played
+			return m.abort(res, log, g.Shots(0)+g.Shots(1)), replayBytes([2]int{g.Shots(0), g.Shots(1)}, nil)
 		case w >= 0:
 			return forfeit(w, fault, replay.ForfeitWaiting)
 		default:

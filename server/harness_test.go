@@ -325,6 +325,7 @@ func randomClient(addr string, d protocol.Dialect, rules *submarine.Rules, seed 
 type clientOpts struct {
 	think     time.Duration    // pause after "your turn" before acting
 	quitAfter int              // close the connection at this own turn (from 1; 0 = never)
+	atQuit    func()           // called at that turn before closing (it may block)
 	conn      func(net.Conn)   // sees the connection once it is open
 	last      *protocol.Result // gets the last result line
 }
@@ -391,6 +392,9 @@ func playRandomConn(c net.Conn, d protocol.Dialect, rules *submarine.Rules, seed
 			case protocol.YourTurn:
 				mine = true
 				if turns++; turns == o.quitAfter {
+					if o.atQuit != nil {
+						o.atQuit()
+					}
 					return ends, errQuit
 				}
 				time.Sleep(o.think)

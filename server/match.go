@@ -263,16 +263,15 @@ func (m *match) seated(ctx context.Context, res *Result) bool {
 }
 
 // play runs game k: handshake, then turns until the game ends. It returns
-// the game's result and its replay (nil when the game was aborted or replays
-// are off). End lines are sent by end.
+// the game's result and its replay (nil when replays are off; partial, with
+// outcome aborted, when the server stopped the game). End lines are sent by
+// end.
 func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 	res := m.newResult(k, m.st.dialect.String())
 	log := m.log.With("game", res.Game)
 
 	m.handshake(ctx, k, res.Seed)
-	if !m.seated(ctx, res) {
-		return m.abort(res, log), nil
-	}
+	stopped := !m.seated(ctx, res)
 
 	rules := m.st.rules
 	rec := newRecorder(m, log, func(w io.Writer, players [2]replay.SeatInfo) *replay.SubmarineWriter {
@@ -285,6 +284,9 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 	replayBytes := func(forfeits []replay.Forfeit) []byte {
 		return rec.finish(replay.SubmarineResult{Outcome: replayOutcome(res), Winner: res.Winner, Actions: res.Actions, Forfeits: forfeits})
 	}
+	if stopped { // the placements received so far are in the replay
+		return m.abort(res, log, 0), replayBytes(nil)
+	}
 
 	if m.seats[0].fault != nil || m.seats[1].fault != nil {
 		ff := m.handshakeFailed(res, log)
@@ -295,7 +297,7 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 	g, err := submarine.NewGame(rules, m.seats[0].place, m.seats[1].place, res.First)
 	if err != nil { // placements were validated: a server bug
 		log.Error("start game", "err", err)
-		return m.abort(res, log), nil
+		return m.abort(res, log, 0), nil
 	}
 	invalid := submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}
 	actions := &moveReader[submarine.Action]{
@@ -307,8 +309,8 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		ms := m.seats[mv]
 		a, w, fault := takeTurn(m, mv, func() submarine.Action { return ms.ai.Act() }, actions)
 		if fault != nil {
-			if ctx.Err() != nil {
-				return m.abort(res, log), nil
+			if ctx.Err() != nil { // the replay has every action played
+				return m.abort(res, log, g.Actions()), replayBytes(nil)
 			}
 			if w >= 0 {
 				return res, replayBytes(m.waitingForfeit(res, g, w, fault, log))
@@ -522,8 +524,11 @@ func (m *match) logForfeit(log *slog.Logger, i int, reason, detail string, attrs
 
 // replayOutcome is the replay's outcome of the finished game res.
 func replayOutcome(res *Result) string {
-	if res.Outcome == OutcomeDraw {
+	switch res.Outcome {
+	case OutcomeDraw:
 		return replay.OutcomeDraw
+	case OutcomeAborted:
+		return replay.OutcomeAborted
 	}
 	return replay.OutcomeWin
 }
@@ -755,11 +760,13 @@ func (m *match) handshakeWinner(res *Result) {
 	m.sendResult(w, ev, protocol.Won, &v, nil)
 }
 
-// abort ends a game the server stopped: no end lines, no replay.
-func (m *match) abort(res *Result, log *slog.Logger) *Result {
+// abort ends a game the server stopped after actions moves: no end lines;
+// the caller records the partial replay (outcome aborted).
+func (m *match) abort(res *Result, log *slog.Logger, actions int) *Result {
 	res.Outcome, res.Winner, res.Reason = OutcomeAborted, -1, ReasonShutdown
+	res.Actions = actions
 	res.End = time.Now().UTC()
-	log.Warn("game aborted", "reason", res.Reason)
+	log.Warn("game aborted", "reason", res.Reason, "actions", actions)
 	return res
 }
 

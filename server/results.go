@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -108,28 +109,35 @@ type resultLog struct {
 // openResultLog opens (or creates) the result log for appending. A last
 // line without its "\n" can only be a record whose write was cut short (by
 // a power loss, or a full disk): it is cut off, so that the file holds whole
-// records only and the next record starts on a line of its own. Its game
-// was never announced: the result is on disk before the end lines are sent.
-func openResultLog(path string) (*resultLog, error) {
+// records only and the next record starts on a line of its own, and
+// returned (torn) for the caller to log. Its game was never announced: the
+// result is on disk before the end lines are sent.
+func openResultLog(path string) (rl *resultLog, torn []byte, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("server: open result log: %w", err)
+		return nil, nil, fmt.Errorf("server: open result log: %w", err)
 	}
 	size, err := wholeLines(f)
 	if err == nil {
 		var st os.FileInfo
 		if st, err = f.Stat(); err == nil && st.Size() != size {
-			if err = f.Truncate(size); err == nil {
-				err = f.Sync()
+			torn = make([]byte, min(st.Size()-size, maxTornShown))
+			if _, err = f.ReadAt(torn, size); err == nil {
+				if err = f.Truncate(size); err == nil {
+					err = f.Sync()
+				}
 			}
 		}
 	}
 	if err != nil {
 		_ = f.Close()
-		return nil, fmt.Errorf("server: open result log: %w", err)
+		return nil, nil, fmt.Errorf("server: open result log: %w", err)
 	}
-	return &resultLog{f: f, size: size}, nil
+	return &resultLog{f: f, size: size}, torn, nil
 }
+
+// maxTornShown is how much of a torn last line is kept for the log.
+const maxTornShown = 256
 
 // wholeLines returns the length of f up to and including its last "\n".
 func wholeLines(f *os.File) (int64, error) {
@@ -196,18 +204,21 @@ func (l *resultLog) close() error {
 }
 
 // writeFileDurable writes data to dir/name through a temporary file that is
-// fsynced and renamed into place, then fsyncs dir: a reader never sees a
-// partial file, and a crash leaves either the whole file or none.
+// fsynced and then linked to its name, which fails if the name exists (an
+// error wrapping fs.ErrExist): a file is never overwritten. The temporary
+// file is removed and dir fsynced: a reader never sees a partial file, and a
+// crash leaves either the whole file or none (and at most a temporary
+// file, which cleanTemp removes at the next start).
 func writeFileDurable(dir, name string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	tmp, err := os.CreateTemp(dir, "."+name+tmpInfix+"*")
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
 		}
+		_ = os.Remove(tmp.Name())
 	}()
 	if _, err = tmp.Write(data); err != nil {
 		return err
@@ -218,7 +229,11 @@ func writeFileDurable(dir, name string, data []byte) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+	// A link, unlike a rename, never replaces an existing file.
+	if err = os.Link(tmp.Name(), filepath.Join(dir, name)); err != nil {
+		return err
+	}
+	if err = os.Remove(tmp.Name()); err != nil {
 		return err
 	}
 	d, err := os.Open(dir)
@@ -230,4 +245,29 @@ func writeFileDurable(dir, name string, data []byte) (err error) {
 		return err
 	}
 	return nil
+}
+
+// tmpInfix marks the temporary files of writeFileDurable: ".NAME.tmp-RANDOM".
+const tmpInfix = ".tmp-"
+
+// cleanTemp removes the temporary files a crash left in dir (see
+// writeFileDurable) and returns their names. Only dot files whose name
+// holds tmpInfix are touched; a replay is never one.
+func cleanTemp(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("server: replay dir: %w", err)
+	}
+	var removed []string
+	for _, e := range ents {
+		n := e.Name()
+		if !e.Type().IsRegular() || !strings.HasPrefix(n, ".") || !strings.Contains(n, tmpInfix) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, fmt.Errorf("server: replay dir: %w", err)
+		}
+		removed = append(removed, n)
+	}
+	return removed, nil
 }

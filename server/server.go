@@ -4,6 +4,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -93,10 +94,21 @@ func New(cfg Config, logger *slog.Logger) (*Server, error) {
 		s.seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
 	now := time.Now().UTC()
-	s.runID = now.Format("20060102T150405Z") + "-" + strconv.FormatUint(s.seed&0xffff, 16)
+	s.runID = newRunID(now)
 	s.metrics = newMetrics(now)
 	s.gameCtx, s.stopGames = context.WithCancel(context.Background())
 	return s, nil
+}
+
+// newRunID names a run of the server: its start time (UTC second) and 64
+// bits from crypto/rand, so that two processes started in the same second,
+// even with the same seed and sharing a replay directory, never share an id.
+// The id names files only: it takes nothing from the seeded streams, so
+// games still replay bit for bit from their seeds.
+func newRunID(now time.Time) string {
+	var b [8]byte
+	_, _ = crand.Read(b[:]) // never fails (crypto/rand panics rather)
+	return now.Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
 // Seed is the seed in use (Config.Seed, or the one drawn when it was 0).
@@ -144,11 +156,22 @@ func (s *Server) Listen() error {
 		if err := os.MkdirAll(s.cfg.ReplayDir, 0o755); err != nil {
 			return fail(fmt.Errorf("server: replay dir: %w", err))
 		}
-	}
-	if s.cfg.ResultLog != "" {
-		rl, err := openResultLog(s.cfg.ResultLog)
+		removed, err := cleanTemp(s.cfg.ReplayDir)
+		for _, n := range removed {
+			s.log.Warn("removed a temporary replay file left by a crash", "dir", s.cfg.ReplayDir, "file", n)
+		}
 		if err != nil {
 			return fail(err)
+		}
+	}
+	if s.cfg.ResultLog != "" {
+		rl, torn, err := openResultLog(s.cfg.ResultLog)
+		if err != nil {
+			return fail(err)
+		}
+		if torn != nil {
+			s.log.Warn("result log: cut off a torn last line (a write cut short by a crash; its game was never announced)",
+				"file", s.cfg.ResultLog, "line", string(torn))
 		}
 		s.results = rl
 	}
@@ -463,7 +486,7 @@ func (s *Server) startMatch(l *listener, seats [2]*seat) {
 func (s *Server) record(log *slog.Logger, res *Result, rp []byte) {
 	if rp != nil {
 		name := res.Game + ".jsonl"
-		if err := writeFileDurable(s.cfg.ReplayDir, name, rp); err != nil {
+		if err := writeFileDurable(s.cfg.ReplayDir, name, rp); err != nil { // never over an existing file
 			log.Error("replay not written", "game", res.Game, "err", err)
 		} else {
 			res.Replay = name

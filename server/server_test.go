@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -27,6 +28,7 @@ import (
 	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // readLine reads one line (without "\n") with a deadline.
@@ -374,7 +376,43 @@ func TestShutdownGraceOver(t *testing.T) {
 	require.Len(t, rs, 1)
 	require.Equal(t, OutcomeAborted, rs[0].Outcome)
 	require.Equal(t, ReasonShutdown, rs[0].Reason)
-	require.Empty(t, rs[0].Replay)
+	require.Zero(t, rs[0].Actions)
+	rp := verifyReplay(t, ts, rs[0]) // aborted in the handshake: no placement, no step
+	require.Equal(t, replay.OutcomeAborted, rp.Result.Outcome)
+	require.Empty(t, rp.Steps)
+}
+
+// TestShutdownGraceOverKeepsPartialReplay: a game still running when the
+// shutdown grace is over is logged with the actions really played and
+// gets a replay of them, marked aborted (it had neither before).
+func TestShutdownGraceOverKeepsPartialReplay(t *testing.T) {
+	checkLeaks(t)
+	cfg := testConfig(t)
+	cfg.ShutdownGrace = 100 * time.Millisecond
+	cfg.Listeners[0].Opponent = "random"
+	ts := startServer(t, cfg)
+	reached, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := playRandom(ts.addr(0), protocol.Classic, submarine.DefaultRules(), 3, "", clientOpts{
+			quitAfter: 4, // thinks forever on its 4th turn: 3 actions each played
+			atQuit:    func() { close(reached); <-release },
+		})
+		done <- err
+	}()
+	<-reached
+	ts.stop(t)
+	close(release)
+	require.ErrorIs(t, <-done, errQuit)
+	rs := ts.results(t)
+	require.Len(t, rs, 1)
+	require.Equal(t, OutcomeAborted, rs[0].Outcome)
+	require.Equal(t, ReasonShutdown, rs[0].Reason)
+	require.Equal(t, 6, rs[0].Actions, "the actions really played")
+	rp := verifyReplay(t, ts, rs[0])
+	require.Equal(t, replay.OutcomeAborted, rp.Result.Outcome)
+	require.Len(t, rp.Steps, 6)
+	require.Empty(t, rp.Result.Forfeits)
 }
 
 func TestClose(t *testing.T) {
@@ -528,8 +566,9 @@ func TestMetricsEndpoint(t *testing.T) {
 func TestResultLogGroupCommit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.jsonl")
 	require.NoError(t, os.WriteFile(path, []byte(`{"game":"old"}`+"\n"), 0o644))
-	rl, err := openResultLog(path)
+	rl, torn, err := openResultLog(path)
 	require.NoError(t, err)
+	require.Nil(t, torn)
 	var wg sync.WaitGroup
 	for i := range 50 {
 		wg.Go(func() {
@@ -552,17 +591,104 @@ func TestResultLogGroupCommit(t *testing.T) {
 	require.Len(t, seen, 50)
 }
 
+// TestWriteFileDurable: a file is written whole and never replaces an
+// existing one (two servers sharing a replay directory lose nothing).
 func TestWriteFileDurable(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, writeFileDurable(dir, "a.jsonl", []byte("one\n")))
-	require.NoError(t, writeFileDurable(dir, "a.jsonl", []byte("two\n")))
+	err := writeFileDurable(dir, "a.jsonl", []byte("two\n"))
+	require.ErrorIs(t, err, fs.ErrExist)
 	b, err := os.ReadFile(filepath.Join(dir, "a.jsonl"))
 	require.NoError(t, err)
-	require.Equal(t, "two\n", string(b))
+	require.Equal(t, "one\n", string(b), "the first file is kept")
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	require.Len(t, entries, 1, "no temporary file left")
 	require.Error(t, writeFileDurable(filepath.Join(dir, "missing"), "b", nil))
+}
+
+// TestStartupRecovery: at start, the temporary files a crash left in the
+// replay directory are removed (replays and other files are kept) and a
+// torn last line of the result log is cut off; each repair is logged.
+func TestStartupRecovery(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]bool{ // name: kept
+		"g-1.jsonl":             true,
+		".g-2.jsonl.tmp-123456": false,
+		".g-3.jsonl.tmp-":       false,
+		"notes.txt":             true,
+		".hidden":               true,
+		"g-4.jsonl.tmp-1":       true, // not a dot file: not ours
+	}
+	for n := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644))
+	}
+	require.NoError(t, os.Mkdir(filepath.Join(dir, ".d.tmp-1"), 0o755))
+	cfg := testConfig(t)
+	cfg.ReplayDir = dir
+	require.NoError(t, os.WriteFile(cfg.ResultLog, []byte(`{"game":"a"}`+"\n"+`{"game":"b","li`), 0o644))
+	ts := startServer(t, cfg)
+	b, err := os.ReadFile(cfg.ResultLog)
+	require.NoError(t, err)
+	require.Equal(t, `{"game":"a"}`+"\n", string(b))
+	for n, kept := range files {
+		_, err := os.Stat(filepath.Join(dir, n))
+		require.Equal(t, kept, err == nil, "%s kept=%t, err %v", n, kept, err)
+	}
+	_, err = os.Stat(filepath.Join(dir, ".d.tmp-1"))
+	require.NoError(t, err, "directories are left alone")
+	logs := logRecords(t, ts.logs.String())
+	require.True(t, hasLog(logs, func(r map[string]any) bool {
+		return r["level"] == "WARN" && r["line"] == `{"game":"b","li` && strings.Contains(r["msg"].(string), "torn last line")
+	}), "the repair of the result log is logged")
+	for _, n := range []string{".g-2.jsonl.tmp-123456", ".g-3.jsonl.tmp-"} {
+		require.True(t, hasLog(logs, func(r map[string]any) bool {
+			return r["level"] == "WARN" && r["file"] == n && strings.Contains(r["msg"].(string), "temporary replay")
+		}), "the removal of %s is logged", n)
+	}
+}
+
+// TestRunIDsUnique: servers started in the same second with the same seed
+// get different run ids, so their game ids and replay names never collide.
+func TestRunIDsUnique(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	seen := map[string]bool{}
+	for range 1000 {
+		id := newRunID(now)
+		require.Regexp(t, `^20260101T000000Z-[0-9a-f]{16}$`, id)
+		require.False(t, seen[id], "run id %s twice", id)
+		seen[id] = true
+	}
+}
+
+// TestSharedReplayDirLosesNothing: two servers with the same seed, started
+// at once and sharing the result log and the replay directory, each play
+// games; every game has its own id, line and replay file.
+func TestSharedReplayDirLosesNothing(t *testing.T) {
+	checkLeaks(t)
+	cfg := testConfig(t)
+	cfg.Listeners[0].Opponent = "random"
+	a, b := startServer(t, cfg), startServer(t, cfg)
+	rules := submarine.DefaultRules()
+	for i, ts := range []*testServer{a, b, a, b} {
+		_, err := randomClient(ts.addr(0), protocol.Classic, rules, uint64(i), "")
+		require.NoError(t, err)
+	}
+	a.stop(t)
+	b.stop(t)
+	rs := a.results(t)
+	require.Len(t, rs, 4)
+	games := map[string]bool{}
+	for _, r := range rs {
+		require.False(t, games[r.Game], "game id %s twice", r.Game)
+		games[r.Game] = true
+		require.Equal(t, r.Game+".jsonl", r.Replay)
+		_, err := os.Stat(filepath.Join(cfg.ReplayDir, r.Replay))
+		require.NoError(t, err)
+	}
+	ents, err := os.ReadDir(cfg.ReplayDir)
+	require.NoError(t, err)
+	require.Len(t, ents, 4)
 }
 
 func TestClassify(t *testing.T) {
@@ -622,18 +748,19 @@ func TestHouseAIPanicLosesOnlyItsGame(t *testing.T) {
 // short by a power loss) is cut off when the log is opened again, so that
 // the next record starts on a line of its own.
 func TestResultLogRepairsTornTail(t *testing.T) {
-	for _, tt := range []struct{ name, before, want string }{
-		{"empty", "", ""},
-		{"whole", `{"game":"a"}` + "\n", `{"game":"a"}` + "\n"},
-		{"torn", `{"game":"a"}` + "\n" + `{"game":"b","li`, `{"game":"a"}` + "\n"},
-		{"only torn", `{"ga`, ""},
-		{"long torn", `{"game":"a"}` + "\n" + strings.Repeat("x", 10000), `{"game":"a"}` + "\n"},
+	for _, tt := range []struct{ name, before, want, torn string }{
+		{"empty", "", "", ""},
+		{"whole", `{"game":"a"}` + "\n", `{"game":"a"}` + "\n", ""},
+		{"torn", `{"game":"a"}` + "\n" + `{"game":"b","li`, `{"game":"a"}` + "\n", `{"game":"b","li`},
+		{"only torn", `{"ga`, "", `{"ga`},
+		{"long torn", `{"game":"a"}` + "\n" + strings.Repeat("x", 10000), `{"game":"a"}` + "\n", strings.Repeat("x", maxTornShown)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "r.jsonl")
 			require.NoError(t, os.WriteFile(path, []byte(tt.before), 0o644))
-			rl, err := openResultLog(path)
+			rl, torn, err := openResultLog(path)
 			require.NoError(t, err)
+			require.Equal(t, tt.torn, string(torn), "the torn line is returned for the log")
 			require.NoError(t, rl.append(&Result{Game: "c"}))
 			require.NoError(t, rl.close())
 			b, err := os.ReadFile(path)
