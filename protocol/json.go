@@ -26,7 +26,10 @@ func object(data []byte, what string) ([]member, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("%w: %s is not valid UTF-8", ErrSyntax, what)
 	}
-	if !json.Valid(data) {
+	if ok, err := validJSON(data); !ok {
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s is %v", ErrSyntax, what, err)
+		}
 		if kindOf(data) == 0 {
 			return nil, fmt.Errorf("%w: %s is empty", ErrSyntax, what)
 		}
@@ -192,8 +195,9 @@ func describe(raw []byte) string {
 	return string(raw)
 }
 
-// offBoard is the coordinate given to integers too large for an int: it is
-// off every board.
+// offBoard is the coordinate given to integers too large for an int32: it
+// is off every board. Error messages show such an integer as sent
+// (describe), never as offBoard.
 const offBoard = math.MinInt32
 
 // integer parses raw as a JSON integer literal (no fraction, no exponent).

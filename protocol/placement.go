@@ -80,7 +80,9 @@ func decodePlacement(line []byte, r *submarine.Rules) (submarine.Placement, Orde
 		}
 		c, ok := r.Board.At(x, y)
 		if !ok {
-			return nil, nil, fmt.Errorf("%w: ship %q at [%d,%d] is off the %dx%d board", ErrFleet, m.key, x, y, r.Board.Width(), r.Board.Height())
+			// The position as sent: an integer too large for an int32 is
+			// off the board (integer), and shown as itself.
+			return nil, nil, fmt.Errorf("%w: ship %q at %s is off the %dx%d board", ErrFleet, m.key, describe(m.val), r.Board.Width(), r.Board.Height())
 		}
 		placed = placed.With(i)
 		p[i] = c

@@ -144,7 +144,10 @@ func TestDecodePlacement(t *testing.T) {
 		{"overlap", `{"w":[0,0],"c":[0,0],"s":[4,0]}`, protocol.ErrFleet, "shares a cell"},
 		{"off board", `{"w":[0,0],"c":[5,0],"s":[4,0]}`, protocol.ErrFleet, "off the 5x5 board"},
 		{"negative", `{"w":[0,-1],"c":[1,0],"s":[4,0]}`, protocol.ErrFleet, "off the"},
-		{"huge", `{"w":[0,99999999999999999999],"c":[1,0],"s":[4,0]}`, protocol.ErrFleet, "off the"},
+		// A huge integer is shown as sent, not narrowed to -2147483648.
+		{"huge", `{"w":[0,99999999999999999999],"c":[1,0],"s":[4,0]}`, protocol.ErrFleet, `ship "w" at [0,99999999999999999999] is off the 5x5 board`},
+		{"huge negative", `{"w":[-99999999999999999999, 0],"c":[1,0],"s":[4,0]}`, protocol.ErrFleet, `at [-99999999999999999999, 0] is off`},
+		{"int32 min", `{"w":[0,-2147483649],"c":[1,0],"s":[4,0]}`, protocol.ErrFleet, `at [0,-2147483649] is off`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := protocol.DecodePlacement([]byte(tc.line), r)
