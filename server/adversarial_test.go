@@ -118,7 +118,8 @@ type advCase struct {
 	quitAt  int           // the offender is a random client that quits at this turn
 	lobby   bool
 	reason  string
-	actions int // expected actions of the game, -1 = any
+	actions int    // expected actions of the game, -1 = any
+	detail  string // the result's detail contains it ("" = any)
 	script  offender
 }
 
@@ -150,6 +151,28 @@ var advCases = []advCase{
 		}
 		io.WriteString(c, `{"w":[0,1.5],"c":[2,0],"s":[4,0]}`+"\n")
 		return advExpect(r, protocol.YouLose)
+	}},
+	{name: "huge_int_placement", reason: ReasonPlacement, actions: 0, detail: "at [0,99999999999999999999] is off", script: func(c net.Conn, r *bufio.Reader) error {
+		if err := advExpect(r, greet); err != nil {
+			return err
+		}
+		io.WriteString(c, `{"w":[0,99999999999999999999],"c":[2,0],"s":[4,0]}`+"\n")
+		return advExpect(r, protocol.YouLose)
+	}},
+	// Valid JSON nested 20,000 deep under an unknown key is tolerated like
+	// any unknown key: the game goes on; the garbage on the next turn loses.
+	{name: "deep_unknown_key", first: true, reason: ReasonProtocol, actions: 3, detail: "garbage", script: func(c net.Conn, r *bufio.Reader) error {
+		if err := advTurn(c, r); err != nil {
+			return err
+		}
+		io.WriteString(c, `{"attack":{"to":[1,1]},"x":`+strings.Repeat("[", 20000)+strings.Repeat("]", 20000)+"}\n")
+		for _, want := range []string{"{*", protocol.Waiting, "{*", protocol.YourTurn} {
+			if err := advExpect(r, want); err != nil {
+				return err
+			}
+		}
+		io.WriteString(c, "garbage\n")
+		return advLoses(r)
 	}},
 	{name: "duplicate_cell", reason: ReasonPlacement, actions: 0, script: func(c net.Conn, r *bufio.Reader) error {
 		if err := advExpect(r, greet); err != nil {
@@ -280,7 +303,7 @@ func TestAdversarialClients(t *testing.T) {
 	}
 	cfg.Limits.HandshakeTimeout = advTimeout
 	cfg.Limits.ActionTimeout = advTimeout
-	cfg.Limits.MaxLineBytes = 4096
+	cfg.Limits.MaxLineBytes = 64 << 10 // room for the 20,000-deep line
 	cfg.Limits.MaxConnections = 4096
 	cfg.Limits.MaxConnectionsPerIP = 4096
 	ts := startServer(t, cfg)
@@ -449,6 +472,8 @@ func TestAdversarialClients(t *testing.T) {
 			if tc.actions >= 0 {
 				require.Equal(t, tc.actions, r.Actions, r.Detail)
 			}
+			require.Contains(t, r.Detail, tc.detail)
+			require.NotContains(t, r.Detail, "-2147483648", "a huge integer is shown as sent")
 			verifyReplay(t, ts, r)
 			require.True(t, hasLog(logs, func(m map[string]any) bool {
 				return m["msg"] == "forfeit" && m["game"] == r.Game && m["reason"] == tc.reason && m["peer"] == offenderAddr[i]
