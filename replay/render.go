@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/kaisen-ai/kaisen/belief"
 	"github.com/kaisen-ai/kaisen/explain"
@@ -370,12 +372,25 @@ func renderRange(from, to, last int, what string) (int, error) {
 	return to, nil
 }
 
-// seatName is a player's name and, in a match, role: "alice (p1)".
+// seatName is a player's name and, in a match, role: "alice (p1)", made
+// safe to print (printable).
 func seatName(p SeatInfo) string {
 	if p.Role != "" {
-		return fmt.Sprintf("%s (%s)", p.Name, p.Role)
+		return fmt.Sprintf("%s (%s)", printable(p.Name), printable(p.Role))
 	}
-	return p.Name
+	return printable(p.Name)
+}
+
+// printable returns s unchanged when every rune of it is printable, else s
+// quoted with Go escapes ("\x1b[2J" for a terminal escape): names and
+// reasons recorded from remote clients never reach a terminal raw.
+func printable(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 // boardShape describes b: "10x10 board with 3 rocks".
@@ -410,7 +425,7 @@ func writeSeats(w io.Writer, first int, note string, who func(seat int) string) 
 // writeForfeits writes one line per forfeit of a result.
 func writeForfeits(w io.Writer, fs []Forfeit, who func(seat int) string) {
 	for _, f := range fs {
-		fmt.Fprintf(w, "forfeit: seat %d %s (%s): %s\n", f.Seat, who(f.Seat), f.Kind, f.Reason)
+		fmt.Fprintf(w, "forfeit: seat %d %s (%s): %s\n", f.Seat, who(f.Seat), printable(f.Kind), printable(f.Reason))
 	}
 }
 

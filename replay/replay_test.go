@@ -352,3 +352,62 @@ func TestVerifyWaitingForfeit(t *testing.T) {
 		require.ErrorIs(t, replay.VerifySubmarine(rp), replay.ErrMismatch, kind)
 	}
 }
+
+// TestRenderEscapesNames: names and forfeit reasons recorded from remote
+// clients are drawn escaped when they hold anything unprintable (a
+// terminal escape must not reach the terminal); printable ones unchanged.
+func TestRenderEscapesNames(t *testing.T) {
+	rp, err := replay.ReadSubmarine(bytes.NewReader(scriptedGame(t, false)))
+	require.NoError(t, err)
+	rp.Header.Players[0].Name = "remote 10.0.0.1:5 evil\x1b[2J\x07"
+	rp.Header.Players[1].Name = "ボブ"
+	require.NotEmpty(t, rp.Result.Forfeits)
+	rp.Result.Forfeits[0].Reason = "illegal: \x1b]0;pwned\x07"
+	var out bytes.Buffer
+	require.NoError(t, replay.RenderSubmarine(&out, rp, replay.SubmarineRenderOptions{To: -1}))
+	text := out.String()
+	for _, c := range []string{"\x1b", "\x07"} {
+		require.NotContains(t, text, c)
+	}
+	require.Contains(t, text, `seat 0: "remote 10.0.0.1:5 evil\x1b[2J\a"`)
+	require.Contains(t, text, "seat 1: ボブ")
+	require.Contains(t, text, `"illegal: \x1b]0;pwned\a"`)
+}
+
+// TestVerifyAborted: a game the server stopped verifies with outcome
+// aborted, winner -1, no forfeit and the actions really played; any other
+// result for it, or aborted for a finished game, is a mismatch.
+func TestVerifyAborted(t *testing.T) {
+	load := func() *replay.SubmarineReplay {
+		rp, err := replay.ReadSubmarine(bytes.NewReader(scriptedGame(t, false)))
+		require.NoError(t, err)
+		return rp
+	}
+	aborted := func(rp *replay.SubmarineReplay, steps int) *replay.SubmarineReplay {
+		rp.Steps = rp.Steps[:steps]
+		rp.Result = replay.SubmarineResult{Type: replay.TypeResult, Outcome: replay.OutcomeAborted, Winner: -1, Actions: steps}
+		return rp
+	}
+	rp := aborted(load(), 3)
+	require.NoError(t, replay.VerifySubmarine(rp))
+	var out bytes.Buffer
+	require.NoError(t, replay.RenderSubmarine(&out, rp, replay.SubmarineRenderOptions{To: -1}))
+	require.Contains(t, out.String(), "result: aborted by the server after 3 actions")
+	require.NoError(t, replay.VerifySubmarine(aborted(load(), 0)))
+
+	for name, bad := range map[string]func(rp *replay.SubmarineReplay){
+		"wrong count": func(rp *replay.SubmarineReplay) { rp.Result.Actions = 2 },
+		"a winner":    func(rp *replay.SubmarineReplay) { rp.Result.Winner = 0 },
+		"a forfeit": func(rp *replay.SubmarineReplay) {
+			rp.Result.Forfeits = []replay.Forfeit{{Seat: 0, Kind: replay.ForfeitWaiting}}
+		},
+	} {
+		rp := aborted(load(), 3)
+		bad(rp)
+		require.ErrorIs(t, replay.VerifySubmarine(rp), replay.ErrMismatch, name)
+	}
+	full := load()
+	n := len(full.Steps)
+	rp = aborted(full, n)
+	require.ErrorIs(t, replay.VerifySubmarine(rp), replay.ErrMismatch, "a finished game is not aborted")
+}

@@ -11,6 +11,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -698,13 +700,23 @@ func (m *match) greetClient(s *seat, need int, msg inMsg) error {
 	return nil
 }
 
-// cleanName keeps at most maxNameBytes of a client's name, valid UTF-8 only.
+// cleanName makes a client's name safe to store, log and print: every
+// rune that is not printable (control characters such as a terminal's
+// ESC, format characters such as a bidi override, invalid UTF-8) becomes
+// "?", spaces around it are trimmed, and at most maxNameBytes bytes are
+// kept, cut on a rune boundary.
 func cleanName(line []byte) string {
-	line = bytes.TrimSpace(line)
-	if len(line) > maxNameBytes {
-		line = line[:maxNameBytes]
+	var b []byte
+	for _, r := range string(bytes.TrimSpace(line)) {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			r = '?'
+		}
+		if len(b)+utf8.RuneLen(r) > maxNameBytes {
+			break
+		}
+		b = utf8.AppendRune(b, r)
 	}
-	return string(bytes.ToValidUTF8(line, []byte("?")))
+	return string(b)
 }
 
 // handshakeFailed fills in the result of a game that failed before its

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -826,4 +828,53 @@ func TestMetricsText(t *testing.T) {
 	b.Reset()
 	m.write(&b, t0.Add(3*time.Second))
 	require.Contains(t, b.String(), "kaisen_actions_per_second 0.000\n")
+}
+
+// TestCleanName: a submarine-py client's name is stored printable and
+// bounded, whatever it sends.
+func TestCleanName(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"plain", "alice", "alice"},
+		{"spaces kept inside, trimmed around", "  team  blue \t", "team  blue"},
+		{"unicode letters", "ボブ-β", "ボブ-β"},
+		{"terminal escape", "evil\x1b[2J\x1b]0;pwned\x07", "evil?[2J?]0;pwned?"},
+		{"bidi override", "abc\u202edcba", "abc?dcba"},
+		{"invalid UTF-8", "a\xffb\xc3", "a?b?"},
+		{"nul and tab inside", "a\x00b\tc", "a?b?c"},
+		{"long", strings.Repeat("x", 100), strings.Repeat("x", maxNameBytes)},
+		{"long multibyte cut on a rune", strings.Repeat("é", 40), strings.Repeat("é", maxNameBytes/2)},
+		{"long with a 3-byte rune at the edge", strings.Repeat("x", 62) + "ボ", strings.Repeat("x", 62)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := cleanName([]byte(tt.in))
+			require.Equal(t, tt.want, got)
+			require.LessOrEqual(t, len(got), maxNameBytes)
+			require.True(t, utf8.ValidString(got))
+			for _, r := range got {
+				require.True(t, unicode.IsPrint(r), "%q", r)
+			}
+		})
+	}
+}
+
+// TestHostileNameIsStoredClean: the name of a submarine-py client reaches
+// the result log, the log and the replay only cleaned.
+func TestHostileNameIsStoredClean(t *testing.T) {
+	checkLeaks(t)
+	cfg := testConfig(t)
+	cfg.Listeners[0].Dialect = "submarine-py"
+	cfg.Listeners[0].Opponent = "random"
+	ts := startServer(t, cfg)
+	_, err := randomClient(ts.addr(0), protocol.SubmarinePy, ts.setups[0].rules, 1, "evil\x1b[2J\x07"+strings.Repeat("z", 100))
+	require.NoError(t, err)
+	rs := ts.waitResults(t, 1)
+	want := "evil?[2J?" + strings.Repeat("z", maxNameBytes-9)
+	require.Equal(t, want, rs[0].Players[0].Name)
+	rp := verifyReplay(t, ts, rs[0])
+	require.True(t, strings.HasSuffix(rp.Header.Players[0].Name, " "+want), rp.Header.Players[0].Name)
+	ts.stop(t)
+	require.NotContains(t, ts.logs.String(), "\\u001b", "no escape in the JSON log")
+	b, err := os.ReadFile(cfg.ResultLog)
+	require.NoError(t, err)
+	require.NotContains(t, string(b), "\\u001b")
 }
