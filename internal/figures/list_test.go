@@ -1,0 +1,101 @@
+package figures
+
+import "fmt"
+
+// The pages that quote figures.
+const (
+	readme     = "README.md"
+	results    = "docs/results.md"
+	battleship = "docs/battleship.md"
+	admiral    = "docs/admiral.md"
+	reference  = "docs/reference-players.md"
+)
+
+// figures lists every seeded figure the docs quote that a CI machine can
+// recompute in a few minutes. Left out, each marked with its source on its
+// page: 20,000-game robustness runs, admiral against simple, random and
+// itself, density over hundreds of games (about 1 CPU-s a game).
+func figures() []figure {
+	var fs []figure
+
+	// docs/results.md: every pair among the reference AIs, 2000 games, seed 2026.
+	ais := []string{"stateplayer2", "state", "simple", "random"}
+	for i, p1 := range ais {
+		for _, p2 := range ais[i:] {
+			f := figure{
+				name:   "match-" + p1 + "-" + p2,
+				args:   []string{"match", "--p1", p1, "--p2", p2, "-n", "2000", "--seed", "2026", "--json"},
+				quotes: []quote{{results, matchRow}},
+			}
+			if p1 != "stateplayer2" && p1 != p2 {
+				f.quotes = append(f.quotes, quote{reference, matchRow})
+			}
+			fs = append(fs, f)
+		}
+	}
+
+	// admiral's headline figures, seed 2027.
+	for _, p2 := range []string{"stateplayer2", "state"} {
+		fs = append(fs, figure{
+			name: "match-admiral-" + p2,
+			args: []string{"match", "--p1", "admiral", "--p2", p2, "-n", "2000", "--seed", "2027", "--json"},
+			quotes: []quote{{results, matchRow}, {admiral, admiralRow}, {readme, func(o *output) string {
+				return fmt.Sprintf("%s%% of %d games against %s", pct2(o.int("p1_wins"), o.int("games")), o.int("games"), o.str("p2"))
+			}}},
+		})
+	}
+	fs = append(fs, figure{
+		name:   "tournament",
+		args:   []string{"tournament", "--players", "admiral,stateplayer2,state,simple,random", "-n", "400", "--seed", "1"},
+		quotes: []quote{{results, stdoutLines(2, 14)}},
+	})
+
+	// Battleship: shots alone, seed 1 (game i has the same fleet for every bot).
+	blocks := map[string]string{"blocks.yaml": "pattern: blocks\n"}
+	for _, s := range []struct {
+		name, player, label string
+		n                   string
+		files               map[string]string
+		pages               []string
+	}{
+		{"bs-random", "bs-random", "bs-random", "10000", nil, []string{results, battleship}},
+		{"gridbot", "gridbot", "gridbot (`diagonal`, default)", "10000", nil, []string{results, battleship}},
+		{"gridbot-blocks", "gridbot", "gridbot (`blocks`)", "10000", blocks, []string{results, battleship}},
+		{"bs-random-1000", "bs-random", "— the same first 1 000 games: bs-random", "1000", nil, []string{battleship}},
+		{"gridbot-1000", "gridbot", "— gridbot `diagonal`", "1000", nil, []string{battleship}},
+		{"gridbot-blocks-1000", "gridbot", "— gridbot `blocks`", "1000", blocks, []string{battleship}},
+		{"density-20", "density", "— density, its first 20 games", "20", nil, []string{battleship}},
+	} {
+		args := []string{"shots", "--player", s.player}
+		if s.files != nil {
+			args = append(args, "--weights", "blocks.yaml")
+		}
+		f := figure{name: "shots-" + s.name, args: append(args, "-n", s.n, "--seed", "1", "--json"), files: s.files}
+		for _, p := range s.pages {
+			f.quotes = append(f.quotes, quote{p, shotsRow(s.label)})
+		}
+		if s.player == "density" {
+			f.quotes = append(f.quotes, quote{battleship, stderrLine("density moves: ")})
+		}
+		fs = append(fs, f)
+	}
+
+	// Battleship: head to head, seed 1.
+	fs = append(fs, figure{
+		name:   "bs-match-gridbot-bs-random",
+		args:   []string{"match", "--game", "battleship", "--p1", "gridbot", "--p2", "bs-random", "-n", "2000", "--seed", "1", "--json"},
+		quotes: []quote{{results, bsMatchRow}, {battleship, bsMatchRow}},
+	})
+
+	// Battleship: the exact count of the empty classic board and the seed's map.
+	fs = append(fs, figure{
+		name:   "count-empty",
+		args:   []string{"count"},
+		quotes: []quote{{battleship, stdoutLines(1, 5)}, {results, stdoutLines(1, 1)}},
+	})
+
+	// The CI smoke run (.ci/run compares the built binary's output with this
+	// golden file).
+	fs = append(fs, figure{name: "smoke", args: []string{"match", "-n", "200", "--seed", "1", "--json"}})
+	return fs
+}
