@@ -49,6 +49,9 @@ type Admiral struct {
 
 	me      submarine.Fleet
 	enemyHP [submarine.MaxShips]int8
+	// enemyDisp is each enemy ship's summed displacement: its current cell
+	// minus its initial one (every move tells it).
+	enemyDisp [submarine.MaxShips][2]int
 
 	enemyJ, ownJ *belief.Joint // nil in the per-ship fallback
 	enemyS, ownS belief.Ships  // always kept (careful updates)
@@ -58,6 +61,7 @@ type Admiral struct {
 	history   []uint64
 	placement submarine.Placement
 
+	opp      opponentStats
 	plan     planner
 	dec      explain.Decision
 	beliefEr int // observations a belief refused (should stay 0)
@@ -127,6 +131,13 @@ func (a *Admiral) Observe(ev submarine.Event, v *submarine.View) {
 	if ev.Kind == submarine.Attack && ev.Hit != submarine.NoShip {
 		a.lastHit = a.actions
 	}
+	if !ev.Mine {
+		a.observeOpponent(ev)
+		if ev.Kind == submarine.Move && ev.Ship >= 0 && ev.Ship < submarine.MaxShips {
+			a.enemyDisp[ev.Ship][0] += ev.DX
+			a.enemyDisp[ev.Ship][1] += ev.DY
+		}
+	}
 	if a.enemyJ != nil {
 		if err := a.enemyJ.Observe(ev, belief.Enemy); err != nil {
 			a.beliefEr++
@@ -187,3 +198,25 @@ func (a *Admiral) actionName(act submarine.Action) string {
 
 // cellOf extracts ship i's cell from a packed placement.
 func cellOf(t uint64, i int) grid.Cell { return grid.Cell(uint8(t >> (8 * i))) }
+
+// observeOpponent feeds the enemy's action ev to the opponent statistics,
+// with the enemy ships our belief locates before it.
+func (a *Admiral) observeOpponent(ev submarine.Event) {
+	var locs [submarine.MaxShips]grid.Cell
+	for i := range locs {
+		locs[i] = grid.None
+		if i >= len(a.rules.Fleet) || !a.enemyS.Alive().Has(i) {
+			continue
+		}
+		var s grid.Set
+		if a.enemyJ != nil {
+			s = a.enemyJ.Support(i)
+		} else {
+			s = a.enemyS.Set(i)
+		}
+		if s.Count() == 1 {
+			locs[i] = s.First()
+		}
+	}
+	a.opp.observe(ev, &locs, &a.me, a.rules.Board)
+}

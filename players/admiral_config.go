@@ -22,6 +22,7 @@ type AdmiralConfig struct {
 	Endgame   AdmiralEndgame   `mapstructure:"endgame"`
 	Placement AdmiralPlacement `mapstructure:"placement"`
 	Belief    AdmiralBelief    `mapstructure:"belief"`
+	Opponent  AdmiralOpponent  `mapstructure:"opponent"`
 }
 
 // AdmiralSearch is the per-move budget of the search.
@@ -155,6 +156,45 @@ type AdmiralBelief struct {
 	// Particles is the number of placements sampled from per-ship beliefs in
 	// the fallback. Default 3000.
 	Particles int `mapstructure:"particles"`
+	// Spread is the distance (Chebyshev) at which the enemy placement
+	// prior's "spread" part puts every pair of enemy ships at least: every
+	// published joint-belief player places its ships pairwise at least 3
+	// apart. 0 turns the prior off. 0 to 16. Default 3.
+	Spread int `mapstructure:"spread"`
+	// SpreadWeight is the weight of the spread part of the enemy placement
+	// prior, a mixture with the uniform prior (0: uniform, the belief's own
+	// weighting). 0 to 1. Default 0.5.
+	SpreadWeight float64 `mapstructure:"spread_weight" tune:"0,1"`
+}
+
+// AdmiralOpponent recognises the kind of enemy from its actions in the
+// game (move share, moves of its located ships) and adapts to it.
+type AdmiralOpponent struct {
+	// MinActions is the number of enemy actions seen before any kind is
+	// recognised. Default 10.
+	MinActions int `mapstructure:"min_actions"`
+	// Mover is the share of moves among the enemy's actions from which it
+	// is a mover (a chaser or a wanderer): against a mover the stall rule
+	// may approach a located enemy ship with a ship of equal hp (a mover
+	// flees or walks into our reach rather than waits for us); against
+	// anyone else only with a stronger one. Default 0.5.
+	Mover float64 `mapstructure:"mover" tune:"0,1"`
+	// MoverMargin is the hp by which our ship must exceed a located enemy
+	// ship for the stall rule to approach it when the enemy is a mover
+	// (against other kinds: 1, strictly stronger). 0 allows an equal
+	// ship; a negative margin allows weaker ones. -100 to 1. Default 0.
+	MoverMargin int `mapstructure:"mover_margin"`
+	// Camper is the share of moves at or below which the enemy is a camper.
+	// Default 0.1.
+	Camper float64 `mapstructure:"camper" tune:"0,1"`
+	// Evader is the share of its turns with a located ship in which the
+	// enemy moved a located ship (and more often away from us than closer)
+	// from which it is an evader. Default 0.5.
+	Evader float64 `mapstructure:"evader" tune:"0,1"`
+	// EvaderLeak multiplies the cost of leaked information against an
+	// evader: stay unlocated, since a located ship of ours is what it
+	// waits for. Default 1.
+	EvaderLeak float64 `mapstructure:"evader_leak" tune:"0.5,4"`
 }
 
 // DefaultAdmiralConfig returns the built-in weights (configs/admiral.yaml).
@@ -166,7 +206,8 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Model:     AdmiralModel{Flee: 0.3, Sure: 0.959, Attack: 0.113},
 		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854},
 		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 12, Candidates: 20000},
-		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000},
+		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5},
+		Opponent:  AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Camper: 0.1, Evader: 0.5, EvaderLeak: 1},
 	}
 }
 
@@ -212,6 +253,15 @@ func (c *AdmiralConfig) Validate() error {
 	b := c.Belief
 	check(b.MaxJoint >= 0 && b.MaxJoint <= 50_000_000, "belief.max_joint %d: want 0 to 50000000", b.MaxJoint)
 	check(b.Particles >= 10 && b.Particles <= 1_000_000, "belief.particles %d: want 10 to 1000000", b.Particles)
+	check(b.Spread >= 0 && b.Spread <= 16, "belief.spread %d: want 0 to 16", b.Spread)
+	check(b.SpreadWeight >= 0 && b.SpreadWeight <= 1, "belief.spread_weight %g: want 0 to 1", b.SpreadWeight)
+	o := c.Opponent
+	check(o.MinActions >= 1 && o.MinActions <= 100000, "opponent.min_actions %d: want 1 to 100000", o.MinActions)
+	check(o.Mover >= 0 && o.Mover <= 1, "opponent.mover %g: want 0 to 1", o.Mover)
+	check(o.MoverMargin >= -100 && o.MoverMargin <= 1, "opponent.mover_margin %d: want -100 to 1", o.MoverMargin)
+	check(o.Camper >= 0 && o.Camper <= 1, "opponent.camper %g: want 0 to 1", o.Camper)
+	check(o.Evader >= 0 && o.Evader <= 1, "opponent.evader %g: want 0 to 1", o.Evader)
+	check(o.EvaderLeak > 0 && o.EvaderLeak <= 100, "opponent.evader_leak %g: want 0 < evader_leak <= 100", o.EvaderLeak)
 	return errors.Join(errs...)
 }
 

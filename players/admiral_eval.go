@@ -32,17 +32,6 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	}
 	s.leak = x.leak
 	reach := a.rules.Reach(&us)
-	// reach2: the cells we could attack after one more move.
-	reach2 := reach
-	if bold < 1 {
-		for j := range p.nf {
-			if us.Alive.Has(j) {
-				for d := range a.rules.MoveTargets(&us, j).All() {
-					reach2 = reach2.Union(a.rules.Board.Around(d))
-				}
-			}
-		}
-	}
 	rep := 0
 	if s.act.Kind == submarine.Move {
 		f := formation(&us, p.nf)
@@ -55,16 +44,21 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	if !deepen {
 		s.detect = p.detectBits(x, &us) // kept for the deep pass
 	}
-	fixed := -bold*v.Leak*x.leak - v.Repeat*float64(rep) - bold*v.Detect*s.detect
+	fixed := -bold*p.leakW*x.leak - v.Repeat*float64(rep) - bold*v.Detect*s.detect
 	// One-ply danger: the chance that the enemy, attacking where it believes
 	// each of our ships is, can reach it.
-	danger := 0.0
+	// The stall rule's boldness scales it only where no located enemy ship
+	// at least as strong can attack.
+	danger, scaled := 0.0, 0.0
 	for j := range p.nf {
 		if us.Alive.Has(j) {
 			c := us.Pos[j]
-			danger += p.reachE[c] * x.ship[j*p.size+int(c)]
+			d := p.reachE[c] * x.ship[j*p.size+int(c)]
+			danger += d
+			scaled += p.caution(bold, us.HP[j], p.guard[c]) * d
 		}
 	}
+	s.danger = danger
 	total := float64(len(p.pe.tup))
 	oneply, deep, nextNow := 0.0, 0.0, 0.0
 	living := p.pe.alive.Count()
@@ -99,7 +93,9 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 			continue
 		}
 		next := p.bestNext(sl, &reach)
-		nextNow += po * (next + p.bestNext(sl, &reach2)) / 2
+		if bold < 1 {
+			nextNow += po * (p.threat(sl, &us, sl.hit, false) + p.threat(sl, &us, sl.hit, true)) / 2
+		}
 		oneply += po * (gain + v.Next*next)
 		if !deepen {
 			continue
@@ -115,7 +111,7 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 			deep += po * gain
 		}
 	}
-	s.oneply = oneply + v.Info*s.ig + fixed - bold*v.Hurt*danger + (1-bold)*v.Next*nextNow
+	s.oneply = oneply + v.Info*s.ig + fixed - v.Hurt*scaled + (1-bold)*v.Next*nextNow
 	// A stalled game is decided by contact: as the player gets bolder, the
 	// threat it poses next turn, and the turn after, counts whatever the
 	// enemy may do about it.

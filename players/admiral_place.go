@@ -13,8 +13,9 @@ import (
 // admiralShared is what every Admiral of one factory shares, read-only: the
 // early-attack risk of every cell of the board.
 type admiralShared struct {
-	riskHit  []float64 // probability that a first attack lands on the cell
-	riskNear []float64 // probability that a first attack splashes the cell
+	riskHit  []float64    // probability that a first attack lands on the cell
+	riskNear []float64    // probability that a first attack splashes the cell
+	prior    *spreadPrior // the enemy placement prior's counts
 
 	// Every placement with its cumulative weight, when there are at most
 	// placement.candidates of them (computed once, on the first Place).
@@ -34,7 +35,8 @@ const placementRiskSeed = 0xad31a1
 func newAdmiralShared(rules *submarine.Rules, cfg AdmiralConfig) *admiralShared {
 	b := rules.Board
 	size := b.Size()
-	sh := &admiralShared{riskHit: make([]float64, size), riskNear: make([]float64, size)}
+	sh := &admiralShared{riskHit: make([]float64, size), riskNear: make([]float64, size),
+		prior: newSpreadPrior(rules, cfg.Belief.Spread)}
 	rng := rand.New(rand.NewPCG(placementRiskSeed, uint64(size)))
 	n := cfg.Placement.Samples
 	var best []grid.Cell

@@ -39,7 +39,9 @@ func (p *planner) snapshot() {
 	a := p.a
 	limit := a.cfg.Search.EvalCap
 	if a.enemyJ != nil && a.enemyJ.Count() > 0 && a.ownJ.Count() > 0 {
-		p.fromJoint(&p.pe, a.enemyJ.Count(), a.enemyJ.Alive(), limit, a.enemyJ.Placement)
+		if !p.weighEnemy(limit) {
+			p.fromJoint(&p.pe, a.enemyJ.Count(), a.enemyJ.Alive(), limit, a.enemyJ.Placement)
+		}
 		p.fromJoint(&p.po, a.ownJ.Count(), a.ownJ.Alive(), limit, a.ownJ.Placement)
 	} else {
 		p.fromShips(&p.pe, true)
@@ -142,4 +144,63 @@ func (p *planner) fromShips(dst *pool, enemy bool) {
 		}
 		dst.tup = append(dst.tup, t)
 	}
+}
+
+// admiralPriorMaxPool is the largest enemy belief the placement prior
+// weighs (every placement is read each turn); a larger one is subsampled
+// uniformly.
+const admiralPriorMaxPool = 100_000
+
+// admiralPriorCopies bounds the resampled pool at this many entries per
+// placement of the belief (and at search.eval_cap).
+const admiralPriorCopies = 8
+
+// weighEnemy fills the enemy pool from the joint belief weighted by the
+// placement prior (belief.spread_weight): systematic resampling in
+// proportion to each placement's prior weight, so that every later count
+// over the pool is a posterior probability. It reports false, leaving the
+// pool alone, when the prior is off, the belief too large, or every
+// placement weighs the same.
+func (p *planner) weighEnemy(limit int) bool {
+	a := p.a
+	sp := a.shared.prior
+	w := a.cfg.Belief.SpreadWeight
+	count := a.enemyJ.Count()
+	if w <= 0 || sp.disabled || count > admiralPriorMaxPool {
+		return false
+	}
+	p.fromJoint(&p.pall, count, a.enemyJ.Alive(), count, a.enemyJ.Placement)
+	ships := p.pall.ships
+	plain, spread := sp.priorWeights(w, len(ships))
+	p.weights = slices.Grow(p.weights[:0], count)[:count]
+	total, nSpread := 0.0, 0
+	b := a.rules.Board
+	for k, t := range p.pall.tup {
+		q := plain
+		if sp.spreadAt(b, t, ships, &a.enemyDisp) {
+			q = spread
+			nSpread++
+		}
+		p.weights[k] = q
+		total += q
+	}
+	if nSpread == 0 || nSpread == count {
+		return false
+	}
+	dst := &p.pe
+	dst.alive, dst.full = p.pall.alive, count
+	dst.ships = append(dst.ships[:0], ships...)
+	m := min(limit, admiralPriorCopies*count)
+	dst.tup = slices.Grow(dst.tup[:0], m)[:0]
+	step := total / float64(m)
+	u := a.rng.Float64() * step
+	acc := 0.0
+	for k, q := range p.weights {
+		acc += q
+		for u < acc && len(dst.tup) < m {
+			dst.tup = append(dst.tup, p.pall.tup[k])
+			u += step
+		}
+	}
+	return true
 }

@@ -110,14 +110,17 @@ func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, b
 			hit := us.ShipAt(target)
 			p.enemyLearns(&us, target, hit)
 			if hit != submarine.NoShip {
-				val -= disc * bold * v.Hurt
+				// The stall rule's boldness discounts no hit by a located
+				// enemy ship at least as strong as ours.
+				k := p.caution(bold, us.HP[hit], p.rolloutGuard(target))
+				val -= disc * k * v.Hurt
 				us.HP[hit]--
 				if us.HP[hit] <= 0 {
-					val -= disc * bold * v.Lost
+					val -= disc * k * v.Lost
 					us.Alive = us.Alive.Without(hit)
 					us.Occupied.Remove(target)
 					if us.Alive == 0 {
-						return val - disc*bold*v.Win
+						return val - disc*k*v.Win
 					}
 				}
 			}
@@ -228,4 +231,18 @@ func (p *planner) rolloutNext(sl *slot, reach *grid.Set, inv float64) float64 {
 		best = max(best, p.rolloutProb(sl, c, inv))
 	}
 	return best
+}
+
+// rolloutGuard is the largest hp of the located enemy ships of the rollout
+// that can attack target (0 if none).
+func (p *planner) rolloutGuard(target grid.Cell) int8 {
+	ro := &p.ro
+	b := p.a.rules.Board
+	var g int8
+	for i := range p.nf {
+		if ro.ealive.Has(i) && ro.known[i] != grid.None && b.Chebyshev(ro.known[i], target) <= 1 {
+			g = max(g, ro.ehp[i])
+		}
+	}
+	return g
 }

@@ -18,8 +18,10 @@ type planner struct {
 	size int
 	nf   int // fleet size
 
-	pe, po pool
-	oe, oo order
+	pe, po  pool
+	pall    pool      // the whole enemy belief, when the placement prior weighs it
+	weights []float64 // its prior weights
+	oe, oo  order
 
 	// scratch
 	slots    []slot
@@ -31,6 +33,10 @@ type planner struct {
 	buf      submarine.Placement
 	cands    []scored
 	reachE   []float64 // P(the enemy can attack c)
+	guard    []int8    // per cell: hp of the strongest located enemy ship that can attack it
+	margin   int8      // hp over the located enemy ship it approaches that a ship needs (caution)
+	kind     opponentKind
+	leakW    float64 // the leak weight against this opponent
 	// survivors: our placements still consistent after the candidate
 	// action (filled by expose).
 	survivors []uint64
@@ -51,6 +57,7 @@ func (p *planner) init(a *Admiral) {
 	p.reachCnt = make([]uint32, p.size)
 	p.ro.eship = make([]float64, p.nf*p.size)
 	p.reachE = make([]float64, p.size)
+	p.guard = make([]int8, p.size)
 }
 
 // decide chooses the action of this turn.
@@ -64,10 +71,19 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 		return fallback, explain.Decision{State: "lost", Reason: "no enemy placement is consistent; attacking the first reachable cell"}
 	}
 	bold := p.boldness()
+	p.kind = a.opp.kind(&a.cfg.Opponent)
+	p.margin, p.leakW = 1, a.cfg.Value.Leak
+	switch p.kind {
+	case kindMover:
+		p.margin = int8(a.cfg.Opponent.MoverMargin)
+	case kindEvader:
+		p.leakW *= a.cfg.Opponent.EvaderLeak
+	}
 	limit := time.Duration(a.cfg.Search.MaxMillis) * time.Millisecond
 	capped := false
 	p.generate(&reach)
 	p.enemyReach()
+	p.guards()
 	for k := range p.cands {
 		p.evaluate(&p.cands[k], bold, false)
 	}
@@ -88,6 +104,7 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 	if a.cfg.Search.Worlds > 0 {
 		// The best candidates by the one-ply value are played out.
 		k := min(len(p.cands), a.cfg.Search.Candidates)
+		k = p.keepRetreat(k)
 		evaluated := 0
 		for i := range k {
 			if limit > 0 && i > 0 && time.Since(start) > limit {
@@ -142,6 +159,7 @@ func (p *planner) reason(s *scored, bold float64, capped bool) string {
 	if bold < 1 {
 		fmt.Fprintf(&b, "; stalling: caution x%.2f", bold)
 	}
+	fmt.Fprintf(&b, "; opponent %s (%s)", p.kind, &p.a.opp)
 	if capped {
 		b.WriteString("; time cap reached")
 	}

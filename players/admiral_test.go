@@ -140,7 +140,8 @@ func TestAdmiralBeatsRandom(t *testing.T) {
 
 func TestAdmiralFinishesAgainstItself(t *testing.T) {
 	// Equal players stall into the draw limit unless one of them takes the
-	// risk of contact; the endgame rules must decide the game.
+	// risk of contact; the stall rule must decide every game that still has
+	// hidden information.
 	r := submarine.DefaultRules()
 	r.DrawLimit = 4000
 	games := 4
@@ -152,7 +153,17 @@ func TestAdmiralFinishesAgainstItself(t *testing.T) {
 		p1 := NewAdmiral(r, smallAdmiral(), rand.New(rand.NewPCG(uint64(g), 6)))
 		res := playGame(r, p0, p1, 0)
 		require.NoError(t, res.err)
-		require.Equal(t, submarine.Win, res.outcome, "game %d drawn after %d actions", g, res.actions)
+		if res.outcome == submarine.Win {
+			continue
+		}
+		// A draw is allowed only once the game has no hidden information
+		// left (each side knows both fleets): there, walking a ship into
+		// the reach of an enemy ship at least as strong loses, and the
+		// caution rule refuses it whatever the stall.
+		for _, a := range []*Admiral{p0, p1} {
+			require.Equal(t, 1, a.EnemyBelief().Count(), "game %d drawn after %d actions with the enemy fleet hidden", g, res.actions)
+			require.Equal(t, 1, a.OwnBelief().Count(), "game %d drawn after %d actions with our fleet hidden", g, res.actions)
+		}
 	}
 }
 
