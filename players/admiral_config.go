@@ -85,6 +85,13 @@ type AdmiralValue struct {
 	// Next weighs the follow-up: the probability that our best attack on the
 	// next turn hits, after the enemy's modelled reply. Default 0.198.
 	Next float64 `mapstructure:"next" tune:"0,2"`
+	// Edge values the endgame a play-out leads to: per hp by which our
+	// strongest living ship outlasts the enemy's strongest (negative when
+	// the enemy's is stronger). Once both fleets are known only a stronger
+	// ship can seek contact, so this, not the summed hp, decides the
+	// endgame. Default 2 (against hirota, 400 games at a draw limit of
+	// 2000: 49 wins against 36 with 0).
+	Edge float64 `mapstructure:"edge" tune:"0,3"`
 	// Repeat is the cost of a move that returns the fleet to a formation it
 	// held in the last endgame.memory turns (per earlier occurrence).
 	// Default 0.01.
@@ -184,6 +191,12 @@ type AdmiralOpponent struct {
 	// (against other kinds: 1, strictly stronger). 0 allows an equal
 	// ship; a negative margin allows weaker ones. -100 to 1. Default 0.
 	MoverMargin int `mapstructure:"mover_margin"`
+	// Seen is the probability, in the enemy's eyes, that our ship is on its
+	// cell from which the enemy is taken to know where it is: an unseen ship
+	// may approach a located enemy ship whatever their hp (it shoots
+	// first), a seen one only when stronger. 0 to 1 (1: only a ship the
+	// enemy has located exactly counts as seen). Default 0.5.
+	Seen float64 `mapstructure:"seen" tune:"0,1"`
 	// Camper is the share of moves at or below which the enemy is a camper.
 	// Default 0.1.
 	Camper float64 `mapstructure:"camper" tune:"0,1"`
@@ -202,12 +215,12 @@ func DefaultAdmiralConfig() AdmiralConfig {
 	return AdmiralConfig{
 		Search: AdmiralSearch{Worlds: 48, Candidates: 5, Depth: 3, Discount: 0.924, EvalCap: 2000, MaxMillis: 0},
 		Value: AdmiralValue{Hit: 1.33, Sink: 0.51, Win: 10.4, Hurt: 1.1, Lost: 1.22, Info: 0.62, Leak: 0.21, Detect: 0.186,
-			Next: 0.198, Repeat: 0.01},
+			Next: 0.198, Edge: 2, Repeat: 0.01},
 		Model:     AdmiralModel{Flee: 0.3, Sure: 0.959, Attack: 0.113},
 		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854},
 		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 12, Candidates: 20000},
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5},
-		Opponent:  AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Camper: 0.1, Evader: 0.5, EvaderLeak: 1},
+		Opponent:  AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, Camper: 0.1, Evader: 0.5, EvaderLeak: 1},
 	}
 }
 
@@ -231,7 +244,7 @@ func (c *AdmiralConfig) Validate() error {
 		name string
 		v    float64
 	}{{"hit", v.Hit}, {"sink", v.Sink}, {"win", v.Win}, {"hurt", v.Hurt}, {"lost", v.Lost},
-		{"info", v.Info}, {"leak", v.Leak}, {"detect", v.Detect}, {"next", v.Next}, {"repeat", v.Repeat}} {
+		{"info", v.Info}, {"leak", v.Leak}, {"detect", v.Detect}, {"next", v.Next}, {"edge", v.Edge}, {"repeat", v.Repeat}} {
 		check(w.v >= 0 && w.v <= 1000, "value.%s %g: want 0 to 1000", w.name, w.v)
 	}
 	check(c.Model.Flee >= 0 && c.Model.Flee <= 1, "model.flee %g: want 0 to 1", c.Model.Flee)
@@ -259,6 +272,7 @@ func (c *AdmiralConfig) Validate() error {
 	check(o.MinActions >= 1 && o.MinActions <= 100000, "opponent.min_actions %d: want 1 to 100000", o.MinActions)
 	check(o.Mover >= 0 && o.Mover <= 1, "opponent.mover %g: want 0 to 1", o.Mover)
 	check(o.MoverMargin >= -100 && o.MoverMargin <= 1, "opponent.mover_margin %d: want -100 to 1", o.MoverMargin)
+	check(o.Seen >= 0 && o.Seen <= 1, "opponent.seen %g: want 0 to 1", o.Seen)
 	check(o.Camper >= 0 && o.Camper <= 1, "opponent.camper %g: want 0 to 1", o.Camper)
 	check(o.Evader >= 0 && o.Evader <= 1, "opponent.evader %g: want 0 to 1", o.Evader)
 	check(o.EvaderLeak > 0 && o.EvaderLeak <= 100, "opponent.evader_leak %g: want 0 < evader_leak <= 100", o.EvaderLeak)

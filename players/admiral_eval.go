@@ -55,7 +55,7 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 			c := us.Pos[j]
 			d := p.reachE[c] * x.ship[j*p.size+int(c)]
 			danger += d
-			scaled += p.caution(bold, us.HP[j], p.guard[c]) * d
+			scaled += caution(bold, us.HP[j], p.guard[c]) * d
 		}
 	}
 	s.danger = danger
@@ -94,7 +94,7 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 		}
 		next := p.bestNext(sl, &reach)
 		if bold < 1 {
-			nextNow += po * (p.threat(sl, &us, sl.hit, false) + p.threat(sl, &us, sl.hit, true)) / 2
+			nextNow += po * (p.threat(sl, x, &us, sl.hit, false) + p.threat(sl, x, &us, sl.hit, true)) / 2
 		}
 		oneply += po * (gain + v.Next*next)
 		if !deepen {

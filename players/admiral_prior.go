@@ -100,10 +100,3 @@ func (sp *spreadPrior) spreadAt(b *grid.Board, t uint64, ships []int, disp *[sub
 	}
 	return true
 }
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}

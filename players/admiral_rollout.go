@@ -112,7 +112,7 @@ func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, b
 			if hit != submarine.NoShip {
 				// The stall rule's boldness discounts no hit by a located
 				// enemy ship at least as strong as ours.
-				k := p.caution(bold, us.HP[hit], p.rolloutGuard(target))
+				k := caution(bold, us.HP[hit], p.rolloutGuard(target))
 				val -= disc * k * v.Hurt
 				us.HP[hit]--
 				if us.HP[hit] <= 0 {
@@ -127,7 +127,10 @@ func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, b
 		}
 		reach := a.rules.Reach(&us)
 		if ply+1 >= a.cfg.Search.Depth {
-			return val + disc*v.Next*p.rolloutNext(sl, &reach, inv)
+			// The endgame the position leads to: whose strongest ship has
+			// more hp decides who can seek contact once all is known.
+			edge := float64(strongest(&us.HP, us.Alive)) - float64(strongest(&ro.ehp, ro.ealive))
+			return val + disc*(v.Next*p.rolloutNext(sl, &reach, inv)+v.Edge*edge)
 		}
 		disc *= a.cfg.Search.Discount
 		// Our turn: a located enemy ship in reach, else the likeliest cell.

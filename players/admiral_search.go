@@ -34,8 +34,9 @@ type planner struct {
 	cands    []scored
 	reachE   []float64 // P(the enemy can attack c)
 	guard    []int8    // per cell: hp of the strongest located enemy ship that can attack it
-	margin   int8      // hp over the located enemy ship it approaches that a ship needs (caution)
+	margin   int8      // hp over a located enemy ship that the stall rule needs to approach it
 	kind     opponentKind
+	seen     float64 // P(our ship on its cell), in the enemy's eyes, from which it is seen
 	leakW    float64 // the leak weight against this opponent
 	// survivors: our placements still consistent after the candidate
 	// action (filled by expose).
@@ -73,6 +74,7 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 	bold := p.boldness()
 	p.kind = a.opp.kind(&a.cfg.Opponent)
 	p.margin, p.leakW = 1, a.cfg.Value.Leak
+	p.seen = a.cfg.Opponent.Seen
 	switch p.kind {
 	case kindMover:
 		p.margin = int8(a.cfg.Opponent.MoverMargin)

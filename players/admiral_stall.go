@@ -24,13 +24,13 @@ func (p *planner) boldness() float64 {
 
 // caution is the factor on the cost of a hit taken by a ship of hp hp from
 // an enemy ship of hp guard that is located (0: no located enemy ship can
-// attack it): the stall rule's boldness, unless that located enemy ship is
-// at least as strong. Walking into its reach gives it the first shot of an
-// exchange it then wins, and no stalling makes that acceptable. Against an
-// opponent recognised as a mover (p.margin 0) an equal ship may approach:
-// such players flee or walk into our reach rather than wait for us.
-func (p *planner) caution(bold float64, hp, guard int8) float64 {
-	if hp >= guard+p.margin {
+// attack it): the stall rule's boldness only when our ship still wins the
+// exchange that follows (hp > guard: after the hit it is our turn with
+// hp-1 >= guard), never otherwise. Walking into the reach of a located ship
+// at least as strong hands it the first shot of an exchange it then wins,
+// and no stalling makes that acceptable.
+func caution(bold float64, hp, guard int8) float64 {
+	if hp > guard {
 		return bold
 	}
 	return 1
@@ -59,7 +59,7 @@ func (p *planner) guards() {
 // counting a located enemy ship only for our ships stronger than it: the
 // contact the stall rule seeks, never an approach that hands a located
 // stronger (or equal) ship the first shot.
-func (p *planner) threat(sl *slot, us *submarine.Fleet, hit int, withMoves bool) float64 {
+func (p *planner) threat(sl *slot, x *exposure, us *submarine.Fleet, hit int, withMoves bool) float64 {
 	r := p.a.rules
 	inv := 1 / float64(sl.count)
 	best := 0.0
@@ -68,6 +68,9 @@ func (p *planner) threat(sl *slot, us *submarine.Fleet, hit int, withMoves bool)
 			continue
 		}
 		reach := r.Board.Around(us.Pos[j])
+		// A ship the enemy cannot place (below admiralSeen) may approach
+		// unseen and take the first shot itself.
+		seen := x.ship[j*p.size+int(us.Pos[j])] >= p.seen
 		if withMoves {
 			for d := range r.MoveTargets(us, j).All() {
 				reach = reach.Union(r.Board.Around(d))
@@ -82,7 +85,7 @@ func (p *planner) threat(sl *slot, us *submarine.Fleet, hit int, withMoves bool)
 			if i == hit {
 				hp--
 			}
-			if us.HP[j] < hp+p.margin {
+			if seen && us.HP[j] < hp+p.margin {
 				reach.Remove(c)
 			}
 		}
@@ -91,4 +94,15 @@ func (p *planner) threat(sl *slot, us *submarine.Fleet, hit int, withMoves bool)
 		}
 	}
 	return min(best, 1)
+}
+
+// strongest is the largest hp among the living ships of alive.
+func strongest(hp *[submarine.MaxShips]int8, alive submarine.ShipMask) int8 {
+	var m int8
+	for i := range submarine.MaxShips {
+		if alive.Has(i) {
+			m = max(m, hp[i])
+		}
+	}
+	return m
 }
