@@ -17,7 +17,6 @@ type opponentStats struct {
 	flees    int // of them, a move of a located ship
 	closer   int // enemy moves of a located ship that got nearer to our fleet
 	farther  int // ... and farther from it
-	lastLocs [submarine.MaxShips]grid.Cell
 }
 
 // opponentKind is what the statistics say about the enemy.
