@@ -11,12 +11,12 @@ import (
 // actions in this game, from which Admiral recognises the kind of player it
 // faces (docs/admiral.md, "Opponent kinds").
 type opponentStats struct {
-	acts     int // enemy actions seen
-	moves    int // of them, moves
-	located  int // enemy actions taken while one of its ships was located by us
-	flees    int // of them, a move of a located ship
-	closer   int // enemy moves of a located ship that got nearer to our fleet
-	farther  int // ... and farther from it
+	acts    int // enemy actions seen
+	moves   int // of them, moves
+	located int // enemy actions taken while one of its ships was located by us
+	flees   int // of them, a move of a located ship
+	closer  int // enemy moves of a located ship that got nearer to our fleet
+	farther int // ... and farther from it
 }
 
 // opponentKind is what the statistics say about the enemy.
