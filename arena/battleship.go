@@ -141,7 +141,7 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 		}
 		var dec *explain.Decision
 		if ex[s] != nil {
-			if msg := t.guard(s, func() { v := ex[s].Explain(); dec = &v }); msg != "" {
+			if msg := t.guard(s, func() { v := explain.Full(ex[s]); dec = &v }); msg != "" {
 				g.Forfeit(s)
 				ff.set(s, replay.ForfeitPanic, "panic: "+msg)
 				break

@@ -212,7 +212,7 @@ func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.Submar
 		a := p[s].Act()
 		var d *explain.Decision
 		if ex[s] != nil {
-			dec := ex[s].Explain()
+			dec := explain.Full(ex[s])
 			d = &dec
 		}
 		st := g.Apply(a)

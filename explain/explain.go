@@ -5,6 +5,7 @@ type Decision struct {
 	State      string      `json:"state,omitempty"`      // the player's state (for state machines)
 	Reason     string      `json:"reason,omitempty"`     // why, in words
 	Candidates []Candidate `json:"candidates,omitempty"` // what was considered, best first
+	Heatmaps   []Heatmap   `json:"heatmaps,omitempty"`   // the player's beliefs when it chose (Mapper, Full)
 }
 
 // Candidate is one scored option of a Decision.

@@ -80,3 +80,11 @@ func (b battleshipReplay) Render(w io.Writer, opt RenderOptions) error {
 	}
 	return replay.RenderBattleship(w, b.rp, replay.BattleshipRenderOptions{From: opt.From, To: opt.To, Boards: opt.Boards, Cyrillic: opt.Cyrillic})
 }
+
+func (b battleshipReplay) HTML(w io.Writer) error {
+	d, err := replay.BattleshipHTML(b.rp)
+	if err != nil {
+		return err
+	}
+	return replay.WriteHTML(w, d)
+}

@@ -68,6 +68,8 @@ type Replay interface {
 	Move() string
 	// Render draws the game, or a range of its moves, as text.
 	Render(w io.Writer, opt RenderOptions) error
+	// HTML writes the game as a self-contained HTML page (replay.WriteHTML).
+	HTML(w io.Writer) error
 }
 
 // RenderOptions selects what a Replay draws. The game-specific options

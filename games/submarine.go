@@ -69,6 +69,14 @@ func (s submarineReplay) Render(w io.Writer, opt RenderOptions) error {
 	return replay.RenderSubmarine(w, s.rp, replay.SubmarineRenderOptions{From: opt.From, To: opt.To, Heatmap: opt.Heatmap})
 }
 
+func (s submarineReplay) HTML(w io.Writer) error {
+	d, err := replay.SubmarineHTML(s.rp)
+	if err != nil {
+		return err
+	}
+	return replay.WriteHTML(w, d)
+}
+
 // winner is "draw" or "seat S NAME wins".
 func winner(outcome string, seat int, players [2]replay.SeatInfo) string {
 	if outcome != replay.OutcomeWin {

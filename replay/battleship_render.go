@@ -261,23 +261,14 @@ func (rd *bsRenderer) boards(w io.Writer, f *bsFrame) {
 // title, column letters, one line per row and what is still afloat.
 func (rd *bsRenderer) board(f *bsFrame, seat int) []string {
 	b := rd.r.Board
-	sea := f.game.Sea(seat)
-	shot := sea.Shot()
-	ship := make([]int, b.Size()) // ship index + 1, 0 for water
-	var sunk grid.Set
+	g := rd.glyphs(f, seat)
 	var afloat []string
-	for i, sh := range sea.Ships() {
-		all := true
+	for _, sh := range g.ships {
 		for _, c := range sh {
-			ship[c] = i + 1
-			all = all && shot.Has(c)
-		}
-		if all {
-			for _, c := range sh {
-				sunk.Add(c)
+			if !g.shot.Has(c) {
+				afloat = append(afloat, strconv.Itoa(len(sh)))
+				break
 			}
-		} else {
-			afloat = append(afloat, strconv.Itoa(len(sh)))
 		}
 	}
 	last := grid.None
@@ -298,23 +289,11 @@ func (rd *bsRenderer) board(f *bsFrame, seat int) []string {
 		fmt.Fprintf(&sb, "%*d ", labelW, y+1)
 		for x := range b.Width() {
 			c, _ := b.At(x, y)
-			g := byte('.')
-			switch {
-			case !b.IsUsable(c):
-				g = '-'
-			case ship[c] > 0 && sunk.Has(c):
-				g = '#'
-			case ship[c] > 0 && shot.Has(c):
-				g = 'x'
-			case ship[c] > 0:
-				g = 'O'
-			case shot.Has(c):
-				g = 'o'
-			}
+			ch := g.cells[c]
 			if c == last {
-				sb.WriteString("[" + string(g) + "]")
+				sb.WriteString("[" + string(ch) + "]")
 			} else {
-				sb.WriteString(" " + string(g) + " ")
+				sb.WriteString(" " + string(ch) + " ")
 			}
 		}
 		lines = append(lines, strings.TrimRight(sb.String(), " "))

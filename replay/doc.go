@@ -27,4 +27,9 @@
 // the turn server), ReadBattleship parses them strictly, VerifyBattleship
 // re-plays every shot through battleship.Game and RenderBattleship lists the
 // shots with letter+number coordinates (A1 = [0,0]) and draws both boards.
+//
+// SubmarineHTML and BattleshipHTML turn a verified replay into HTMLData, the
+// data section of a self-contained web page that WriteHTML writes (script
+// and style embedded, no network): both boards turn by turn, hp bars, and
+// the players' recorded belief heatmaps (explain.Heatmap).
 package replay

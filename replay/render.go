@@ -289,15 +289,8 @@ func (rd *renderer) board(f *frame, seat int) []string {
 		fmt.Fprintf(&sb, "%*d ", labelW, y)
 		for x := range b.Width() {
 			c, _ := b.At(x, y)
-			g := byte('.')
-			switch {
-			case !b.IsUsable(c):
-				g = '#'
-			case fl.ShipAt(c) != submarine.NoShip:
-				g = rd.glyph[fl.ShipAt(c)]
-			case rd.wreck(seat, c):
-				g = 'x'
-			case splash.Has(c) && c != attacked:
+			g := rd.cellGlyph(&fl, seat, c)
+			if g == '.' && splash.Has(c) && c != attacked {
 				g = '~'
 			}
 			open, shut := byte(' '), byte(' ')
@@ -335,6 +328,20 @@ func (rd *renderer) board(f *frame, seat int) []string {
 		}
 	}
 	return lines
+}
+
+// cellGlyph is c on seat's board: # rock, the ship's glyph, x a wreck, .
+// sea.
+func (rd *renderer) cellGlyph(fl *submarine.Fleet, seat int, c grid.Cell) byte {
+	switch {
+	case !rd.r.Board.IsUsable(c):
+		return '#'
+	case fl.ShipAt(c) != submarine.NoShip:
+		return rd.glyph[fl.ShipAt(c)]
+	case rd.wreck(seat, c):
+		return 'x'
+	}
+	return '.'
 }
 
 func (rd *renderer) wreck(seat int, c grid.Cell) bool {

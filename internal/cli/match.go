@@ -31,6 +31,7 @@ type matchFlags struct {
 	workers            int
 	replays            string
 	explain            bool
+	html               bool
 	json               bool
 	progress           string
 }
@@ -98,7 +99,8 @@ replays (schema in docs/battleship.md; kaisen replay draws them).`,
 	addSeedFlag(cmd, &f.seed, "match seed")
 	addWorkersFlag(cmd, &f.workers, 0)
 	fl.StringVar(&f.replays, "replays", "", "write one replay per game into this directory (game-000000.jsonl, ...)")
-	fl.BoolVar(&f.explain, "explain", false, "record each player's explanation of its actions in the replays")
+	fl.BoolVar(&f.explain, "explain", false, "record each player's explanation of its actions (and its belief heatmaps) in the replays")
+	fl.BoolVar(&f.html, "html", false, "also write each replay as a self-contained HTML page (game-000000.html, ...)")
 	addJSONFlag(cmd, &f.json, "print the summary as one JSON object instead of a table")
 	addProgressFlag(cmd, &f.progress)
 	completePlayers(cmd, "p1", true, true, false)
@@ -145,6 +147,8 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 		return usageError("--p1 and --p2 must name players (players: %s)", strings.Join(players.Names(), ", "))
 	case f.explain && f.replays == "":
 		return usageError("--explain records explanations in replays: add --replays DIR")
+	case f.html && f.replays == "":
+		return usageError("--html writes the replays as web pages: add --replays DIR")
 	}
 	cfg, err := loadMatchConfig(f.config)
 	if err != nil {
@@ -174,6 +178,11 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	interrupted := errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)
 	if runErr != nil && !interrupted && sum.Games == 0 {
 		return runErr
+	}
+	if f.html {
+		if err := writeHTMLReplays(f.replays, sum.Games); err != nil {
+			return err
+		}
 	}
 	if f.json {
 		err = writeMatchJSON(e.stdout, &sum)

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +23,7 @@ type replayFlags struct {
 	boards              string
 	cyrillic            bool
 	json                bool
+	html                string
 }
 
 func newReplayCmd(e *env) *cobra.Command {
@@ -49,6 +53,13 @@ The replay is re-played through the rules engine first; a file that does not
 match the rules (edited, corrupted, from an incompatible version) is refused.
 docs/replays.md and docs/battleship.md describe the file formats.
 
+With --html FILE the game is written as one self-contained web page instead
+(no network needed: open it from disk): both boards, every action in words,
+hp bars, keyboard (left/right arrows, Home, End) and slider navigation and,
+when the replay was recorded with kaisen match --explain, the heatmaps of
+each belief player's view of the enemy fleet and of its own exposure at every
+turn (docs/replays.md).
+
 With --json the replay is checked as with --verify and summarised as one
 JSON object: file, game, version, seed, players, first, outcome, winner,
 actions (submarine) or shots (battleship), forfeits.`,
@@ -58,6 +69,7 @@ actions (submarine) or shots (battleship), forfeits.`,
   kaisen replay out/game-000003.jsonl --from 40   action (shot) 40 to the end
   kaisen replay out/game-000003.jsonl --turn 42 --heatmap   with each side's belief (submarine)
   kaisen replay out/game-000003.jsonl --verify    check the file, print a one-line summary
+  kaisen replay out/game-000003.jsonl --html game.html   a web page to step through (with heatmaps)
   kaisen match --game battleship -n 3 --replays bs/ && kaisen replay bs/game-000001.jsonl --boards turn
   kaisen replay bs/game-000001.jsonl --cyrillic   columns а б в г д е ж з и к`,
 		Args: cobra.ExactArgs(1),
@@ -71,6 +83,7 @@ actions (submarine) or shots (battleship), forfeits.`,
 	cmd.Flags().BoolVar(&f.heatmap, "heatmap", false, "under each board, what the opponent can know of that fleet (% ship per cell; submarine)")
 	cmd.Flags().StringVar(&f.boards, "boards", replay.BoardsEnd, "battleship: draw the boards at the end, after every turn or every shot (end, turn, shot)")
 	cmd.Flags().BoolVar(&f.cyrillic, "cyrillic", false, "battleship: name the columns а б в г д е ж з и к instead of A to J")
+	cmd.Flags().StringVar(&f.html, "html", "", "write the game as a self-contained HTML page to this file instead of drawing it")
 	addJSONFlag(cmd, &f.json, "check the replay and print a one-object JSON summary instead of the boards")
 	completeWords(cmd, "boards", replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot)
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -79,15 +92,21 @@ actions (submarine) or shots (battleship), forfeits.`,
 	return cmd
 }
 
+// gameOfReplay is the game named by the replay's header (the submarine
+// game when it names none readable).
+func gameOfReplay(path string) games.Game {
+	if name, err := replay.GameOfFile(path); err == nil {
+		if named, err := games.Lookup(name); err == nil {
+			return named
+		}
+	}
+	return games.Default()
+}
+
 // runReplay is kaisen replay: the game named by the file's header (the
 // submarine game when it names none readable) reads, verifies and draws it.
 func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
-	g := games.Default()
-	if name, err := replay.GameOfFile(path); err == nil {
-		if named, err := games.Lookup(name); err == nil {
-			g = named
-		}
-	}
+	g := gameOfReplay(path)
 	for _, other := range games.All() {
 		for _, name := range other.ReplayFlags {
 			if other.Name != g.Name && !slices.Contains(g.ReplayFlags, name) && cmd.Flags().Changed(name) {
@@ -104,6 +123,12 @@ func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
 	rp, err := g.OpenReplay(path)
 	if err != nil {
 		return err
+	}
+	if f.html != "" {
+		if f.json || f.verifyOnly || cmd.Flags().Changed("turn") || cmd.Flags().Changed("from") {
+			return usageError("--html writes the whole game: it excludes --json, --verify, --turn and --from")
+		}
+		return writeHTMLFile(f.html, rp)
 	}
 	if f.json {
 		if err := rp.Verify(); err != nil {
@@ -186,4 +211,30 @@ func replaySummary(path string) (*replayJSON, error) {
 		out.Forfeits = []any{}
 	}
 	return out, nil
+}
+
+// writeHTMLFile writes rp's HTML page to path (nothing when the replay
+// does not verify).
+func writeHTMLFile(path string, rp games.Replay) error {
+	var page bytes.Buffer
+	if err := rp.HTML(&page); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.WriteFile(path, page.Bytes(), 0o644)
+}
+
+// writeHTMLReplays writes DIR/game-NNNNNN.html beside each of the first n
+// replays of a match (kaisen match --replays DIR --html).
+func writeHTMLReplays(dir string, n int) error {
+	for i := range n {
+		path := filepath.Join(dir, fmt.Sprintf("game-%06d.jsonl", i))
+		rp, err := gameOfReplay(path).OpenReplay(path)
+		if err != nil {
+			return err
+		}
+		if err := writeHTMLFile(strings.TrimSuffix(path, ".jsonl")+".html", rp); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
@@ -87,11 +88,17 @@ type Density struct {
 	count  bsbelief.Counter // reuses the last count's first pass (same results as bsbelief.Count)
 	stats  DensityStats
 	last   explain.Decision
+
+	// the per-cell map behind the last shot (Heatmaps): one of these
+	exact   *bsbelief.Counts
+	sampled *bsbelief.Estimate
+	scores  []int
 }
 
 var (
 	_ Player            = (*Density)(nil)
 	_ explain.Explainer = (*Density)(nil)
+	_ explain.Mapper    = (*Density)(nil)
 )
 
 // NewDensity returns a density bot for rules.
@@ -118,9 +125,45 @@ func (d *Density) Stats() DensityStats { return d.stats }
 // Explain implements explain.Explainer.
 func (d *Density) Explain() explain.Decision { return d.last }
 
+// Heatmaps implements explain.Mapper: the map the last shot was chosen on,
+// named by the method (Decision.State) — "exact" and "sampled": the share
+// of the remaining fleet's consistent layouts with a ship on each cell;
+// "heuristic": the single-ship scores relative to the largest. A bot that
+// has not shot yet, or had no cell left, draws nothing.
+func (d *Density) Heatmaps() []explain.Heatmap {
+	b := d.rules.Board
+	p := make([]float64, b.Size())
+	name := ""
+	switch {
+	case d.exact != nil:
+		name = MethodExact
+		total := new(big.Float).SetInt(d.exact.Total)
+		for c, n := range d.exact.Cells {
+			p[c], _ = new(big.Float).Quo(new(big.Float).SetInt(n), total).Float64()
+		}
+	case d.sampled != nil:
+		name = MethodSampled
+		for c := range p {
+			p[c] = d.sampled.Share(grid.Cell(c))
+		}
+	case d.scores != nil:
+		name = MethodHeuristic
+		top := slices.Max(d.scores)
+		for c, v := range d.scores {
+			if top > 0 {
+				p[c] = float64(v) / float64(top)
+			}
+		}
+	default:
+		return nil
+	}
+	return []explain.Heatmap{explain.NewHeatmap(name, explain.SideEnemy, b.Width(), b.Height(), p)}
+}
+
 // Shoot implements Player.
 func (d *Density) Shoot() grid.Cell {
 	unknown := d.pos.Set(battleship.Unknown)
+	d.exact, d.sampled, d.scores = nil, nil, nil
 	if unknown.Empty() {
 		return d.rules.Board.Usable().First()
 	}
@@ -128,6 +171,7 @@ func (d *Density) Shoot() grid.Cell {
 		counts, err := d.count.Count(context.Background(), d.pos, bsbelief.CountOptions{MaxWork: d.cfg.maxWork()})
 		if err == nil && counts.Total.Sign() > 0 {
 			d.stats.Exact++
+			d.exact, d.sampled, d.scores = counts, nil, nil
 			best, score := argmaxBig(unknown, counts.Cells)
 			return d.pick(best, MethodExact, fmt.Sprintf("%s of %s layouts", score, counts.Total))
 		}
@@ -135,11 +179,14 @@ func (d *Density) Shoot() grid.Cell {
 	est, err := bsbelief.EstimateCounts(d.pos, d.rng, d.cfg.Samples)
 	if err == nil && est.Kept > 0 {
 		d.stats.Sampled++
+		d.exact, d.sampled, d.scores = nil, est, nil
 		best, _ := argmax(unknown, est.Cells)
 		return d.pick(best, MethodSampled, fmt.Sprintf("share %.3f of %d weighted draws (effective %.0f)", est.Share(best[0]), est.Draws, est.ESS))
 	}
 	d.stats.Heuristic++
-	best, score := argmax(unknown, d.singleShipScores())
+	scores := d.singleShipScores()
+	d.exact, d.sampled, d.scores = nil, nil, scores
+	best, score := argmax(unknown, scores)
 	return d.pick(best, MethodHeuristic, fmt.Sprintf("score %d", score))
 }
 

@@ -1,0 +1,208 @@
+package replay_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/replay"
+)
+
+// installScript installs the browser the browser tests drive.
+const installScript = "scripts/install-test-deps.sh"
+
+// browser starts a headless Chromium for t (fresh profile, no network
+// services) and returns its context. Without Chromium the test fails: it
+// never skips.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		if _, statErr := os.Stat("/usr/bin/chromium"); statErr != nil {
+			t.Fatalf("the browser tests need Debian's chromium (/usr/bin/chromium): run %s (%v)", installScript, err)
+		}
+		path = "/usr/bin/chromium"
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1300, 1000),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	return bctx
+}
+
+// shownHeat is what the page shows of the heatmaps: per seat panel, per
+// figure "side name", the data-v of every cell.
+const shownHeat = `(() => {
+  const out = {};
+  for (const p of document.querySelectorAll("section.seat")) {
+    for (const f of p.querySelectorAll(".heats figure")) {
+      out[p.dataset.seat + " " + f.dataset.side + " " + f.dataset.name] =
+        [...f.querySelectorAll("div[data-v]")].map(d => Number(d.dataset.v));
+    }
+  }
+  return out;
+})()`
+
+// wantHeat is what shownHeat should return at frame i: each seat's latest
+// recorded heatmaps at or before i and the exact exposure of its fleet,
+// every usable cell.
+func wantHeat(d *replay.HTMLData, i int) map[string][]int {
+	out := map[string][]int{}
+	usable := func(cells []int) []int {
+		var u []int
+		for c, v := range cells {
+			if g := d.Frames[0].Boards[0].Cells[c]; g != '#' && g != '-' {
+				u = append(u, v)
+			}
+		}
+		return u
+	}
+	for s := range 2 {
+		for k := i; k >= 1; k-- {
+			if f := d.Frames[k]; f.Seat == s && len(f.Heat) > 0 {
+				for _, h := range f.Heat {
+					out[fmt.Sprintf("%d %s %s", s, h.Side, h.Name)] = usable(h.Cells)
+				}
+				break
+			}
+		}
+		if known := d.Frames[i].Boards[s].Known; known != nil {
+			out[fmt.Sprintf("%d exact known", s)] = usable(known)
+		}
+	}
+	return out
+}
+
+// TestHTMLInBrowser opens HTML replays from disk in headless Chromium and
+// steps through them with the keyboard: the boards render, the turn counter,
+// the action text, the board cells and every heatmap value shown are the
+// replay's, and the page makes no network request.
+func TestHTMLInBrowser(t *testing.T) {
+	for _, name := range []string{"html-hirota", "html-density", "scripted"} {
+		t.Run(name, func(t *testing.T) {
+			d := htmlData(t, name)
+			page := filepath.Join(t.TempDir(), name+".html")
+			f, err := os.Create(page)
+			require.NoError(t, err)
+			require.NoError(t, replay.WriteHTML(f, d))
+			require.NoError(t, f.Close())
+			url := "file://" + page
+
+			ctx := browser(t)
+			var mu sync.Mutex
+			var requests []string
+			require.NoError(t, chromedp.Listen(ctx, func(ev any) {
+				if r, ok := ev.(*network.EventRequestWillBeSent); ok {
+					mu.Lock()
+					requests = append(requests, r.Request.URL)
+					mu.Unlock()
+				}
+			}))
+			require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(`body[data-ready="1"]`)))
+			ready, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.readyMs`))
+			require.NoError(t, err)
+			t.Logf("%s: %d frames, %d bytes, first frame drawn %s ms after the navigation started (performance.now)", name, len(d.Frames), fileSize(t, page), ready)
+
+			last := len(d.Frames) - 1
+			check := func(i int) map[string][]int {
+				t.Helper()
+				counter, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("counter").textContent`))
+				require.NoError(t, err)
+				require.Equal(t, fmt.Sprintf("turn %d / %d", d.Frames[i].N, d.Frames[last].N), counter)
+				text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("text").textContent`))
+				require.NoError(t, err)
+				require.Equal(t, d.Frames[i].Text, text)
+				boards, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("section.seat")].map(p =>
+					[...p.querySelectorAll(":scope > .board div[data-cell]")].map(d => d.textContent || ".").join(""))`))
+				require.NoError(t, err)
+				require.Len(t, boards, 2)
+				for s := range 2 {
+					require.Len(t, boards[s], d.W*d.H, "seat %d board cells", s)
+					for c, g := range d.Frames[i].Boards[s].Cells {
+						if strings.ContainsRune(".#-", g) {
+							continue // drawn as colours only
+						}
+						require.Equal(t, string(g), boards[s][c:c+1], "frame %d seat %d cell %d", i, s, c)
+					}
+				}
+				heat, err := chromedp.Run(ctx, chromedp.Evaluate[map[string][]int](shownHeat))
+				require.NoError(t, err)
+				want := wantHeat(d, i)
+				require.Equal(t, len(want), len(heat), "heatmaps at frame %d: %v", i, keys(heat))
+				for k, v := range want {
+					require.Equal(t, v, heat[k], "frame %d heatmap %s", i, k)
+				}
+				return heat
+			}
+			first := check(0)
+			changed := false
+			for i := 1; i <= min(4, last); i++ {
+				require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)))
+				if heat := check(i); fmt.Sprint(heat) != fmt.Sprint(first) {
+					changed = true
+				}
+			}
+			require.True(t, changed, "a heatmap changes in the first moves")
+			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.End)))
+			check(last)
+			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft)))
+			check(last - 1)
+			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.Home)))
+			check(0)
+
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+			require.NoError(t, err)
+			require.Greater(t, len(png), 10_000, "a screenshot of a drawn page")
+			if dir := os.Getenv("KAISEN_ARTIFACTS"); dir != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
+			}
+
+			mu.Lock()
+			defer mu.Unlock()
+			require.NotEmpty(t, requests, "the page itself is requested")
+			for _, r := range requests {
+				require.Equal(t, url, r, "the only request is the page, from disk")
+			}
+		})
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	st, err := os.Stat(path)
+	require.NoError(t, err)
+	return st.Size()
+}
+
+func keys(m map[string][]int) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
