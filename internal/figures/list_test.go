@@ -9,12 +9,14 @@ const (
 	battleship = "docs/battleship.md"
 	admiral    = "docs/admiral.md"
 	reference  = "docs/reference-players.md"
+	hirota     = "docs/hirota.md"
 )
 
 // figures lists every seeded figure the docs quote that a CI machine can
 // recompute in a few minutes. Left out, each marked with its source on its
 // page: 20,000-game robustness runs, admiral against simple, random and
-// itself, density over hundreds of games (about 1 CPU-s a game).
+// itself, hirota against random and admiral, density over hundreds of games
+// (about 1 CPU-s a game).
 func figures() []figure {
 	var fs []figure
 
@@ -44,6 +46,14 @@ func figures() []figure {
 			}}},
 		})
 	}
+	// hirota's headline figure (docs/hirota.md), seed 7.
+	fs = append(fs, figure{
+		name: "match-hirota-stateplayer2",
+		args: []string{"match", "--p1", "hirota", "--p2", "stateplayer2", "-n", "400", "--seed", "7", "--json"},
+		quotes: []quote{{hirota, func(o *output) string {
+			return fmt.Sprintf("| %d, seed %d | **%d / %d / %d** (", o.int("games"), o.int("seed"), o.int("p1_wins"), o.int("draws"), o.int("p2_wins"))
+		}}},
+	})
 	fs = append(fs, figure{
 		name:   "tournament",
 		args:   []string{"tournament", "--players", "admiral,stateplayer2,state,simple,random", "-n", "400", "--seed", "1"},
