@@ -24,6 +24,9 @@ const (
 	DefaultFirst            = FirstConnected
 	DefaultMaxConnections   = 1024
 	DefaultMaxConnsPerIP    = 64
+	DefaultIPv4Prefix       = 24
+	DefaultIPv6Prefix       = 64
+	DefaultMaxMetricsConns  = 16
 	DefaultMaxGames         = 512
 	DefaultHandshakeTimeout = 30 * time.Second
 	DefaultActionTimeout    = 10 * time.Second
@@ -115,8 +118,19 @@ type Limits struct {
 	// MaxConnections is the number of open client connections over all
 	// listeners; more are closed at once. Default 1024.
 	MaxConnections int `mapstructure:"max_connections"`
-	// MaxConnectionsPerIP is the same per remote IP address. Default 64.
+	// MaxConnectionsPerIP is the same per remote network: the remote
+	// address's IPv4 /IPv4Prefix or IPv6 /IPv6Prefix (another address of
+	// the same /24 or /64 does not get more). Default 64.
 	MaxConnectionsPerIP int `mapstructure:"max_connections_per_ip"`
+	// IPv4Prefix is the prefix length (8 to 32) of the networks that
+	// MaxConnectionsPerIP counts for IPv4 clients; 32 counts per address.
+	// Default 24.
+	IPv4Prefix int `mapstructure:"ipv4_prefix"`
+	// IPv6Prefix is the same for IPv6 clients (16 to 128). Default 64.
+	IPv6Prefix int `mapstructure:"ipv6_prefix"`
+	// MaxMetricsConnections is the number of open connections to the
+	// metrics endpoint; more are closed at once. Default 16.
+	MaxMetricsConnections int `mapstructure:"max_metrics_connections"`
 	// MaxGames is the number of games (pairings) running at once; a
 	// connection that would start one more is closed. Default 512.
 	MaxGames int `mapstructure:"max_games"`
@@ -135,13 +149,16 @@ type Limits struct {
 // DefaultLimits returns the built-in limits.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxConnections:      DefaultMaxConnections,
-		MaxConnectionsPerIP: DefaultMaxConnsPerIP,
-		MaxGames:            DefaultMaxGames,
-		HandshakeTimeout:    DefaultHandshakeTimeout,
-		ActionTimeout:       DefaultActionTimeout,
-		IdleTimeout:         DefaultIdleTimeout,
-		MaxLineBytes:        DefaultMaxLineBytes,
+		MaxConnections:        DefaultMaxConnections,
+		MaxConnectionsPerIP:   DefaultMaxConnsPerIP,
+		IPv4Prefix:            DefaultIPv4Prefix,
+		IPv6Prefix:            DefaultIPv6Prefix,
+		MaxMetricsConnections: DefaultMaxMetricsConns,
+		MaxGames:              DefaultMaxGames,
+		HandshakeTimeout:      DefaultHandshakeTimeout,
+		ActionTimeout:         DefaultActionTimeout,
+		IdleTimeout:           DefaultIdleTimeout,
+		MaxLineBytes:          DefaultMaxLineBytes,
 	}
 }
 
@@ -241,6 +258,18 @@ func (l Limits) validate() []error {
 	positive("max_connections", l.MaxConnections)
 	positive("max_connections_per_ip", l.MaxConnectionsPerIP)
 	positive("max_games", l.MaxGames)
+	positive("max_metrics_connections", l.MaxMetricsConnections)
+	for _, p := range []struct {
+		name      string
+		v, lo, hi int
+	}{
+		{"ipv4_prefix", l.IPv4Prefix, 8, 32},
+		{"ipv6_prefix", l.IPv6Prefix, 16, 128},
+	} {
+		if p.v < p.lo || p.v > p.hi {
+			errs = append(errs, fmt.Errorf("%w: limits.%s is %d, want a prefix length from %d to %d", ErrConfig, p.name, p.v, p.lo, p.hi))
+		}
+	}
 	if l.MaxLineBytes < 256 {
 		errs = append(errs, fmt.Errorf("%w: limits.max_line_bytes is %d, want at least 256", ErrConfig, l.MaxLineBytes))
 	}

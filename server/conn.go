@@ -61,7 +61,8 @@ type inMsg struct {
 type conn struct {
 	nc      net.Conn
 	addr    string // remote address
-	ip      string // remote IP, for the per-IP limit
+	ip      string // remote IP
+	net     string // its network (netKey), for the per-IP limit; set by admit
 	timeout time.Duration
 	maxLine int
 

@@ -68,6 +68,12 @@ shutdown_grace: 1s
 		b, _ := io.ReadAll(r)
 		require.Empty(t, b)
 	}
+	// refused: the one line that says why, then the close.
+	refused := func(r *bufio.Reader, reason string) {
+		t.Helper()
+		b, _ := io.ReadAll(r)
+		require.Equal(t, RefusedPrefix+reason+"\n", string(b))
+	}
 
 	// The timeouts and the line length.
 	ts, cfg := serve("times", `
@@ -118,12 +124,15 @@ shutdown_grace: 1s
 	c.Close()
 
 	// The connection and game counts.
+	// (ipv4_prefix 32: per address, so that 127.0.0.2 below is another
+	// network; TestPerPrefixLimit checks the /24.)
 	ts, cfg = serve("counts", `
   max_connections: 4
   max_connections_per_ip: 3
+  ipv4_prefix: 32
   max_games: 2`)
 	want = DefaultLimits()
-	want.MaxConnections, want.MaxConnectionsPerIP, want.MaxGames = 4, 3, 2
+	want.MaxConnections, want.MaxConnectionsPerIP, want.MaxGames, want.IPv4Prefix = 4, 3, 2, 32
 	require.Equal(t, want, cfg.Limits)
 	pair, house = ts.addr(0), ts.addr(1)
 
@@ -133,7 +142,7 @@ shutdown_grace: 1s
 	expect(r1, greet)
 	expect(r2, greet)
 	_, r3 := dial(house)
-	closed(r3)
+	refused(r3, rejectMaxGames)
 	require.Equal(t, int64(1), ts.metrics.rejected[rejectMaxGames].Load())
 
 	// max_connections_per_ip: a client in the lobby is the third connection
@@ -141,7 +150,7 @@ shutdown_grace: 1s
 	dial(pair)
 	waitConns(t, ts, 3)
 	_, r4 := dial(pair)
-	closed(r4)
+	refused(r4, rejectPerIP)
 	require.Equal(t, int64(1), ts.metrics.rejected[rejectPerIP].Load())
 
 	// max_connections: from 127.0.0.2 (another address of this machine) a
@@ -159,6 +168,59 @@ shutdown_grace: 1s
 	}
 	other()
 	waitConns(t, ts, 4)
-	closed(other())
+	refused(other(), rejectMaxConns)
 	require.Equal(t, int64(1), ts.metrics.rejected[rejectMaxConns].Load())
+}
+
+// TestNetKey: the per-IP limit counts a client's /24 (IPv4) or /64 (IPv6),
+// or what the configuration says.
+func TestNetKey(t *testing.T) {
+	for _, tt := range []struct {
+		ip     string
+		v4, v6 int
+		want   string
+	}{
+		{"127.0.0.1", 24, 64, "127.0.0.0/24"},
+		{"127.0.0.2", 24, 64, "127.0.0.0/24"},
+		{"127.0.1.2", 24, 64, "127.0.1.0/24"},
+		{"127.0.0.2", 32, 64, "127.0.0.2/32"},
+		{"10.1.2.3", 8, 64, "10.0.0.0/8"},
+		{"::ffff:192.0.2.7", 24, 64, "192.0.2.0/24"}, // IPv4 mapped into IPv6 counts as IPv4
+		{"2001:db8:1:2:3:4:5:6", 24, 64, "2001:db8:1:2::/64"},
+		{"2001:db8:1:2:ffff::1", 24, 64, "2001:db8:1:2::/64"},
+		{"2001:db8:1:3::1", 24, 64, "2001:db8:1:3::/64"},
+		{"2001:db8:1:2:3:4:5:6", 24, 48, "2001:db8:1::/48"},
+		{"fe80::1%eth0", 24, 64, "fe80::/64"},
+		{"::1", 24, 128, "::1/128"},
+		{"pipe", 24, 64, "pipe"},
+	} {
+		require.Equal(t, tt.want, netKey(tt.ip, tt.v4, tt.v6), "%s /%d /%d", tt.ip, tt.v4, tt.v6)
+	}
+}
+
+// TestPerPrefixLimit: another address of the same /24 does not get around
+// max_connections_per_ip (it did when the limit counted exact addresses);
+// the refused client is told why in one line.
+func TestPerPrefixLimit(t *testing.T) {
+	checkLeaks(t)
+	cfg := testConfig(t)
+	cfg.Limits.MaxConnectionsPerIP = 1
+	ts := startServer(t, cfg)
+	c, err := net.Dial("tcp", ts.addr(0))
+	require.NoError(t, err)
+	defer c.Close()
+	waitConns(t, ts, 1)
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}
+	o, err := d.Dial("tcp", ts.addr(0))
+	if err != nil {
+		t.Skipf("no 127.0.0.2 on this machine: %v", err)
+	}
+	defer o.Close()
+	require.NoError(t, o.SetDeadline(time.Now().Add(10*time.Second)))
+	b, _ := io.ReadAll(o)
+	require.Equal(t, "refused: max_connections_per_ip\n", string(b))
+	require.Equal(t, int64(1), ts.metrics.rejected[rejectPerIP].Load())
+	require.True(t, hasLog(logRecords(t, ts.logs.String()), func(r map[string]any) bool {
+		return r["msg"] == "connection refused" && r["network"] == "127.0.0.0/24" && r["reason"] == rejectPerIP
+	}), "the log names the network")
 }

@@ -3,6 +3,8 @@ package server
 import (
 	"fmt"
 	"io"
+	"log"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -14,9 +16,10 @@ const (
 	rejectMaxConns = "max_connections"
 	rejectPerIP    = "max_connections_per_ip"
 	rejectMaxGames = "max_games"
+	rejectMetrics  = "max_metrics_connections" // the metrics endpoint's own cap
 )
 
-var rejectReasons = []string{rejectMaxConns, rejectPerIP, rejectMaxGames}
+var rejectReasons = []string{rejectMaxConns, rejectPerIP, rejectMaxGames, rejectMetrics}
 
 var outcomes = []string{OutcomeWin, OutcomeDraw, OutcomeAborted}
 
@@ -127,4 +130,69 @@ func (m *metrics) handler() http.Handler {
 		m.write(w, time.Now())
 	})
 	return mux
+}
+
+// Timeouts of the metrics endpoint: a scraper sends one small request and
+// reads one small answer; a connection that does less is closed.
+const (
+	metricsHeaderTimeout = 5 * time.Second  // the request's headers
+	metricsReadTimeout   = 10 * time.Second // the whole request
+	metricsWriteTimeout  = 10 * time.Second // the answer
+	metricsIdleTimeout   = 30 * time.Second // a kept-alive connection between requests
+	metricsMaxHeader     = 8 << 10
+)
+
+// newMetricsServer is the HTTP server of the metrics endpoint, with every
+// timeout set: keep-alive connections that say nothing are closed after
+// metricsIdleTimeout, and capListener bounds how many are open.
+func newMetricsServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: metricsHeaderTimeout,
+		ReadTimeout:       metricsReadTimeout,
+		WriteTimeout:      metricsWriteTimeout,
+		IdleTimeout:       metricsIdleTimeout,
+		MaxHeaderBytes:    metricsMaxHeader,
+		ErrorLog:          log.New(io.Discard, "", 0), // a client's broken request is not the server's error
+	}
+}
+
+// capListener accepts at most max open connections: one more is closed at
+// once (and counted in rejected), so that a flood of connections to the
+// metrics endpoint cannot use up the process's file descriptors, which the
+// game listeners need.
+type capListener struct {
+	net.Listener
+	max      int64
+	open     atomic.Int64
+	rejected *atomic.Int64
+}
+
+func (l *capListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if l.open.Add(1) > l.max {
+			l.open.Add(-1)
+			l.rejected.Add(1)
+			_ = c.Close()
+			continue
+		}
+		return &capConn{Conn: c, l: l}, nil
+	}
+}
+
+// capConn gives its slot back when it is closed (once).
+type capConn struct {
+	net.Conn
+	l    *capListener
+	once sync.Once
+}
+
+func (c *capConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() { c.l.open.Add(-1) })
+	return err
 }

@@ -7,10 +7,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strconv"
 	"sync"
@@ -44,7 +46,7 @@ type Server struct {
 	httpSrv   *http.Server
 	results   *resultLog
 	conns     int
-	perIP     map[string]int
+	perIP     map[string]int // open connections by remote network (netKey)
 	games     int
 
 	gameCtx   context.Context // cancelled when running games must stop
@@ -145,12 +147,12 @@ func (s *Server) Listen() error {
 	}
 	var httpLn net.Listener
 	if s.cfg.Metrics != "" {
-		ln, err := net.Listen("tcp", s.cfg.Metrics)
+		ln, err := s.listen("tcp", s.cfg.Metrics)
 		if err != nil {
 			return fail(fmt.Errorf("server: metrics: %w", err))
 		}
 		opened = append(opened, ln)
-		httpLn = ln
+		httpLn = &capListener{Listener: ln, max: int64(s.cfg.Limits.MaxMetricsConnections), rejected: s.metrics.rejected[rejectMetrics]}
 	}
 	if s.cfg.ReplayDir != "" {
 		if err := os.MkdirAll(s.cfg.ReplayDir, 0o755); err != nil {
@@ -249,7 +251,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		go s.acceptLoop(l)
 	}
 	if httpLn != nil {
-		s.httpSrv = &http.Server{Handler: s.metrics.handler(), ReadHeaderTimeout: 5 * time.Second}
+		s.httpSrv = newMetricsServer(s.metrics.handler())
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
@@ -375,7 +377,11 @@ func (s *Server) handle(l *listener, nc net.Conn) {
 	}
 	if reason := s.admit(c); reason != "" {
 		s.metrics.rejected[reason].Add(1)
-		s.log.Warn("connection refused", "listener", l.st.cfg.Name, "peer", c.addr, "reason", reason)
+		s.log.Warn("connection refused", "listener", l.st.cfg.Name, "peer", c.addr, "reason", reason, "network", c.net)
+		// One line says why (a new connection's send buffer is empty: the
+		// write does not wait for the client), then the connection closes.
+		_ = nc.SetWriteDeadline(time.Now().Add(refuseWriteTimeout))
+		_, _ = io.WriteString(nc, refusalLine(reason)+"\n")
 		_ = nc.Close()
 		return
 	}
@@ -403,18 +409,52 @@ func (s *Server) handle(l *listener, nc net.Conn) {
 	s.wait(&l.lobby, c)
 }
 
+// refuseWriteTimeout bounds the write of the refusal line.
+const refuseWriteTimeout = time.Second
+
+// RefusedPrefix starts the one line a refused connection gets before it is
+// closed: "refused: " and the limit (the rejected-connections metric's
+// reason: max_connections, max_connections_per_ip, max_games).
+const RefusedPrefix = "refused: "
+
+// refusalLine is the line that tells a refused client why.
+func refusalLine(reason string) string { return RefusedPrefix + reason }
+
+// netKey is the remote network that the per-IP limit counts ip in: its
+// IPv4 /v4 or IPv6 /v6 prefix ("127.0.0.0/24", "2001:db8::/64"); an IPv4
+// address mapped into IPv6 counts as IPv4. What is not an IP address (a
+// pipe in the tests) counts as itself.
+func netKey(ip string, v4, v6 int) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap().WithZone("")
+	bits := v6
+	if a.Is4() {
+		bits = v4
+	}
+	p, err := a.Prefix(bits)
+	if err != nil {
+		return ip
+	}
+	return p.String()
+}
+
 // admit counts c against the connection limits, or names the limit it breaks.
 func (s *Server) admit(c *conn) string {
+	lim := s.cfg.Limits
+	c.net = netKey(c.ip, lim.IPv4Prefix, lim.IPv6Prefix)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
-	case s.conns >= s.cfg.Limits.MaxConnections:
+	case s.conns >= lim.MaxConnections:
 		return rejectMaxConns
-	case s.perIP[c.ip] >= s.cfg.Limits.MaxConnectionsPerIP:
+	case s.perIP[c.net] >= lim.MaxConnectionsPerIP:
 		return rejectPerIP
 	}
 	s.conns++
-	s.perIP[c.ip]++
+	s.perIP[c.net]++
 	s.metrics.connsOpen.Add(1)
 	s.metrics.connsAccepted.Add(1)
 	return ""
@@ -425,16 +465,19 @@ func (s *Server) release(c *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.conns--
-	if s.perIP[c.ip]--; s.perIP[c.ip] <= 0 {
-		delete(s.perIP, c.ip)
+	if s.perIP[c.net]--; s.perIP[c.net] <= 0 {
+		delete(s.perIP, c.net)
 	}
 	s.metrics.connsOpen.Add(-1)
 }
 
-// refuse closes an admitted connection that cannot get a game.
+// refuse closes an admitted connection that cannot get a game, after the
+// line that says why.
 func (s *Server) refuse(l *listener, c *conn, reason string) {
 	s.metrics.rejected[reason].Add(1)
 	s.log.Warn("connection refused", "listener", l.st.cfg.Name, "peer", c.addr, "reason", reason)
+	c.queueString(refusalLine(reason))
+	c.flush()
 	c.abandon()
 	s.release(c)
 }

@@ -51,6 +51,16 @@ func requireEOF(t *testing.T, c net.Conn) {
 	require.True(t, errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET), "want EOF, got %v", err)
 }
 
+// requireRefused checks that the server refuses c with the one line that
+// names the limit, then closes it.
+func requireRefused(t *testing.T, c net.Conn, reason string) {
+	t.Helper()
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	b, err := io.ReadAll(c)
+	require.NoError(t, err)
+	require.Equal(t, "refused: "+reason+"\n", string(b))
+}
+
 func TestHouseBotServesTwoClientsAtOnce(t *testing.T) {
 	checkLeaks(t)
 	cfg := testConfig(t)
@@ -255,6 +265,8 @@ func TestLobbyClientLeaves(t *testing.T) {
 	require.Contains(t, ts.logs.String(), "client left while waiting for an opponent")
 }
 
+// TestLimits: each limit refuses the connection over it with one line
+// naming the limit ("refused: max_games"), then closes it.
 func TestLimits(t *testing.T) {
 	t.Run("per IP", func(t *testing.T) {
 		checkLeaks(t)
@@ -266,7 +278,7 @@ func TestLimits(t *testing.T) {
 		c, err := net.Dial("tcp", ts.addr(0))
 		require.NoError(t, err)
 		defer c.Close()
-		requireEOF(t, c)
+		requireRefused(t, c, rejectPerIP)
 		require.Equal(t, int64(1), ts.metrics.rejected[rejectPerIP].Load())
 		pair[0].Close()
 		pair[1].Close()
@@ -285,7 +297,7 @@ func TestLimits(t *testing.T) {
 		b, err := net.Dial("tcp", ts.addr(0))
 		require.NoError(t, err)
 		defer b.Close()
-		requireEOF(t, b)
+		requireRefused(t, b, rejectMaxConns)
 		require.Equal(t, int64(1), ts.metrics.rejected[rejectMaxConns].Load())
 	})
 	t.Run("max games", func(t *testing.T) {
@@ -306,7 +318,7 @@ func TestLimits(t *testing.T) {
 		d, err := net.Dial("tcp", ts.addr(0))
 		require.NoError(t, err)
 		defer d.Close()
-		requireEOF(t, d)
+		requireRefused(t, d, rejectMaxGames)
 		require.Equal(t, int64(1), ts.metrics.rejected[rejectMaxGames].Load())
 		// Game 1 ends (both leave); E pairs with C.
 		g1[0].Close()

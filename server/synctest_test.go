@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -309,6 +310,70 @@ func TestEarlyPlacementIsKept(t *testing.T) {
 		p2.expect(t, "waiting")
 		p1.send(t, `{"attack":{"to":[1,1]}}`)
 		p1.expect(t, `{"result":{"attacked":{"position":[1,1],"hit":"w","near":["s"]}},"condition":{"me":{"w":{"hp":3,"position":[0,0]},"c":{"hp":2,"position":[2,0]},"s":{"hp":1,"position":[4,0]}},"enemy":{"w":{"hp":2},"c":{"hp":2},"s":{"hp":1}}}}`)
+		p1.c.Close()
+		p2.c.Close()
+	})
+}
+
+// TestMetricsEndpointLimits: the metrics endpoint keeps at most
+// max_metrics_connections open (one more is closed at once), closes a
+// kept-alive connection idle for metricsIdleTimeout and one that sends no
+// request within metricsHeaderTimeout, and the game listener goes on
+// accepting meanwhile. (389 idle keep-alive connections used up the file
+// descriptors and shut the game port out.)
+func TestMetricsEndpointLimits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Metrics = "127.0.0.1:9100" // not bound: s.listen is a pipe
+		cfg.Limits.MaxMetricsConnections = 2
+		game, mln := newPipeListener(), newPipeListener()
+		s, err := New(cfg, slog.New(slog.NewTextHandler(testWriter{t}, nil)))
+		require.NoError(t, err)
+		s.listen = func(_, addr string) (net.Listener, error) {
+			if addr == cfg.Metrics {
+				return mln, nil
+			}
+			return game, nil
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- s.Serve(ctx) }()
+		defer func() {
+			cancel()
+			require.NoError(t, <-done)
+		}()
+		get := func(p *pipeClient) {
+			t.Helper()
+			_, err := io.WriteString(p.c, "GET /healthz HTTP/1.1\r\nHost: kaisen\r\n\r\n")
+			require.NoError(t, err)
+			resp, err := http.ReadResponse(p.r, nil)
+			require.NoError(t, err)
+			b, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			require.NoError(t, resp.Body.Close())
+			require.Equal(t, "ok\n", string(b))
+		}
+
+		start := time.Now()
+		a := mln.dial()
+		get(a) // kept alive
+		silent := mln.dial()
+		over := mln.dial()
+		over.expectEOF(t) // the third is closed at once
+		require.Zero(t, time.Since(start))
+		require.Equal(t, int64(1), s.metrics.rejected[rejectMetrics].Load())
+
+		// The game listener still accepts and plays.
+		p1, p2 := game.dial(), game.dial()
+		p1.expect(t, greet)
+		p2.expect(t, greet)
+
+		silent.expectEOF(t)
+		require.Equal(t, metricsHeaderTimeout, time.Since(start), "no request: closed at the header timeout")
+		a.expectEOF(t)
+		require.Equal(t, metricsIdleTimeout, time.Since(start), "idle keep-alive: closed at the idle timeout")
+		get(mln.dial()) // the slots are free again
+		require.Equal(t, int64(1), s.metrics.rejected[rejectMetrics].Load())
 		p1.c.Close()
 		p2.c.Close()
 	})
