@@ -37,7 +37,7 @@ func TestLoadtestAgainstServe(t *testing.T) {
 }
 
 // TestServeConnectionLimitFlag: --max-connections-per-ip refuses the
-// connection over the limit at once.
+// connection over the limit at once, with one line saying why.
 func TestServeConnectionLimitFlag(t *testing.T) {
 	addr, _ := serveRun(t, "--listen", "127.0.0.1:0", "--house", "random", "--result-log", "", "--replay-dir", "",
 		"--max-connections-per-ip", "1")
@@ -51,7 +51,11 @@ func TestServeConnectionLimitFlag(t *testing.T) {
 	require.NoError(t, err)
 	defer b.Close()
 	require.NoError(t, b.SetDeadline(time.Now().Add(10*time.Second)))
-	_, err = bufio.NewReader(b).ReadString('\n')
+	br := bufio.NewReader(b)
+	line, err = br.ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "refused: max_connections_per_ip\n", line)
+	_, err = br.ReadString('\n')
 	require.Error(t, err, "the second connection from the same IP is closed")
 }
 
