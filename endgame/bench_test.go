@@ -24,6 +24,7 @@ func benchBuild(b *testing.B, ka, kb int) {
 	ms := Materials(r)
 	var positions int
 	var bytes int64
+	cpu0, ok := processCPU()
 	for b.Loop() {
 		t := NewTablebase(r.Board, 0)
 		for _, x := range ms {
@@ -40,6 +41,9 @@ func benchBuild(b *testing.B, ka, kb int) {
 	b.ReportMetric(float64(positions), "positions")
 	b.ReportMetric(float64(bytes)/(1<<20), "MiB")
 	b.ReportMetric(float64(positions)/(b.Elapsed().Seconds()/float64(b.N)), "positions/s")
+	if cpu1, ok1 := processCPU(); ok && ok1 {
+		b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	}
 }
 
 // BenchmarkProbe is one Solve of a random position with at most two ships
@@ -75,6 +79,7 @@ func BenchmarkSearch(b *testing.B) {
 	r := submarine.DefaultRules()
 	rng := rand.New(rand.NewPCG(3, 4))
 	nodes, proved, n := 0, 0, 0
+	cpu0, ok := processCPU()
 	for b.Loop() {
 		p := randomPosition(rng, r, 3, 2+rng.IntN(2))
 		if rng.IntN(2) == 0 {
@@ -94,5 +99,31 @@ func BenchmarkSearch(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	if cpu1, ok1 := processCPU(); ok && ok1 {
+		b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
+	}
 	b.ReportMetric(float64(proved)/float64(n), "proved")
+}
+
+// BenchmarkBuild32 solves, with a table limit raised to admit them, the
+// class of a full fleet (3+2+1) against a battleship and a cruiser (3+2)
+// and every class its hits lead to: what a table of three ships against two
+// would cost.
+func BenchmarkBuild32(b *testing.B) {
+	r := submarine.DefaultRules()
+	var positions int
+	var bytes int64
+	cpu0, ok := processCPU()
+	for b.Loop() {
+		t := NewTablebase(r.Board, 1<<25)
+		if _, err := t.Tally([]int{3, 2, 1}, []int{3, 2}); err != nil {
+			b.Fatal(err)
+		}
+		_, positions, bytes = t.Stats()
+	}
+	b.ReportMetric(float64(positions), "positions")
+	b.ReportMetric(float64(bytes)/(1<<20), "MiB")
+	if cpu1, ok1 := processCPU(); ok && ok1 {
+		b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	}
 }

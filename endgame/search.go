@@ -57,39 +57,64 @@ func (s *Solver) searcher(budget int) *searcher {
 
 func (sr *searcher) release() { searchers.Put(sr) }
 
-// value returns the value of st: from the tablebase when it covers st's
-// material, else from iterative deepening until a proof or the budget's end.
+// value returns the value of st (see values).
 func (sr *searcher) value(st *state) (Value, error) {
-	if st.s[0].n == 0 {
-		return Value{Outcome: Loss, Exact: true}, nil
+	v, err := sr.values([]state{*st})
+	if err != nil {
+		return Value{}, err
 	}
-	if sr.tb.covers(st.s[0].n, st.s[1].n) {
-		d, err := sr.tb.probe(st)
-		if err != nil {
-			return Value{}, err
-		}
-		return fromDist(d), nil
-	}
-	for depth := 1; depth <= maxDepth; depth++ {
-		v := sr.negamax(st, depth, 0, -infinity, infinity)
-		if sr.err != nil {
-			return Value{}, sr.err
-		}
-		if sr.aborted {
-			sr.aborted = false
-			break
-		}
-		switch {
-		case v >= mateBound:
-			return Value{Outcome: Win, Plies: mate - v}, nil
-		case v <= -mateBound:
-			return Value{Outcome: Loss, Plies: mate + v}, nil
-		}
-	}
-	return Value{Outcome: Unknown}, nil
+	return v[0], nil
 }
 
-func scoreOf(d uint16, ply int) int {
+// values returns the value of each state: from the tablebase when it covers
+// the state's material, else from a search deepened one ply at a time for
+// all the states not yet proved, until each is proved or the budget ends
+// (so the budget goes to the states that need it, at an even depth).
+func (sr *searcher) values(sts []state) ([]Value, error) {
+	vals := make([]Value, len(sts))
+	var open []int
+	for k := range sts {
+		st := &sts[k]
+		switch {
+		case st.s[0].n == 0:
+			vals[k] = Value{Outcome: Loss, Exact: true}
+		case sr.tb.covers(st.s[0].n, st.s[1].n):
+			d, err := sr.tb.probe(st)
+			if err != nil {
+				return nil, err
+			}
+			vals[k] = fromDist(d)
+		default:
+			open = append(open, k)
+		}
+	}
+	for depth := 1; depth <= maxDepth && len(open) > 0 && !sr.aborted; depth++ {
+		next := open[:0]
+		for _, k := range open {
+			if sr.aborted {
+				next = append(next, k)
+				continue
+			}
+			v := sr.negamax(&sts[k], depth, 0, -infinity, infinity)
+			switch {
+			case sr.err != nil:
+				return nil, sr.err
+			case sr.aborted:
+				next = append(next, k)
+			case v >= mateBound:
+				vals[k] = Value{Outcome: Win, Plies: mate - v}
+			case v <= -mateBound:
+				vals[k] = Value{Outcome: Loss, Plies: mate + v}
+			default:
+				next = append(next, k)
+			}
+		}
+		open = next
+	}
+	return vals, nil
+}
+
+func scoreOf(d uint8, ply int) int {
 	switch {
 	case d == 0:
 		return 0

@@ -94,7 +94,7 @@ func (v Value) after() Value {
 }
 
 // fromDist decodes a tablebase distance.
-func fromDist(d uint16) Value {
+func fromDist(d uint8) Value {
 	switch {
 	case d == 0:
 		return Value{Outcome: Draw, Exact: true}
@@ -182,7 +182,7 @@ func (s *Solver) check(p *Position) error {
 	if p.Rules == nil || p.Rules.Board == nil {
 		return fmt.Errorf("%w: %w", ErrPosition, submarine.ErrRules)
 	}
-	if p.Rules.Board != s.board && !slices.Equal(p.Rules.Board.Shape(), s.board.Shape()) {
+	if b := p.Rules.Board; b != s.board && (b.Width() != s.board.Width() || b.Height() != s.board.Height() || b.Usable() != s.board.Usable()) {
 		return fmt.Errorf("%w: board %dx%d is not the solver's %dx%d", ErrPosition, p.Rules.Board.Width(), p.Rules.Board.Height(), s.board.Width(), s.board.Height())
 	}
 	if p.Mover.Alive == 0 || p.Other.Alive == 0 {
@@ -197,6 +197,13 @@ func (s *Solver) Solve(p Position) (Value, error) {
 		return Value{}, err
 	}
 	st := fromPosition(&p)
+	if s.tb.covers(st.s[0].n, st.s[1].n) {
+		d, err := s.tb.probe(&st)
+		if err != nil {
+			return Value{}, err
+		}
+		return fromDist(d), nil
+	}
 	sr := s.searcher(s.nodes)
 	defer sr.release()
 	return sr.value(&st)
@@ -204,8 +211,10 @@ func (s *Solver) Solve(p Position) (Value, error) {
 
 // Actions returns every legal action of the side to move with its value for
 // that side, best first (see Value.Compare); actions of equal value keep
-// the order attacks by cell, then moves by ship and cell. The search budget
-// is shared by the distinct positions the actions lead to.
+// the order attacks by cell, then moves by ship and cell. Where the search
+// values the positions the actions lead to, it deepens all the unproved ones
+// together one ply at a time until the budget (Options.Nodes for the whole
+// call) runs out.
 func (s *Solver) Actions(p Position) ([]ScoredAction, error) {
 	if err := s.check(&p); err != nil {
 		return nil, err
@@ -250,17 +259,14 @@ func (s *Solver) Actions(p Position) ([]ScoredAction, error) {
 			add(submarine.MoveTo(i, c), mover, p.Other)
 		}
 	}
-	vals := make([]Value, len(kids))
 	sr := s.searcher(s.nodes)
 	defer sr.release()
-	for k := range kids {
-		// Each distinct position gets an equal share of what is left.
-		sr.budget = sr.nodes + (s.nodes-sr.nodes)/(len(kids)-k)
-		v, err := sr.value(&kids[k])
-		if err != nil {
-			return nil, err
-		}
-		vals[k] = v.after()
+	vals, err := sr.values(kids)
+	if err != nil {
+		return nil, err
+	}
+	for k := range vals {
+		vals[k] = vals[k].after()
 	}
 	for i := range out {
 		if kidOf[i] < 0 {

@@ -15,6 +15,10 @@ import (
 // against two (16.6 million) and three against three to the search.
 const DefaultTableLimit = 1 << 20
 
+// ErrTooDeep reports a class whose distances or action counts do not fit
+// the table's bytes (never seen on boards of the published sizes).
+var ErrTooDeep = errors.New("endgame: class too deep for the tablebase")
+
 // ErrNotInTable reports a position whose material the tablebase does not
 // cover.
 var ErrNotInTable = errors.New("endgame: material not in the tablebase")
@@ -51,6 +55,10 @@ type placements struct {
 	count int     // number of placements
 	cells []uint8 // count*k
 	rank  []int32 // n^k, -1 for a tuple that is not canonical
+	// Per placement: the cells the ships occupy and reach, and the number
+	// of their moves.
+	occ, reach []grid.Set
+	moves      []uint16
 }
 
 // pair is the unit of work: the class A-to-move-against-B and its mirror.
@@ -65,7 +73,7 @@ type pair struct {
 // plies, an even d for a loss in d plies.
 type class struct {
 	mover, other *placements
-	dist         []uint16
+	dist         []uint8
 }
 
 // NewTablebase returns an empty tablebase for board that covers every class
@@ -104,7 +112,7 @@ func (t *Tablebase) Covers(mover, other int) bool { return t.covers(mover, other
 
 // probe returns the stored distance of st (see class.dist), solving its
 // class pair first if needed.
-func (t *Tablebase) probe(st *state) (uint16, error) {
+func (t *Tablebase) probe(st *state) (uint8, error) {
 	c, err := t.class(st.s[0].material(), st.s[1].material())
 	if err != nil {
 		return 0, err
@@ -181,6 +189,15 @@ func (t *Tablebase) placementsOf(m material) *placements {
 			p.rank[key] = int32(p.count)
 			p.cells = append(p.cells, cur[:k]...)
 			p.count++
+			var reach grid.Set
+			moves := 0
+			for i := range k {
+				reach = reach.Union(t.board.Around(grid.Cell(cur[i])))
+				moves += t.board.Lines(grid.Cell(cur[i])).AndNot(used).Count()
+			}
+			p.occ = append(p.occ, used)
+			p.reach = append(p.reach, reach)
+			p.moves = append(p.moves, uint16(moves))
 			return
 		}
 		for _, c := range usable {
@@ -213,7 +230,7 @@ func (p *placements) fill(sd *side, r int) {
 
 // noLoss marks a position that has an exit to a draw or a win, so it can
 // never be lost.
-const noLoss = math.MaxUint16
+const noLoss = math.MaxUint8
 
 // solve runs the retrograde analysis of the pair a-against-b and
 // b-against-a. Positions are numbered globally: class 0 (a to move) first,
@@ -232,9 +249,9 @@ func (t *Tablebase) solve(p *pair, a, b material) error {
 	if same {
 		base[1] = 0
 	}
-	dist := make([]uint16, n)
-	cnt := make([]uint16, n)
-	floor := make([]uint16, n) // smallest loss distance the exits allow
+	dist := make([]uint8, n)
+	cnt := make([]uint8, n)
+	floor := make([]uint8, n) // smallest loss distance the exits allow
 	var buckets [][]int32
 	push := func(d int, g int) {
 		for len(buckets) <= d {
@@ -256,49 +273,75 @@ func (t *Tablebase) solve(p *pair, a, b material) error {
 		return c
 	}
 	var st state
-	for g := range n {
-		decode(g, &st)
-		mover, other := &st.s[0], &st.s[1]
-		reach := mover.reach(t.board)
-		occ := mover.occupied()
-		moves := 0
-		for j := range mover.n {
-			moves += t.board.Lines(grid.Cell(mover.cell[j])).AndNot(occ).Count()
+	for c := range 2 {
+		if c == 1 && same {
+			break
 		}
-		if !reach.AndNot(other.occupied()).Empty() {
-			moves++
-		}
-		cnt[g] = uint16(moves)
-		win := 0
-		for j := range other.n {
-			if !reach.Has(grid.Cell(other.cell[j])) {
+		mv, ot := pl[c], pl[1-c]
+		// The class each hit leads to, by the hit ship's canonical index
+		// (nil: the hit sinks the last ship).
+		var hitCls [maxK]*class
+		for j := range ot.k {
+			var sd side
+			sd.n, sd.hp = ot.k, mats[1-c].hp
+			sd.cell = [maxK]uint8{0, 1, 2, 3, 4, 5, 6, 7} // any distinct cells
+			sd.hit(j)
+			if sd.n == 0 {
 				continue
 			}
-			ch := state{s: [2]side{*other, *mover}}
-			ch.s[0].hit(j)
-			if ch.s[0].n == 0 {
-				win = 1
-				break
-			}
-			d, err := t.probe(&ch)
+			hc, err := t.class(sd.material(), mats[c])
 			if err != nil {
 				return fmt.Errorf("endgame: solve %v against %v: %w", a.hp[:a.n], b.hp[:b.n], err)
 			}
-			switch {
-			case d == 0:
-				cnt[g] = noLoss
-			case d%2 == 1:
-				floor[g] = max(floor[g], d+1)
-			case win == 0 || int(d)+1 < win:
-				win = int(d) + 1
-			}
+			hitCls[j] = hc
 		}
-		switch {
-		case win > 0:
-			cnt[g] = noLoss
-			push(win, g)
-		case cnt[g] == 0:
-			push(int(floor[g]), g)
+		st.s[1].n, st.s[1].hp = ot.k, mats[1-c].hp
+		for rm := range mv.count {
+			reach := mv.reach[rm]
+			for ro := range ot.count {
+				g := base[c] + rm*ot.count + ro
+				ot.fill(&st.s[1], ro)
+				moves := int(mv.moves[rm])
+				if !reach.AndNot(ot.occ[ro]).Empty() {
+					moves++
+				}
+				if moves >= noLoss {
+					return fmt.Errorf("%w: %d actions from one position do not fit the table's counters", ErrTooDeep, moves)
+				}
+				cnt[g] = uint8(moves)
+				win := 0
+				for j := range ot.k {
+					if !reach.Has(grid.Cell(st.s[1].cell[j])) {
+						continue
+					}
+					hc := hitCls[j]
+					if hc == nil {
+						win = 1
+						break
+					}
+					hit := st.s[1]
+					hit.hit(j)
+					d := hc.dist[int(hc.mover.rankOf(&hit))*hc.other.count+rm]
+					switch {
+					case d == 0:
+						cnt[g] = noLoss
+					case d%2 == 1:
+						if d == math.MaxUint8 {
+							return fmt.Errorf("%w: a loss longer than %d plies", ErrTooDeep, d)
+						}
+						floor[g] = max(floor[g], d+1)
+					case win == 0 || int(d)+1 < win:
+						win = int(d) + 1
+					}
+				}
+				switch {
+				case win > 0:
+					cnt[g] = noLoss
+					push(win, g)
+				case cnt[g] == 0:
+					push(int(floor[g]), g)
+				}
+			}
 		}
 	}
 	var pred state
@@ -308,7 +351,10 @@ func (t *Tablebase) solve(p *pair, a, b material) error {
 			if dist[g] != 0 {
 				continue
 			}
-			dist[g] = uint16(d)
+			if d >= math.MaxUint8 {
+				return fmt.Errorf("%w: a result %d plies away", ErrTooDeep, d)
+			}
+			dist[g] = uint8(d)
 			c := decode(g, &st)
 			// Predecessors: the other side (now st.s[1]) to move, in the
 			// other class, before a move of one of its ships (moves are

@@ -140,11 +140,11 @@ func (t *Tablebase) Stats() (classes, positions int, bytes int64) {
 			}
 			classes++
 			positions += len(c.dist)
-			bytes += int64(2 * len(c.dist))
+			bytes += int64(len(c.dist))
 		}
 	}
 	for _, m := range t.mats {
-		bytes += int64(len(m.cells)) + 4*int64(len(m.rank))
+		bytes += int64(len(m.cells)) + 4*int64(len(m.rank)) + 66*int64(m.count)
 	}
 	return classes, positions, bytes
 }
