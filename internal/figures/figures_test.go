@@ -236,17 +236,6 @@ func bsMatchRow(o *output) string {
 		o.int("p1_forfeits")+o.int("p2_forfeits"), round(o.float("p1_mean_shots"), 2), round(o.float("p2_mean_shots"), 2))
 }
 
-// literal quotes a fixed text built from the output.
-func literal(format string, keys ...string) func(o *output) string {
-	return func(o *output) string {
-		args := make([]any, len(keys))
-		for i, k := range keys {
-			args[i] = o.json[k]
-		}
-		return fmt.Sprintf(format, args...)
-	}
-}
-
 // stdoutLines quotes lines from..to (1-based, inclusive) of a text output,
 // without the last newline.
 func stdoutLines(from, to int) func(o *output) string {
@@ -285,4 +274,22 @@ func TestRound(t *testing.T) {
 	for _, tt := range tests {
 		require.Equal(t, tt.want, round(tt.x, tt.prec), "%v", tt.x)
 	}
+}
+
+// TestCISmokeIsTheSmokeFigure keeps the smoke step of .ci/run, which runs
+// the built binary and compares with testdata/smoke.golden, on the command
+// of the smoke figure.
+func TestCISmokeIsTheSmokeFigure(t *testing.T) {
+	ci, err := os.ReadFile("../../.ci/run")
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^smoke='([^']*)'$`).FindSubmatch(ci)
+	require.NotNil(t, m, "no smoke='…' line in .ci/run")
+	require.Contains(t, string(ci), "golden=internal/figures/testdata/smoke.golden")
+	for _, f := range figures() {
+		if f.name == "smoke" {
+			require.Equal(t, strings.Join(f.args, " "), string(m[1]))
+			return
+		}
+	}
+	t.Fatal("no smoke figure")
 }
