@@ -92,6 +92,11 @@ type CountOptions struct {
 	// that needs more stops early with ErrBudget: as soon as the work done,
 	// or the work done plus a proven lower bound of what remains, passes it.
 	MaxWork int64
+	// Progress, when set, is called from the counting goroutine after each
+	// cell of each of the three long passes, with done of total steps
+	// (total is 3 cells; a count that restarts with more precision starts
+	// over from 0).
+	Progress func(done, total int)
 }
 
 // Count returns the exact number of layouts of the remaining fleet consistent
@@ -107,7 +112,7 @@ func count(ctx context.Context, pos *battleship.Position, opt CountOptions, cc *
 	}
 	var work int64
 	for m := 1; m <= maxLimbs; m *= 2 {
-		c := &counter{problem: pr, m: m, ctx: ctx, maxWork: opt.MaxWork, work: work}
+		c := &counter{problem: pr, m: m, ctx: ctx, maxWork: opt.MaxWork, work: work, progress: opt.Progress}
 		if cc != nil {
 			c.reuse, c.keepAll = cc.last, true
 		}

@@ -44,6 +44,16 @@ type counter struct {
 	reuse          *enumCache
 	keepAll        bool // keep the profiles of every boundary (for a Counter)
 	done, failKeys int
+	progress       func(done, total int) // CountOptions.Progress
+	ticks          int                   // cells of the long passes done
+}
+
+// tick reports one more cell of a long pass to d.progress.
+func (d *counter) tick() {
+	if d.progress != nil {
+		d.ticks++
+		d.progress(d.ticks, 3*d.cells())
+	}
 }
 
 // cells is the number of cells the programme walks: the board plus one
@@ -255,6 +265,7 @@ func (d *counter) forwardSupports() error {
 			}
 		}
 	}
+	d.ticks += start // reused cells count as done
 	keys, sf := d.keys[start], d.fwd[start]
 	var idx keyTable
 	// cellRules tabled per (row end, status): entry up*nc+left, 0 until used.
@@ -267,6 +278,7 @@ func (d *counter) forwardSupports() error {
 		if err := d.ctx.Err(); err != nil {
 			return err
 		}
+		d.tick()
 		c, st := t%d.w, d.statusAt(t)
 		rowEnd := c == d.w-1
 		var tab []uint64
@@ -550,6 +562,7 @@ func (d *counter) forwardValues(keep func(t int) bool) ([][]uint64, error) {
 		if err := d.ctx.Err(); err != nil {
 			return nil, err
 		}
+		d.tick()
 		noff := d.offsets(t + 1)
 		nvec := make([]uint64, int(noff[len(noff)-1])*m)
 		if err := d.transfer(t, off, noff, vec, nvec, false); err != nil {
@@ -613,6 +626,7 @@ func (d *counter) backwardValues(keepAll bool, combine func(r int, b []uint64, o
 		if err := d.ctx.Err(); err != nil {
 			return nil, err
 		}
+		d.tick()
 		off := d.offsets(t)
 		cur := make([]uint64, int(off[len(off)-1])*m)
 		if err := d.transfer(t, off, noff, cur, next, true); err != nil {

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"os"
 	"strconv"
@@ -15,13 +17,16 @@ import (
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/progress"
 )
 
 type countFlags struct {
-	size  string
-	fleet string
-	div   string
-	json  bool
+	size      string
+	fleet     string
+	div       string
+	json      bool
+	maxMemory string
+	progress  string
 }
 
 func newCountCmd(e *env) *cobra.Command {
@@ -49,9 +54,16 @@ covered, and not by a ship made of hits only (it would have been sunk).
 The map is printed divided by --div (integer division): "auto" picks the
 smallest power of ten that keeps every number below 1000000 (1e9 on the
 empty 10x10 board, the scale of the published map); --div 1 prints exact
-counts. --json prints exact numbers.`,
+counts. --json prints exact numbers.
+
+Memory: the count keeps every profile of its transfer-matrix programme,
+about 2.3 GiB for the empty 12x12 board and hundreds of GiB for 16x16. The
+estimate (from the board, the fleet and the shots) is printed on stderr
+before counting, and a count above --max-memory (default 4GiB) is refused
+at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
 		Example: `  kaisen count                                 the empty 10x10 board, Russian fleet
   kaisen count --size 8x8 --fleet 4,3,2,2,1,1
+  kaisen count --size 12x12 --max-memory 8GiB --progress lines
   kaisen count position.txt
   printf 'fleet: 3,2,1\n.....\n.o...\n..x..\n.....\n' | kaisen count - --div 1`,
 		Args: cobra.MaximumNArgs(1),
@@ -60,9 +72,29 @@ counts. --json prints exact numbers.`,
 			if err != nil {
 				return err
 			}
+			if err := checkCountMemory(cmd, e, pos, f.maxMemory); err != nil {
+				return err
+			}
 			start := time.Now()
-			counts, err := bsbelief.Count(cmd.Context(), pos, bsbelief.CountOptions{})
+			opt := bsbelief.CountOptions{}
+			var bar *progress.Bar
+			if w := pos.Rules.Board; w.Width()*w.Height() > 64 { // smaller counts take milliseconds
+				bar = newProgress(e, f.progress, 1, "steps")
+			}
+			if bar != nil {
+				opt.Progress = func(done, total int) {
+					bar.SetTotal(total)
+					bar.Set(done)
+				}
+			}
+			counts, err := bsbelief.Count(cmd.Context(), pos, opt)
+			if bar != nil && err == nil {
+				bar.Done(3 * pos.Rules.Board.Width() * (pos.Rules.Board.Height() + 1))
+			}
 			if err != nil {
+				if cmd.Context().Err() != nil {
+					return fmt.Errorf("count: interrupted: %w", err)
+				}
 				return fmt.Errorf("count: %w", err)
 			}
 			e.log.Debug("counted", "states", counts.States, "work", counts.Work, "elapsed", time.Since(start))
@@ -80,7 +112,71 @@ counts. --json prints exact numbers.`,
 	cmd.Flags().StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths (a fleet: line in the position overrides it)")
 	cmd.Flags().StringVar(&f.div, "div", "auto", `divide the map by this (integer division): "auto", or a number such as 1, 1000, 1e9`)
 	addJSONFlag(cmd, &f.json, "print JSON with exact numbers")
+	cmd.Flags().StringVar(&f.maxMemory, "max-memory", "4GiB", "refuse a count whose estimated memory is above this (such as 512MiB, 4GiB, 16GB)")
+	addProgressFlag(cmd, &f.progress)
 	return cmd
+}
+
+// checkCountMemory prints the memory estimate of counting pos on stderr
+// and refuses a count above --max-memory (a usage error: the count is
+// refused before it starts).
+func checkCountMemory(cmd *cobra.Command, e *env, pos *battleship.Position, maxMemory string) error {
+	limit, err := parseBytes(maxMemory)
+	if err != nil {
+		return usageError("--max-memory %q: %v", maxMemory, err)
+	}
+	need, err := bsbelief.EstimateMemory(pos)
+	if err != nil {
+		return fmt.Errorf("count: %w", err) // a position that cannot be counted, as Count would say
+	}
+	fmt.Fprintf(e.stderr, "%s: about %s of memory (estimated from the board, the fleet and the shots)\n",
+		cmd.CommandPath(), formatBytes(need))
+	if need > limit {
+		return usageError("count: this count needs about %s of memory, more than --max-memory %s: count a smaller board, "+
+			"a position with more shots, or raise --max-memory", formatBytes(need), formatBytes(limit))
+	}
+	return nil
+}
+
+// parseBytes reads a size: a number with an optional unit B, KB, MB, GB,
+// TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
+func parseBytes(s string) (int64, error) {
+	num := strings.TrimRight(strings.TrimSpace(s), "BiKMGTkmgtb")
+	unit := strings.ToLower(strings.TrimSpace(s)[len(num):])
+	x, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || x <= 0 || math.IsInf(x, 0) {
+		return 0, errors.New("want a positive size such as 512MiB or 4GiB")
+	}
+	scale := map[string]float64{"": 1, "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
+	f, ok := scale[unit]
+	if !ok {
+		return 0, fmt.Errorf("unit %q: want B, KB, MB, GB, TB, KiB, MiB, GiB or TiB", unit)
+	}
+	if x*f > math.MaxInt64/2 {
+		return 0, errors.New("too large")
+	}
+	return int64(x * f), nil
+}
+
+// formatBytes writes a size with a binary unit and three significant digits.
+func formatBytes(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	x, i := float64(n), 0
+	for x >= 1024 && i < len(units)-1 {
+		x /= 1024
+		i++
+	}
+	switch {
+	case i == 0:
+		return fmt.Sprintf("%d B", n)
+	case x >= 100:
+		return fmt.Sprintf("%.0f %s", x, units[i])
+	case x >= 10:
+		return fmt.Sprintf("%.1f %s", x, units[i])
+	default:
+		return fmt.Sprintf("%.2f %s", x, units[i])
+	}
 }
 
 // maxPositionFile bounds what count reads.

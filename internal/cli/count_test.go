@@ -134,3 +134,51 @@ func TestCountHelpTeaches(t *testing.T) {
 		require.Contains(t, stdout, want)
 	}
 }
+
+// TestCountMemoryGuard: the estimate is printed before counting, and a
+// count above --max-memory is refused at once (the empty 16x16 board would
+// need hundreds of GiB).
+func TestCountMemoryGuard(t *testing.T) {
+	tests := []struct {
+		name      string
+		args      []string
+		code      int
+		stderr    string
+		stdoutHas string
+	}{
+		{"16x16 refused", []string{"--size", "16x16"}, ExitUsage, "more than --max-memory 4.00 GiB", ""},
+		{"small board counted", []string{"--size", "5x5", "--fleet", "3,2,1", "--div", "1"}, ExitOK, "count: about ", "layouts: "},
+		{"tight limit", []string{"--size", "8x8", "--fleet", "4,3,2,2,1,1", "--max-memory", "1MiB"}, ExitUsage, "needs about 12.2 MiB of memory, more than --max-memory 1.00 MiB", ""},
+		{"bad limit", []string{"--max-memory", "lots"}, ExitUsage, `--max-memory "lots"`, ""},
+		{"bad unit", []string{"--max-memory", "4bb"}, ExitUsage, `unit "bb"`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := countRun(t, "", tt.args...)
+			require.Equal(t, tt.code, code, stderr)
+			require.Contains(t, stderr, tt.stderr)
+			require.Contains(t, stdout, tt.stdoutHas)
+			if tt.code != ExitOK {
+				require.Empty(t, stdout)
+			}
+		})
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int64
+	}{{"4GiB", 4 << 30}, {"512MiB", 512 << 20}, {"1.5 GB", 1_500_000_000}, {"100", 100}, {"2kib", 2048}} {
+		got, err := parseBytes(tt.in)
+		require.NoError(t, err, tt.in)
+		require.Equal(t, tt.want, got, tt.in)
+	}
+	for _, bad := range []string{"", "-1GiB", "0", "GiB", "1e400", "1PB"} {
+		_, err := parseBytes(bad)
+		require.Error(t, err, bad)
+	}
+	require.Equal(t, "4.00 GiB", formatBytes(4<<30))
+	require.Equal(t, "294 TiB", formatBytes(294<<40))
+	require.Equal(t, "512 B", formatBytes(512))
+}

@@ -58,6 +58,10 @@ func NewLines(w io.Writer, total int, unit string, every time.Duration) *Bar {
 	return b
 }
 
+// SetTotal changes the number of items (for work whose size is known only
+// once it has started).
+func (b *Bar) SetTotal(total int) { b.total = total }
+
 // Set redraws the bar with done items finished (only when the line changes).
 func (b *Bar) Set(done int) {
 	now := b.now()
