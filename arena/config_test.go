@@ -32,14 +32,7 @@ func TestConfigFileIsTheDefault(t *testing.T) {
 // loadConfig loads a match config as the command line does: the file over
 // the defaults ("" = the defaults).
 func loadConfig(path string) (arena.Config, error) {
-	c := arena.DefaultConfig()
-	if path == "" {
-		return c, nil
-	}
-	if err := config.Load(path, &c); err != nil {
-		return arena.Config{}, err
-	}
-	return c, nil
+	return config.LoadOr(path, arena.DefaultConfig())
 }
 
 func writeConfig(t *testing.T, text string) string {

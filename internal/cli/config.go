@@ -8,12 +8,5 @@ import (
 // loadMatchConfig reads the match rules file at path over arena's defaults
 // ("" = the defaults).
 func loadMatchConfig(path string) (arena.Config, error) {
-	c := arena.DefaultConfig()
-	if path == "" {
-		return c, nil
-	}
-	if err := config.Load(path, &c); err != nil {
-		return arena.Config{}, err
-	}
-	return c, nil
+	return config.LoadOr(path, arena.DefaultConfig())
 }

@@ -74,6 +74,19 @@ func LoadString(name, yamlText string, out any) error {
 	return decode(name, v.AllSettings(), out)
 }
 
+// LoadOr returns defaults overlaid by the YAML file at path as Load does,
+// or defaults unchanged when path is "".
+func LoadOr[T any](path string, defaults T) (T, error) {
+	if path == "" {
+		return defaults, nil
+	}
+	if err := Load(path, &defaults); err != nil {
+		var zero T
+		return zero, err
+	}
+	return defaults, nil
+}
+
 // File returns a loader of the YAML file at path for the AI library
 // (players.New, bsplayers.New): called with a pointer to a config struct
 // holding the defaults, it overlays the file as Load does. File("") is nil,

@@ -123,6 +123,22 @@ func TestLoadTypes(t *testing.T) {
 	}
 }
 
+func TestLoadOr(t *testing.T) {
+	def := sample{Count: 1, Ratio: 0.5}
+	got, err := LoadOr("", def)
+	require.NoError(t, err)
+	require.Equal(t, def, got)
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("ratio: 0.25\n"), 0o600))
+	got, err = LoadOr(path, def)
+	require.NoError(t, err)
+	require.Equal(t, sample{Count: 1, Ratio: 0.25}, got)
+	require.NoError(t, os.WriteFile(path, []byte("count: -2\n"), 0o600))
+	got, err = LoadOr(path, def)
+	require.ErrorContains(t, err, "count must not be negative")
+	require.Equal(t, sample{}, got)
+}
+
 func TestFile(t *testing.T) {
 	require.Nil(t, File(""))
 	path := filepath.Join(t.TempDir(), "c.yaml")
