@@ -1,12 +1,17 @@
 package server
 
 import (
+	"bufio"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -65,4 +70,37 @@ func TestBattleshipHouseReplay(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, entries, 1)
 	require.Equal(t, r.Replay, entries[0].Name())
+}
+
+// TestBattleshipAbortedReplay: a battleship game still running when the
+// shutdown grace is over is logged with the shots really played and gets a
+// partial replay marked aborted, which verifies.
+func TestBattleshipAbortedReplay(t *testing.T) {
+	checkLeaks(t)
+	cfg := bsConfig(t, "gridbot")
+	cfg.ShutdownGrace = 100 * time.Millisecond
+	ts := startServer(t, cfg)
+	c, err := net.Dial("tcp", ts.addr(0))
+	require.NoError(t, err)
+	defer c.Close()
+	br := bufio.NewReader(c)
+	require.Equal(t, protocol.BattleshipGreeting, readLine(t, br, c))
+	_, err = io.WriteString(c, bsValidFleet+"\n")
+	require.NoError(t, err)
+	require.Equal(t, protocol.YourTurn, readLine(t, br, c))
+	_, err = io.WriteString(c, `{"shoot":{"to":[0,0]}}`+"\n")
+	require.NoError(t, err)
+	for line := ""; line != protocol.YourTurn; { // the house shoots meanwhile
+		line = readLine(t, br, c)
+		require.NotEqual(t, protocol.YouLose, line)
+	}
+	ts.stop(t) // the client thinks past the grace
+	requireEOF(t, c)
+	r := ts.results(t)[0]
+	require.Equal(t, OutcomeAborted, r.Outcome)
+	require.Equal(t, ReasonShutdown, r.Reason)
+	require.GreaterOrEqual(t, r.Actions, 2, "the client's shot and the house's")
+	rp := verifyBSReplay(t, ts, r)
+	require.Equal(t, replay.OutcomeAborted, rp.Result.Outcome)
+	require.Empty(t, rp.Result.Forfeits)
 }

@@ -230,11 +230,16 @@ func writeFileDurable(dir, name string, data []byte) (err error) {
 		return err
 	}
 	// A link, unlike a rename, never replaces an existing file.
-	if err = os.Link(tmp.Name(), filepath.Join(dir, name)); err != nil {
-		return err
-	}
-	if err = os.Remove(tmp.Name()); err != nil {
-		return err
+	final := filepath.Join(dir, name)
+	if err = linkFile(tmp.Name(), final); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		// A file system without hard links: create the name exclusively
+		// and write it again (a crash may then leave it partial).
+		if err = writeExclusive(final, data); err != nil {
+			return err
+		}
 	}
 	d, err := os.Open(dir)
 	if err != nil {
@@ -245,6 +250,28 @@ func writeFileDurable(dir, name string, data []byte) (err error) {
 		return err
 	}
 	return nil
+}
+
+// linkFile is os.Link; tests swap it.
+var linkFile = os.Link
+
+// writeExclusive writes data to a new file path (O_EXCL: an error wrapping
+// fs.ErrExist if path exists) and fsyncs it.
+func writeExclusive(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(path)
+	}
+	return err
 }
 
 // tmpInfix marks the temporary files of writeFileDurable: ".NAME.tmp-RANDOM".

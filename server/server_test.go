@@ -619,6 +619,18 @@ func TestWriteFileDurable(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, entries, 1, "no temporary file left")
 	require.Error(t, writeFileDurable(filepath.Join(dir, "missing"), "b", nil))
+
+	// Without hard links: created exclusively, never over a file either.
+	linkFile = func(string, string) error { return &os.LinkError{Op: "link", Err: syscall.EPERM} }
+	defer func() { linkFile = os.Link }()
+	require.NoError(t, writeFileDurable(dir, "c.jsonl", []byte("three\n")))
+	require.ErrorIs(t, writeFileDurable(dir, "c.jsonl", []byte("four\n")), fs.ErrExist)
+	b, err = os.ReadFile(filepath.Join(dir, "c.jsonl"))
+	require.NoError(t, err)
+	require.Equal(t, "three\n", string(b))
+	entries, err = os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 2, "no temporary file left")
 }
 
 // TestStartupRecovery: at start, the temporary files a crash left in the
