@@ -230,8 +230,9 @@ func (r *Result) rate(seed uint64) error {
 	return nil
 }
 
-// pair finds the record of a against b, from a's point of view.
-func (r *Result) pair(a, b string) (w, d, l int, ok bool) {
+// Record is the record of a against b (wins, draws, losses), from a's
+// point of view; ok is false when they did not meet.
+func (r *Result) Record(a, b string) (w, d, l int, ok bool) {
 	for _, p := range r.Pairs {
 		switch {
 		case p.A == a && p.B == b:
@@ -260,7 +261,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 				fmt.Fprint(tw, "\t-")
 				continue
 			}
-			wn, d, l, ok := r.pair(a, b)
+			wn, d, l, ok := r.Record(a, b)
 			if !ok || wn+d+l == 0 {
 				fmt.Fprint(tw, "\t")
 				continue

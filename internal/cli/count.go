@@ -18,6 +18,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/progress"
+	"github.com/kaisen-ai/kaisen/internal/report"
 )
 
 type countFlags struct {
@@ -25,6 +26,7 @@ type countFlags struct {
 	fleet     string
 	div       string
 	json      bool
+	html      string
 	maxMemory string
 	progress  string
 }
@@ -54,7 +56,8 @@ covered, and not by a ship made of hits only (it would have been sunk).
 The map is printed divided by --div (integer division): "auto" picks the
 smallest power of ten that keeps every number below 1000000 (1e9 on the
 empty 10x10 board, the scale of the published map); --div 1 prints exact
-counts. --json prints exact numbers.
+counts. --json prints exact numbers. --html FILE also draws the map as a
+heatmap (the probability of a ship on each cell) in a web page.
 
 Memory: the count keeps every profile of its transfer-matrix programme,
 about 2.3 GiB for the empty 12x12 board and hundreds of GiB for 16x16. The
@@ -65,7 +68,8 @@ at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
   kaisen count --size 8x8 --fleet 4,3,2,2,1,1
   kaisen count --size 12x12 --max-memory 8GiB --progress lines
   kaisen count position.txt
-  printf 'fleet: 3,2,1\n.....\n.o...\n..x..\n.....\n' | kaisen count - --div 1`,
+  printf 'fleet: 3,2,1\n.....\n.o...\n..x..\n.....\n' | kaisen count - --div 1
+  kaisen count position.txt --html map.html`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pos, err := countPosition(e, &f, args)
@@ -98,6 +102,11 @@ at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
 				return fmt.Errorf("count: %w", err)
 			}
 			e.log.Debug("counted", "states", counts.States, "work", counts.Work, "elapsed", time.Since(start))
+			if f.html != "" {
+				if err := writeReport(f.html, countPage(pos, counts)); err != nil {
+					return err
+				}
+			}
 			if f.json {
 				return writeCountJSON(e.stdout, pos, counts)
 			}
@@ -114,6 +123,7 @@ at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
 	addJSONFlag(cmd, &f.json, "print JSON with exact numbers")
 	cmd.Flags().StringVar(&f.maxMemory, "max-memory", "4GiB", "refuse a count whose estimated memory is above this (such as 512MiB, 4GiB, 16GB)")
 	addProgressFlag(cmd, &f.progress)
+	cmd.Flags().StringVar(&f.html, "html", "", "also write the map as a heatmap in a self-contained HTML page to this file")
 	return cmd
 }
 
@@ -313,4 +323,72 @@ func writeCountJSON(w io.Writer, pos *battleship.Position, c *bsbelief.Counts) e
 		out.Cells[len(out.Cells)-1] = append(out.Cells[len(out.Cells)-1], json.Number(v.String()))
 	}
 	return json.NewEncoder(w).Encode(out)
+}
+
+// countPage is the --html report: the map as a heatmap, each cell's
+// probability of holding a ship (its count over the total).
+func countPage(pos *battleship.Position, c *bsbelief.Counts) report.Page {
+	b := pos.Rules.Board
+	var cols, rows []string
+	for x := range b.Width() {
+		if b.Width() <= 26 {
+			cols = append(cols, string(rune('A'+x)))
+		} else {
+			cols = append(cols, strconv.Itoa(x+1))
+		}
+	}
+	for y := range b.Height() {
+		rows = append(rows, strconv.Itoa(y+1))
+	}
+	total := new(big.Float).SetInt(c.Total)
+	prob := func(i int) float64 {
+		if c.Total.Sign() == 0 {
+			return 0
+		}
+		p, _ := new(big.Float).Quo(new(big.Float).SetInt(c.Cells[i]), total).Float64()
+		return p
+	}
+	top := 0.0 // the largest probability of a cell not shot: the darkest colour
+	for cell := range pos.Set(battleship.Unknown).All() {
+		top = max(top, prob(int(cell)))
+	}
+	cells := make([]report.HeatCell, b.Size())
+	marks := []struct {
+		m     battleship.Mark
+		glyph string
+	}{{battleship.Water, "o"}, {battleship.Damaged, "x"}, {battleship.Sunk, "#"}}
+	for i := range cells {
+		cell := grid.Cell(i)
+		if !b.IsUsable(cell) {
+			cells[i] = report.HeatCell{Rock: true}
+			continue
+		}
+		p := prob(i)
+		shade := 0.0
+		if top > 0 {
+			shade = min(p/top, 1)
+		}
+		hc := report.HeatCell{Value: shade, Title: fmt.Sprintf("%s%d: %s of %s layouts", cols[i%b.Width()], i/b.Width()+1, c.Cells[i], c.Total)}
+		for _, mk := range marks {
+			if pos.Set(mk.m).Has(cell) {
+				hc.Text = mk.glyph
+			}
+		}
+		if hc.Text == "" && p > 0 {
+			hc.Text = fmt.Sprintf("%.1f", 100*p)
+		}
+		cells[i] = hc
+	}
+	return report.Page{
+		Title: "Battleship layout counts",
+		Lines: []string{
+			fmt.Sprintf("board %dx%d, fleet afloat %s: %s layouts", b.Width(), b.Height(), battleship.FormatFleet(c.Remaining), c.Total),
+		},
+		Sections: []report.Section{{
+			Heading: "Probability of a ship on each cell",
+			Body:    report.Heatmap(cols, rows, cells),
+			Notes: []string{"Percent of the consistent layouts with a ship on the cell, shaded from white (0) to dark red (the largest cell not shot yet); o miss, x hit, # sunk ship. Hover a cell for its exact count.",
+				"The density AI shoots the largest unknown cell."},
+		}},
+	}
 }

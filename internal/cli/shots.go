@@ -19,6 +19,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/report"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
@@ -31,6 +32,7 @@ type shotsFlags struct {
 	size     string
 	fleet    string
 	json     bool
+	html     string
 	progress string
 }
 
@@ -55,12 +57,14 @@ drawn and printed on stderr.
 
 With --json the last line of stdout is
   {"player":"NAME","games":N,"mean":m,"median":x,"sd":s,"p90":y,"max":z,"ms_per_move_p99":t}
-A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C stops and
+--html FILE also writes the histogram of shots per game as a web page (no
+network needed). A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C stops and
 prints the summary of the games finished so far (exit code 130).`,
 		Example: `  kaisen shots --player gridbot -n 10000 --seed 1
   kaisen shots --player density -n 200 --seed 1 --json
   kaisen shots --player gridbot --weights my-gridbot.yaml -n 1000   (pattern: blocks)
-  kaisen shots --player bs-random --size 8x8 --fleet 3,2,2,1,1 -n 5000`,
+  kaisen shots --player bs-random --size 8x8 --fleet 3,2,2,1,1 -n 5000
+  kaisen shots --player density -n 200 --seed 1 --html density-shots.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runShots(cmd.Context(), e, &f)
@@ -78,6 +82,7 @@ prints the summary of the games finished so far (exit code 130).`,
 	fl.StringVar(&f.size, "size", "10x10", "board WIDTHxHEIGHT")
 	fl.StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths")
 	addJSONFlag(cmd, &f.json, "print one JSON line instead of the table")
+	fl.StringVar(&f.html, "html", "", "also write the histogram of shots per game as a self-contained HTML page to this file")
 	return cmd
 }
 
@@ -197,6 +202,11 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 			fmt.Fprintln(e.stderr, line)
 		} else {
 			defer fmt.Fprintln(e.stdout, line)
+		}
+	}
+	if f.html != "" {
+		if err := writeReport(f.html, shotsPage(rules, f, sum, shots)); err != nil {
+			return err
 		}
 	}
 	if f.json {
@@ -334,4 +344,21 @@ func writeShotsTable(w io.Writer, rules *battleship.Rules, f *shotsFlags, s shot
 	}
 	fmt.Fprintf(w, "\n%d shots in %v\n", len(moves), elapsed.Round(time.Millisecond))
 	return nil
+}
+
+// shotsPage is the --html report: the histogram of shots per game.
+func shotsPage(rules *battleship.Rules, f *shotsFlags, s shotsSummary, shots []int) report.Page {
+	return report.Page{
+		Title: fmt.Sprintf("Shots per game: %s", f.player),
+		Lines: []string{
+			fmt.Sprintf("%s alone against %d uniformly placed fleets (%dx%d, fleet %s), seed %d (kaisen shots --seed %d)",
+				f.player, s.Games, rules.Board.Width(), rules.Board.Height(), battleship.FormatFleet(rules.Fleet), f.seed, f.seed),
+			fmt.Sprintf("mean %.2f, median %.1f, sd %.2f, p90 %d, max %d", s.Mean, s.Median, s.SD, s.P90, s.Max),
+		},
+		Sections: []report.Section{{
+			Heading: "Histogram",
+			Body:    report.Histogram(shots, "shots to sink the whole fleet"),
+			Notes:   []string{"Games by the number of shots the AI needed; the dashed line is the mean. Hover a bar for its count."},
+		}},
+	}
 }

@@ -1,16 +1,19 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/report"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
@@ -25,6 +28,7 @@ type tournamentFlags struct {
 	config    string
 	timing    bool
 	json      bool
+	html      string
 	progress  string
 }
 
@@ -53,11 +57,14 @@ p99, max per Act over all its games); use --workers 1 for clean timings.
 Reproducible: pair k plays an arena match seeded from --seed and k, so the
 same flags give the same results whatever --workers is. Without --seed a seed
 is drawn and printed on stderr. --json prints one JSON object as the last line
-of stdout instead of the tables. Ctrl-C stops and rates the games played.`,
+of stdout instead of the tables; --html FILE also writes them as a web page
+(coloured cross table, Elo intervals as a chart; no network needed). Ctrl-C
+stops and rates the games played.`,
 		Example: `  kaisen tournament --players admiral,stateplayer2,state,simple,random -n 200 --seed 1
   kaisen tournament --players admiral,admiral@tuned --player-weights admiral@tuned=admiral-tuned.yaml -n 2000
   kaisen tournament --players admiral,stateplayer2 -n 500 --workers 1 --timing
-  kaisen tournament --players stateplayer2,state -n 1000 --seed 7 --json | tail -1 | jq .ratings`,
+  kaisen tournament --players stateplayer2,state -n 1000 --seed 7 --json | tail -1 | jq .ratings
+  kaisen tournament --players admiral,hirota,stateplayer2,random -n 100 --seed 1 --html report.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runTournament(cmd.Context(), e, &f)
@@ -75,6 +82,7 @@ of stdout instead of the tables. Ctrl-C stops and rates the games played.`,
 	addRulesFlag(cmd, &f.config, "match rules YAML: board, fleet, draw limit (default: the published game)", "config")
 	fl.BoolVar(&f.timing, "timing", false, "measure every player's decision time")
 	addJSONFlag(cmd, &f.json, "print the result as one JSON object (last line of stdout)")
+	fl.StringVar(&f.html, "html", "", "also write the cross table and the Elo chart as a self-contained HTML page to this file")
 	addProgressFlag(cmd, &f.progress)
 	completePlayers(cmd, "players", true, false, true)
 	completeYAML(cmd, "rules")
@@ -139,6 +147,11 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	if runErr != nil && !interrupted {
 		return runErr
 	}
+	if f.html != "" {
+		if err := writeReport(f.html, tournamentPage(&res, rulesName(f.config))); err != nil {
+			return err
+		}
+	}
 	if f.json {
 		data, err := json.Marshal(res)
 		if err != nil {
@@ -152,4 +165,57 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("tournament: interrupted")}
 	}
 	return nil
+}
+
+// tournamentPage is the --html report of res: the cross table and the
+// ratings with their intervals.
+func tournamentPage(res *tournament.Result, rules string) report.Page {
+	order := make([]string, len(res.Ratings))
+	var iv []report.Interval
+	for i, rt := range res.Ratings {
+		order[i] = rt.Name
+		iv = append(iv, report.Interval{Name: rt.Name, Value: rt.Elo, Lo: rt.Lo, Hi: rt.Hi,
+			Label: fmt.Sprintf("%+.0f [%+.0f, %+.0f]", rt.Elo, rt.Lo, rt.Hi)})
+	}
+	cell := func(a, b string) report.Cross {
+		w, d, l, ok := res.Record(a, b)
+		if !ok || w+d+l == 0 {
+			return report.Cross{}
+		}
+		return report.Cross{Score: (float64(w) + float64(d)/2) / float64(w+d+l), Text: fmt.Sprintf("%d-%d-%d", w, d, l), OK: true}
+	}
+	p := report.Page{
+		Title: "Tournament: " + strings.Join(res.Players, ", "),
+		Lines: []string{
+			fmt.Sprintf("%d games per pair, seats alternating, seed %d (kaisen tournament --seed %d)", res.Games, res.Seed, res.Seed),
+			"rules: " + rules,
+		},
+		Sections: []report.Section{
+			{Heading: "Cross table", Body: report.CrossTable(order, cell),
+				Notes: []string{"Each cell is the row player's score against the column player (a draw counts half) and its wins-draws-losses; red below 50%, green above."}},
+			{Heading: "Elo ratings", Body: report.Intervals(iv, "Elo (centred on 0)"),
+				Notes: []string{fmt.Sprintf("Maximum-likelihood Bradley-Terry ratings, best first, with 95%% intervals from %d bootstrap resamples of the games.", res.Bootstrap)}},
+		},
+	}
+	if !res.Complete {
+		p.Lines = append(p.Lines, "stopped early: the ratings cover the games played so far")
+	}
+	return p
+}
+
+// rulesName says which rules a --rules flag chose.
+func rulesName(file string) string {
+	if file == "" {
+		return "the published game (configs/match.yaml)"
+	}
+	return file
+}
+
+// writeReport writes a --html page to path.
+func writeReport(path string, p report.Page) error {
+	var b bytes.Buffer
+	if err := report.Write(&b, p); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
