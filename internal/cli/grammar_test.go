@@ -267,3 +267,30 @@ func TestJSONOnEveryResult(t *testing.T) {
 	require.Len(t, rows, 3)
 	require.Equal(t, 2.0, rows[1].(map[string]any)["workers"])
 }
+
+// TestProgressModes: --progress picks the reporter; off a terminal, auto
+// writes plain lines (none in a short run), never nothing, bar redraws.
+func TestProgressModes(t *testing.T) {
+	for _, tt := range []struct {
+		mode    string
+		nilBar  bool
+		redraws bool
+	}{{"never", true, false}, {"auto", false, false}, {"lines", false, false}, {"bar", false, true}} {
+		t.Run(tt.mode, func(t *testing.T) {
+			var stderr bytes.Buffer
+			bar := newProgress(&env{stderr: &stderr}, tt.mode, 10, "games")
+			if tt.nilBar {
+				require.Nil(t, bar)
+				return
+			}
+			require.NotNil(t, bar)
+			bar.Set(5)
+			bar.Done(10)
+			if tt.redraws {
+				require.Contains(t, stderr.String(), "\r[")
+			} else {
+				require.Empty(t, stderr.String(), "a run shorter than the interval prints no line")
+			}
+		})
+	}
+}

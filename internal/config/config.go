@@ -7,9 +7,9 @@
 //
 //	config: server.yaml: limits.action_timeout: got 5, want a duration with a unit such as 5s
 //
-// This is the only package that reads YAML: the AI library (players, arena)
-// declares typed structs with their defaults and Validate methods, and takes
-// a Loader (File) to overlay a file onto them.
+// The AI library (players, players/battleship, arena) does not read YAML:
+// it declares typed structs with their defaults and Validate methods, and
+// takes a loader (File) that overlays a file onto them.
 package config
 
 import (
