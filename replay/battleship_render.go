@@ -228,7 +228,7 @@ func (rd *bsRenderer) shotLine(w io.Writer, f *bsFrame) {
 	}
 	fmt.Fprintln(w, sb.String())
 	if d := f.shot.Decision; d != nil {
-		fmt.Fprintf(w, "   why: %s\n", summarize(d))
+		fmt.Fprintf(w, "   why: %s\n", Summarize(d))
 	}
 }
 

@@ -110,7 +110,7 @@ func htmlWhy(d *explain.Decision) string {
 	if d == nil {
 		return ""
 	}
-	return summarize(d)
+	return Summarize(d)
 }
 
 // headerLines is what header writes, one string per line, the legend left out.

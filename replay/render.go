@@ -183,7 +183,7 @@ func (rd *renderer) frame(w io.Writer, f *frame) {
 	} else {
 		fmt.Fprintf(w, "#%d seat %d %s %s\n", f.n, f.st.Seat, rd.who(f.st.Seat), rd.describe(f))
 		if d := f.step.Decision; d != nil {
-			fmt.Fprintf(w, "   why: %s\n", summarize(d))
+			fmt.Fprintf(w, "   why: %s\n", Summarize(d))
 		}
 	}
 	var boards [2][]string
@@ -443,9 +443,9 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// summarize summarises a recorded Decision on one line: state, reason and the
+// Summarize summarises a recorded Decision on one line: state, reason and the
 // three best candidates.
-func summarize(d *explain.Decision) string {
+func Summarize(d *explain.Decision) string {
 	var parts []string
 	if d.State != "" {
 		parts = append(parts, "state "+d.State)

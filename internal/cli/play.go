@@ -28,6 +28,8 @@ type playFlags struct {
 	seed                       uint64
 	timeout, dialTimeout       time.Duration
 	json                       bool
+	human                      bool       // a person types the moves (play_human.go)
+	against                    string     // with human: a built-in AI in-process
 	tally                      *playTally // the games' ends, for --json
 }
 
@@ -103,12 +105,26 @@ player or game, bad --weights); 130 when interrupted.
 Battleship: the Kaisen battleship server greets like the classic submarine
 server, so say --game battleship. --player then names a battleship AI
 (gridbot, density or bs-random; default gridbot) and each connection plays
-one game on the classic 10x10 board.`,
+one game on the classic 10x10 board.
+
+A person can take the seat with --human (submarine game): your fleet and
+your attacks are drawn before each of your turns, you type "a X Y" to attack
+[X,Y] or "m SHIP X Y" to move ("help" lists the commands), and a typo or an
+illegal action is refused with the reason and asked again, never sent, so it
+cannot forfeit the game. Every event is reported in words. Moves can be piped
+in for scripts; the end of the input resigns. A server gives each action
+--action-timeout (10s by default for kaisen serve): start it with a longer
+one for people, e.g. kaisen serve --action-timeout 10m. --human --against
+NAME plays the built-in AI NAME in-process instead, says why it chose each
+of its actions, and shows its fleet at the end (you act first; --seed seeds
+the AI).`,
 		Example: `  kaisen play --addr 127.0.0.1:2000 --player stateplayer2
   kaisen play --addr 192.0.2.7:2000 --player state -c 20 --seed 7 --json
   kaisen play --addr 127.0.0.1:8000 --player simple --name tanaka   (submarine-py)
   kaisen play --player stateplayer2 --weights my-weights.yaml --log-level debug
-  kaisen play --game battleship --player gridbot        (kaisen serve --game battleship)`,
+  kaisen play --game battleship --player gridbot        (kaisen serve --game battleship)
+  kaisen play --human --against admiral                 you against admiral, in this terminal
+  kaisen play --human --addr 127.0.0.1:2000             you on a server (kaisen serve --action-timeout 10m)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.connections < 1 {
@@ -124,6 +140,9 @@ one game on the classic 10x10 board.`,
 			c, ok := playClients[g.Name]
 			if !ok {
 				return usageError("--game %s: kaisen play has no client for it", g.Name)
+			}
+			if f.human || f.against != "" {
+				return runHuman(cmd, e, &f, g.Name)
 			}
 			f.tally = &playTally{Game: g.Name, Player: f.player, Addr: f.addr, Seed: f.seed, Ends: []string{}}
 			if !cmd.Flags().Changed("player") {
@@ -148,6 +167,9 @@ one game on the classic 10x10 board.`,
 	fl.StringVar(&f.name, "name", "", `name sent to submarine-py servers (default "kaisen-" + the player)`)
 	fl.DurationVar(&f.timeout, "timeout", client.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
 	fl.DurationVar(&f.dialTimeout, "dial-timeout", 10*time.Second, "longest wait to connect")
+	fl.BoolVar(&f.human, "human", false, "play yourself: type your moves on stdin (or pipe them in); submarine game")
+	fl.StringVar(&f.against, "against", "", "with --human: play this built-in AI in-process, with its explanation of each action, instead of a server")
+	completePlayers(cmd, "against", true, false, false)
 	return cmd
 }
 
