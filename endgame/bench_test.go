@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )
 
@@ -13,10 +14,11 @@ func BenchmarkBuild(b *testing.B) {
 	benchBuild(b, 2, 2)
 }
 
-// BenchmarkBuild31 solves the classes of three ships against one (and the
-// smaller ones they lead to).
-func BenchmarkBuild31(b *testing.B) {
-	benchBuild(b, 3, 1)
+// BenchmarkWarm solves from scratch everything the default table covers
+// for the published fleet (Tablebase.Warm): at most two ships a side, and
+// three against one.
+func BenchmarkWarm(b *testing.B) {
+	benchBuild(b, 0, 0)
 }
 
 func benchBuild(b *testing.B, ka, kb int) {
@@ -27,9 +29,14 @@ func benchBuild(b *testing.B, ka, kb int) {
 	cpu0, ok := processCPU()
 	for b.Loop() {
 		t := NewTablebase(r.Board, 0)
+		if ka == 0 {
+			if err := t.Warm(r); err != nil {
+				b.Fatal(err)
+			}
+		}
 		for _, x := range ms {
 			for _, y := range ms {
-				if (len(x) <= ka && len(y) <= kb) || (len(x) <= kb && len(y) <= ka) {
+				if ka > 0 && ((len(x) <= ka && len(y) <= kb) || (len(x) <= kb && len(y) <= ka)) {
 					if _, err := t.Tally(x, y); err != nil {
 						b.Fatal(err)
 					}
@@ -125,5 +132,64 @@ func BenchmarkBuild32(b *testing.B) {
 	b.ReportMetric(float64(bytes)/(1<<20), "MiB")
 	if cpu1, ok1 := processCPU(); ok && ok1 {
 		b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	}
+}
+
+// BenchmarkSearchVsTable32 measures what the search finds where an exact
+// answer exists: it builds the table of a full fleet against a cruiser and
+// a submarine (2+1; a quarter of its positions are won, some in 21 plies),
+// once, then each op solves one random
+// position of that class, either side to move, by search with the default
+// table as leaves and a budget of 20,000 nodes (admiral's default). It fails on any wrong outcome and reports the
+// share of the decisive positions the search proved.
+func BenchmarkSearchVsTable32(b *testing.B) {
+	r := submarine.DefaultRules()
+	exact := newSolver(NewTablebase(r.Board, 1<<25), Options{})
+	if _, err := exact.tb.Tally([]int{3, 2, 1}, []int{2, 1}); err != nil {
+		b.Fatal(err)
+	}
+	s := newSolver(solver5(b).tb, Options{Nodes: 20_000})
+	rng := rand.New(rand.NewPCG(7, 8))
+	decisive, proved, n := 0, 0, 0
+	for b.Loop() {
+		var f [2]submarine.Fleet
+		f[0] = submarine.NewFleet(r, []grid.Cell{0, 0, 0})
+		cells := rng.Perm(25)
+		for i := range 3 {
+			f[0].Pos[i] = grid.Cell(cells[i])
+		}
+		cells = rng.Perm(25)
+		for i := 1; i < 3; i++ {
+			f[1].Pos[i], f[1].HP[i] = grid.Cell(cells[i]), int8(r.Fleet[i].HP)
+		}
+		p, err := NewPosition(r, f[0], f[1])
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rng.IntN(2) == 0 {
+			p = p.Swap()
+		}
+		want, err := exact.Solve(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := s.Solve(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if got.Outcome != Unknown && (got.Outcome != want.Outcome || got.Plies < want.Plies) {
+			b.Fatalf("%s: search %v, table %v", p, got, want)
+		}
+		if want.Outcome != Draw {
+			decisive++
+			if got.Outcome != Unknown {
+				proved++
+			}
+		}
+		n++
+	}
+	b.ReportMetric(float64(decisive)/float64(n), "decisive")
+	if decisive > 0 {
+		b.ReportMetric(float64(proved)/float64(decisive), "proved-of-decisive")
 	}
 }

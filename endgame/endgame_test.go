@@ -121,7 +121,11 @@ func TestSymmetry(t *testing.T) {
 	s := solver5(t)
 	r := submarine.DefaultRules()
 	rng := rand.New(rand.NewPCG(11, 12))
-	for range 3000 {
+	n := 3000
+	if light() {
+		n = 300
+	}
+	for range n {
 		p := randomPosition(rng, r, 1+rng.IntN(2), 1+rng.IntN(2))
 		want, err := s.Solve(p)
 		require.NoError(t, err)
@@ -268,7 +272,11 @@ func TestSearchMatchesTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	var counts [4]int
 	missed := 0
-	for range 300 {
+	n := 300
+	if light() {
+		n = 30
+	}
+	for range n {
 		var f [2]submarine.Fleet
 		for side, n := range []int{3, 2} {
 			ships := rng.Perm(3)[:n]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 // The oracle: the whole state graph of a small game, listed plainly (ships
@@ -235,20 +236,25 @@ func naiveRules(t testing.TB, board *grid.Board, hps ...int) *submarine.Rules {
 // naiveCases are small games; lost positions exist in all of them but the
 // 1v1 games on 5x5, where a lone ship to move can always step out of reach
 // (an enemy ship's 3x3 covers at most 3 of the 5 cells of each of its lines).
+// The large ones (heavy) run in TestFullSizeTableMatchesNaive.
 var naiveCases = []struct {
 	name   string
 	board  *grid.Board
 	fleet  []int
 	noLoss bool
+	heavy  bool
 }{
-	{"3x3 w2 s1", grid.MustBoard(3, 3, nil), []int{2, 1}, false},
-	{"2x4 w2 s1", grid.MustBoard(4, 2, nil), []int{2, 1}, false},
-	{"3x3 rounded w1 c1 s1", must(grid.Rounded(3, 3)), []int{1, 1, 1}, false},
-	{"3x3 w3 c2", grid.MustBoard(3, 3, nil), []int{3, 2}, false},
-	{"5x5 w3", grid.MustBoard(5, 5, nil), []int{3}, true},
-	{"5x5 c2 rock in the centre", grid.MustBoard(5, 5, []grid.Cell{12}), []int{2}, true},
-	{"3x3 rounded w2 c1 s1", must(grid.Rounded(3, 3)), []int{2, 1, 1}, false},
+	{"3x3 w2 s1", grid.MustBoard(3, 3, nil), []int{2, 1}, false, false},
+	{"2x4 w2 s1", grid.MustBoard(4, 2, nil), []int{2, 1}, false, false},
+	{"3x3 rounded w1 c1 s1", must(grid.Rounded(3, 3)), []int{1, 1, 1}, false, false},
+	{"5x5 w3", grid.MustBoard(5, 5, nil), []int{3}, true, false},
+	{"5x5 c2 rock in the centre", grid.MustBoard(5, 5, []grid.Cell{12}), []int{2}, true, false},
+	{"3x3 w3 c2", grid.MustBoard(3, 3, nil), []int{3, 2}, false, true},
+	{"3x3 rounded w2 c1 s1", must(grid.Rounded(3, 3)), []int{2, 1, 1}, false, true},
 }
+
+// light reports a run under -short or -race, which checks less.
+func light() bool { return testing.Short() || race.Enabled }
 
 func must(b *grid.Board, err error) *grid.Board {
 	if err != nil {
@@ -259,8 +265,20 @@ func must(b *grid.Board, err error) *grid.Board {
 
 // TestTableMatchesNaive: the tablebase's value of every position of small
 // games equals the oracle's, outcome and distance.
-func TestTableMatchesNaive(t *testing.T) {
+func TestTableMatchesNaive(t *testing.T) { tableMatchesNaive(t, false) }
+
+// TestFullSizeTableMatchesNaive is TestTableMatchesNaive on the larger games
+// (up to 227,529 positions).
+func TestFullSizeTableMatchesNaive(t *testing.T) {
+	race.SkipFullSize(t)
+	tableMatchesNaive(t, true)
+}
+
+func tableMatchesNaive(t *testing.T, heavy bool) {
 	for _, tc := range naiveCases {
+		if tc.heavy != heavy {
+			continue
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			r := naiveRules(t, tc.board, tc.fleet...)
 			g := newNaive(t, r)
@@ -287,6 +305,10 @@ func TestTableMatchesNaive(t *testing.T) {
 // transposition found deeper may prove a longer win first), it proves every
 // short win and loss, and it never claims a draw.
 func TestSearchMatchesNaive(t *testing.T) {
+	step := 3 // a draw costs the whole budget: sample
+	if light() {
+		step = 29
+	}
 	for _, tc := range naiveCases[:3] {
 		for _, limit := range []int{1, 2000} {
 			t.Run(fmt.Sprintf("%s table %d", tc.name, limit), func(t *testing.T) {
@@ -296,7 +318,7 @@ func TestSearchMatchesNaive(t *testing.T) {
 				require.NoError(t, err)
 				proved, short := 0, 0
 				for k := range g.pos {
-					if k%3 != 0 { // a draw costs the whole budget: sample
+					if k%step != 0 {
 						continue
 					}
 					pos := g.position(t, k)

@@ -190,11 +190,7 @@ func (sr *searcher) negamax(st *state, depth, ply, alpha, beta int) int {
 	for len(sr.kids) <= ply {
 		sr.kids = append(sr.kids, nil)
 	}
-	kids := sr.kids[ply][:0]
-	successors(sr.b, st, func(ch *state, _ bool) bool {
-		kids = append(kids, *ch)
-		return true
-	})
+	kids := appendSuccessors(sr.b, st, sr.kids[ply][:0])
 	sr.kids[ply] = kids
 	best, bestI := -infinity, -1
 	try := func(i int) bool {

@@ -115,41 +115,33 @@ func canPass(b *grid.Board, mover, other *side) bool {
 	return !mover.reach(b).AndNot(other.occupied()).Empty()
 }
 
-// successors calls yield for every distinct position the mover can reach in
-// one action, with the other side to move (child.s[0] is the old other
-// side): every move, the pass when there is one, and every hit. It stops when
-// yield returns false. A child whose s[0] has no ships is a won game for the
-// mover.
-func successors(b *grid.Board, st *state, yield func(child *state, hit bool) bool) bool {
+// appendSuccessors appends to dst every distinct position the mover can
+// reach in one action, with the other side to move (child.s[0] is the old
+// other side): every hit first, then the pass when there is one, then every
+// move. A child whose s[0] has no ships is a won game for the mover.
+func appendSuccessors(b *grid.Board, st *state, dst []state) []state {
 	mover, other := &st.s[0], &st.s[1]
 	reach := mover.reach(b)
+	swapped := state{s: [2]side{*other, *mover}}
 	for j := range other.n {
 		if !reach.Has(grid.Cell(other.cell[j])) {
 			continue
 		}
 		// Two enemy ships never share a cell, so each hit is distinct.
-		ch := state{s: [2]side{*other, *mover}}
-		ch.s[0].hit(j)
-		if !yield(&ch, true) {
-			return false
-		}
+		dst = append(dst, swapped)
+		dst[len(dst)-1].s[0].hit(j)
 	}
 	if !reach.AndNot(other.occupied()).Empty() {
-		ch := state{s: [2]side{*other, *mover}}
-		if !yield(&ch, false) {
-			return false
-		}
+		dst = append(dst, swapped)
 	}
 	occ := mover.occupied()
 	for j := range mover.n {
 		for t := range b.Lines(grid.Cell(mover.cell[j])).AndNot(occ).All() {
-			ch := state{s: [2]side{*other, *mover}}
-			ch.s[1].cell[j] = uint8(t)
-			ch.s[1].fix(j)
-			if !yield(&ch, false) {
-				return false
-			}
+			dst = append(dst, swapped)
+			ch := &dst[len(dst)-1].s[1]
+			ch.cell[j] = uint8(t)
+			ch.fix(j)
 		}
 	}
-	return true
+	return dst
 }
