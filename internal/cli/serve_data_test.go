@@ -84,6 +84,7 @@ func TestServeWritesUnderDataDir(t *testing.T) {
 	require.Equal(t, "result log: "+filepath.Join(data, "results.jsonl"), lines[1])
 	require.Equal(t, "replays: "+filepath.Join(data, "replays"), lines[2])
 	require.DirExists(t, filepath.Join(data, "replays"))
+	require.Regexp(t, `kaisen serve: seed \d+ \(drawn at random; add --seed \d+ to repeat\)`, errb.String())
 	entries, err := os.ReadDir(cwd)
 	require.NoError(t, err)
 	require.Empty(t, entries, "nothing written into the current directory")
