@@ -28,8 +28,11 @@ var migrations = []migration{
 		)`,
 		// A decided rated game, keyed by the server's game id (the result
 		// log's and the replay's); committed before the players are told.
+		// seq numbers the games in the order they were rated (1, 2, ...):
+		// replaying them in that order recomputes every rating.
 		`CREATE TABLE games (
 			id          TEXT PRIMARY KEY,
+			seq         BIGINT NOT NULL UNIQUE CHECK (seq >= 1),
 			bot0        TEXT NOT NULL REFERENCES bots (name),
 			bot1        TEXT NOT NULL REFERENCES bots (name),
 			first_seat  INTEGER NOT NULL CHECK (first_seat IN (0, 1)),

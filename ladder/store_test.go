@@ -112,8 +112,8 @@ func TestSchemaConstraints(t *testing.T) {
 		_, err := s.db.ExecContext(ctx, bot, name, hash)
 		require.NoError(t, err)
 	}
-	game := `INSERT INTO games (id, bot0, bot1, first_seat, seed, outcome, winner, reason, actions, started_at, ended_at)
-		VALUES (?, ?, ?, ?, '1', ?, ?, 'sunk', 10, 0, 1)`
+	game := `INSERT INTO games (id, seq, bot0, bot1, first_seat, seed, outcome, winner, reason, actions, started_at, ended_at)
+		VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM games), ?, ?, ?, '1', ?, ?, 'sunk', 10, 0, 1)`
 	_, err := s.db.ExecContext(ctx, game, "g-1", "alice", "bob", 0, "win", 1)
 	require.NoError(t, err)
 	_, err = s.db.ExecContext(ctx, game, "g-2", "alice", "bob", 1, "draw", -1)

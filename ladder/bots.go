@@ -1,0 +1,124 @@
+package ladder
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Errors of bot registration and authentication.
+var (
+	ErrBadName    = errors.New("ladder: bad bot name")
+	ErrNameTaken  = errors.New("ladder: bot name already registered")
+	ErrUnknownBot = errors.New("ladder: no such bot")
+	// ErrAuth is the one error of a failed authentication, whether the bot
+	// does not exist or the token is wrong: the answer tells an attacker
+	// nothing about which.
+	ErrAuth = errors.New("ladder: wrong bot name or token")
+)
+
+// namePattern is what a bot name may be: a letter or digit, then up to 31
+// letters, digits, '_', '-' or '.'. Names are identities: no spaces, no
+// look-alike punctuation, nothing to escape.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`)
+
+// TokenPrefix starts every token, so that one is recognisable in a file.
+const TokenPrefix = "kt_"
+
+// ValidName reports why name cannot be a bot's name, or nil.
+func ValidName(name string) error {
+	if !namePattern.MatchString(name) {
+		return fmt.Errorf("%w: %q: want 1 to 32 letters, digits, '_', '-' or '.', starting with a letter or digit", ErrBadName, name)
+	}
+	return nil
+}
+
+// hashToken is what the database keeps of a token: its hex SHA-256 (a
+// token is 256 random bits, so no salt or slow hash is needed).
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// unknownHash is compared against when the bot does not exist, so that
+// an unknown name costs the same as a wrong token.
+var unknownHash = strings.Repeat("0", 64)
+
+// Register adds a bot with a new rating and returns its token: 256 random
+// bits, shown once; only its hash is stored.
+func (s *Store) Register(ctx context.Context, name string) (token string, err error) {
+	if err := ValidName(name); err != nil {
+		return "", err
+	}
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather)
+	token = TokenPrefix + base64.RawURLEncoding.EncodeToString(b[:])
+	r := NewRating()
+	res, err := s.db.ExecContext(ctx, `INSERT INTO bots (name, token_hash, created_at, rating, rd, volatility)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+		name, hashToken(token), time.Now().UnixMilli(), r.R, r.RD, r.Vol)
+	if err != nil {
+		return "", fmt.Errorf("ladder: register %s: %w", name, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return "", fmt.Errorf("%w: %s", ErrNameTaken, name)
+	}
+	return token, nil
+}
+
+// Authenticate checks that token is bot name's, in time that does not
+// depend on where a wrong token differs nor on whether the bot exists.
+// Its only failure for a bad name or token is ErrAuth.
+func (s *Store) Authenticate(ctx context.Context, name, token string) error {
+	stored := unknownHash
+	known := true
+	err := s.db.QueryRowContext(ctx, `SELECT token_hash FROM bots WHERE name = ?`, name).Scan(&stored)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		known, stored = false, unknownHash
+	case err != nil:
+		return fmt.Errorf("ladder: authenticate: %w", err)
+	}
+	same := subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(stored)) == 1
+	if !known || !same {
+		return ErrAuth
+	}
+	return nil
+}
+
+// Bot is a registered bot's standing.
+type Bot struct {
+	Name   string
+	Rating Rating
+	Games  int
+}
+
+// Table lists every bot, the best rated first (ties by name).
+func (s *Store) Table(ctx context.Context) ([]Bot, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name, rating, rd, volatility, games FROM bots ORDER BY rating DESC, name`)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: table: %w", err)
+	}
+	defer rows.Close()
+	var out []Bot
+	for rows.Next() {
+		var b Bot
+		if err := rows.Scan(&b.Name, &b.Rating.R, &b.Rating.RD, &b.Rating.Vol, &b.Games); err != nil {
+			return nil, fmt.Errorf("ladder: table: %w", err)
+		}
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ladder: table: %w", err)
+	}
+	return out, nil
+}

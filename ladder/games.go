@@ -1,0 +1,184 @@
+package ladder
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Outcomes of a rated game (Game.Outcome).
+const (
+	OutcomeWin  = "win"
+	OutcomeDraw = "draw"
+)
+
+// Game is a decided rated game.
+type Game struct {
+	ID      string    // the server's game id (result log, replay)
+	Bots    [2]string // the bots in seats 0 and 1
+	First   int       // the seat that moved first
+	Seed    uint64    // the game's seed
+	Outcome string    // OutcomeWin or OutcomeDraw
+	Winner  int       // the winning seat, -1 on a draw
+	Reason  string    // why it ended (the result log's reason)
+	Actions int
+	Replay  string // the replay's file name, "" when none
+	Start   time.Time
+	End     time.Time
+}
+
+// score is seat 0's Glicko score of g: 1, 0.5 or 0.
+func (g *Game) score() (float64, error) {
+	switch {
+	case g.Outcome == OutcomeWin && g.Winner == 0:
+		return 1, nil
+	case g.Outcome == OutcomeWin && g.Winner == 1:
+		return 0, nil
+	case g.Outcome == OutcomeDraw && g.Winner == -1:
+		return 0.5, nil
+	}
+	return 0, fmt.Errorf("ladder: game %s: outcome %q with winner %d", g.ID, g.Outcome, g.Winner)
+}
+
+// RecordGame rates g and stores it, its two rating changes and both bots'
+// new ratings in one transaction: all of it or nothing. A game already
+// stored (same id: a retry after a crash) is not counted again; recorded
+// is then false.
+func (s *Store) RecordGame(ctx context.Context, g Game) (recorded bool, err error) {
+	score, err := g.score()
+	if err != nil {
+		return false, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
+	}
+	defer func() {
+		if err != nil || !recorded {
+			_ = tx.Rollback()
+		}
+	}()
+	var one int
+	switch err := tx.QueryRowContext(ctx, `SELECT 1 FROM games WHERE id = ?`, g.ID).Scan(&one); {
+	case err == nil:
+		return false, nil // stored before: counted once
+	case !errors.Is(err, sql.ErrNoRows):
+		return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
+	}
+	var before [2]Rating
+	for i, name := range g.Bots {
+		err := tx.QueryRowContext(ctx, `SELECT rating, rd, volatility FROM bots WHERE name = ?`, name).
+			Scan(&before[i].R, &before[i].RD, &before[i].Vol)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, fmt.Errorf("%w: %s (game %s)", ErrUnknownBot, name, g.ID)
+		}
+		if err != nil {
+			return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
+		}
+	}
+	var after [2]Rating
+	after[0], after[1] = UpdateGame(before[0], before[1], score)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, seq, bot0, bot1, first_seat, seed, outcome, winner, reason, actions, replay, started_at, ended_at)
+		VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM games), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.Bots[0], g.Bots[1], g.First, strconv.FormatUint(g.Seed, 10), g.Outcome, g.Winner, g.Reason, g.Actions, g.Replay,
+		g.Start.UnixMilli(), g.End.UnixMilli()); err != nil {
+		return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
+	}
+	for i, name := range g.Bots {
+		b, a := before[i], after[i]
+		if _, err := tx.ExecContext(ctx, `INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, i, name, b.R, b.RD, b.Vol, a.R, a.RD, a.Vol); err != nil {
+			return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE bots SET rating = ?, rd = ?, volatility = ?, games = games + 1 WHERE name = ?`,
+			a.R, a.RD, a.Vol, name); err != nil {
+			return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("ladder: record %s: commit: %w", g.ID, err)
+	}
+	return true, nil
+}
+
+// Played is one game in a bot's history, with what it did to its rating.
+type Played struct {
+	Game   Game
+	Seat   int // the bot's seat
+	Before Rating
+	After  Rating
+}
+
+// History lists bot name's games, oldest first.
+func (s *Store) History(ctx context.Context, name string) ([]Played, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.bot0, g.bot1, g.first_seat, g.seed, g.outcome, g.winner, g.reason, g.actions, g.replay,
+			g.started_at, g.ended_at, c.seat, c.rating_before, c.rd_before, c.volatility_before, c.rating_after, c.rd_after, c.volatility_after
+		FROM games g JOIN rating_changes c ON c.game_id = g.id
+		WHERE c.bot = ? ORDER BY g.seq`, name)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: history of %s: %w", name, err)
+	}
+	defer rows.Close()
+	var out []Played
+	for rows.Next() {
+		var p Played
+		var seed string
+		var start, end int64
+		g := &p.Game
+		if err := rows.Scan(&g.ID, &g.Bots[0], &g.Bots[1], &g.First, &seed, &g.Outcome, &g.Winner, &g.Reason, &g.Actions, &g.Replay,
+			&start, &end, &p.Seat, &p.Before.R, &p.Before.RD, &p.Before.Vol, &p.After.R, &p.After.RD, &p.After.Vol); err != nil {
+			return nil, fmt.Errorf("ladder: history of %s: %w", name, err)
+		}
+		if g.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+			return nil, fmt.Errorf("ladder: history of %s: game %s: seed: %w", name, g.ID, err)
+		}
+		g.Start, g.End = time.UnixMilli(start).UTC(), time.UnixMilli(end).UTC()
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ladder: history of %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// Recompute replays every stored game in the order it was rated, from new
+// ratings, and returns each bot's rating: what the bots table must hold.
+func (s *Store) Recompute(ctx context.Context) (map[string]Rating, error) {
+	out := map[string]Rating{}
+	names, err := s.db.QueryContext(ctx, `SELECT name FROM bots`)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: recompute: %w", err)
+	}
+	for names.Next() {
+		var n string
+		if err := names.Scan(&n); err != nil {
+			names.Close()
+			return nil, fmt.Errorf("ladder: recompute: %w", err)
+		}
+		out[n] = NewRating()
+	}
+	names.Close()
+	rows, err := s.db.QueryContext(ctx, `SELECT id, bot0, bot1, outcome, winner FROM games ORDER BY seq`)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: recompute: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var g Game
+		if err := rows.Scan(&g.ID, &g.Bots[0], &g.Bots[1], &g.Outcome, &g.Winner); err != nil {
+			return nil, fmt.Errorf("ladder: recompute: %w", err)
+		}
+		score, err := g.score()
+		if err != nil {
+			return nil, err
+		}
+		out[g.Bots[0]], out[g.Bots[1]] = UpdateGame(out[g.Bots[0]], out[g.Bots[1]], score)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ladder: recompute: %w", err)
+	}
+	return out, nil
+}

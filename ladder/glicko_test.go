@@ -1,0 +1,54 @@
+package ladder
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestGlickmanExample: the worked example of Glickman's "Example of the
+// Glicko-2 system": a 1500/200/0.06 player beats a 1400/30 player and loses
+// to 1550/100 and 1700/300, tau 0.5: 1464.06, 151.52, 0.05999.
+func TestGlickmanExample(t *testing.T) {
+	got := Update(Rating{R: 1500, RD: 200, Vol: 0.06},
+		[]Rating{{R: 1400, RD: 30}, {R: 1550, RD: 100}, {R: 1700, RD: 300}},
+		[]float64{1, 0, 0}, 0.5)
+	require.InDelta(t, 1464.06, got.R, 0.01)
+	require.InDelta(t, 151.52, got.RD, 0.01)
+	require.InDelta(t, 0.05999, got.Vol, 0.00001)
+}
+
+func TestUpdateGame(t *testing.T) {
+	a, b := NewRating(), NewRating()
+	for _, tt := range []struct {
+		name   string
+		scoreA float64
+		aUp    bool
+		same   bool
+	}{
+		{"a wins", 1, true, false},
+		{"a loses", 0, false, false},
+		{"draw", 0.5, false, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			na, nb := UpdateGame(a, b, tt.scoreA)
+			require.Less(t, na.RD, a.RD, "a game makes the rating surer")
+			require.InDelta(t, 3000, na.R+nb.R, 1e-9, "equal players: what one wins the other loses")
+			if tt.same {
+				require.InDelta(t, a.R, na.R, 1e-9)
+				return
+			}
+			require.Equal(t, tt.aUp, na.R > a.R)
+		})
+	}
+	// An upset moves the ratings more than the expected result.
+	strong, weak := Rating{R: 1900, RD: 80, Vol: 0.06}, Rating{R: 1400, RD: 80, Vol: 0.06}
+	expWin, _ := UpdateGame(strong, weak, 1)
+	upset, _ := UpdateGame(strong, weak, 0)
+	require.Less(t, math.Abs(expWin.R-strong.R), math.Abs(upset.R-strong.R))
+	// No game: only the deviation grows.
+	idle := Update(strong, nil, nil, Tau)
+	require.Equal(t, strong.R, idle.R)
+	require.Greater(t, idle.RD, strong.RD)
+}
