@@ -9,6 +9,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/internal/roster"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // ErrUnknownGame is wrapped by Lookup's error for a name that is not a game.
@@ -110,4 +111,16 @@ func Lookup(name string) (Game, error) {
 		}
 	}
 	return Game{}, fmt.Errorf("%w %q (games: %s)", ErrUnknownGame, name, strings.Join(Names(), ", "))
+}
+
+// OfReplay is the game of the replay file at path, named by its header;
+// Default when the file names no game it knows (OpenReplay then reports
+// what is wrong with it).
+func OfReplay(path string) Game {
+	if name, err := replay.GameOfFile(path); err == nil {
+		if g, err := Lookup(name); err == nil {
+			return g
+		}
+	}
+	return Default()
 }

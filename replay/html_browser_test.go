@@ -1,10 +1,8 @@
 package replay_test
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,45 +14,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/internal/browsertest"
 	"github.com/kaisen-ai/kaisen/replay"
 )
-
-// installScript installs the browser the browser tests drive.
-const installScript = "scripts/install-test-deps.sh"
-
-// browser starts a headless Chromium for t (fresh profile, no network
-// services) and returns its context. Without Chromium the test fails: it
-// never skips.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		if _, statErr := os.Stat("/usr/bin/chromium"); statErr != nil {
-			t.Fatalf("the browser tests need Debian's chromium (/usr/bin/chromium): run %s (%v)", installScript, err)
-		}
-		path = "/usr/bin/chromium"
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1300, 1000),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
-	return bctx
-}
 
 // shownHeat is what the page shows of the heatmaps: per seat panel, per
 // figure "side name", the data-v of every cell.
@@ -114,7 +76,7 @@ func TestHTMLInBrowser(t *testing.T) {
 			require.NoError(t, f.Close())
 			url := "file://" + page
 
-			ctx := browser(t)
+			ctx := browsertest.Start(t, 90*time.Second)
 			var mu sync.Mutex
 			var requests []string
 			require.NoError(t, chromedp.Listen(ctx, func(ev any) {
@@ -179,9 +141,7 @@ func TestHTMLInBrowser(t *testing.T) {
 			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 			require.NoError(t, err)
 			require.Greater(t, len(png), 10_000, "a screenshot of a drawn page")
-			if dir := os.Getenv("KAISEN_ARTIFACTS"); dir != "" {
-				require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
-			}
+			browsertest.Screenshot(t, "replay-"+name, png)
 
 			mu.Lock()
 			defer mu.Unlock()

@@ -169,6 +169,10 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		log.Error("start game", "err", err)
 		return m.abort(res, log, 0), nil
 	}
+	sp := m.srv.watcher()
+	if sp != nil {
+		sp.BattleshipStarted(res.Game, rules, res.Players, res.First)
+	}
 	// forfeit ends the game lost by seat w (kind: a replay.Forfeit* kind).
 	forfeit := func(w int, err error, kind string) (*Result, []byte) {
 		reason := m.forfeit(g, w, err, kind == replay.ForfeitIllegal)
@@ -201,6 +205,9 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		st := g.Apply(at)
 		m.srv.metrics.actions.Add(1)
+		if sp != nil {
+			sp.BattleshipShot(res.Game, g.Shots(0)+g.Shots(1), &st)
+		}
 		if rec != nil {
 			rec.w.Shot(g.Shots(0)+g.Shots(1), &st, explanation(m.ai[st.Seat]))
 		}

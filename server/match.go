@@ -301,6 +301,10 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		log.Error("start game", "err", err)
 		return m.abort(res, log, 0), nil
 	}
+	sp := m.srv.watcher()
+	if sp != nil {
+		sp.SubmarineStarted(res.Game, rules, res.Players, res.First)
+	}
 	invalid := submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}
 	actions := &moveReader[submarine.Action]{
 		what:   "action",
@@ -321,6 +325,9 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		st := g.Apply(a)
 		m.srv.metrics.actions.Add(1)
+		if sp != nil {
+			sp.SubmarineStep(res.Game, g.Actions(), &st)
+		}
 		if rec != nil {
 			var dec *explain.Decision
 			if fault == nil {

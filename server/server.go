@@ -61,6 +61,7 @@ type Server struct {
 	gamesWG   sync.WaitGroup                                      // match goroutines
 	wg        sync.WaitGroup                                      // lobby watchers and the metrics server
 	pairSeq   atomic.Uint64
+	spectator Spectator // Watch; guarded by mu
 }
 
 // listener is one bound address with its game settings.
@@ -541,6 +542,9 @@ func (s *Server) record(log *slog.Logger, res *Result, rp []byte) {
 		}
 	}
 	s.metrics.finish(res)
+	if sp := s.watcher(); sp != nil {
+		sp.Finished(*res)
+	}
 	log.Info("game over", "game", res.Game, "outcome", res.Outcome, "winner", res.Winner, "reason", res.Reason,
 		"actions", res.Actions, "p0", res.Players[0].Addr, "p1", res.Players[1].Addr, "seed", res.Seed)
 }

@@ -101,6 +101,18 @@ func (r *Rules) ShipIndex(name string) (int, bool) {
 // AllShips is the mask of every ship of the fleet.
 func (r *Rules) AllShips() ShipMask { return ShipMask(1)<<uint(len(r.Fleet)) - 1 }
 
+// Names returns the names of the ships of m, in fleet order (ships outside
+// the fleet are left out).
+func (r *Rules) Names(m ShipMask) []string {
+	var out []string
+	for i, s := range r.Fleet {
+		if m.Has(i) {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
 // ShipMask is a set of fleet indices.
 type ShipMask uint8
 

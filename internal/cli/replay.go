@@ -92,21 +92,10 @@ actions (submarine) or shots (battleship), forfeits.`,
 	return cmd
 }
 
-// gameOfReplay is the game named by the replay's header (the submarine
-// game when it names none readable).
-func gameOfReplay(path string) games.Game {
-	if name, err := replay.GameOfFile(path); err == nil {
-		if named, err := games.Lookup(name); err == nil {
-			return named
-		}
-	}
-	return games.Default()
-}
-
 // runReplay is kaisen replay: the game named by the file's header (the
 // submarine game when it names none readable) reads, verifies and draws it.
 func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
-	g := gameOfReplay(path)
+	g := games.OfReplay(path)
 	for _, other := range games.All() {
 		for _, name := range other.ReplayFlags {
 			if other.Name != g.Name && !slices.Contains(g.ReplayFlags, name) && cmd.Flags().Changed(name) {
@@ -228,7 +217,7 @@ func writeHTMLFile(path string, rp games.Replay) error {
 func writeHTMLReplays(dir string, n int) error {
 	for i := range n {
 		path := filepath.Join(dir, fmt.Sprintf("game-%06d.jsonl", i))
-		rp, err := gameOfReplay(path).OpenReplay(path)
+		rp, err := games.OfReplay(path).OpenReplay(path)
 		if err != nil {
 			return err
 		}

@@ -27,6 +27,7 @@ type serveFlags struct {
 	seed                      uint64
 	resultLog, replayDir      string
 	metrics                   string
+	web                       string
 	actionTimeout, grace      time.Duration
 	handshakeTimeout, idleOut time.Duration
 	maxConns, maxPerIP        int
@@ -67,7 +68,15 @@ data directory ($XDG_DATA_HOME/kaisen, else ~/.local/share/kaisen); both
 paths are printed at start, never the current directory by default.
 
 Seed: --seed, else the file's seed, else one drawn at random and printed
-on stderr.`,
+on stderr.
+
+Spectators: --web ADDR serves read-only pages over HTTP: the running and
+finished games with their players and results, a live view of any running
+game (server-sent events: every attack and its answer, the displacement of
+moves, hp, and what each side can know of the other's fleet from that
+public record; never a fleet before the game is over) and the HTML replay
+of every finished one. Use a loopback address (the default of no flag is
+off); another address is logged as a warning.`,
 		Example: `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
   kaisen serve --house stateplayer2                      every client plays the house AI
   kaisen serve --series 10 --first alternate             series of 10 games per pair
@@ -75,6 +84,7 @@ on stderr.`,
   kaisen serve --dialect submarine-py --rocks "2,2;3,1" --house random
   kaisen serve --config configs/server.yaml --metrics 127.0.0.1:9100
   kaisen serve --game battleship --house gridbot        battleship (docs/protocol.md)
+  kaisen serve --house admiral --web 127.0.0.1:8080      watch the games at http://127.0.0.1:8080/
   kaisen serve --house random --max-connections-per-ip 2000   for kaisen loadtest
   kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
 		Annotations: map[string]string{settingsFileKey: "configs/server.yaml"},
@@ -111,6 +121,14 @@ on stderr.`,
 				fmt.Fprintf(e.stdout, "metrics on http://%s/metrics\n", a)
 			}
 			fmt.Fprintf(e.stdout, "result log: %s\nreplays: %s\n", orNone(cfg.ResultLog), orNone(cfg.ReplayDir))
+			if f.web != "" {
+				stop, err := startWeb(e, s, f.web, cfg.ReplayDir)
+				if err != nil {
+					_ = s.Close()
+					return err
+				}
+				defer stop()
+			}
 			if err := s.Serve(cmd.Context()); err != nil && !errors.Is(err, server.ErrServerClosed) {
 				return err
 			}
@@ -138,6 +156,7 @@ on stderr.`,
 	fl.StringVar(&f.resultLog, "result-log", "", `JSON-lines result log ("" = none; default: results.jsonl in the data directory)`)
 	fl.StringVar(&f.replayDir, "replay-dir", "", `directory of replay files ("" = none; default: replays/ in the data directory)`)
 	fl.StringVar(&f.metrics, "metrics", "", "HTTP address for /healthz and /metrics (off by default)")
+	fl.StringVar(&f.web, "web", "", "HTTP address of the read-only spectator pages, e.g. 127.0.0.1:8080 (off by default)")
 	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "time a client has for each action")
 	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "time a client has for its name and placement")
 	fl.DurationVar(&f.idleOut, "idle-timeout", lim.IdleTimeout, "time a client may wait for an opponent")

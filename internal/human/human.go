@@ -292,13 +292,7 @@ func (h *Seat) Observe(ev submarine.Event, v *submarine.View) {
 			sb.WriteString("miss")
 			marks[ev.At] = 'o'
 		}
-		var near []string
-		for i, s := range r.Fleet {
-			if ev.Near.Has(i) {
-				near = append(near, s.Name)
-			}
-		}
-		if len(near) > 0 {
+		if near := r.Names(ev.Near); len(near) > 0 {
 			fmt.Fprintf(&sb, "; near: %s", strings.Join(near, " "))
 		}
 		fmt.Fprintln(h.out, sb.String())

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/internal/web"
+	"github.com/kaisen-ai/kaisen/server"
+)
+
+// startWeb starts the spectator of kaisen serve --web on addr: it watches
+// every game of s and serves its pages until the returned stop is called.
+func startWeb(e *env, s *server.Server, addr, replayDir string) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--web: %w", err)
+	}
+	hub := web.NewHub(replayDir)
+	s.Watch(hub)
+	srv := &http.Server{Handler: hub.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			e.log.Error("spectator", "err", err)
+		}
+	}()
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		e.log.Warn("the spectator pages are reachable from other machines", "addr", ln.Addr())
+	}
+	fmt.Fprintf(e.stdout, "spectator on http://%s/\n", ln.Addr())
+	return func() {
+		s.Watch(nil)
+		_ = srv.Close() // also ends the open event streams
+		<-done
+	}, nil
+}

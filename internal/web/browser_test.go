@@ -1,0 +1,107 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/browsertest"
+	"github.com/kaisen-ai/kaisen/internal/web"
+	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/server"
+	"github.com/kaisen-ai/kaisen/server/servertest"
+)
+
+// slow thinks for a while before each action, so that a browser can watch
+// the game live.
+type slow struct{ players.Player }
+
+func (p slow) Act() submarine.Action {
+	time.Sleep(60 * time.Millisecond)
+	return p.Player.Act()
+}
+
+// TestLiveInBrowser watches a game of kaisen serve in headless Chromium: the
+// list shows it running, its page follows it move by move to the end, then
+// links to its replay, which plays.
+func TestLiveInBrowser(t *testing.T) {
+	s := servertest.Start(t, servertest.Config(t, 7, server.ListenerConfig{Opponent: "simple"}))
+	hub := web.NewHub(s.Config.ReplayDir)
+	s.Watch(hub)
+	site := httptest.NewServer(hub.Handler())
+	defer site.Close()
+	ctx := browsertest.Start(t, 2*time.Minute)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/")))
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+	require.NoError(t, err)
+	require.Contains(t, text, "no game is running")
+
+	played := make(chan error, 1)
+	go func() {
+		conn, err := net.Dial("tcp", s.Addr(0))
+		if err != nil {
+			played <- err
+			return
+		}
+		defer conn.Close()
+		build := func(r *submarine.Rules) (players.Factory, error) {
+			f, err := players.New("random", r, nil)
+			return func(rng *rand.Rand) players.Player { return slow{f(rng)} }, err
+		}
+		_, err = client.PlaySubmarine(context.Background(), conn, build, func(g int) *rand.Rand { return rand.New(rand.NewPCG(3, uint64(g))) }, client.SubmarinePlayOptions{})
+		played <- err
+	}()
+
+	// The list names the running game.
+	var id string
+	require.Eventually(t, func() bool {
+		resp, err := http.Get(site.URL + "/")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if m := regexp.MustCompile(`<table id="running">[\s\S]*?href="/games/([^"]+)"`).FindSubmatch(b); m != nil {
+			id = string(m[1])
+		}
+		return id != ""
+	}, 10*time.Second, 20*time.Millisecond)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/games/"+id), chromedp.WaitVisible(`section.seat`)))
+	status, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+	require.NoError(t, err)
+	require.Regexp(t, `^running`, status, "the game is watched while it is played")
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`body[data-over="1"]`)))
+	require.NoError(t, <-played)
+
+	rs := s.WaitResults(t, 1)
+	status, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+	require.NoError(t, err)
+	require.Contains(t, status, "over: seat ")
+	moves, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#log li").length`))
+	require.NoError(t, err)
+	require.Equal(t, rs[0].Actions, moves, "every move shown")
+	cells, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("section.seat .board div[data-cell]").length`))
+	require.NoError(t, err)
+	require.Equal(t, 2*25, cells)
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	browsertest.Screenshot(t, "spectator-live", png)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(`#replay`), chromedp.WaitVisible(`body[data-ready="1"]`)))
+	counter, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("counter").textContent`))
+	require.NoError(t, err)
+	require.Regexp(t, `^turn 0 / \d+$`, counter)
+}

@@ -1,0 +1,331 @@
+// Package web is the spectator of kaisen serve --web: a read-only web page
+// listing the running and finished games with their players and results, a
+// live view of any running game (server-sent events) and the HTML replay of
+// any finished one. During a game it shows only what both players are
+// told — attacks and their answers, the displacement of moves, hp — and,
+// for the submarine game, the exact probability map of what each side can
+// know of the other's fleet from that public record; the fleets themselves
+// appear only in the replay, after the end.
+package web
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/kaisen-ai/kaisen/belief"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/server"
+)
+
+// MaxFinished is the number of finished games a Hub keeps (the oldest go
+// first).
+const MaxFinished = 500
+
+// Hub keeps the public course of the server's games (server.Spectator) and
+// serves it (Handler).
+type Hub struct {
+	replayDir string
+
+	mu       sync.Mutex
+	games    map[string]*game
+	order    []string // game ids, oldest first
+	finished int
+}
+
+var _ server.Spectator = (*Hub)(nil)
+
+// NewHub returns a hub; finished games link to their replays in replayDir
+// ("" = no replays).
+func NewHub(replayDir string) *Hub {
+	return &Hub{replayDir: replayDir, games: map[string]*game{}}
+}
+
+// Info is what a page knows of a game before its first move.
+type Info struct {
+	ID      string    `json:"id"`
+	Game    string    `json:"game"` // submarine or battleship
+	Players [2]string `json:"players"`
+	First   int       `json:"first"`
+	W       int       `json:"w"`
+	H       int       `json:"h"`
+	Rocks   []int     `json:"rocks"` // cell indexes
+	Ships   []string  `json:"ships"` // names (Battleship: lengths)
+	HP      []int     `json:"hp"`    // each ship's starting hp (Battleship: length)
+	Cols    []string  `json:"cols"`
+	Rows    []string  `json:"rows"`
+}
+
+// Event is one public move.
+type Event struct {
+	N    int    `json:"n"`
+	Seat int    `json:"seat"` // who moved
+	Text string `json:"text"` // in words
+	// At is the attacked cell on the other seat's board (-1: a move).
+	At   int   `json:"at"`
+	Hit  bool  `json:"hit,omitempty"`
+	Near []int `json:"near,omitempty"` // submarine: the splash area when a ship was near
+	Sunk []int `json:"sunk,omitempty"` // Battleship: the sunk ship's cells
+	// HP is each seat's ships' hp after the move (Battleship: cells afloat).
+	HP [2][]int `json:"hp"`
+	// Known is, per seat, what the other side can know of that fleet: the
+	// exact probability, in thousandths, that a living ship is on each
+	// cell (submarine; absent when the board is too large).
+	Known [2][]int `json:"known,omitempty"`
+}
+
+// End is how a game ended.
+type End struct {
+	Result string `json:"result"`           // in words
+	Replay string `json:"replay,omitempty"` // the replay page's path, when there is one
+}
+
+// game is one game's public record.
+type game struct {
+	info   Info
+	events []Event
+	end    *End
+	change chan struct{}
+
+	sub   *submarine.Rules
+	hp    [2][]int
+	known [2]*belief.Joint
+	bs    *battleship.Rules
+}
+
+// changed wakes the watchers of g (mu held).
+func (g *game) changed() {
+	close(g.change)
+	g.change = make(chan struct{})
+}
+
+func names(players [2]server.Peer) [2]string {
+	var out [2]string
+	for i, p := range players {
+		switch {
+		case p.Name != "" && p.Addr == "house":
+			out[i] = p.Name + " (house AI)"
+		case p.Name != "":
+			out[i] = p.Name
+		default:
+			out[i] = p.Addr
+		}
+	}
+	return out
+}
+
+func (h *Hub) add(g *game) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g.change = make(chan struct{})
+	h.games[g.info.ID] = g
+	h.order = append(h.order, g.info.ID)
+}
+
+// SubmarineStarted implements server.Spectator.
+func (h *Hub) SubmarineStarted(id string, r *submarine.Rules, players [2]server.Peer, first int) {
+	g := &game{sub: r, info: Info{ID: id, Game: submarine.Name, Players: names(players), First: first,
+		W: r.Board.Width(), H: r.Board.Height()}}
+	for _, c := range r.Board.Rocks() {
+		g.info.Rocks = append(g.info.Rocks, int(c))
+	}
+	for x := range r.Board.Width() {
+		g.info.Cols = append(g.info.Cols, fmt.Sprint(x))
+	}
+	for y := range r.Board.Height() {
+		g.info.Rows = append(g.info.Rows, fmt.Sprint(y))
+	}
+	for _, s := range r.Fleet {
+		g.info.Ships = append(g.info.Ships, s.Name)
+		g.info.HP = append(g.info.HP, s.HP)
+	}
+	for s := range 2 {
+		g.hp[s] = append([]int(nil), g.info.HP...)
+		if j, err := belief.NewJoint(r, 0); err == nil {
+			g.known[s] = j
+		}
+	}
+	h.add(g)
+}
+
+// SubmarineStep implements server.Spectator: it reads only the public
+// Other event.
+func (h *Hub) SubmarineStep(id string, n int, st *submarine.Step) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g := h.games[id]
+	if g == nil || g.sub == nil {
+		return
+	}
+	r, ev := g.sub, st.Other
+	e := Event{N: n, Seat: st.Seat, At: -1}
+	who := fmt.Sprintf("#%d seat %d %s", n, st.Seat, g.info.Players[st.Seat])
+	switch {
+	case ev.Illegal:
+		e.Text = fmt.Sprintf("%s makes an illegal %s and forfeits", who, ev.Kind)
+	case ev.Kind == submarine.Attack:
+		e.At = int(ev.At)
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "%s attacks %s: ", who, r.CellName(ev.At))
+		if ev.Hit != submarine.NoShip {
+			e.Hit = true
+			g.hp[1-st.Seat][ev.Hit] = max(g.hp[1-st.Seat][ev.Hit]-1, 0)
+			fmt.Fprintf(&sb, "hit %s", r.Fleet[ev.Hit].Name)
+			if ev.Sunk {
+				g.hp[1-st.Seat][ev.Hit] = 0
+				sb.WriteString(", sunk")
+			}
+		} else {
+			sb.WriteString("miss")
+		}
+		if near := r.Names(ev.Near); len(near) > 0 {
+			fmt.Fprintf(&sb, "; near: %s", strings.Join(near, " "))
+			for c := range r.Board.Around(ev.At).All() {
+				if c != ev.At {
+					e.Near = append(e.Near, int(c))
+				}
+			}
+		}
+		e.Text = sb.String()
+	case ev.Kind == submarine.Move:
+		e.Text = fmt.Sprintf("%s moves %s by [%+d,%+d]", who, r.Fleet[ev.Ship].Name, ev.DX, ev.DY)
+	}
+	// What each side can know of seat s's fleet, from the public record:
+	// the events as seat s was told them, its own moves' destinations
+	// left out (Joint uses their displacement only).
+	for s, j := range g.known {
+		if j == nil {
+			continue
+		}
+		told := ev
+		told.Mine = s == st.Seat
+		told.To = grid.None
+		if err := j.Observe(told, belief.Own); err != nil {
+			g.known[s] = nil
+			continue
+		}
+		e.Known[s] = milli(j.CellProbs())
+	}
+	e.HP = [2][]int{append([]int(nil), g.hp[0]...), append([]int(nil), g.hp[1]...)}
+	g.events = append(g.events, e)
+	g.changed()
+}
+
+// BattleshipStarted implements server.Spectator.
+func (h *Hub) BattleshipStarted(id string, r *battleship.Rules, players [2]server.Peer, first int) {
+	g := &game{bs: r, info: Info{ID: id, Game: battleship.Name, Players: names(players), First: first,
+		W: r.Board.Width(), H: r.Board.Height()}}
+	for _, c := range r.Board.Rocks() {
+		g.info.Rocks = append(g.info.Rocks, int(c))
+	}
+	for x := range r.Board.Width() {
+		g.info.Cols = append(g.info.Cols, string(rune('A'+x%26)))
+	}
+	for y := range r.Board.Height() {
+		g.info.Rows = append(g.info.Rows, fmt.Sprint(y+1))
+	}
+	total := 0
+	for _, l := range r.Fleet {
+		g.info.Ships = append(g.info.Ships, fmt.Sprint(l))
+		total += l
+	}
+	g.info.HP = []int{total}
+	g.hp = [2][]int{{total}, {total}}
+	h.add(g)
+}
+
+// BattleshipShot implements server.Spectator: shots and their answers are
+// public.
+func (h *Hub) BattleshipShot(id string, n int, st *battleship.Step) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g := h.games[id]
+	if g == nil || g.bs == nil {
+		return
+	}
+	ev := st.Defender
+	e := Event{N: n, Seat: st.Seat, At: -1}
+	who := fmt.Sprintf("#%d seat %d %s", n, st.Seat, g.info.Players[st.Seat])
+	switch {
+	case st.Err != nil:
+		e.Text = who + " shoots off the board or at a rock and forfeits"
+	default:
+		e.At = int(st.At)
+		x, y := g.bs.Board.XY(st.At)
+		e.Text = fmt.Sprintf("%s shoots %s%d: %s", who, g.info.Cols[x], y+1, ev.Outcome)
+		if ev.Repeat {
+			e.Text += " (shot before)"
+		}
+		if ev.Outcome != battleship.Miss && !ev.Repeat {
+			e.Hit = true
+			g.hp[1-st.Seat][0]--
+		}
+		for _, c := range ev.Sunk {
+			e.Sunk = append(e.Sunk, int(c))
+		}
+	}
+	e.HP = [2][]int{append([]int(nil), g.hp[0]...), append([]int(nil), g.hp[1]...)}
+	g.events = append(g.events, e)
+	g.changed()
+}
+
+// Finished implements server.Spectator.
+func (h *Hub) Finished(res server.Result) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g := h.games[res.Game]
+	if g == nil { // the game never started (a failed handshake): list it anyway
+		g = &game{info: Info{ID: res.Game, Players: names(res.Players)}, change: make(chan struct{})}
+		h.games[res.Game] = g
+		h.order = append(h.order, res.Game)
+	}
+	end := &End{Result: resultText(res, g.info.Players)}
+	if res.Replay != "" && h.replayDir != "" {
+		end.Replay = "/games/" + res.Game + "/replay"
+	}
+	g.end = end
+	g.changed()
+	h.finished++
+	for h.finished > MaxFinished {
+		h.dropOldestFinished()
+	}
+}
+
+// dropOldestFinished forgets the oldest finished game (mu held).
+func (h *Hub) dropOldestFinished() {
+	for i, id := range h.order {
+		if g := h.games[id]; g.end != nil {
+			delete(h.games, id)
+			h.order = append(h.order[:i], h.order[i+1:]...)
+			h.finished--
+			return
+		}
+	}
+}
+
+func resultText(res server.Result, players [2]string) string {
+	var s string
+	switch {
+	case res.Outcome == server.OutcomeDraw:
+		s = "draw"
+	case res.Winner >= 0:
+		s = fmt.Sprintf("seat %d %s wins", res.Winner, players[res.Winner])
+	default:
+		s = res.Outcome
+	}
+	s += fmt.Sprintf(" after %d moves (%s", res.Actions, res.Reason)
+	if res.Detail != "" {
+		s += ": " + res.Detail
+	}
+	return s + ")"
+}
+
+func milli(p []float64) []int {
+	out := make([]int, len(p))
+	for i, v := range p {
+		out[i] = int(min(max(v, 0), 1)*1000 + 0.5)
+	}
+	return out
+}
