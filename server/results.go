@@ -96,56 +96,79 @@ type Result struct {
 
 // resultLog appends results to a JSON-lines file: one write per line on an
 // O_APPEND file, then fsync. Concurrent appenders share fsyncs (a group
-// commit): whoever syncs covers every line written before it.
+// commit): whoever syncs covers every line written before it. Several
+// servers may share the file: each append holds an exclusive lock on it
+// (flock, where the system has it), so that one server's repair of a torn
+// tail never cuts another's line.
 type resultLog struct {
 	f       *os.File
-	mu      sync.Mutex // serialises writes
-	size    int64      // bytes of whole lines; guarded by mu
+	mu      sync.Mutex // serialises this process's writes (the file lock is per process)
 	written atomic.Uint64
 	syncMu  sync.Mutex // serialises fsyncs
 	synced  uint64     // lines known durable; guarded by syncMu
 }
 
-// openResultLog opens (or creates) the result log for appending. A last
-// line without its "\n" can only be a record whose write was cut short (by
-// a power loss, or a full disk): it is cut off, so that the file holds whole
-// records only and the next record starts on a line of its own, and
-// returned (torn) for the caller to log. Its game was never announced: the
-// result is on disk before the end lines are sent.
+// openResultLog opens (or creates) the result log for appending and repairs
+// a torn last line (repairTail), returned for the caller to log.
 func openResultLog(path string) (rl *resultLog, torn []byte, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("server: open result log: %w", err)
 	}
-	size, err := wholeLines(f)
-	if err == nil {
-		var st os.FileInfo
-		if st, err = f.Stat(); err == nil && st.Size() != size {
-			torn = make([]byte, min(st.Size()-size, maxTornShown))
-			if _, err = f.ReadAt(torn, size); err == nil {
-				if err = f.Truncate(size); err == nil {
-					err = f.Sync()
-				}
-			}
-		}
-	}
+	err = withFileLock(f, func() error {
+		_, torn, err = repairTail(f)
+		return err
+	})
 	if err != nil {
 		_ = f.Close()
 		return nil, nil, fmt.Errorf("server: open result log: %w", err)
 	}
-	return &resultLog{f: f, size: size}, torn, nil
+	return &resultLog{f: f}, torn, nil
+}
+
+// repairTail cuts off a last line without its "\n" and returns the size
+// of the whole lines and what was cut (at most maxTornShown bytes of it;
+// nil when the file ends with a whole line). Such a line can only be a
+// record whose write was cut short (a power loss, a full disk, a process
+// killed in the middle of a large write): cutting it makes the next record
+// start on a line of its own. Its game was never announced: the result is
+// on disk before the end lines are sent. The caller holds the file lock.
+func repairTail(f *os.File) (size int64, torn []byte, err error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, nil, err
+	}
+	end := st.Size()
+	if end == 0 {
+		return 0, nil, nil
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], end-1); err != nil {
+		return 0, nil, err
+	}
+	if last[0] == '\n' {
+		return end, nil, nil
+	}
+	size, err = wholeLines(f, end)
+	if err != nil {
+		return 0, nil, err
+	}
+	torn = make([]byte, min(end-size, maxTornShown))
+	if _, err := f.ReadAt(torn, size); err != nil {
+		return 0, nil, err
+	}
+	if err := f.Truncate(size); err != nil {
+		return 0, nil, err
+	}
+	return size, torn, f.Sync()
 }
 
 // maxTornShown is how much of a torn last line is kept for the log.
 const maxTornShown = 256
 
-// wholeLines returns the length of f up to and including its last "\n".
-func wholeLines(f *os.File) (int64, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return 0, err
-	}
-	end := st.Size()
+// wholeLines returns the length of the first end bytes of f up to and
+// including their last "\n".
+func wholeLines(f *os.File, end int64) (int64, error) {
 	buf := make([]byte, 4096)
 	for end > 0 {
 		n := int64(len(buf))
@@ -163,37 +186,45 @@ func wholeLines(f *os.File) (int64, error) {
 	return 0, nil
 }
 
-// append writes r as one line and returns once it is on disk. A failed
-// write (a full disk) is cut off again, so that no partial line stays.
-func (l *resultLog) append(r *Result) error {
+// append writes r as one line and returns once it is on disk, with what
+// it cut off a torn tail first (another server's write cut short; nil
+// almost always) for the caller to log. A failed write (a full disk) is
+// cut off again, so that no partial line stays.
+func (l *resultLog) append(r *Result) (torn []byte, err error) {
 	b, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("server: result log: %w", err)
+		return nil, fmt.Errorf("server: result log: %w", err)
 	}
 	b = append(b, '\n')
 	l.mu.Lock()
-	_, err = l.f.Write(b)
-	if err != nil {
-		_ = l.f.Truncate(l.size)
-	} else {
-		l.size += int64(len(b))
-	}
+	err = withFileLock(l.f, func() error {
+		var size int64
+		size, torn, err = repairTail(l.f)
+		if err != nil {
+			return err
+		}
+		if _, err := l.f.Write(b); err != nil {
+			_ = l.f.Truncate(size)
+			return err
+		}
+		return nil
+	})
 	n := l.written.Add(1)
 	l.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("server: result log: %w", err)
+		return torn, fmt.Errorf("server: result log: %w", err)
 	}
 	l.syncMu.Lock()
 	defer l.syncMu.Unlock()
 	if l.synced >= n {
-		return nil
+		return torn, nil
 	}
 	upto := l.written.Load()
 	if err := l.f.Sync(); err != nil {
-		return fmt.Errorf("server: result log: sync: %w", err)
+		return torn, fmt.Errorf("server: result log: sync: %w", err)
 	}
 	l.synced = upto
-	return nil
+	return torn, nil
 }
 
 func (l *resultLog) close() error {
@@ -277,24 +308,40 @@ func writeExclusive(path string, data []byte) error {
 // tmpInfix marks the temporary files of writeFileDurable: ".NAME.tmp-RANDOM".
 const tmpInfix = ".tmp-"
 
+// tempMaxAge is the age from which a temporary replay file is a crash's
+// leftover: a server writes one in milliseconds, so a younger one may be
+// another server's, sharing the directory, that is writing it now.
+const tempMaxAge = time.Minute
+
 // cleanTemp removes the temporary files a crash left in dir (see
-// writeFileDurable) and returns their names. Only dot files whose name
+// writeFileDurable) last modified before now-tempMaxAge, and returns their
+// names and those of the younger ones it kept. Only dot files whose name
 // holds tmpInfix are touched; a replay is never one.
-func cleanTemp(dir string) ([]string, error) {
+func cleanTemp(dir string, now time.Time) (removed, kept []string, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("server: replay dir: %w", err)
+		return nil, nil, fmt.Errorf("server: replay dir: %w", err)
 	}
-	var removed []string
 	for _, e := range ents {
 		n := e.Name()
 		if !e.Type().IsRegular() || !strings.HasPrefix(n, ".") || !strings.Contains(n, tmpInfix) {
 			continue
 		}
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // its writer has just finished
+		}
+		if err != nil {
+			return removed, kept, fmt.Errorf("server: replay dir: %w", err)
+		}
+		if now.Sub(info.ModTime()) < tempMaxAge {
+			kept = append(kept, n)
+			continue
+		}
 		if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return removed, fmt.Errorf("server: replay dir: %w", err)
+			return removed, kept, fmt.Errorf("server: replay dir: %w", err)
 		}
 		removed = append(removed, n)
 	}
-	return removed, nil
+	return removed, kept, nil
 }

@@ -159,9 +159,13 @@ func (s *Server) Listen() error {
 		if err := os.MkdirAll(s.cfg.ReplayDir, 0o755); err != nil {
 			return fail(fmt.Errorf("server: replay dir: %w", err))
 		}
-		removed, err := cleanTemp(s.cfg.ReplayDir)
+		removed, kept, err := cleanTemp(s.cfg.ReplayDir, time.Now())
 		for _, n := range removed {
 			s.log.Warn("removed a temporary replay file left by a crash", "dir", s.cfg.ReplayDir, "file", n)
+		}
+		for _, n := range kept {
+			s.log.Info("kept a recent temporary replay file (another server may be writing it; removed at a later start if left)",
+				"dir", s.cfg.ReplayDir, "file", n)
 		}
 		if err != nil {
 			return fail(err)
@@ -173,8 +177,7 @@ func (s *Server) Listen() error {
 			return fail(err)
 		}
 		if torn != nil {
-			s.log.Warn("result log: cut off a torn last line (a write cut short by a crash; its game was never announced)",
-				"file", s.cfg.ResultLog, "line", string(torn))
+			s.logTorn(torn)
 		}
 		s.results = rl
 	}
@@ -191,6 +194,13 @@ func (s *Server) Listen() error {
 	}
 	s.log.Info("server ready", "version", version.String(), "seed", s.seed, "result_log", s.cfg.ResultLog, "replay_dir", s.cfg.ReplayDir)
 	return nil
+}
+
+// logTorn logs the repair of the result log's torn last line (its first
+// maxTornShown bytes).
+func (s *Server) logTorn(torn []byte) {
+	s.log.Warn("result log: cut off a torn last line (a write cut short by a crash; its game was never announced)",
+		"file", s.cfg.ResultLog, "line", string(torn))
 }
 
 // warnIfExposed logs a warning when addr is not a loopback address.
@@ -537,7 +547,11 @@ func (s *Server) record(log *slog.Logger, res *Result, rp []byte) {
 		}
 	}
 	if s.results != nil {
-		if err := s.results.append(res); err != nil {
+		torn, err := s.results.append(res)
+		if torn != nil {
+			s.logTorn(torn)
+		}
+		if err != nil {
 			log.Error("result not logged", "game", res.Game, "err", err)
 		}
 	}

@@ -586,7 +586,9 @@ func TestResultLogGroupCommit(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 50 {
 		wg.Go(func() {
-			require.NoError(t, rl.append(&Result{Game: fmt.Sprintf("g%d", i), Detail: strings.Repeat("x", 5000)}))
+			torn, err := rl.append(&Result{Game: fmt.Sprintf("g%d", i), Detail: strings.Repeat("x", 5000)})
+			require.NoError(t, err)
+			require.Nil(t, torn)
 		})
 	}
 	wg.Wait()
@@ -646,9 +648,14 @@ func TestStartupRecovery(t *testing.T) {
 		".hidden":               true,
 		"g-4.jsonl.tmp-1":       true, // not a dot file: not ours
 	}
+	old := time.Now().Add(-2 * tempMaxAge)
 	for n := range files {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644))
+		require.NoError(t, os.Chtimes(filepath.Join(dir, n), old, old))
 	}
+	// A young temporary file may be another server's, being written: kept.
+	young := ".g-5.jsonl.tmp-999"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, young), []byte("x"), 0o644))
 	require.NoError(t, os.Mkdir(filepath.Join(dir, ".d.tmp-1"), 0o755))
 	cfg := testConfig(t)
 	cfg.ReplayDir = dir
@@ -663,6 +670,8 @@ func TestStartupRecovery(t *testing.T) {
 	}
 	_, err = os.Stat(filepath.Join(dir, ".d.tmp-1"))
 	require.NoError(t, err, "directories are left alone")
+	_, err = os.Stat(filepath.Join(dir, young))
+	require.NoError(t, err, "a young temporary file is kept")
 	logs := logRecords(t, ts.logs.String())
 	require.True(t, hasLog(logs, func(r map[string]any) bool {
 		return r["level"] == "WARN" && r["line"] == `{"game":"b","li` && strings.Contains(r["msg"].(string), "torn last line")
@@ -787,7 +796,9 @@ func TestResultLogRepairsTornTail(t *testing.T) {
 			rl, torn, err := openResultLog(path)
 			require.NoError(t, err)
 			require.Equal(t, tt.torn, string(torn), "the torn line is returned for the log")
-			require.NoError(t, rl.append(&Result{Game: "c"}))
+			torn, err = rl.append(&Result{Game: "c"})
+			require.NoError(t, err)
+			require.Nil(t, torn)
 			require.NoError(t, rl.close())
 			b, err := os.ReadFile(path)
 			require.NoError(t, err)
@@ -901,4 +912,50 @@ func TestHostileNameIsStoredClean(t *testing.T) {
 	b, err := os.ReadFile(cfg.ResultLog)
 	require.NoError(t, err)
 	require.NotContains(t, string(b), "\\u001b")
+}
+
+// TestResultLogShared: two servers appending to one result log (two open
+// files, as two processes have) write whole lines only, and a torn tail
+// left by a third one's crash is cut off by the next append (and returned
+// for the log), never a line being written.
+func TestResultLogShared(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	a, _, err := openResultLog(path)
+	require.NoError(t, err)
+	b, _, err := openResultLog(path)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for i := range 40 {
+		rl := a
+		if i%2 == 1 {
+			rl = b
+		}
+		wg.Go(func() {
+			_, err := rl.append(&Result{Game: fmt.Sprintf("g%d", i), Detail: strings.Repeat("x", 3000)})
+			require.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(`{"game":"crashed","de`)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	torn, err := b.append(&Result{Game: "after"})
+	require.NoError(t, err)
+	require.Equal(t, `{"game":"crashed","de`, string(torn))
+	require.NoError(t, a.close())
+	require.NoError(t, b.close())
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	require.Len(t, lines, 41)
+	seen := map[string]bool{}
+	for _, l := range lines {
+		var r Result
+		require.NoError(t, jsonUnmarshalStrict([]byte(l), &r), l)
+		seen[r.Game] = true
+	}
+	require.Len(t, seen, 41)
+	require.True(t, seen["after"])
 }
