@@ -61,10 +61,12 @@ type Admiral struct {
 	history   []uint64
 	placement submarine.Placement
 
-	opp      opponentStats
-	plan     planner
-	dec      explain.Decision
-	beliefEr int // observations a belief refused (should stay 0)
+	opp opponentStats
+	// perfectAt is the action at which the exact solver first took over.
+	perfectAt int
+	plan      planner
+	dec       explain.Decision
+	beliefEr  int // observations a belief refused (should stay 0)
 }
 
 var (

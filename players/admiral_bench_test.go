@@ -10,21 +10,36 @@ import (
 )
 
 // BenchmarkAdmiralDecision plays b.N whole games of admiral (default budget)
-// against stateplayer2 under the default rules, seats alternating, and times
+// against stateplayer2 (and, in the Hirota variant, against hirota, whose
+// games reach perfect information and the exact solver far more often; draw
+// limit 2000 to bound their length) under the default rules, seats
+// alternating, and times
 // every admiral decision (Act). ns/op is admiral's thinking time per game;
 // decision-ms is the mean per decision, p50-ms, p99-ms and max-ms the
 // percentiles over all decisions of the run, and over-20ms the fraction of
-// decisions slower than 20 ms (the goal is p99 <= 20 ms).
+// decisions slower than 20 ms (the goal is p99 <= 20 ms). It also reports
+// the games' results (wins and draws, as fractions of the games), the
+// fraction of games in which the exact solver took over (solved-games: both
+// fleets known) and the median action at which it did (solved-from-p50).
 //
 //	go test ./players -run '^$' -bench AdmiralDecision -benchtime 200x
-func BenchmarkAdmiralDecision(b *testing.B) {
+func BenchmarkAdmiralDecision(b *testing.B) { benchAdmiralDecision(b, "stateplayer2", 0) }
+
+func BenchmarkAdmiralDecisionHirota(b *testing.B) { benchAdmiralDecision(b, "hirota", 2000) }
+
+func benchAdmiralDecision(b *testing.B, against string, drawLimit int) {
 	r := submarine.DefaultRules()
-	opp, err := New("stateplayer2", r, nil)
+	if drawLimit > 0 {
+		r.DrawLimit = drawLimit
+	}
+	opp, err := New(against, r, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	sh := newAdmiralShared(r, DefaultAdmiralConfig())
 	var times []time.Duration
+	var perfectAt []int
+	wins, draws := 0, 0
 	b.ResetTimer()
 	for game := range b.N {
 		seat := game % 2
@@ -53,8 +68,24 @@ func BenchmarkAdmiralDecision(b *testing.B) {
 			g.ViewInto(1-s, &v)
 			ps[1-s].Observe(st.Other, &v)
 		}
+		switch {
+		case g.Outcome() != submarine.Win:
+			draws++
+		case g.Winner() == seat:
+			wins++
+		}
+		if at := adm.PerfectAt(); at > 0 {
+			perfectAt = append(perfectAt, at)
+		}
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(wins)/float64(b.N), "wins")
+	b.ReportMetric(float64(draws)/float64(b.N), "draws")
+	b.ReportMetric(float64(len(perfectAt))/float64(b.N), "solved-games")
+	if len(perfectAt) > 0 {
+		slices.Sort(perfectAt)
+		b.ReportMetric(float64(perfectAt[len(perfectAt)/2]), "solved-from-p50")
+	}
 	slices.Sort(times)
 	q := func(f float64) float64 {
 		return float64(times[min(len(times)-1, int(f*float64(len(times))))].Microseconds()) / 1000

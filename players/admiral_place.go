@@ -1,6 +1,7 @@
 package players
 
 import (
+	"github.com/kaisen-ai/kaisen/endgame"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -13,9 +14,10 @@ import (
 // admiralShared is what every Admiral of one factory shares, read-only: the
 // early-attack risk of every cell of the board.
 type admiralShared struct {
-	riskHit  []float64    // probability that a first attack lands on the cell
-	riskNear []float64    // probability that a first attack splashes the cell
-	prior    *spreadPrior // the enemy placement prior's counts
+	riskHit  []float64       // probability that a first attack lands on the cell
+	riskNear []float64       // probability that a first attack splashes the cell
+	prior    *spreadPrior    // the enemy placement prior's counts
+	solver   *endgame.Solver // exact play once everything is known (nil: off)
 
 	// Every placement with its cumulative weight, when there are at most
 	// placement.candidates of them (computed once, on the first Place).
@@ -37,6 +39,10 @@ func newAdmiralShared(rules *submarine.Rules, cfg AdmiralConfig) *admiralShared 
 	size := b.Size()
 	sh := &admiralShared{riskHit: make([]float64, size), riskNear: make([]float64, size),
 		prior: newSpreadPrior(rules, cfg.Belief.Spread)}
+	if cfg.Endgame.Solve {
+		// An error means a board the solver cannot take: play on without.
+		sh.solver, _ = endgame.Shared(rules, endgame.Options{Nodes: cfg.Endgame.Nodes})
+	}
 	rng := rand.New(rand.NewPCG(placementRiskSeed, uint64(size)))
 	n := cfg.Placement.Samples
 	var best []grid.Cell

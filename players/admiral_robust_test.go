@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/endgame"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )
@@ -206,4 +207,41 @@ func TestAdmiralCautionAgainstLocatedStrongerShips(t *testing.T) {
 			require.Greater(t, b.Chebyshev(act.To, c), 1, "seed %d: %s walks into the reach of a located ship at least as strong", seed, a.actionName(act))
 		}
 	}
+}
+
+// TestAdmiralKeepsTheSolvedValue puts admiral in positions of perfect
+// information (both beliefs restricted to the true placements) and checks
+// that its action keeps the exact solver's value of the position: a win
+// when there is one, never a step from a draw into a loss.
+func TestAdmiralKeepsTheSolvedValue(t *testing.T) {
+	r := submarine.DefaultRules()
+	rng := rand.New(rand.NewPCG(4, 4))
+	solved := 0
+	for seed := range uint64(4) {
+		a := NewAdmiral(r, smallAdmiral(), rand.New(rand.NewPCG(seed, 11)))
+		a.Place()
+		ours := RandomPlacement(r, rng)
+		theirs := RandomPlacement(r, rng)
+		a.placement = ours
+		a.me = submarine.NewFleet(r, ours)
+		for i := range 3 {
+			require.NoError(t, a.EnemyBelief().Restrict(i, grid.Of(theirs[i])))
+			require.NoError(t, a.OwnBelief().Restrict(i, grid.Of(ours[i])))
+		}
+		// Damage both fleets a little so that the table covers some.
+		a.me.HP[0], a.enemyHP[0] = 1, int8(1+seed%3)
+		act := a.Act()
+		require.NotZero(t, a.PerfectAt())
+		pos, err := endgame.Known(r, a.me, theirs, a.enemyHP)
+		require.NoError(t, err)
+		acts, err := a.shared.solver.Actions(pos)
+		require.NoError(t, err)
+		for _, sa := range acts {
+			if sa.Action == act {
+				require.Zero(t, sa.Value.Compare(acts[0].Value), "seed %d: %s is %s, the position %s", seed, a.actionName(act), sa.Value, acts[0].Value)
+				solved++
+			}
+		}
+	}
+	require.Equal(t, 4, solved)
 }

@@ -2,6 +2,7 @@ package players
 
 import (
 	"fmt"
+	"github.com/kaisen-ai/kaisen/endgame"
 	"math"
 	"slices"
 	"strings"
@@ -84,6 +85,17 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 	limit := time.Duration(a.cfg.Search.MaxMillis) * time.Millisecond
 	capped := false
 	p.generate(&reach)
+	sol, err := p.solve()
+	if err != nil {
+		a.beliefEr++ // a belief the solver refuses is inconsistent
+	}
+	if sol.on && (sol.value.Outcome == endgame.Win || sol.value.Outcome == endgame.Loss) {
+		// A forced result: the fastest win, or the slowest loss.
+		dec := explain.Decision{State: "solved", Reason: "perfect information: " + sol.value.String() + " (exact solver)"}
+		dec.Candidates = []explain.Candidate{{Action: a.actionName(sol.best), Score: 0}}
+		return sol.best, dec
+	}
+	p.keepAllowed(&sol)
 	p.enemyReach()
 	p.guards()
 	for k := range p.cands {
@@ -122,6 +134,9 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 	}
 	best := p.cands[0]
 	dec := explain.Decision{State: p.phase(), Reason: p.reason(&best, bold, capped)}
+	if sol.on {
+		dec.Reason += "; perfect information: " + sol.value.String() + ", kept by every candidate"
+	}
 	for _, c := range p.cands[:min(6, len(p.cands))] {
 		dec.Candidates = append(dec.Candidates, explain.Candidate{Action: a.actionName(c.act), Score: math.Round(key(&c)*1000) / 1000})
 	}
