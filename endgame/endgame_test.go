@@ -9,6 +9,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 var (
@@ -205,6 +206,7 @@ func FuzzParsePosition(f *testing.F) {
 		f.Add(s)
 	}
 	r := submarine.DefaultRules()
+	sv := newSolver(solver5(f).tb, Options{Nodes: 500})
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParsePosition(r, s)
 		if err != nil {
@@ -214,6 +216,14 @@ func FuzzParsePosition(f *testing.F) {
 		q, err := ParsePosition(r, p.String())
 		require.NoError(t, err)
 		require.Equal(t, p, q)
+		// Every valid position is solved, and its best action has its value.
+		v, err := sv.Solve(p)
+		require.NoError(t, err)
+		best, err := sv.Best(p)
+		require.NoError(t, err)
+		if v.Exact {
+			require.Equal(t, v, best.Value)
+		}
 	})
 }
 
@@ -253,12 +263,13 @@ func TestSharedConcurrent(t *testing.T) {
 	}
 }
 
-// TestSearchMatchesTable: on 4x4 with the published fleet, where a table of
+// TestFullSizeSearchMatchesTable: on 4x4 with the published fleet, where a table of
 // three ships against two is cheap, the search (with the default table of
 // at most two ships a side and three against one as leaves) never
 // contradicts the exact table on random positions of three against two, and
 // its distances are upper bounds.
-func TestSearchMatchesTable(t *testing.T) {
+func TestFullSizeSearchMatchesTable(t *testing.T) {
+	race.SkipFullSize(t)
 	r := submarine.DefaultRules()
 	r.Board = grid.MustBoard(4, 4, nil)
 	exact, err := New(r, Options{TableLimit: 1 << 22})
@@ -272,11 +283,7 @@ func TestSearchMatchesTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	var counts [4]int
 	missed := 0
-	n := 300
-	if light() {
-		n = 30
-	}
-	for range n {
+	for range 300 {
 		var f [2]submarine.Fleet
 		for side, n := range []int{3, 2} {
 			ships := rng.Perm(3)[:n]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kaisen-ai/kaisen/endgame"
+	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )
 
@@ -36,4 +37,37 @@ func Example() {
 	// Output:
 	// win in 3
 	// attack [2,2] win in 3
+}
+
+// A player holds its own fleet as the engine's View gives it, the enemy's
+// hp, and one placement of the enemy fleet that its belief leaves (for
+// belief.Joint with Count() == 1, Placement(0, nil)). Known turns that into
+// the position with the player to move.
+func ExampleKnown() {
+	rules := submarine.DefaultRules()
+	me := submarine.NewFleet(rules, submarine.Placement{6, 18, 24}) // w [1,1], c [3,3], s [4,4]
+	me.HP[2], me.Alive = 0, me.Alive.Without(2)                     // our submarine was sunk
+	enemyHP := [submarine.MaxShips]int8{0, 2, 0}                    // only the cruiser is left, 2 hp
+	enemy := submarine.Placement{grid.None, 12, grid.None}          // at [2,2]
+	p, err := endgame.Known(rules, me, enemy, enemyHP)
+	if err != nil {
+		panic(err)
+	}
+	s, err := endgame.Shared(rules, endgame.Options{})
+	if err != nil {
+		panic(err)
+	}
+	acts, err := s.Actions(p)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p)
+	for _, a := range acts[:3] {
+		fmt.Println(a.Action.Kind, rules.CellName(a.Action.To), a.Value)
+	}
+	// Output:
+	// w@1,1:3 c@3,3:2 / c@2,2:2
+	// attack [2,2] win in 3
+	// attack [0,0] draw
+	// attack [1,0] draw
 }

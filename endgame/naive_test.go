@@ -2,6 +2,7 @@ package endgame
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -89,7 +90,23 @@ func naiveSides(r *submarine.Rules) (hps, cells [][]int) {
 	return hps, cells
 }
 
+// naiveCache keeps the oracle of each rules between subtests (tests of this
+// package do not run in parallel).
+var naiveCache = map[*submarine.Rules]*naiveGame{}
+
 func newNaive(t testing.TB, r *submarine.Rules) *naiveGame {
+	t.Helper()
+	for cr, g := range naiveCache {
+		if cr.Board == r.Board && slices.Equal(cr.Fleet, r.Fleet) {
+			return g
+		}
+	}
+	g := buildNaive(t, r)
+	naiveCache[r] = g
+	return g
+}
+
+func buildNaive(t testing.TB, r *submarine.Rules) *naiveGame {
 	t.Helper()
 	g := &naiveGame{rules: r, index: map[nkey]int{}}
 	hps, cells := naiveSides(r)
@@ -307,7 +324,7 @@ func tableMatchesNaive(t *testing.T, heavy bool) {
 func TestSearchMatchesNaive(t *testing.T) {
 	step := 3 // a draw costs the whole budget: sample
 	if light() {
-		step = 29
+		step = 97
 	}
 	for _, tc := range naiveCases[:3] {
 		for _, limit := range []int{1, 2000} {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -20,6 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // table covers (at most two ships a side, three against one), the share of positions won, drawn and lost by the side to
 // move and the longest win and loss.
 func TestGoldenOutcomes(t *testing.T) {
+	race.SkipFullSize(t)
 	s := solver5(t)
 	r := submarine.DefaultRules()
 	var sb strings.Builder
