@@ -12,7 +12,8 @@ import (
 // The config layer (internal/config) loads a file over DefaultConfig, a
 // list in the file replacing the default list as a whole, and runs Validate.
 type Config struct {
-	// Game is the game family: "submarine" (default) or "battleship".
+	// Game is the game played: a name of the games registry (package
+	// games, which checks it), "submarine" by default.
 	Game string `mapstructure:"game"`
 	// Rules are the submarine-game rules. Default: the published 5x5 game.
 	Rules RulesConfig `mapstructure:"rules"`
@@ -79,8 +80,8 @@ func DefaultConfig() Config {
 
 // Validate checks the config; it builds the rules to do so.
 func (c *Config) Validate() error {
-	if c.Game != "submarine" && c.Game != GameBattleship {
-		return fmt.Errorf("arena: game %q: want \"submarine\" or \"battleship\"", c.Game)
+	if c.Game == "" {
+		return fmt.Errorf("arena: game is empty: name the game")
 	}
 	if _, err := c.Rules.Build(); err != nil {
 		return err

@@ -76,7 +76,7 @@ func TestLoadConfigErrors(t *testing.T) {
 	}{
 		{"unknown key", "rules: {colour: blue}", `"rules.colour"`},
 		{"unknown top key", "players: 2", `"players"`},
-		{"other game", "game: chess", `game "chess"`},
+		{"no game", "game: ''", "game is empty"},
 		{"ship without hp", "rules:\n  fleet:\n    - {name: w}\n", `hp 0`},
 		{"ship key misspelt", "rules:\n  fleet:\n    - {name: w, hpp: 3}\n", `hpp`},
 		{"empty fleet", "rules: {fleet: []}", "fleet has 0 ships"},

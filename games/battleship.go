@@ -1,10 +1,14 @@
 package games
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"net"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -60,6 +64,46 @@ var battleshipGame = Game{
 		}
 		return fmt.Errorf("--boards %q: want %s, %s or %s", opt.Boards, replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot)
 	},
+	PlayDefault:      "gridbot",
+	ErrUnknownPlayer: bsplayers.ErrUnknownPlayer,
+	Shots:            true,
+	Tools:            []Tool{ToolShots, ToolCount},
+	NewClient:        newBattleshipClient,
+}
+
+// battleshipClient plays the Kaisen battleship protocol: one game per
+// connection, on the classic rules.
+type battleshipClient struct {
+	rules   *battleship.Rules
+	factory bsplayers.Factory
+}
+
+func newBattleshipClient(opt ClientOptions) (Client, error) {
+	r := battleship.DefaultRules()
+	factory, err := bsplayers.New(opt.Player, r, opt.Load)
+	if err != nil {
+		return nil, fmt.Errorf("--player: %w", err)
+	}
+	return &battleshipClient{rules: r, factory: factory}, nil
+}
+
+func (c *battleshipClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
+	p := c.factory(rand.New(rand.NewPCG(opt.Seed, uint64(first))))
+	g, err := client.PlayBattleship(ctx, conn, p, client.BattleshipPlayOptions{Rules: c.rules, ReadTimeout: opt.ReadTimeout, Log: opt.Log})
+	if err != nil {
+		return 0, err
+	}
+	for _, msg := range g.Errors {
+		opt.Log.Warn("server error line", "error", msg)
+	}
+	opt.Log.Debug("game over", "game", first+1, "end", g.End.String(), "shots", g.Shots[0], "enemy_shots", g.Shots[1], "first", g.First)
+	opt.OnEnd(g.End)
+	if opt.Print != nil {
+		if err := opt.Print(g.Line); err != nil {
+			return 1, fmt.Errorf("write output: %w", err)
+		}
+	}
+	return 1, nil
 }
 
 type battleshipReplay struct{ rp *replay.BattleshipReplay }

@@ -1,9 +1,11 @@
 package games
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -40,6 +42,57 @@ type Game struct {
 	// CheckRender, when set, refuses render options this game cannot
 	// draw, before the file is read.
 	CheckRender func(opt RenderOptions) error
+	// PlayDefault is the AI of kaisen play without --player.
+	PlayDefault string
+	// NewClient builds the network client of kaisen play; its errors are
+	// the user's (an unknown AI, bad settings).
+	NewClient func(opt ClientOptions) (Client, error)
+	// ErrUnknownPlayer is the error CheckPlayer and Family wrap for an
+	// unknown AI (the CLI exits 2 on it).
+	ErrUnknownPlayer error
+	// Shots: a match counts each player's shots (arena.Summary.P1Shots),
+	// and kaisen match reports them.
+	Shots bool
+	// Tools are the kaisen commands written for some games only that play
+	// this one.
+	Tools []Tool
+	// HumanClient, when set, is the client of kaisen play --human: a
+	// person types the moves on in and reads the game on out; name is
+	// sent to servers that ask for one. nil: the game has no human seat.
+	HumanClient func(name string, in *bufio.Reader, out io.Writer) Client
+}
+
+// Tool is a kaisen command written for some games only: it plays the
+// games whose entry lists it (With) and refuses the others.
+type Tool string
+
+// The tools.
+const (
+	ToolTournament Tool = "tournament" // round robin with ratings (package tournament)
+	ToolTune       Tool = "tune"       // SPSA tuning of an AI's weights (package tune)
+	ToolExploit    Tool = "exploit"    // SPSA search for an exploiter of a frozen AI (package tune)
+	ToolLoadtest   Tool = "loadtest"   // load test of a server (package loadtest)
+	ToolShots      Tool = "shots"      // one AI shooting alone at random fleets
+	ToolCount      Tool = "count"      // exact counts of the fleets consistent with a position
+)
+
+// Tools lists every tool.
+func Tools() []Tool {
+	return []Tool{ToolTournament, ToolTune, ToolExploit, ToolLoadtest, ToolShots, ToolCount}
+}
+
+// Has reports whether the game lists tool t.
+func (g Game) Has(t Tool) bool { return slices.Contains(g.Tools, t) }
+
+// With lists the names of the games that list tool t, in the order of All.
+func With(t Tool) []string {
+	var names []string
+	for _, g := range all {
+		if g.Has(t) {
+			names = append(names, g.Name)
+		}
+	}
+	return names
 }
 
 // Player is one built-in AI of a game.
@@ -123,4 +176,36 @@ func OfReplay(path string) Game {
 		}
 	}
 	return Default()
+}
+
+// optional are the fields of Game an entry may leave unset.
+var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true}
+
+// Missing lists the required fields of g that are unset (zero, or an
+// array with a zero element), in the order of Game: an entry with any is
+// incomplete and a host would fail on it. Every field is required unless
+// its comment says "when set" or it is a list (ReplayFlags, Tools) or a
+// capability (Shots).
+func Missing(g Game) []string {
+	var out []string
+	v := reflect.ValueOf(g)
+	for i := range v.NumField() {
+		name := v.Type().Field(i).Name
+		if !optional[name] && unset(v.Field(i)) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func unset(v reflect.Value) bool {
+	if v.Kind() == reflect.Array {
+		for j := range v.Len() {
+			if v.Index(j).IsZero() {
+				return true
+			}
+		}
+		return false
+	}
+	return v.IsZero()
 }

@@ -43,26 +43,50 @@ func TestLookup(t *testing.T) {
 	require.Equal(t, submarine.Name, games.Default().Name)
 }
 
-// TestEveryGameIsComplete checks that each entry has every hook and that
-// its defaults name its own AIs.
+// TestEveryGameIsComplete checks that each entry has every hook the hosts
+// call (by reflection, so a new hook is checked for every game without
+// touching this test), that its defaults name its own AIs and that its
+// unknown-AI error is the one the CLI maps to exit 2.
 func TestEveryGameIsComplete(t *testing.T) {
 	for _, g := range games.All() {
 		t.Run(g.Name, func(t *testing.T) {
-			require.NotEmpty(t, g.Summary)
-			require.NotNil(t, g.Players)
-			require.NotNil(t, g.CheckPlayer)
-			require.NotNil(t, g.Family)
-			require.NotNil(t, g.OpenReplay)
+			require.Empty(t, games.Missing(g))
 			require.NotEmpty(t, g.Players())
 			for _, p := range g.DefaultPlayers {
 				require.NoError(t, g.CheckPlayer(p))
 			}
+			require.NoError(t, g.CheckPlayer(g.PlayDefault))
 			for _, p := range g.Players() {
 				require.NoError(t, g.CheckPlayer(p.Name))
 			}
-			require.Error(t, g.CheckPlayer("deepblue"))
+			require.ErrorIs(t, g.CheckPlayer("deepblue"), g.ErrUnknownPlayer)
+			_, err := g.NewClient(games.ClientOptions{Player: "deepblue"})
+			require.ErrorIs(t, err, g.ErrUnknownPlayer)
+			for _, tool := range g.Tools {
+				require.Contains(t, games.Tools(), tool)
+			}
 		})
 	}
+}
+
+// TestMissingNamesEveryHook: Missing reports each required hook left out
+// of an entry, and nothing for the optional ones.
+func TestMissingNamesEveryHook(t *testing.T) {
+	require.Equal(t, []string{"Name", "Summary", "Players", "CheckPlayer", "DefaultPlayers", "Family",
+		"OpenReplay", "PlayDefault", "NewClient", "ErrUnknownPlayer"}, games.Missing(games.Game{}))
+	g := games.Default()
+	g.NewClient = nil
+	require.Equal(t, []string{"NewClient"}, games.Missing(g))
+}
+
+// TestEveryToolPlaysSomeGame: each single-game command plays at least one
+// game of the registry.
+func TestEveryToolPlaysSomeGame(t *testing.T) {
+	for _, tool := range games.Tools() {
+		require.NotEmpty(t, games.With(tool), tool)
+	}
+	require.Equal(t, []string{submarine.Name}, games.With(games.ToolTournament))
+	require.Equal(t, []string{battleship.Name}, games.With(games.ToolShots))
 }
 
 // TestEveryGamePlaysAndReplays plays a short seeded match of each game's
@@ -144,8 +168,9 @@ func ExampleLookup() {
 }
 
 // TestServerServesEveryGame: a server listener accepts every game of the
-// registry by its name.
+// registry by its name, and the server serves no other.
 func TestServerServesEveryGame(t *testing.T) {
+	require.Equal(t, games.Names(), server.Games())
 	for _, g := range games.All() {
 		cfg := server.DefaultConfig()
 		cfg.Listeners[0].Game = g.Name

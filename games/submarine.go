@@ -1,12 +1,20 @@
 package games
 
 import (
+	"bufio"
+	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"net"
+	"strings"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -51,7 +59,75 @@ var submarineGame = Game{
 		}
 		return submarineReplay{rp}, nil
 	},
-	ReplayFlags: []string{"heatmap"},
+	ReplayFlags:      []string{"heatmap"},
+	PlayDefault:      "random",
+	ErrUnknownPlayer: players.ErrUnknownPlayer,
+	Tools:            []Tool{ToolTournament, ToolTune, ToolExploit, ToolLoadtest},
+	NewClient:        newSubmarineClient,
+	HumanClient: func(name string, in *bufio.Reader, out io.Writer) Client {
+		build := func(r *submarine.Rules) (players.Factory, error) {
+			return func(rng *rand.Rand) players.Player { return human.New(r, in, out, rng) }, nil
+		}
+		return &submarineClient{name: name, build: build}
+	},
+}
+
+// submarineClient plays the submarine game in every dialect the client
+// package knows (classic, series, submarine-py).
+type submarineClient struct {
+	name  string
+	build client.SubmarinePlayerFor
+}
+
+func newSubmarineClient(opt ClientOptions) (Client, error) {
+	if opt.Name == "" {
+		opt.Name = "kaisen-" + opt.Player
+	}
+	if strings.ContainsAny(opt.Name, "\r\n") || strings.TrimSpace(opt.Name) == "" {
+		return nil, fmt.Errorf("--name %q: want one non-blank line", opt.Name)
+	}
+	if _, err := players.Lookup(opt.Player); err != nil {
+		return nil, fmt.Errorf("--player: %w", err)
+	}
+	// Build once for the default rules so that bad settings fail before
+	// connecting; other boards (submarine-py fields) are built on demand.
+	if _, err := players.New(opt.Player, submarine.DefaultRules(), opt.Load); err != nil {
+		return nil, err
+	}
+	build := func(r *submarine.Rules) (players.Factory, error) { return players.New(opt.Player, r, opt.Load) }
+	return &submarineClient{name: opt.Name, build: build}, nil
+}
+
+func (c *submarineClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
+	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(opt.Seed, uint64(first+game))) }
+	var werr error
+	emit := func(line string) {
+		if opt.Print != nil && werr == nil {
+			werr = opt.Print(line)
+		}
+	}
+	res, err := client.PlaySubmarine(ctx, conn, c.build, rngFor, client.SubmarinePlayOptions{
+		Name:        c.name,
+		ReadTimeout: opt.ReadTimeout,
+		Log:         opt.Log,
+		OnGame: func(g client.SubmarineGame) {
+			opt.Log.Debug("game over", "game", g.Game+1, "round", g.Round, "end", g.End.String(), "actions", g.Actions, "first", g.First)
+			opt.OnEnd(g.End)
+			emit(g.Line)
+		},
+	})
+	if err == nil && res.Tally != nil {
+		for _, l := range protocol.SeriesTrailer(*res.Tally) {
+			emit(l)
+		}
+	}
+	if err == nil && werr != nil {
+		err = fmt.Errorf("write output: %w", werr)
+	}
+	if err == nil {
+		opt.Log.Info("connection done", "dialect", res.Dialect.String(), "games", len(res.Games), "series", res.Series)
+	}
+	return len(res.Games), err
 }
 
 type submarineReplay struct{ rp *replay.SubmarineReplay }

@@ -47,11 +47,8 @@ func (st *setup) hasHouse() bool {
 	return st.house != nil || (st.bs != nil && st.bs.house != nil)
 }
 
-// compileGame validates a listener whose game is not submarine.
-func (l ListenerConfig) compileGame() (*setup, error) {
-	if l.Game != GameBattleship {
-		return nil, fmt.Errorf("%w: game %q: want %s or %s", ErrConfig, l.Game, GameSubmarine, GameBattleship)
-	}
+// compileBattleship validates a battleship listener.
+func (l ListenerConfig) compileBattleship() (*setup, error) {
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -206,8 +207,8 @@ func (l ListenerConfig) WithDefaults() ListenerConfig {
 	}
 	if l.Opponent == "" {
 		l.Opponent = d.Opponent
-		if l.Game == GameBattleship {
-			l.Opponent = DefaultBattleshipHouse
+		if g, ok := listenerGameOf(l.Game); ok && g.house != "" {
+			l.Opponent = g.house
 		}
 	}
 	if l.Games == 0 {
@@ -296,14 +297,28 @@ type setup struct {
 	house   players.Factory // nil for pair listeners
 	enc     *resultEncoder  // result lines of this dialect and fleet
 	bs      *bsSetup        // battleship listeners only (server/battleship.go)
+	// play is the game's play step of one pairing (listenerGame.play).
+	play func(m *match) func(ctx context.Context, k int) (*Result, []byte)
 }
 
-// compile validates l (with defaults applied) and builds its rules and house AI.
+// compile validates l (with defaults applied) and builds its rules and
+// house AI with its game's compile step (server/games.go).
 func (l ListenerConfig) compile() (*setup, error) {
 	l = l.WithDefaults()
-	if l.Game != "" && l.Game != GameSubmarine {
-		return l.compileGame()
+	g, ok := listenerGameOf(l.Game)
+	if !ok {
+		return nil, fmt.Errorf("%w: game %q: want %s", ErrConfig, l.Game, strings.Join(Games(), " or "))
 	}
+	s, err := g.compile(l)
+	if err != nil {
+		return nil, err
+	}
+	s.play = g.play
+	return s, nil
+}
+
+// compileSubmarine validates a submarine listener.
+func (l ListenerConfig) compileSubmarine() (*setup, error) {
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))

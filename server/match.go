@@ -83,11 +83,7 @@ type match struct {
 
 // runGame runs the pairing with the listener's game.
 func (m *match) runGame(ctx context.Context) {
-	if m.st.bs != nil {
-		m.run(ctx, (&bsMatch{match: m}).play)
-		return
-	}
-	m.run(ctx, m.play)
+	m.run(ctx, m.st.play(m))
 }
 
 // run plays the pairing's games with play, records each, then closes the

@@ -6,9 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/progress"
-	"github.com/kaisen-ai/kaisen/players"
-	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
 // completeWords makes the shell complete flag of cmd with words.
@@ -16,17 +15,18 @@ func completeWords(cmd *cobra.Command, flag string, words ...string) {
 	must(cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp)))
 }
 
-// completePlayers makes the shell complete flag with player names: the
-// submarine players, the Battleship players or both. With list, the value
-// is a comma-separated list and each item is completed.
-func completePlayers(cmd *cobra.Command, flag string, submarine, battleship, list bool) {
+// completePlayers makes the shell complete flag with the names of the AIs
+// of the games of the registry that have, e.g. anyGame or hasTool(t). With
+// list, the value is a comma-separated list and each item is completed.
+func completePlayers(cmd *cobra.Command, flag string, list bool, have func(games.Game) bool) {
 	must(cmd.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		var names []string
-		if submarine {
-			names = append(names, players.Names()...)
-		}
-		if battleship {
-			names = append(names, bsplayers.Names()...)
+		for _, g := range games.All() {
+			if have(g) {
+				for _, p := range g.Players() {
+					names = append(names, p.Name)
+				}
+			}
 		}
 		prefix := ""
 		if list {

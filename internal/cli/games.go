@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
 )
 
@@ -26,4 +27,35 @@ func completeGames(*cobra.Command, []string, string) ([]string, cobra.ShellCompD
 // gameFlagHelp is the usage text of a --game flag: the games, from the registry.
 func gameFlagHelp(what string) string {
 	return what + ": " + strings.Join(games.Names(), " or ")
+}
+
+// gamesWith lists the games of the registry that have a capability.
+func gamesWith(has func(games.Game) bool) []string {
+	var out []string
+	for _, g := range games.All() {
+		if has(g) {
+			out = append(out, g.Name)
+		}
+	}
+	return out
+}
+
+// anyGame is true of every game (completePlayers).
+func anyGame(games.Game) bool { return true }
+
+// hasTool is true of the games that list tool t.
+func hasTool(t games.Tool) func(games.Game) bool {
+	return func(g games.Game) bool { return g.Has(t) }
+}
+
+// hasHuman is true of the games with a human seat (kaisen play --human).
+func hasHuman(g games.Game) bool { return g.HumanClient != nil }
+
+// checkTool refuses a match config (loaded from path) of a game that tool
+// does not play, as a usage error that names the games it plays.
+func checkTool(t games.Tool, path string, cfg arena.Config) error {
+	if g, err := games.Lookup(cfg.Game); err == nil && g.Has(t) {
+		return nil
+	}
+	return usageError("--rules %s is a %q config; this command plays the %s game only", path, cfg.Game, strings.Join(games.With(t), " or "))
 }

@@ -1,22 +1,54 @@
 package cli
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
 )
 
 // TestEveryGameHasAPlayClient: kaisen play can play every game of the
-// registry, and only those.
+// registry with its default AI, and refuses an unknown AI as a usage error.
 func TestEveryGameHasAPlayClient(t *testing.T) {
-	require.Len(t, playClients, len(games.All()))
 	for _, g := range games.All() {
-		c, ok := playClients[g.Name]
-		require.True(t, ok, g.Name)
-		require.NoError(t, g.CheckPlayer(c.defaultPlayer), g.Name)
+		t.Run(g.Name, func(t *testing.T) {
+			_, err := g.NewClient(games.ClientOptions{Player: g.PlayDefault})
+			require.NoError(t, err)
+			code, _, stderr := playRun(t, "play", "--game", g.Name, "--player", "deepblue", "--addr", "127.0.0.1:1")
+			require.Equal(t, 2, code)
+			require.Contains(t, stderr, "deepblue")
+		})
+	}
+}
+
+// TestToolsRefuseOtherGames: a command written for some games refuses a
+// config of another game with a usage error naming the games it plays.
+func TestToolsRefuseOtherGames(t *testing.T) {
+	for _, tt := range []struct {
+		tool games.Tool
+		game string
+	}{
+		{games.ToolTournament, "battleship"},
+		{games.ToolTune, "battleship"},
+		{games.ToolExploit, "battleship"},
+		{games.ToolTournament, "submarine"},
+	} {
+		cfg := arena.DefaultConfig()
+		cfg.Game = tt.game
+		err := checkTool(tt.tool, "x.yaml", cfg)
+		if slices.Contains(games.With(tt.tool), tt.game) {
+			require.NoError(t, err)
+			continue
+		}
+		var ue *UsageError
+		require.ErrorAs(t, err, &ue)
+		require.ErrorContains(t, err, fmt.Sprintf(`--rules x.yaml is a %q config; this command plays the %s game only`, tt.game, strings.Join(games.With(tt.tool), " or ")))
 	}
 }
 

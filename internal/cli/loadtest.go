@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/loadtest"
 	"github.com/kaisen-ai/kaisen/server"
 )
@@ -115,6 +116,6 @@ latency at that load.
 	fl.Float64Var(&opts.Rate, "rate", 0, "pace the clients to about this many actions/s in total (0 = as fast as possible)")
 	addJSONFlag(cmd, &asJSON, "print a JSON summary as the last line")
 	fl.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the clients to this file")
-	completePlayers(cmd, "player", true, false, false)
+	completePlayers(cmd, "player", false, hasTool(games.ToolLoadtest))
 	return cmd
 }

@@ -103,8 +103,8 @@ replays (schema in docs/battleship.md; kaisen replay draws them).`,
 	fl.BoolVar(&f.html, "html", false, "also write each replay as a self-contained HTML page (game-000000.html, ...)")
 	addJSONFlag(cmd, &f.json, "print the summary as one JSON object instead of a table")
 	addProgressFlag(cmd, &f.progress)
-	completePlayers(cmd, "p1", true, true, false)
-	completePlayers(cmd, "p2", true, true, false)
+	completePlayers(cmd, "p1", false, anyGame)
+	completePlayers(cmd, "p2", false, anyGame)
 	completeYAML(cmd, "p1-weights", "p2-weights", "rules")
 	must(cmd.MarkFlagDirname("replays"))
 	return cmd
@@ -224,7 +224,7 @@ func writeMatchJSON(w io.Writer, s *arena.Summary) error {
 		P1Forfeits: s.P1Forfeits, P2Forfeits: s.P2Forfeits, MeanActions: s.Mean, P90Actions: s.P90,
 		GamesPerSec: float64(int64(s.GamesPerSec()*10+0.5)) / 10, Seed: s.Seed,
 	}
-	if s.Game == arena.GameBattleship {
+	if countsShots(s.Game) {
 		m1, m2 := s.P1MeanShots(), s.P2MeanShots()
 		out.P1MeanShots, out.P2MeanShots = &m1, &m2
 	}
@@ -262,10 +262,16 @@ func writeMatchTable(w io.Writer, s *arena.Summary) error {
 	fmt.Fprintf(w, "seat 0 (acts first) won %d of %d games: %s\n", s.Seat0Wins, n,
 		strings.TrimSpace(strings.TrimPrefix(share(s.Seat0Wins, n, 0), fmt.Sprint(s.Seat0Wins))))
 	fmt.Fprintf(w, "actions per game: mean %.1f, p90 %d\n", s.Mean, s.P90)
-	if s.Game == arena.GameBattleship {
+	if countsShots(s.Game) {
 		fmt.Fprintf(w, "shots per game: p1 %s %.2f, p2 %s %.2f\n", s.P1, s.P1MeanShots(), s.P2, s.P2MeanShots())
 	}
 	_, err := fmt.Fprintf(w, "%d games in %.2fs: %.0f games/s, %.0f actions/s, %d workers\n",
 		n, s.Elapsed.Seconds(), s.GamesPerSec(), s.ActionsPerSec(), s.Workers)
 	return err
+}
+
+// countsShots reports whether the game's matches count shots (games.Game.Shots).
+func countsShots(game string) bool {
+	g, err := games.Lookup(game)
+	return err == nil && g.Shots
 }

@@ -4,26 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"net"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/client"
-	"github.com/kaisen-ai/kaisen/game/battleship"
-	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
 // playFlags are the flags of kaisen play.
 type playFlags struct {
 	addr, player, config, name string
-	game                       string // submarine or battleship (play_battleship.go)
+	game                       string // a game of the registry (games.Lookup)
 	connections                int
 	seed                       uint64
 	timeout, dialTimeout       time.Duration
@@ -137,19 +132,15 @@ the AI).`,
 			if err != nil {
 				return err
 			}
-			c, ok := playClients[g.Name]
-			if !ok {
-				return usageError("--game %s: kaisen play has no client for it", g.Name)
-			}
 			if f.human || f.against != "" {
-				return runHuman(cmd, e, &f, g.Name)
+				return runHuman(cmd, e, &f, g)
 			}
 			f.tally = &playTally{Game: g.Name, Player: f.player, Addr: f.addr, Seed: f.seed, Ends: []string{}}
 			if !cmd.Flags().Changed("player") {
-				f.player = c.defaultPlayer
+				f.player = g.PlayDefault
 				f.tally.Player = f.player
 			}
-			return c.run(cmd.Context(), e, f)
+			return runPlay(cmd.Context(), e, f, g)
 		},
 	}
 	fl := cmd.Flags()
@@ -162,59 +153,34 @@ the AI).`,
 	alias(cmd, "games", "connections")
 	addSeedFlag(cmd, &f.seed, "seed of the AI's random choices")
 	addJSONFlag(cmd, &f.json, "print the tally of the games as one JSON object instead of the end lines")
-	completePlayers(cmd, "player", true, true, false)
+	completePlayers(cmd, "player", false, anyGame)
 	completeYAML(cmd, "weights")
 	fl.StringVar(&f.name, "name", "", `name sent to submarine-py servers (default "kaisen-" + the player)`)
 	fl.DurationVar(&f.timeout, "timeout", client.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
 	fl.DurationVar(&f.dialTimeout, "dial-timeout", 10*time.Second, "longest wait to connect")
 	fl.BoolVar(&f.human, "human", false, "play yourself: type your moves on stdin (or pipe them in); submarine game")
 	fl.StringVar(&f.against, "against", "", "with --human: play this built-in AI in-process, with its explanation of each action, instead of a server")
-	completePlayers(cmd, "against", true, false, false)
+	completePlayers(cmd, "against", false, hasHuman)
 	return cmd
 }
 
-// playClient is how kaisen play plays one game of the registry: the AI
-// without --player and the run.
-type playClient struct {
-	defaultPlayer string
-	run           func(ctx context.Context, e *env, f playFlags) error
-}
-
-// playClients are kaisen play's clients by game name; every game of the
-// registry has one (TestEveryGameHasAPlayClient).
-var playClients = map[string]playClient{
-	submarine.Name:  {defaultPlayer: "random", run: runPlay},
-	battleship.Name: {defaultPlayer: defaultBattleshipPlayer, run: runPlayBattleship},
-}
-
-func runPlay(ctx context.Context, e *env, f playFlags) error {
-	if f.name == "" {
-		f.name = "kaisen-" + f.player
-	}
-	if strings.ContainsAny(f.name, "\r\n") || strings.TrimSpace(f.name) == "" {
-		return usageError("--name %q: want one non-blank line", f.name)
-	}
-	if _, err := players.Lookup(f.player); err != nil {
-		return usageError("--player: %w", err)
-	}
-	// Build once for the default rules so that bad --weights fail before
-	// connecting; other boards (submarine-py fields) are built on demand.
-	def := submarine.DefaultRules()
-	if _, err := players.New(f.player, def, config.File(f.config)); err != nil {
+// runPlay is kaisen play with an AI: f.connections connections to the
+// server, each played by the game's client; every game gets its own
+// seeded AI (the game's number over all connections).
+func runPlay(ctx context.Context, e *env, f playFlags, g games.Game) error {
+	c, err := g.NewClient(games.ClientOptions{Player: f.player, Load: config.File(f.config), Name: f.name})
+	if err != nil {
 		return &UsageError{Err: err}
 	}
-	build := func(r *submarine.Rules) (players.Factory, error) {
-		return players.New(f.player, r, config.File(f.config))
+	e.log.Info("play", "game", g.Name, "addr", f.addr, "player", f.player, "seed", f.seed, "connections", f.connections)
+	opt := games.PlayOptions{Seed: f.seed, ReadTimeout: f.timeout, Log: e.log, OnEnd: f.tally.add}
+	if !f.json {
+		opt.Print = printLine(e)
 	}
-	e.log.Info("play", "addr", f.addr, "player", f.player, "seed", f.seed, "connections", f.connections)
-
-	offset := 0 // games played on earlier connections: every game gets its own stream
+	played := 0 // games played on earlier connections
 	for conn := range f.connections {
-		rngFor := func(game int) *rand.Rand {
-			return rand.New(rand.NewPCG(f.seed, uint64(offset+game)))
-		}
-		res, err := playOnce(ctx, e, f, build, rngFor)
-		offset += len(res.Games)
+		n, err := playConn(ctx, f, c, played, opt)
+		played += n
 		if err != nil {
 			if f.connections > 1 {
 				err = fmt.Errorf("connection %d of %d: %w", conn+1, f.connections, err)
@@ -226,43 +192,21 @@ func runPlay(ctx context.Context, e *env, f playFlags) error {
 	return finishPlay(e, f, nil)
 }
 
-// playOnce plays every game of one connection and prints the end lines.
-func playOnce(ctx context.Context, e *env, f playFlags, build client.SubmarinePlayerFor, rngFor func(int) *rand.Rand) (client.SubmarineResult, error) {
+// printLine prints a line of a game's end to stdout.
+func printLine(e *env) func(string) error {
+	return func(line string) error {
+		_, err := fmt.Fprintln(e.stdout, line)
+		return err
+	}
+}
+
+// playConn plays every game of one new connection.
+func playConn(ctx context.Context, f playFlags, c games.Client, first int, opt games.PlayOptions) (int, error) {
 	d := net.Dialer{Timeout: f.dialTimeout}
 	conn, err := d.DialContext(ctx, "tcp", f.addr)
 	if err != nil {
-		return client.SubmarineResult{}, fmt.Errorf("connect: %w", err)
+		return 0, fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close()
-	var werr error
-	opts := client.SubmarinePlayOptions{
-		Name:        f.name,
-		ReadTimeout: f.timeout,
-		Log:         e.log,
-		OnGame: func(g client.SubmarineGame) {
-			e.log.Debug("game over", "game", g.Game+1, "round", g.Round, "end", g.End.String(), "actions", g.Actions, "first", g.First)
-			f.tally.add(g.End)
-			if f.json {
-				return
-			}
-			if _, err := fmt.Fprintln(e.stdout, g.Line); err != nil && werr == nil {
-				werr = err
-			}
-		},
-	}
-	res, err := client.PlaySubmarine(ctx, conn, build, rngFor, opts)
-	if err == nil && res.Tally != nil && !f.json {
-		for _, l := range protocol.SeriesTrailer(*res.Tally) {
-			if _, err := fmt.Fprintln(e.stdout, l); err != nil && werr == nil {
-				werr = err
-			}
-		}
-	}
-	if err == nil && werr != nil {
-		err = fmt.Errorf("write output: %w", werr)
-	}
-	if err == nil {
-		e.log.Info("connection done", "dialect", res.Dialect.String(), "games", len(res.Games), "series", res.Series)
-	}
-	return res, err
+	return c.Play(ctx, conn, first, opt)
 }

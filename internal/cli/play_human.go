@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
@@ -15,12 +17,12 @@ import (
 
 // runHuman is kaisen play --human: a person in the seat, on a server or
 // (--against) against a built-in AI in-process.
-func runHuman(cmd *cobra.Command, e *env, f *playFlags, game string) error {
+func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 	switch {
 	case !f.human:
 		return usageError("--against is for --human games")
-	case game != submarine.Name:
-		return usageError("--human plays the submarine game only")
+	case g.HumanClient == nil:
+		return usageError("--human plays %s only", strings.Join(gamesWith(func(g games.Game) bool { return g.HumanClient != nil }), ", "))
 	case f.json:
 		return usageError("--human prints the game for a person: no --json")
 	case cmd.Flags().Changed("player") || cmd.Flags().Changed("weights"):
@@ -36,12 +38,9 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, game string) error {
 	if f.name == "" {
 		f.name = "kaisen-human"
 	}
-	f.tally = &playTally{Game: game, Player: "human", Addr: f.addr, Seed: f.seed, Ends: []string{}}
-	build := func(r *submarine.Rules) (players.Factory, error) {
-		return func(rng *rand.Rand) players.Player { return seat(r, rng) }, nil
-	}
-	rngFor := func(g int) *rand.Rand { return rand.New(rand.NewPCG(f.seed, uint64(g))) }
-	_, err := playOnce(cmd.Context(), e, *f, build, rngFor)
+	f.tally = &playTally{Game: g.Name, Player: "human", Addr: f.addr, Seed: f.seed, Ends: []string{}}
+	opt := games.PlayOptions{Seed: f.seed, ReadTimeout: f.timeout, Log: e.log, OnEnd: f.tally.add, Print: printLine(e)}
+	_, err := playConn(cmd.Context(), *f, g.HumanClient(f.name, in, e.stdout), 0, opt)
 	if err != nil && cmd.Context().Err() != nil {
 		return &ExitError{Code: ExitInterrupted, Err: err}
 	}

@@ -13,10 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/version"
-	"github.com/kaisen-ai/kaisen/players"
-	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
 // Exit codes of every command (docs/cli.md).
@@ -57,8 +56,7 @@ func exitCode(ctx context.Context, err error) int {
 		return ExitOK
 	case errors.As(err, &ee):
 		return ee.Code
-	case errors.As(err, &ue), errors.Is(err, players.ErrUnknownPlayer), errors.Is(err, bsplayers.ErrUnknownPlayer),
-		errors.Is(err, config.ErrInvalid):
+	case errors.As(err, &ue), errors.Is(err, config.ErrInvalid), unknownPlayer(err):
 		return ExitUsage
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())):
 		return ExitInterrupted
@@ -214,4 +212,14 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	default:
 		return nil, usageError("--log-format %q: want text or json", format)
 	}
+}
+
+// unknownPlayer reports whether err is a game's unknown-AI error.
+func unknownPlayer(err error) bool {
+	for _, g := range games.All() {
+		if errors.Is(err, g.ErrUnknownPlayer) {
+			return true
+		}
+	}
+	return false
 }

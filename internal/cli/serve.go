@@ -167,7 +167,7 @@ off); another address is logged as a warning.`,
 	fl.IntVar(&f.maxLine, "max-line-bytes", lim.MaxLineBytes, "longest line a client may send")
 	completeWords(cmd, "dialect", "classic", "submarine-py")
 	completeWords(cmd, "first", server.FirstConnected, server.FirstAlternate, server.FirstHalves, server.FirstRandom)
-	completePlayers(cmd, "house", true, true, false)
+	completePlayers(cmd, "house", false, anyGame)
 	completeYAML(cmd, "config", "house-weights")
 	return cmd
 }
@@ -223,10 +223,10 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 		if fl.Changed("house") && f.house == "" {
 			l.Opponent = server.OpponentPair
 		}
-		// A battleship listener plays the house gridbot unless told otherwise
-		// (--house pair pairs clients).
-		if fl.Changed("game") && f.game == server.GameBattleship && !fl.Changed("house") {
-			l.Opponent = server.DefaultBattleshipHouse
+		// A listener of a game with a default house AI (battleship: gridbot)
+		// plays it unless told otherwise (--house pair pairs clients).
+		if h := server.DefaultHouse(f.game); fl.Changed("game") && !fl.Changed("house") && h != "" {
+			l.Opponent = h
 		}
 		// Zero means "default" in the config; on the command line it is a mistake.
 		for _, v := range []struct {

@@ -18,6 +18,7 @@ import (
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/report"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
@@ -77,7 +78,7 @@ prints the summary of the games finished so far (exit code 130).`,
 	addSeedFlag(cmd, &f.seed, "seed of the games")
 	addWorkersFlag(cmd, &f.workers, 1)
 	addProgressFlag(cmd, &f.progress)
-	completePlayers(cmd, "player", false, true, false)
+	completePlayers(cmd, "player", false, hasTool(games.ToolShots))
 	completeYAML(cmd, "weights")
 	fl.StringVar(&f.size, "size", "10x10", "board WIDTHxHEIGHT")
 	fl.StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths")

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/report"
 	"github.com/kaisen-ai/kaisen/players"
@@ -84,7 +85,7 @@ stops and rates the games played.`,
 	addJSONFlag(cmd, &f.json, "print the result as one JSON object (last line of stdout)")
 	fl.StringVar(&f.html, "html", "", "also write the cross table and the Elo chart as a self-contained HTML page to this file")
 	addProgressFlag(cmd, &f.progress)
-	completePlayers(cmd, "players", true, false, true)
+	completePlayers(cmd, "players", true, hasTool(games.ToolTournament))
 	completeYAML(cmd, "rules")
 	return cmd
 }
@@ -109,8 +110,8 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	if err != nil {
 		return err
 	}
-	if cfg.Game != "submarine" {
-		return usageError("--rules %s is a %q config; this command plays the submarine game only", f.config, cfg.Game)
+	if err := checkTool(games.ToolTournament, f.config, cfg); err != nil {
+		return err
 	}
 	rules, err := cfg.Rules.Build()
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/tune"
 )
@@ -111,8 +112,8 @@ the same file (except the date).`,
 	addSeedFlag(cmd, &f.seed, "seed of the whole run")
 	addWorkersFlag(cmd, &f.workers, 0)
 	addJSONFlag(cmd, &f.json, "print the result as one JSON object instead of the table")
-	completePlayers(cmd, "player", true, false, false)
-	completePlayers(cmd, "against", true, false, true)
+	completePlayers(cmd, "player", false, hasTool(games.ToolTune))
+	completePlayers(cmd, "against", true, hasTool(games.ToolTune))
 	completeYAML(cmd, "weights", "rules", "out")
 	defer completeWords(cmd, "objective", "mean", "min")
 	fl.StringVar(&f.objective, "objective", "mean", "mean: the score over the whole pool; min: the worst opponent's (a soft-min, see --min-temperature)")
@@ -163,7 +164,7 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	if err != nil {
 		return usageError("--objective %s --min-temperature %g: %v", f.objective, f.temperature, err)
 	}
-	rules, err := submarineRules(f.matchConfig)
+	rules, err := submarineRules(f.matchConfig, games.ToolTune)
 	if err != nil {
 		return err
 	}

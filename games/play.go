@@ -1,0 +1,41 @@
+package games
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/internal/roster"
+	"github.com/kaisen-ai/kaisen/protocol"
+)
+
+// ClientOptions are the settings of a network client (kaisen play).
+type ClientOptions struct {
+	Player string        // the built-in AI that plays
+	Load   roster.Loader // its settings file (nil = its built-in defaults)
+	// Name is sent to servers that ask for one ("" = "kaisen-" + Player).
+	Name string
+}
+
+// PlayOptions are the settings of one connection of a Client.
+type PlayOptions struct {
+	// Seed seeds the AI of every game: game k of the connection whose
+	// first game is first draws from rand.NewPCG(Seed, first+k).
+	Seed        uint64
+	ReadTimeout time.Duration // bound on each read from the server
+	Log         *slog.Logger  // never nil
+	// OnEnd is called once per game finished, with its end for this client.
+	OnEnd func(end protocol.End)
+	// Print, when set, takes every line for the user: each game's end line
+	// exactly as the server sent it, then any trailer (a series' tally).
+	Print func(line string) error
+}
+
+// Client plays one AI over the game's wire protocol (kaisen play).
+type Client interface {
+	// Play plays every game the server offers on conn (one game, or a
+	// whole series); first is the number of games played on earlier
+	// connections. It returns the games finished, also on an error.
+	Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error)
+}
