@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +15,10 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/browsertest"
+	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -66,9 +70,14 @@ func wantHeat(d *replay.HTMLData, i int) map[string][]int {
 // the action text, the board cells and every heatmap value shown are the
 // replay's, and the page makes no network request.
 func TestHTMLInBrowser(t *testing.T) {
-	for _, name := range []string{"html-hirota", "html-density", "scripted"} {
+	for _, name := range []string{"html-hirota", "html-density", "scripted", "hirota-100"} {
 		t.Run(name, func(t *testing.T) {
-			d := htmlData(t, name)
+			var d *replay.HTMLData
+			if name == "hirota-100" {
+				d = hundredActions(t)
+			} else {
+				d = htmlData(t, name)
+			}
 			page := filepath.Join(t.TempDir(), name+".html")
 			f, err := os.Create(page)
 			require.NoError(t, err)
@@ -90,6 +99,7 @@ func TestHTMLInBrowser(t *testing.T) {
 			ready, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.readyMs`))
 			require.NoError(t, err)
 			t.Logf("%s: %d frames, %d bytes, first frame drawn %s ms after the navigation started (performance.now)", name, len(d.Frames), fileSize(t, page), ready)
+			require.Less(t, fileSize(t, page), int64(300<<10), "the goal: a 100-action game under 300 KB")
 
 			last := len(d.Frames) - 1
 			check := func(i int) map[string][]int {
@@ -151,6 +161,32 @@ func TestHTMLInBrowser(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hundredActions is the HTML data of a 100-action game with heatmaps:
+// hirota against stateplayer2 with --explain, game 0 of
+// kaisen match --p1 hirota --p2 stateplayer2 --seed 1 under the default
+// rules with a draw limit of 100.
+func hundredActions(t *testing.T) *replay.HTMLData {
+	t.Helper()
+	r := submarine.DefaultRules()
+	r.DrawLimit = 100
+	var f [2]players.Factory
+	for s, name := range [2]string{"hirota", "stateplayer2"} {
+		var err error
+		f[s], err = players.New(name, r, nil)
+		require.NoError(t, err)
+	}
+	var buf bytes.Buffer
+	_, err := arena.PlayGame(r, f[0], f[1], arena.GameSeed(1, 0), &arena.GameOptions{
+		Names: [2]string{"hirota", "stateplayer2"}, Replay: &buf, Explain: true})
+	require.NoError(t, err)
+	rp, err := replay.ReadSubmarine(&buf)
+	require.NoError(t, err)
+	require.Len(t, rp.Steps, 100)
+	d, err := replay.SubmarineHTML(rp)
+	require.NoError(t, err)
+	return d
 }
 
 func fileSize(t *testing.T, path string) int64 {
