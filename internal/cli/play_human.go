@@ -22,7 +22,7 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 	case !f.human:
 		return usageError("--against is for --human games")
 	case g.HumanClient == nil:
-		return usageError("--human plays %s only", strings.Join(gamesWith(func(g games.Game) bool { return g.HumanClient != nil }), ", "))
+		return usageError("--human plays the %s game only", strings.Join(gamesWith(hasHuman), " or "))
 	case f.json:
 		return usageError("--human prints the game for a person: no --json")
 	case cmd.Flags().Changed("player") || cmd.Flags().Changed("weights"):
