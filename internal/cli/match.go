@@ -16,7 +16,6 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 // matchFlags are the settings of kaisen match.
@@ -132,6 +131,13 @@ func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, er
 	if !f.p2Given {
 		f.p2 = g.DefaultPlayers[1]
 	}
+	if f.p1 == "" || f.p2 == "" {
+		var names []string
+		for _, p := range g.Players() {
+			names = append(names, p.Name)
+		}
+		return nil, usageError("--p1 and --p2 must name players (players: %s)", strings.Join(names, ", "))
+	}
 	fam, err := g.Family(cfg,
 		games.Entrant{Name: f.p1, Load: config.File(f.p1Config)},
 		games.Entrant{Name: f.p2, Load: config.File(f.p2Config)})
@@ -143,8 +149,6 @@ func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, er
 
 func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	switch {
-	case f.p1 == "" || f.p2 == "":
-		return usageError("--p1 and --p2 must name players (players: %s)", strings.Join(players.Names(), ", "))
 	case f.explain && f.replays == "":
 		return usageError("--explain records explanations in replays: add --replays DIR")
 	case f.html && f.replays == "":
