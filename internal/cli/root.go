@@ -194,6 +194,7 @@ func commands(e *env) []*cobra.Command {
 		newTuneCmd(e),
 		newExploitCmd(e),
 		newTournamentCmd(e),
+		newLadderCmd(e),
 		newVersionCmd(e),
 	}
 }

@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kaisen-ai/kaisen/ladder"
+)
+
+// newLadderCmd is kaisen ladder: the rated ladder's database (docs/ladder.md).
+func newLadderCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "ladder",
+		Short: "Register bots and read the rated ladder's table and history (SQLite database)",
+		Long: `The rated ladder keeps registered bots, their Glicko-2 ratings and their
+games in a database (docs/ladder.md): --db is its file (SQLite, created and
+migrated when needed; PostgreSQL is to come).`,
+		Example: `  kaisen ladder register mybot --db ladder.db
+  kaisen ladder table --db ladder.db
+  kaisen ladder history mybot --db ladder.db --json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError("unknown command %q for %q", args[0], cmd.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newLadderRegisterCmd(e), newLadderTableCmd(e), newLadderHistoryCmd(e))
+	return cmd
+}
+
+// addDBFlag registers --db, the ladder database.
+func addDBFlag(cmd *cobra.Command, p *string) {
+	cmd.Flags().StringVar(p, "db", "", "the ladder database: a file path (SQLite)")
+}
+
+// openLadder opens the database named by --db (a usage error when unset
+// or not usable as a database address).
+func openLadder(cmd *cobra.Command, db string) (*ladder.Store, error) {
+	if db == "" {
+		return nil, usageError("--db: want the ladder database's file path")
+	}
+	s, err := ladder.Open(cmd.Context(), db)
+	if err != nil {
+		if errors.Is(err, ladder.ErrDSN) {
+			return nil, &UsageError{Err: err}
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+func newLadderRegisterCmd(e *env) *cobra.Command {
+	var db string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "register NAME",
+		Short: "Register a bot and print its token (once: only its hash is kept)",
+		Long: `Register a bot under NAME (1 to 32 letters, digits, '_', '-' or '.', starting
+with a letter or digit) with a new rating, and print its token alone on the
+last line. The token is shown this once: the database keeps only its
+SHA-256. A bot presents its name and token when it connects to a rated
+listener.`,
+		Example: `  kaisen ladder register mybot --db ladder.db
+  TOKEN=$(kaisen ladder register mybot --db ladder.db | tail -n 1)`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := ladder.ValidName(args[0]); err != nil {
+				return &UsageError{Err: err}
+			}
+			s, err := openLadder(cmd, db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			token, err := s.Register(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return json.NewEncoder(e.stdout).Encode(map[string]string{"name": args[0], "token": token})
+			}
+			fmt.Fprintf(e.stdout, "registered %s; its token (shown once, keep it secret):\n", args[0])
+			_, err = fmt.Fprintln(e.stdout, token)
+			return err
+		},
+	}
+	addDBFlag(cmd, &db)
+	addJSONFlag(cmd, &asJSON, `print {"name","token"} as one JSON object`)
+	return cmd
+}
+
+// botJSON is one row of kaisen ladder table --json.
+type botJSON struct {
+	Name       string  `json:"name"`
+	Rating     float64 `json:"rating"`
+	RD         float64 `json:"rd"`
+	Volatility float64 `json:"volatility"`
+	Games      int     `json:"games"`
+}
+
+func newLadderTableCmd(e *env) *cobra.Command {
+	var db string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "table",
+		Short: "Print every bot with its rating, best first",
+		Long: `Print every registered bot with its Glicko-2 rating, deviation (RD: the
+rating is within about 2 RD of the truth), volatility and number of rated
+games, the best rated first.`,
+		Example: `  kaisen ladder table --db ladder.db
+  kaisen ladder table --db ladder.db --json | jq -r '.[0].name'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := openLadder(cmd, db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			bots, err := s.Table(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				out := []botJSON{}
+				for _, b := range bots {
+					out = append(out, botJSON{b.Name, b.Rating.R, b.Rating.RD, b.Rating.Vol, b.Games})
+				}
+				return json.NewEncoder(e.stdout).Encode(out)
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "#\tbot\trating\tRD\tgames")
+			for i, b := range bots {
+				fmt.Fprintf(tw, "%d\t%s\t%.0f\t%.0f\t%d\n", i+1, b.Name, b.Rating.R, b.Rating.RD, b.Games)
+			}
+			return tw.Flush()
+		},
+	}
+	addDBFlag(cmd, &db)
+	addJSONFlag(cmd, &asJSON, "print the table as one JSON array")
+	return cmd
+}
+
+// playedJSON is one game of kaisen ladder history --json.
+type playedJSON struct {
+	Game     string    `json:"game"`
+	Seat     int       `json:"seat"`
+	Opponent string    `json:"opponent"`
+	Result   string    `json:"result"` // win, loss, draw
+	Reason   string    `json:"reason"`
+	Actions  int       `json:"actions"`
+	Replay   string    `json:"replay,omitempty"`
+	End      time.Time `json:"end"`
+	Before   float64   `json:"rating_before"`
+	After    float64   `json:"rating_after"`
+}
+
+func newLadderHistoryCmd(e *env) *cobra.Command {
+	var db string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "history NAME",
+		Short: "Print a bot's rated games, oldest first, with its rating after each",
+		Long: `Print bot NAME's rated games in the order they were rated: the game id (its
+result log line and replay file), the opponent, the result, why the game
+ended, and the bot's rating before and after.`,
+		Example: `  kaisen ladder history mybot --db ladder.db
+  kaisen ladder history mybot --db ladder.db --json | jq '.[-1].rating_after'`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := openLadder(cmd, db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			games, err := s.History(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			out := []playedJSON{}
+			for _, p := range games {
+				g := p.Game
+				res := "draw"
+				switch {
+				case g.Winner == p.Seat:
+					res = "win"
+				case g.Winner == 1-p.Seat:
+					res = "loss"
+				}
+				out = append(out, playedJSON{g.ID, p.Seat, g.Bots[1-p.Seat], res, g.Reason, g.Actions, g.Replay, g.End, p.Before.R, p.After.R})
+			}
+			if asJSON {
+				return json.NewEncoder(e.stdout).Encode(out)
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "game\topponent\tresult\treason\tactions\trating")
+			for _, p := range out {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.0f -> %.0f\n", p.Game, p.Opponent, p.Result, p.Reason, p.Actions, p.Before, p.After)
+			}
+			return tw.Flush()
+		},
+	}
+	addDBFlag(cmd, &db)
+	addJSONFlag(cmd, &asJSON, "print the games as one JSON array")
+	return cmd
+}
