@@ -27,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/ f
 type figure struct {
 	name   string   // testdata/NAME.golden
 	args   []string // the kaisen command line, as the docs print it
-	files  map[string]string
+	files  map[string]string // written to a temporary directory; args naming one get its path
 	quotes []quote
 }
 
