@@ -25,8 +25,8 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/ f
 
 // figure is one seeded command whose output the docs quote.
 type figure struct {
-	name   string   // testdata/NAME.golden
-	args   []string // the kaisen command line, as the docs print it
+	name   string            // testdata/NAME.golden
+	args   []string          // the kaisen command line, as the docs print it
 	files  map[string]string // written to a temporary directory; args naming one get its path
 	quotes []quote
 }
