@@ -318,3 +318,54 @@ func TestFullSizeSearchMatchesTable(t *testing.T) {
 	require.Zero(t, missed)
 	t.Logf("search: %d won, %d lost, %d unknown of which %d decisive", counts[Win], counts[Loss], counts[Unknown], missed)
 }
+
+// TestConversion: from won and lost positions, both sides playing Best
+// (the winner its fastest win, the loser its slowest loss), the game ends in
+// exactly the table's distance; from wins the search proves, within the
+// proved bound.
+func TestConversion(t *testing.T) {
+	r := submarine.DefaultRules()
+	base := solver5(t)
+	rng := rand.New(rand.NewPCG(31, 32))
+	tests := []struct {
+		name   string
+		ships  [2]int
+		search bool
+	}{
+		{"table 3v1", [2]int{3, 1}, false},
+		{"table 1v3", [2]int{1, 3}, false},
+		{"search 3v2", [2]int{3, 2}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSolver(base.tb, Options{Nodes: 20_000})
+			played := 0
+			for tries := 0; played < 8 && tries < 2000; tries++ {
+				p := randomPosition(rng, r, tc.ships[0], tc.ships[1])
+				v, err := s.Solve(p)
+				require.NoError(t, err)
+				if (v.Outcome != Win && v.Outcome != Loss) || v.Plies < 3 {
+					continue
+				}
+				require.Equal(t, !tc.search, v.Exact)
+				played++
+				plies := 0
+				for p.Other.Alive != 0 {
+					require.Less(t, plies, v.Plies, "from %s (%v) the game goes on", p, v)
+					best, err := s.Best(p)
+					require.NoError(t, err)
+					p = applyTo(t, p, best.Action)
+					plies++
+					if p.Other.Alive == 0 {
+						break
+					}
+					p = p.Swap()
+				}
+				if !tc.search {
+					require.Equal(t, v.Plies, plies)
+				}
+			}
+			require.Equal(t, 8, played, "not enough won positions drawn")
+		})
+	}
+}

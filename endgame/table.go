@@ -74,6 +74,9 @@ type pair struct {
 type class struct {
 	mover, other *placements
 	dist         []uint8
+
+	tallyOnce sync.Once
+	tally     Tally
 }
 
 // NewTablebase returns an empty tablebase for board that covers every class

@@ -95,7 +95,9 @@ type Tally struct {
 	LongestWin, LongestLoss int
 }
 
-// Tally solves the class (if needed) and counts its outcomes.
+// Tally solves the class (if needed) and counts its outcomes (once; later
+// calls are a lookup). A player can use it to value material in the middle
+// game: which endgames are won, drawn or lost on average.
 func (t *Tablebase) Tally(mover, other []int) (Tally, error) {
 	a, err := toMaterial(mover)
 	if err != nil {
@@ -109,20 +111,23 @@ func (t *Tablebase) Tally(mover, other []int) (Tally, error) {
 	if err != nil {
 		return Tally{}, err
 	}
-	tl := Tally{Positions: len(c.dist)}
-	for _, d := range c.dist {
-		switch {
-		case d == 0:
-			tl.Draw++
-		case d%2 == 1:
-			tl.Win++
-			tl.LongestWin = max(tl.LongestWin, int(d))
-		default:
-			tl.Loss++
-			tl.LongestLoss = max(tl.LongestLoss, int(d))
+	c.tallyOnce.Do(func() {
+		tl := Tally{Positions: len(c.dist)}
+		for _, d := range c.dist {
+			switch {
+			case d == 0:
+				tl.Draw++
+			case d%2 == 1:
+				tl.Win++
+				tl.LongestWin = max(tl.LongestWin, int(d))
+			default:
+				tl.Loss++
+				tl.LongestLoss = max(tl.LongestLoss, int(d))
+			}
 		}
-	}
-	return tl, nil
+		c.tally = tl
+	})
+	return c.tally, nil
 }
 
 // Stats reports what the tablebase holds: solved classes, positions and
