@@ -1,6 +1,7 @@
 package endgame
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -191,5 +192,46 @@ func BenchmarkSearchVsTable32(b *testing.B) {
 	b.ReportMetric(float64(decisive)/float64(n), "decisive")
 	if decisive > 0 {
 		b.ReportMetric(float64(proved)/float64(decisive), "proved-of-decisive")
+	}
+}
+
+// BenchmarkSearchBudget solves the same 200 seeded random positions (three
+// ships against three or two, either side to move) per op at several
+// budgets and reports how many the search proves won or lost: what more
+// budget buys (go test -bench SearchBudget -benchtime 1x).
+func BenchmarkSearchBudget(b *testing.B) {
+	r := submarine.DefaultRules()
+	base := solver5(b)
+	if err := base.tb.Warm(r); err != nil {
+		b.Fatal(err)
+	}
+	for _, nb := range []int{3, 2} {
+		rng := rand.New(rand.NewPCG(9, 10))
+		ps := make([]Position, 200)
+		for i := range ps {
+			ps[i] = randomPosition(rng, r, 3, nb)
+			if rng.IntN(2) == 0 {
+				ps[i] = ps[i].Swap()
+			}
+		}
+		for _, nodes := range []int{20_000, 200_000, 2_000_000} {
+			b.Run(fmt.Sprintf("3v%d/nodes=%d", nb, nodes), func(b *testing.B) {
+				s := newSolver(base.tb, Options{Nodes: nodes})
+				var c [4]int
+				for b.Loop() {
+					c = [4]int{}
+					for _, p := range ps {
+						v, err := s.Solve(p)
+						if err != nil {
+							b.Fatal(err)
+						}
+						c[v.Outcome]++
+					}
+				}
+				b.ReportMetric(float64(c[Win]), "won")
+				b.ReportMetric(float64(c[Loss]), "lost")
+				b.ReportMetric(float64(c[Unknown]), "unknown")
+			})
+		}
 	}
 }
