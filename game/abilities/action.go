@@ -125,12 +125,13 @@ type CellResult struct {
 
 // Event is what one seat is told about one action (its own or the enemy's).
 type Event struct {
-	Seat  int // who acted
-	Mine  bool
-	Kind  Kind
-	Moved bool      // Move: a 1-deck moved (the enemy is told unless Options.HideMoves)
-	From  grid.Cell // Move: the owner is told From and To; the enemy -1
-	To    grid.Cell
+	Seat     int // who acted
+	Mine     bool
+	Attacker int // whose turn it was: the seat that fired the Cells (a Defend or Reveal is the other seat's)
+	Kind     Kind
+	Moved    bool      // Move: a 1-deck moved (the enemy is told unless Options.HideMoves)
+	From     grid.Cell // Move: the owner is told From and To; the enemy -1
+	To       grid.Cell
 	// Silent: nothing of the action is told (an enemy move under HideMoves);
 	// a host does not deliver it.
 	Silent  bool

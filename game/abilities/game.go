@@ -82,6 +82,7 @@ type Game struct {
 	defended bool // a defence was answered in the volley
 	newHit   bool
 	ask      *Question
+	fired3   bool   // the 3-deck's shot was fired in the current Apply
 	shots    [2]int // cells fired at by each seat (air defences included)
 	status   battleship.Status
 	winner   int
@@ -224,11 +225,12 @@ func (g *Game) Apply(a Action) (Step, error) {
 	}
 	seat := g.ToAct()
 	st := Step{Seat: seat, Action: a}
+	g.fired3 = false
 	var res [2][]CellResult // by viewer
 	scan := -1
 	var ev [2]Event
 	for v := range ev {
-		ev[v] = Event{Seat: seat, Mine: v == seat, Kind: a.Kind, From: -1, To: -1, Scan: -1}
+		ev[v] = Event{Seat: seat, Mine: v == seat, Attacker: g.turn, Kind: a.Kind, From: -1, To: -1, Scan: -1}
 	}
 	switch a.Kind {
 	case Move:
@@ -244,7 +246,6 @@ func (g *Game) Apply(a Action) (Step, error) {
 		g.special = a.Special
 		if a.Special {
 			g.used.special = true
-			ev[0].Special, ev[1].Special = true, true
 		}
 		g.startVolley([]grid.Cell{a.At}, false)
 	case Salvo:
@@ -279,6 +280,7 @@ func (g *Game) Apply(a Action) (Step, error) {
 	for v := range ev {
 		ev[v].Cells = res[v]
 		ev[v].Scan = scan
+		ev[v].Special = g.fired3
 	}
 	if a.Kind != Move && g.ask == nil && len(g.volley) == 0 && g.status == battleship.Running {
 		g.endVolley(&ev)
@@ -390,7 +392,7 @@ func (g *Game) fire(c grid.Cell, use bool, ask Ask) fired {
 	r := CellResult{At: c, Repeat: f.shot.Has(c) && !f.falseMiss.Has(c)}
 	f.shot.Add(c)
 	if g.special {
-		g.special = false
+		g.special, g.fired3 = false, true
 		if g.rules.Sides[att] == AI {
 			out.scan = g.scanCount(c)
 		} else {

@@ -1,0 +1,349 @@
+package abplayers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+)
+
+// BotConfig holds the ability bot's settings (configs/abilities-density.yaml;
+// configs/abilities-plain.yaml is the same bot with abilities off).
+type BotConfig struct {
+	// Abilities: use the abilities at all. Off, the bot is the density bot
+	// of classic Battleship: it never moves, salvoes or uses its 3-deck,
+	// declines every defence and reveals at random. Default true.
+	Abilities bool `mapstructure:"abilities"`
+	// Budget is the exact count's time per move, turned into deterministic
+	// work (WorkPerMS per millisecond); 0 always samples. Default 0.
+	Budget time.Duration `mapstructure:"budget"`
+	// WorkPerMS calibrates Budget (as in configs/density.yaml). Default 100000.
+	WorkPerMS int64 `mapstructure:"work_per_ms"`
+	// Samples is how many layouts a density estimate draws. Default 600.
+	Samples int `mapstructure:"samples"`
+	// SalvoRatio: salvo when the salvo's expected hits reach SalvoRatio
+	// times the best single cell's chance (the defender's pick counted
+	// against the Humans' salvo: its 3 least likely cells). Default 1.3.
+	SalvoRatio float64 `mapstructure:"salvo_ratio"`
+	// SalvoTargeting: salvo also while an enemy ship is hit and afloat (a
+	// single shot there usually hits and shoots again). Default false.
+	SalvoTargeting bool `mapstructure:"salvo_targeting"`
+	// MoveThreshold: move a 1-deck when the enemy's estimated chance of a
+	// ship on its cell is at least this. Default 0.2.
+	MoveThreshold float64 `mapstructure:"move_threshold"`
+	// MoveGain: the move must lower that chance by at least this. Default 0.05.
+	MoveGain float64 `mapstructure:"move_gain"`
+	// AirDefenceNear: spend an air defence on a shot next to the 4-deck too
+	// (by default only on a shot that would hit it). Default false.
+	AirDefenceNear bool `mapstructure:"air_defence_near"`
+}
+
+// DefaultBotConfig is the built-in configuration (equal to
+// configs/abilities-density.yaml).
+func DefaultBotConfig() BotConfig {
+	return BotConfig{Abilities: true, WorkPerMS: 100000, Samples: 600, SalvoRatio: 1.3, MoveThreshold: 0.2, MoveGain: 0.05}
+}
+
+// DefaultPlainConfig is the ability bot with abilities off
+// (configs/abilities-plain.yaml).
+func DefaultPlainConfig() BotConfig {
+	c := DefaultBotConfig()
+	c.Abilities = false
+	return c
+}
+
+// Validate checks the ranges.
+func (c *BotConfig) Validate() error {
+	var errs []error
+	if c.Budget < 0 || c.Budget > time.Hour {
+		errs = append(errs, fmt.Errorf("budget %v: want 0 to 1h", c.Budget))
+	}
+	if c.WorkPerMS < 1 {
+		errs = append(errs, fmt.Errorf("work_per_ms %d: want at least 1", c.WorkPerMS))
+	}
+	if c.Samples < 1 || c.Samples > 1_000_000 {
+		errs = append(errs, fmt.Errorf("samples %d: want 1 to 1000000", c.Samples))
+	}
+	if c.SalvoRatio < 0 || c.SalvoRatio > 10 {
+		errs = append(errs, fmt.Errorf("salvo_ratio %g: want 0 to 10", c.SalvoRatio))
+	}
+	if c.MoveThreshold < 0 || c.MoveThreshold > 1 {
+		errs = append(errs, fmt.Errorf("move_threshold %g: want 0 to 1", c.MoveThreshold))
+	}
+	if c.MoveGain < 0 || c.MoveGain > 1 {
+		errs = append(errs, fmt.Errorf("move_gain %g: want 0 to 1", c.MoveGain))
+	}
+	return errors.Join(errs...)
+}
+
+// Bot ("ab-density") is the density bot of classic Battleship with the
+// abilities: it fires where the most layouts consistent with what it was
+// told put a ship; it salvoes when the salvo's expected hits beat the best
+// single shot by SalvoRatio (not while finishing a hit ship); it uses its
+// 3-deck with every first shot of a turn; it moves a 1-deck the enemy's
+// own density (from the enemy's shots) threatens to the free neighbour
+// where it is least expected; it spends the false miss on the first hit
+// on its 4-deck, and air defence on shots that would hit it; it reveals
+// water first. Against the AI's false miss it forgets, when the layouts
+// run out, the misses next to its hits (one of them may be the lie).
+type Bot struct {
+	rules  *abilities.Rules
+	seat   int
+	cfg    BotConfig
+	placer *bsbelief.UniformPlacer
+	rng    *rand.Rand
+	own    *ownFleet
+	pos    *battleship.Position // the enemy fleet as told
+	used   [4]bool
+	count  bsbelief.Counter
+	fmHit  bool // own 4-deck hit (the false miss is for the first hit only)
+}
+
+var _ Player = (*Bot)(nil)
+
+// NewBot returns an ability bot for seat.
+func NewBot(r *abilities.Rules, seat int, cfg BotConfig, placer *bsbelief.UniformPlacer, rng *rand.Rand) *Bot {
+	return &Bot{rules: r, seat: seat, cfg: cfg, placer: placer, rng: rng, pos: battleship.NewPosition(r.Base)}
+}
+
+// Place implements Player.
+func (b *Bot) Place() battleship.Placement {
+	l := placeOrEmpty(b.placer, b.rng)
+	b.own = newOwnFleet(b.rules, l)
+	return l
+}
+
+// Observe implements Player.
+func (b *Bot) Observe(ev abilities.Event) {
+	b.own.observe(ev, b.seat)
+	if ev.Attacker == b.seat {
+		for _, r := range ev.Cells {
+			if !r.AirDefence {
+				b.pos.Record(battleship.Result{At: r.At, Outcome: r.Outcome, Sunk: r.Sunk, Repeat: r.Repeat})
+			}
+		}
+		switch ev.Kind {
+		case abilities.Move:
+			b.used[abilities.MoverLen] = true
+		case abilities.Salvo:
+			b.used[abilities.SalvoLen] = true
+		}
+		if ev.Special {
+			b.used[abilities.SpecialLen] = true
+		}
+	} else if b.own != nil {
+		for _, r := range ev.Cells {
+			if i := b.own.shipAt(r.At); i >= 0 && len(b.own.ships[i]) == abilities.DefenderLen && (r.Outcome != battleship.Miss || r.FalseMiss) {
+				b.fmHit = true
+			}
+		}
+	}
+	if ev.TurnEnd {
+		b.used = [4]bool{}
+	}
+}
+
+// Act implements Player.
+func (b *Bot) Act(q *abilities.Question) abilities.Action {
+	if q != nil {
+		return b.answer(q)
+	}
+	if b.cfg.Abilities && !b.used[abilities.MoverLen] {
+		if a, ok := b.escape(); ok {
+			b.used[abilities.MoverLen] = true
+			return a
+		}
+	}
+	p := b.density(b.pos)
+	unknown := b.pos.Set(battleship.Unknown)
+	if unknown.Empty() || p[b.best(unknown, p)] == 0 {
+		unknown = b.relax(b.pos).Set(battleship.Unknown)
+	}
+	if unknown.Empty() {
+		unknown = b.rules.Base.Board.Usable()
+	}
+	best := b.best(unknown, p)
+	if b.cfg.Abilities && !b.used[abilities.SalvoLen] && b.own.has(abilities.SalvoLen) &&
+		(b.cfg.SalvoTargeting || b.pos.Set(battleship.Damaged).Empty()) {
+		if a, v := b.salvo(unknown, p); v >= b.cfg.SalvoRatio*p[best] && v > 0 {
+			return a
+		}
+	}
+	special := b.cfg.Abilities && !b.used[abilities.SpecialLen] && b.own.has(abilities.SpecialLen)
+	return abilities.Action{Kind: abilities.Shoot, At: best, Special: special}
+}
+
+// best returns the most likely cell of cells, ties broken at random.
+func (b *Bot) best(cells grid.Set, p []float64) grid.Cell {
+	var top []grid.Cell
+	for c := range cells.All() {
+		switch {
+		case len(top) == 0 || p[c] > p[top[0]]:
+			top = []grid.Cell{c}
+		case p[c] == p[top[0]]:
+			top = append(top, c)
+		}
+	}
+	return top[b.rng.IntN(len(top))]
+}
+
+// salvo returns the best salvo and its expected hits.
+func (b *Bot) salvo(unknown grid.Set, p []float64) (abilities.Action, float64) {
+	board := b.rules.Base.Board
+	var best abilities.Action
+	bestV := -1.0
+	for c := range board.Usable().All() {
+		if b.rules.Sides[b.seat] == abilities.AI {
+			for _, n := range neighbours(board, c) {
+				if n < c {
+					continue
+				}
+				v := 0.0
+				for _, x := range []grid.Cell{c, n} {
+					if unknown.Has(x) {
+						v += p[x]
+					}
+				}
+				if v > bestV {
+					best, bestV = abilities.Action{Kind: abilities.Salvo, At: c, To: n}, v
+				}
+			}
+			continue
+		}
+		// the Humans' 3x3: the defender names the cells; assume its 3 least
+		// likely unshot ones (the candidates are the cells not fired at,
+		// which the bot knows as not Water/Damaged/Sunk... approximately
+		// its unknown cells)
+		var vs []float64
+		for x := range board.Around(c).Intersect(unknown).All() {
+			vs = append(vs, p[x])
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		slices.Sort(vs)
+		v := 0.0
+		for _, x := range vs[:min(3, len(vs))] {
+			v += x
+		}
+		if v > bestV {
+			best, bestV = abilities.Action{Kind: abilities.Salvo, At: c, To: c}, v
+		}
+	}
+	return best, bestV
+}
+
+// escape moves the most threatened 1-deck, if the threat is high enough
+// and a free neighbour is enough safer.
+func (b *Bot) escape() (abilities.Action, bool) {
+	moves := b.own.moves()
+	if len(moves) == 0 {
+		return abilities.Action{}, false
+	}
+	threat := b.density(b.own.enemyPos)
+	var best abilities.Action
+	gain := -1.0
+	for _, m := range moves {
+		if threat[m.At] < b.cfg.MoveThreshold {
+			continue
+		}
+		if g := threat[m.At] - threat[m.To]; g >= b.cfg.MoveGain && g > gain {
+			best, gain = m, g
+		}
+	}
+	return best, gain >= 0
+}
+
+// answer makes the defender's choices.
+func (b *Bot) answer(q *abilities.Question) abilities.Action {
+	if !b.cfg.Abilities || b.own == nil {
+		if q.Ask == abilities.AskReveal {
+			return randomAnswer(q, b.rng)
+		}
+		return abilities.Action{Kind: abilities.Defend}
+	}
+	i := b.own.shipAt(q.At)
+	onFour := i >= 0 && len(b.own.ships[i]) == abilities.DefenderLen
+	switch q.Ask {
+	case abilities.AskFalseMiss:
+		return abilities.Action{Kind: abilities.Defend, Use: onFour && !b.fmHit}
+	case abilities.AskAirDefence:
+		return abilities.Action{Kind: abilities.Defend, Use: onFour || b.cfg.AirDefenceNear}
+	}
+	var water, ships []grid.Cell
+	for c := range q.Cells.All() {
+		if b.own.shipAt(c) < 0 {
+			water = append(water, c)
+		} else {
+			ships = append(ships, c)
+		}
+	}
+	b.rng.Shuffle(len(water), func(i, j int) { water[i], water[j] = water[j], water[i] })
+	b.rng.Shuffle(len(ships), func(i, j int) { ships[i], ships[j] = ships[j], ships[i] })
+	return abilities.Action{Kind: abilities.Reveal, Cells: append(water, ships...)[:q.Count]}
+}
+
+// density is the share of the consistent layouts with a ship on each cell
+// of pos: exact within the budget, sampled otherwise. When no layout is
+// consistent (a false miss, or a 1-deck that moved next to a miss), the
+// misses next to hits are forgotten and it tries again; failing that, every
+// unknown cell is equally likely.
+func (b *Bot) density(pos *battleship.Position) []float64 {
+	if p, ok := b.tryDensity(pos); ok {
+		return p
+	}
+	relaxed := b.relax(pos)
+	if p, ok := b.tryDensity(relaxed); ok {
+		return p
+	}
+	p := make([]float64, b.rules.Base.Board.Size())
+	for c := range relaxed.Set(battleship.Unknown).All() {
+		p[c] = 1
+	}
+	return p
+}
+
+// relax forgets the misses next to unsunk hits (one of them may be a false
+// miss).
+func (b *Bot) relax(pos *battleship.Position) *battleship.Position {
+	relaxed := pos.Clone()
+	for c := range pos.Set(battleship.Damaged).All() {
+		for _, n := range neighbours(b.rules.Base.Board, c) {
+			if relaxed.Marks[n] == battleship.Water {
+				relaxed.Marks[n] = battleship.Unknown
+			}
+		}
+	}
+	return relaxed
+}
+
+func (b *Bot) tryDensity(pos *battleship.Position) ([]float64, bool) {
+	n := b.rules.Base.Board.Size()
+	p := make([]float64, n)
+	if b.cfg.Budget > 0 {
+		counts, err := b.count.Count(context.Background(), pos, bsbelief.CountOptions{MaxWork: max(1, b.cfg.Budget.Milliseconds()*b.cfg.WorkPerMS)})
+		if err == nil && counts.Total.Sign() > 0 {
+			total := new(big.Float).SetInt(counts.Total)
+			for c, v := range counts.Cells {
+				p[c], _ = new(big.Float).Quo(new(big.Float).SetInt(v), total).Float64()
+			}
+			return p, true
+		}
+	}
+	est, err := bsbelief.EstimateCounts(pos, b.rng, b.cfg.Samples)
+	if err != nil || est.Kept == 0 {
+		return nil, false
+	}
+	for c := range p {
+		p[c] = est.Share(grid.Cell(c))
+	}
+	return p, true
+}

@@ -1,0 +1,131 @@
+package abplayers
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/config"
+)
+
+func TestConfigFilesEqualDefaults(t *testing.T) {
+	for file, want := range map[string]BotConfig{"abilities-density.yaml": DefaultBotConfig(), "abilities-plain.yaml": DefaultPlainConfig()} {
+		c := BotConfig{WorkPerMS: 1, Samples: 1} // pass Validate only if the file sets them
+		require.NoError(t, config.Load(filepath.Join("..", "..", "configs", file), &c), file)
+		require.Equal(t, want, c, file)
+	}
+	c := DefaultBotConfig()
+	require.ErrorContains(t, config.LoadString("x", "samples: 0\n", &c), "samples 0")
+	c = DefaultBotConfig()
+	require.ErrorIs(t, config.LoadString("x", "salvo: 1\n", &c), config.ErrUnknownKey)
+}
+
+func TestRegistry(t *testing.T) {
+	require.Equal(t, []string{"ab-random", "ab-density", "ab-plain"}, Names())
+	_, err := Lookup("deepblue")
+	require.ErrorIs(t, err, ErrUnknownPlayer)
+	_, err = New("ab-random", abilities.DefaultRules(), func(any) error { return nil })
+	require.Error(t, err)
+}
+
+// TestEveryPairPlaysCleanly plays every pair of AIs on every pairing of
+// sides (small boards, few games): no forfeit, every game decided.
+func TestEveryPairPlaysCleanly(t *testing.T) {
+	base, err := battleship.NewRules(grid.MustBoard(7, 7, nil), []int{4, 3, 2, 2, 1, 1})
+	require.NoError(t, err)
+	for _, sides := range [][2]abilities.Side{{abilities.AI, abilities.Humans}, {abilities.Humans, abilities.AI}, {abilities.AI, abilities.AI}, {abilities.Humans, abilities.Humans}} {
+		for _, opt := range []abilities.Options{{}, {SalvoShootsAgain: true, FalseMissAnyHit: true, MoveMayTouch: true, HideMoves: true, ScanAfloatOnly: true, SuppressPassive: true}} {
+			r, err := abilities.NewRules(base, sides[0], sides[1], opt)
+			require.NoError(t, err)
+			for _, n0 := range Names() {
+				for _, n1 := range Names() {
+					f0, err := New(n0, r, nil)
+					require.NoError(t, err)
+					f1, err := New(n1, r, nil)
+					require.NoError(t, err)
+					for i := range 2 {
+						rng := rand.New(rand.NewPCG(uint64(i), 9))
+						res := PlayGame(r, f0(rng, 0), f1(rng, 1), i)
+						require.NoError(t, res.Err, "%s vs %s, %v %+v", n0, n1, sides, opt)
+						require.Equal(t, battleship.Won, res.Status, "%s vs %s, %v %+v", n0, n1, sides, opt)
+						require.Equal(t, -1, res.Forfeit)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBotDefends: as the defender the bot reveals water first, spends the
+// false miss on the first hit of its 4-deck, and air defence on a shot
+// that would hit the 4-deck but not on one next to it.
+func TestBotDefends(t *testing.T) {
+	r := abilities.DefaultRules()
+	f, err := New("ab-density", r, nil)
+	require.NoError(t, err)
+	p := f(rand.New(rand.NewPCG(1, 1)), 1).(*Bot)
+	layout := p.Place()
+	four := layout.Normalize()[0]
+	require.Len(t, four, 4)
+	require.True(t, p.Act(&abilities.Question{Ask: abilities.AskFalseMiss, Seat: 1, At: four[1]}).Use)
+	require.True(t, p.Act(&abilities.Question{Ask: abilities.AskAirDefence, Seat: 1, At: four[0]}).Use)
+	var near grid.Cell = -1
+	for c := range r.Base.Board.Around(four[0]).All() {
+		if p.own.shipAt(c) < 0 {
+			near = c
+		}
+	}
+	require.False(t, p.Act(&abilities.Question{Ask: abilities.AskAirDefence, Seat: 1, At: near}).Use)
+	// a 3x3 around a 4-deck cell: the 3 cells named are water when it can
+	cells := r.Base.Board.Around(four[1])
+	a := p.Act(&abilities.Question{Ask: abilities.AskReveal, Seat: 1, At: four[1], Cells: cells, Count: 3})
+	require.Len(t, a.Cells, 3)
+	for _, c := range a.Cells {
+		require.Negative(t, p.own.shipAt(c), "revealed a ship cell %d", c)
+	}
+	// after the first hit on the 4-deck it no longer lies
+	p.Observe(abilities.Event{Seat: 0, Kind: abilities.Shoot, Cells: []abilities.CellResult{{At: four[1], Outcome: battleship.Hit}}, Scan: -1, Next: 0})
+	require.False(t, p.Act(&abilities.Question{Ask: abilities.AskFalseMiss, Seat: 1, At: four[2]}).Use)
+}
+
+// TestPlainBotUsesNoAbility: with abilities off the bot only shoots,
+// without the 3-deck, and declines every defence.
+func TestPlainBotUsesNoAbility(t *testing.T) {
+	r := abilities.DefaultRules()
+	f, err := New("ab-plain", r, nil)
+	require.NoError(t, err)
+	g, err := New("ab-random", r, nil)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(5, 5))
+	plain := &recorder{Player: f(rng, 0)}
+	res := PlayGame(r, plain, g(rng, 1), 0)
+	require.NoError(t, res.Err)
+	require.NotEmpty(t, plain.acts)
+	for _, a := range plain.acts {
+		switch a.Kind {
+		case abilities.Shoot:
+			require.False(t, a.Special)
+		case abilities.Defend:
+			require.False(t, a.Use)
+		case abilities.Reveal:
+		default:
+			t.Fatalf("plain bot played %s", a)
+		}
+	}
+}
+
+type recorder struct {
+	Player
+	acts []abilities.Action
+}
+
+func (r *recorder) Act(q *abilities.Question) abilities.Action {
+	a := r.Player.Act(q)
+	r.acts = append(r.acts, a)
+	return a
+}
