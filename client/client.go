@@ -355,13 +355,16 @@ func (c *client) readLine() ([]byte, error) {
 		return nil, err
 	}
 	c.opts.Log.Debug("play: received", "line", string(line))
+	if err := refused(line); err != nil {
+		return nil, err
+	}
 	return line, nil
 }
 
 func (c *client) readErr(what string, err error) error {
 	var pe *protocol.ProtocolError
 	switch {
-	case errors.As(err, &pe):
+	case errors.As(err, &pe), errors.Is(err, ErrRefused):
 		return err
 	case errors.Is(err, io.EOF):
 		return fmt.Errorf("%w (waiting for the %s): %w", ErrUnfinished, what, io.ErrUnexpectedEOF)

@@ -122,3 +122,17 @@ func (s *Store) Table(ctx context.Context) ([]Bot, error) {
 	}
 	return out, nil
 }
+
+// Rating returns bot name's current rating (ErrUnknownBot when it is not
+// registered).
+func (s *Store) Rating(ctx context.Context, name string) (Rating, error) {
+	var r Rating
+	err := s.db.QueryRowContext(ctx, `SELECT rating, rd, volatility FROM bots WHERE name = ?`, name).Scan(&r.R, &r.RD, &r.Vol)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Rating{}, fmt.Errorf("%w: %s", ErrUnknownBot, name)
+	}
+	if err != nil {
+		return Rating{}, fmt.Errorf("ladder: rating of %s: %w", name, err)
+	}
+	return r, nil
+}

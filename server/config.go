@@ -75,6 +75,13 @@ type Config struct {
 	// Metrics is the address of the HTTP endpoint serving /healthz and
 	// /metrics (Prometheus text). "" = off. Default off.
 	Metrics string `mapstructure:"metrics"`
+	// Ladder, when set, makes every listener a rated one: each client
+	// first authenticates with the auth line, bots are paired by rating
+	// and every decided game is committed to the ladder before its players
+	// are told the result (see rated.go, docs/ladder.md). Every listener
+	// must then pair clients (no house opponent). Set by kaisen serve
+	// --ladder; not in the YAML file.
+	Ladder Ladder `mapstructure:"-"`
 }
 
 // ListenerConfig is one listening address. Zero values mean the default.
@@ -235,6 +242,9 @@ func (c *Config) Validate() error {
 		names[l.Name] = true
 		if _, err := l.compile(); err != nil {
 			errs = append(errs, fmt.Errorf("listener %d (%s): %w", i, l.Name, err))
+		}
+		if c.Ladder != nil && l.Opponent != OpponentPair {
+			errs = append(errs, fmt.Errorf("%w: listener %d (%s): a rated listener pairs bots: opponent %q, want %q", ErrConfig, i, l.Name, l.Opponent, OpponentPair))
 		}
 	}
 	errs = append(errs, c.Limits.validate()...)

@@ -72,6 +72,9 @@ type conn struct {
 	linger   bool          // set before done is closed: drain the input before closing
 	stopOnce sync.Once
 
+	bot    string  // a rated listener's authenticated bot; set once, with rating
+	rating float64 // its rating when it authenticated (pairing)
+
 	early []inMsg // lines received before the game started (lobby), in order
 
 	wbuf []byte    // queued lines

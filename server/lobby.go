@@ -18,18 +18,23 @@ var (
 	errEarly = fmt.Errorf("more than %d lines before the game started", maxEarlyLines)
 )
 
-// lobby holds the connection of a pair listener that waits for an opponent.
-// Only the listener's accept loop adds and takes; a watcher goroutine per
-// waiting connection consumes what the client sends meanwhile, and notices
-// when it leaves, floods or exceeds the idle timeout.
+// lobby holds the connections of a pair listener that wait for an
+// opponent: at most one on a classic listener (the next client takes it),
+// any number on a rated one (the pairing loop takes them two by two, see
+// rated.go). Only the listener's accept loop (classic) or pairing loop
+// (rated) adds and takes; a watcher goroutine per waiting connection
+// consumes what the client sends meanwhile, and notices when it leaves,
+// floods or exceeds the idle timeout.
 type lobby struct {
 	mu      sync.Mutex
-	waiting *waiter
+	waiting []*waiter     // oldest first
+	kick    chan struct{} // rated: wakes the pairing loop (buffered, 1)
 }
 
 // waiter is a connection in the lobby.
 type waiter struct {
 	c      *conn
+	since  time.Time     // when it started waiting (rated pairing widens with it)
 	taken  bool          // removed from the lobby; guarded by lobby.mu
 	take   chan struct{} // closed by the taker
 	result chan error    // the watcher's answer to take: nil = alive
@@ -38,15 +43,37 @@ type waiter struct {
 func (lb *lobby) hasWaiting() bool {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
-	return lb.waiting != nil
+	return len(lb.waiting) > 0
 }
 
-// wait puts c in the lobby and starts its watcher.
-func (s *Server) wait(lb *lobby, c *conn) {
-	w := &waiter{c: c, take: make(chan struct{}), result: make(chan error, 1)}
+// remove takes w out of the waiting list and reports whether it was still
+// there. The caller holds mu.
+func (lb *lobby) remove(w *waiter) bool {
+	if w.taken {
+		return false
+	}
+	w.taken = true
+	for i, x := range lb.waiting {
+		if x == w {
+			lb.waiting = append(lb.waiting[:i], lb.waiting[i+1:]...)
+			break
+		}
+	}
+	return true
+}
+
+// wait puts c in the lobby, waiting since since, and starts its watcher.
+func (s *Server) wait(lb *lobby, c *conn, since time.Time) {
+	w := &waiter{c: c, since: since, take: make(chan struct{}), result: make(chan error, 1)}
 	lb.mu.Lock()
-	lb.waiting = w
+	lb.waiting = append(lb.waiting, w)
 	lb.mu.Unlock()
+	if lb.kick != nil {
+		select {
+		case lb.kick <- struct{}{}:
+		default:
+		}
+	}
 	s.wg.Go(func() { s.watch(lb, w) })
 }
 
@@ -79,10 +106,7 @@ func (s *Server) watch(lb *lobby, w *waiter) {
 		}
 	}
 	lb.mu.Lock()
-	mine := !w.taken
-	if mine {
-		lb.waiting, w.taken = nil, true
-	}
+	mine := lb.remove(w)
 	lb.mu.Unlock()
 	if !mine { // taken meanwhile: the taker drops it
 		<-w.take
@@ -110,16 +134,28 @@ func (s *Server) drop(c *conn, why error) {
 	s.release(c)
 }
 
-// take removes the waiting connection and returns it, or nil when there is
-// none or it turns out to have left (it is then closed).
+// take removes the oldest waiting connection and returns it, or nil when
+// there is none or it turns out to have left (it is then closed).
 func (s *Server) take(lb *lobby) *conn {
 	lb.mu.Lock()
-	w := lb.waiting
-	if w != nil {
-		lb.waiting, w.taken = nil, true
+	var w *waiter
+	if len(lb.waiting) > 0 {
+		w = lb.waiting[0]
 	}
 	lb.mu.Unlock()
 	if w == nil {
+		return nil
+	}
+	return s.takeWaiter(lb, w)
+}
+
+// takeWaiter removes w from the lobby and returns its connection, or nil
+// when it was taken already or turns out to have left (it is then closed).
+func (s *Server) takeWaiter(lb *lobby, w *waiter) *conn {
+	lb.mu.Lock()
+	mine := lb.remove(w)
+	lb.mu.Unlock()
+	if !mine {
 		return nil
 	}
 	close(w.take)
@@ -130,10 +166,12 @@ func (s *Server) take(lb *lobby) *conn {
 	return w.c
 }
 
-// closeLobby closes the waiting connection (at shutdown).
+// closeLobby closes the waiting connections (at shutdown).
 func (s *Server) closeLobby(lb *lobby) {
-	if c := s.take(lb); c != nil {
-		c.abandon()
-		s.release(c)
+	for lb.hasWaiting() {
+		if c := s.take(lb); c != nil {
+			c.abandon()
+			s.release(c)
+		}
 	}
 }

@@ -31,6 +31,7 @@ type seat struct {
 	factory players.Factory // the house AI (c == nil)
 	house   string          // the house AI's name
 	name    string          // the name a submarine-py client sent
+	bot     string          // the authenticated bot (rated listener)
 
 	// Per game. ai, place and order are a submarine game's (a bsMatch
 	// keeps its own); fault and pipelined serve both games.
@@ -45,7 +46,7 @@ func (s *seat) peer() Peer {
 	if s.c == nil {
 		return Peer{Addr: "house", Name: s.house}
 	}
-	return Peer{Addr: s.c.addr, Name: s.name}
+	return Peer{Addr: s.c.addr, Name: s.name, Bot: s.bot}
 }
 
 // dead reports why the seat can no longer play, or nil.
@@ -108,8 +109,17 @@ func (m *match) run(ctx context.Context, play func(ctx context.Context, k int) (
 		// An illegal action only loses the game; any other forfeit (the
 		// client is broken or gone) or a shutdown ends the series.
 		last := k == n || res.Outcome == OutcomeAborted || (len(res.Forfeits) > 0 && res.Reason != ReasonIllegal)
-		// The result is on disk before anyone is told how the game ended.
-		m.srv.record(m.log, res, rp)
+		// The result is on disk (and, rated, in the ladder) before anyone
+		// is told how the game ended. A game the ladder could not take is
+		// not told: its players are disconnected.
+		if err := m.srv.record(m.log, res, rp); err != nil {
+			for _, s := range m.seats {
+				if s.c != nil {
+					s.c.wbuf = s.c.wbuf[:0]
+				}
+			}
+			break
+		}
 		m.end(res, last)
 		if last {
 			break

@@ -19,7 +19,8 @@ const (
 	rejectMetrics  = "max_metrics_connections" // the metrics endpoint's own cap
 )
 
-var rejectReasons = []string{rejectMaxConns, rejectPerIP, rejectMaxGames, rejectMetrics}
+var rejectReasons = []string{rejectMaxConns, rejectPerIP, rejectMaxGames, rejectMetrics,
+	rejectAuthLine, rejectAuth, rejectAuthLimited, rejectConnected, rejectLadderDown}
 
 var outcomes = []string{OutcomeWin, OutcomeDraw, OutcomeAborted}
 

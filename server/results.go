@@ -71,6 +71,7 @@ func classify(err error) string {
 type Peer struct {
 	Addr string `json:"addr"`           // remote address, or "house" for the house AI
 	Name string `json:"name,omitempty"` // the name a submarine-py client sent, or the house AI's name
+	Bot  string `json:"bot,omitempty"`  // the authenticated bot on a rated listener
 }
 
 // Result is one line of the result log: one game.

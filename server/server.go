@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/kaisen-ai/kaisen/internal/version"
+	"github.com/kaisen-ai/kaisen/ladder"
 )
 
 // ErrServerClosed is returned by Serve after Close.
@@ -62,6 +63,9 @@ type Server struct {
 	wg        sync.WaitGroup                                      // lobby watchers and the metrics server
 	pairSeq   atomic.Uint64
 	spectator Spectator // Watch; guarded by mu
+
+	limiter *ladder.Limiter  // rated: failed authentications per network
+	online  map[string]*conn // rated: the connection of each authenticated bot; guarded by mu
 }
 
 // listener is one bound address with its game settings.
@@ -100,6 +104,8 @@ func New(cfg Config, logger *slog.Logger) (*Server, error) {
 	s.runID = newRunID(now)
 	s.metrics = newMetrics(now)
 	s.gameCtx, s.stopGames = context.WithCancel(context.Background())
+	s.limiter = ladder.NewLimiter(authMaxFailures, authWindow)
+	s.online = map[string]*conn{}
 	return s, nil
 }
 
@@ -144,7 +150,7 @@ func (s *Server) Listen() error {
 			return fail(fmt.Errorf("server: listener %s: %w", st.cfg.Name, err))
 		}
 		opened = append(opened, ln)
-		lns = append(lns, &listener{idx: i, st: st, ln: ln})
+		lns = append(lns, &listener{idx: i, st: st, ln: ln, lobby: lobby{kick: make(chan struct{}, 1)}})
 	}
 	var httpLn net.Listener
 	if s.cfg.Metrics != "" {
@@ -260,6 +266,10 @@ func (s *Server) Serve(ctx context.Context) error {
 	for _, l := range lns {
 		s.acceptWG.Add(1)
 		go s.acceptLoop(l)
+		if s.rated() {
+			s.acceptWG.Add(1)
+			go s.pairLoop(l)
+		}
 	}
 	if httpLn != nil {
 		s.httpSrv = newMetricsServer(s.metrics.handler())
@@ -398,6 +408,10 @@ func (s *Server) handle(l *listener, nc net.Conn) {
 	}
 	s.log.Debug("connected", "listener", l.st.cfg.Name, "peer", c.addr)
 	c.start(&s.wg)
+	if s.rated() {
+		s.wg.Go(func() { s.authenticate(l, c) })
+		return
+	}
 	if l.st.hasHouse() {
 		if !s.reserveGame() {
 			s.refuse(l, c, rejectMaxGames)
@@ -417,7 +431,7 @@ func (s *Server) handle(l *listener, nc net.Conn) {
 		}
 		s.releaseGame()
 	}
-	s.wait(&l.lobby, c)
+	s.wait(&l.lobby, c, time.Now())
 }
 
 // refuseWriteTimeout bounds the write of the refusal line.
@@ -476,6 +490,9 @@ func (s *Server) release(c *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.conns--
+	if c.bot != "" && s.online[c.bot] == c {
+		delete(s.online, c.bot)
+	}
 	if s.perIP[c.net]--; s.perIP[c.net] <= 0 {
 		delete(s.perIP, c.net)
 	}
@@ -536,8 +553,10 @@ func (s *Server) startMatch(l *listener, seats [2]*seat) {
 	}()
 }
 
-// record stores a finished game: replay file, result log line, metrics, log.
-func (s *Server) record(log *slog.Logger, res *Result, rp []byte) {
+// record stores a finished game: replay file, rated game in the ladder,
+// result log line, metrics, log. An error means the ladder did not take a
+// rated game: its players must not be told the result.
+func (s *Server) record(log *slog.Logger, res *Result, rp []byte) error {
 	if rp != nil {
 		name := res.Game + ".jsonl"
 		if err := writeFileDurable(s.cfg.ReplayDir, name, rp); err != nil { // never over an existing file
@@ -545,6 +564,11 @@ func (s *Server) record(log *slog.Logger, res *Result, rp []byte) {
 		} else {
 			res.Replay = name
 		}
+	}
+	rateErr := s.rate(log, res)
+	if rateErr != nil {
+		log.Error("game not rated: its players are not told the result", "game", res.Game, "err", rateErr)
+		res.Detail = "not rated: " + rateErr.Error()
 	}
 	if s.results != nil {
 		torn, err := s.results.append(res)
@@ -561,4 +585,5 @@ func (s *Server) record(log *slog.Logger, res *Result, rp []byte) {
 	}
 	log.Info("game over", "game", res.Game, "outcome", res.Outcome, "winner", res.Winner, "reason", res.Reason,
 		"actions", res.Actions, "p0", res.Players[0].Addr, "p1", res.Players[1].Addr, "seed", res.Seed)
+	return rateErr
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"text/tabwriter"
 	"time"
 
@@ -209,4 +210,16 @@ ended, and the bot's rating before and after.`,
 	addDBFlag(cmd, &db)
 	addJSONFlag(cmd, &asJSON, "print the games as one JSON array")
 	return cmd
+}
+
+// ladderDisplay is a DSN as it may be printed: a URL's password is masked.
+func ladderDisplay(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return dsn
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
 }

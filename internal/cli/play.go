@@ -18,6 +18,7 @@ import (
 // playFlags are the flags of kaisen play.
 type playFlags struct {
 	addr, player, config, name string
+	token                      string // a rated listener's bot token (with name)
 	game                       string // a game of the registry (games.Lookup)
 	connections                int
 	seed                       uint64
@@ -102,6 +103,12 @@ server, so say --game battleship. --player then names a battleship AI
 (gridbot, density or bs-random; default gridbot) and each connection plays
 one game on the classic 10x10 board.
 
+Rated ladder: --name NAME --token TOKEN (the token kaisen ladder register
+printed) first sends "auth NAME TOKEN", as a rated listener (kaisen serve
+--ladder) wants; the game is then the classic one. A server that refuses the
+connection says why in one "refused: REASON" line, reported as the error
+(exit 1), e.g. a wrong token or the bot connected already.
+
 A person can take the seat with --human (submarine game): your fleet and
 your attacks are drawn before each of your turns, you type "a X Y" to attack
 [X,Y] or "m SHIP X Y" to move ("help" lists the commands), and a typo or an
@@ -119,7 +126,8 @@ the AI).`,
   kaisen play --player stateplayer2 --weights my-weights.yaml --log-level debug
   kaisen play --game battleship --player gridbot        (kaisen serve --game battleship)
   kaisen play --human --against admiral                 you against admiral, in this terminal
-  kaisen play --human --addr 127.0.0.1:2000             you on a server (kaisen serve --action-timeout 10m)`,
+  kaisen play --human --addr 127.0.0.1:2000             you on a server (kaisen serve --action-timeout 10m)
+  kaisen play --name mybot --token kt_... -c 100         100 rated games (kaisen serve --ladder)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.connections < 1 {
@@ -132,7 +140,13 @@ the AI).`,
 			if err != nil {
 				return err
 			}
+			if f.token != "" && !cmd.Flags().Changed("name") {
+				return usageError("--token needs --name: the bot's registered name")
+			}
 			if f.human || f.against != "" {
+				if f.token != "" {
+					return usageError("--token plays a rated listener with an AI, not --human")
+				}
 				return runHuman(cmd, e, &f, g)
 			}
 			f.tally = &playTally{Game: g.Name, Player: f.player, Addr: f.addr, Seed: f.seed, Ends: []string{}}
@@ -155,7 +169,8 @@ the AI).`,
 	addJSONFlag(cmd, &f.json, "print the tally of the games as one JSON object instead of the end lines")
 	completePlayers(cmd, "player", false, anyGame)
 	completeYAML(cmd, "weights")
-	fl.StringVar(&f.name, "name", "", `name sent to submarine-py servers (default "kaisen-" + the player)`)
+	fl.StringVar(&f.name, "name", "", `name sent to submarine-py servers (default "kaisen-" + the player); with --token the bot's registered name`)
+	fl.StringVar(&f.token, "token", "", "bot token for a rated listener (kaisen serve --ladder): sends \"auth NAME TOKEN\" first (docs/ladder.md)")
 	fl.DurationVar(&f.timeout, "timeout", client.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
 	fl.DurationVar(&f.dialTimeout, "dial-timeout", 10*time.Second, "longest wait to connect")
 	fl.BoolVar(&f.human, "human", false, "play yourself: type your moves on stdin (or pipe them in); submarine game")
@@ -208,5 +223,10 @@ func playConn(ctx context.Context, f playFlags, c games.Client, first int, opt g
 		return 0, fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close()
+	if f.token != "" {
+		if err := client.Authenticate(conn, f.name, f.token, f.timeout); err != nil {
+			return 0, err
+		}
+	}
 	return c.Play(ctx, conn, first, opt)
 }

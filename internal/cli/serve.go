@@ -32,6 +32,9 @@ type serveFlags struct {
 	handshakeTimeout, idleOut time.Duration
 	maxConns, maxPerIP        int
 	maxGames, maxLine         int
+	// The rated ladder.
+	ladder bool
+	db     string
 }
 
 // listenerFlags are the flags that describe the single listener.
@@ -76,7 +79,13 @@ game (server-sent events: every attack and its answer, the displacement of
 moves, hp, and what each side can know of the other's fleet from that
 public record; never a fleet before the game is over) and the HTML replay
 of every finished one. Use a loopback address (the default of no flag is
-off); another address is logged as a warning.`,
+off); another address is logged as a warning.
+
+Ladder: --ladder --db DSN makes the listeners rated (docs/ladder.md): a bot
+registered with kaisen ladder register first sends "auth NAME TOKEN", then
+speaks the classic protocol; bots are paired by rating, and every decided
+game is committed to the database (SQLite file) with both rating changes
+before its players are told the result.`,
 		Example: `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
   kaisen serve --house stateplayer2                      every client plays the house AI
   kaisen serve --series 10 --first alternate             series of 10 games per pair
@@ -86,6 +95,7 @@ off); another address is logged as a warning.`,
   kaisen serve --game battleship --house gridbot        battleship (docs/protocol.md)
   kaisen serve --house admiral --web 127.0.0.1:8080      watch the games at http://127.0.0.1:8080/
   kaisen serve --house random --max-connections-per-ip 2000   for kaisen loadtest
+  kaisen serve --ladder --db ladder.db                   the rated ladder (kaisen ladder register)
   kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
 		Annotations: map[string]string{settingsFileKey: "configs/server.yaml"},
 		Args:        cobra.NoArgs,
@@ -106,6 +116,16 @@ off); another address is logged as a warning.`,
 			if err := makeDataDir(cfg, data); err != nil {
 				return err
 			}
+			if f.ladder {
+				store, err := openLadder(cmd, f.db)
+				if err != nil {
+					return err
+				}
+				defer store.Close()
+				cfg.Ladder = store
+			} else if f.db != "" {
+				return usageError("--db is the rated ladder's database: it needs --ladder")
+			}
 			s, err := server.New(cfg, e.log)
 			if err != nil {
 				return &UsageError{Err: err}
@@ -121,6 +141,9 @@ off); another address is logged as a warning.`,
 				fmt.Fprintf(e.stdout, "metrics on http://%s/metrics\n", a)
 			}
 			fmt.Fprintf(e.stdout, "result log: %s\nreplays: %s\n", orNone(cfg.ResultLog), orNone(cfg.ReplayDir))
+			if f.ladder {
+				fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladderDisplay(f.db))
+			}
 			if f.web != "" {
 				stop, err := startWeb(e, s, f.web, cfg.ReplayDir)
 				if err != nil {
@@ -165,6 +188,8 @@ off); another address is logged as a warning.`,
 	fl.IntVar(&f.maxPerIP, "max-connections-per-ip", lim.MaxConnectionsPerIP, "open client connections per remote IP")
 	fl.IntVar(&f.maxGames, "max-games", lim.MaxGames, "games (pairings) running at once")
 	fl.IntVar(&f.maxLine, "max-line-bytes", lim.MaxLineBytes, "longest line a client may send")
+	fl.BoolVar(&f.ladder, "ladder", false, `rated listener: bots authenticate ("auth NAME TOKEN"), are paired by rating and rated (needs --db; docs/ladder.md)`)
+	addDBFlag(cmd, &f.db)
 	completeWords(cmd, "dialect", "classic", "submarine-py")
 	completeWords(cmd, "first", server.FirstConnected, server.FirstAlternate, server.FirstHalves, server.FirstRandom)
 	completePlayers(cmd, "house", false, anyGame)

@@ -1,0 +1,55 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+)
+
+// AuthWord starts the line a bot sends first on a rated listener
+// (kaisen serve --ladder): "auth NAME TOKEN" (docs/ladder.md).
+const AuthWord = "auth"
+
+// RefusedPrefix starts the one line a server sends before closing a
+// connection it refuses: "refused: REASON" (a limit, or on a rated
+// listener a failed authentication: "refused: auth_failed: ...").
+const RefusedPrefix = "refused: "
+
+// ErrRefused is wrapped by the error of a play whose connection the server
+// refused; the error ends with the server's reason.
+var ErrRefused = errors.New("client: the server refused the connection")
+
+// ErrAuthArgs is wrapped by Authenticate's error for a name or token that
+// cannot be sent on one line.
+var ErrAuthArgs = errors.New("client: bad name or token")
+
+// Authenticate sends the auth line of bot name with token on conn (within
+// timeout; <= 0 = none). The server answers with the game's greeting, or
+// with a "refused: " line that the play functions report as ErrRefused.
+// Its errors never contain the token.
+func Authenticate(conn net.Conn, name, token string, timeout time.Duration) error {
+	if name == "" || strings.ContainsAny(name, " \t\r\n") {
+		return fmt.Errorf("%w: name %q: want one word", ErrAuthArgs, name)
+	}
+	if token == "" || strings.ContainsAny(token, " \t\r\n") {
+		return fmt.Errorf("%w: the token must be one word (as kaisen ladder register printed it)", ErrAuthArgs)
+	}
+	if timeout > 0 {
+		_ = conn.SetWriteDeadline(time.Now().Add(timeout)) // a closed connection fails the write
+	}
+	if _, err := conn.Write([]byte(AuthWord + " " + name + " " + token + "\n")); err != nil {
+		return fmt.Errorf("client: send the auth line: %w", err)
+	}
+	return nil
+}
+
+// refused returns the ErrRefused error for a server line that refuses the
+// connection, or nil for any other line.
+func refused(line []byte) error {
+	if s := string(line); strings.HasPrefix(s, RefusedPrefix) {
+		return fmt.Errorf("%w: %s", ErrRefused, strings.TrimPrefix(s, RefusedPrefix))
+	}
+	return nil
+}

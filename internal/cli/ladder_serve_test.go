@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/ladder"
+)
+
+// registerBot runs kaisen ladder register and returns the token.
+func registerBot(t *testing.T, db, name string) string {
+	t.Helper()
+	code, out, stderr := playRun(t, "ladder", "register", name, "--db", db)
+	require.Equal(t, ExitOK, code, stderr)
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	token := lines[len(lines)-1]
+	require.True(t, strings.HasPrefix(token, ladder.TokenPrefix), out)
+	return token
+}
+
+func TestServeLadderWithPlay(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ladder.db")
+	tokens := map[string]string{"alice": registerBot(t, db, "alice"), "bob": registerBot(t, db, "bob")}
+	dir := t.TempDir()
+	addr, stop := serveRun(t, "--ladder", "--db", db, "--listen", "127.0.0.1:0", "--seed", "3",
+		"--result-log", filepath.Join(dir, "results.jsonl"), "--replay-dir", filepath.Join(dir, "replays"))
+
+	refusals := []struct {
+		name, bot, token, want string
+		code                   int
+	}{
+		{"wrong token", "alice", tokens["bob"], "the server refused the connection: auth_failed: wrong bot name or token", ExitFailure},
+		{"unknown bot", "carol", tokens["alice"], "auth_failed: wrong bot name or token", ExitFailure},
+		{"not a token", "alice", "hunter2", "bad_auth_line", ExitFailure},
+	}
+	for _, tt := range refusals {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := playRun(t, "play", "--addr", addr, "--name", tt.bot, "--token", tt.token)
+			assert.Equal(t, tt.code, code)
+			assert.Contains(t, stderr, tt.want)
+			assert.NotContains(t, stderr, tt.token, "the token is echoed")
+		})
+	}
+
+	var wg sync.WaitGroup
+	var codes [2]int
+	var errs [2]string
+	for i, b := range []string{"alice", "bob"} {
+		wg.Go(func() {
+			codes[i], _, errs[i] = playRun(t, "play", "--addr", addr, "--name", b, "--token", tokens[b], "-c", "2", "--seed", "5")
+		})
+	}
+	wg.Wait()
+	for i := range codes {
+		require.Equal(t, ExitOK, codes[i], errs[i])
+	}
+	code, serveErr := stop()
+	require.Equal(t, ExitOK, code, serveErr)
+	for _, tok := range tokens {
+		assert.NotContains(t, serveErr, tok, "a token reached the server's log")
+	}
+
+	code, out, stderr := playRun(t, "ladder", "table", "--db", db, "--json")
+	require.Equal(t, ExitOK, code, stderr)
+	var table []botJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &table))
+	require.Len(t, table, 2)
+	for _, b := range table {
+		assert.Equal(t, 2, b.Games, b.Name)
+	}
+	s, err := ladder.Open(context.Background(), db)
+	require.NoError(t, err)
+	defer s.Close()
+	h, err := s.History(context.Background(), "alice")
+	require.NoError(t, err)
+	for _, p := range h {
+		assert.FileExists(t, filepath.Join(dir, "replays", p.Game.ID+".jsonl"))
+	}
+}
+
+func TestServeLadderFlags(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ladder.db")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"ladder without db", []string{"serve", "--ladder"}, "--db"},
+		{"db without ladder", []string{"serve", "--db", db}, "needs --ladder"},
+		{"house AI", []string{"serve", "--ladder", "--db", db, "--house", "random"}, "rated listener pairs bots"},
+		{"token without name", []string{"play", "--token", "kt_x"}, "--token needs --name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("XDG_DATA_HOME", t.TempDir())
+			code, _, stderr := playRun(t, tt.args...)
+			assert.Equal(t, ExitUsage, code, stderr)
+			assert.Contains(t, stderr, tt.want)
+		})
+	}
+}

@@ -1,0 +1,271 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/ladder"
+)
+
+// Ladder is what a rated listener needs of the ladder database
+// (*ladder.Store): checking a bot's token, reading its rating, and
+// committing a decided game with its rating changes (idempotent by game
+// id: a game id already stored is not counted again).
+type Ladder interface {
+	Authenticate(ctx context.Context, name, token string) error
+	Rating(ctx context.Context, name string) (ladder.Rating, error)
+	RecordGame(ctx context.Context, g ladder.Game) (recorded bool, err error)
+}
+
+// Reasons a rated listener refuses a connection (the rejected-connections
+// metric's label, and the word after "refused: " on the line the client
+// gets, followed by ": " and an explanation).
+const (
+	rejectAuthLine    = "bad_auth_line"      // the first line is not "auth NAME TOKEN"
+	rejectAuth        = "auth_failed"        // wrong bot name or token
+	rejectAuthLimited = "auth_rate_limited"  // too many failures from the client's network
+	rejectConnected   = "already_connected"  // the bot is connected already (impersonation)
+	rejectLadderDown  = "ladder_unavailable" // the database did not answer
+)
+
+// Rated-listener settings. Ten wrong tokens a minute from one network
+// make guessing a 256-bit token hopeless and a typo harmless.
+const (
+	authMaxFailures = 10
+	authWindow      = time.Minute
+	// ladderTimeout bounds one database call of the rated listener.
+	ladderTimeout = 10 * time.Second
+	// rateAttempts is how many times a decided game's commit is tried
+	// before its players are disconnected without being told the result.
+	rateAttempts = 4
+	// pairTick is how often the pairing loop looks at the waiting bots
+	// (besides every arrival): their windows widen with time.
+	pairTick = 250 * time.Millisecond
+	// PairWindow is the rating difference within which two bots that just
+	// arrived are paired; PairWiden widens a waiting bot's window per
+	// second waited, so that any two bots are paired after at most
+	// (difference - PairWindow) / PairWiden seconds.
+	PairWindow = 100.0
+	PairWiden  = 50.0
+)
+
+// rated reports whether the server runs rated listeners.
+func (s *Server) rated() bool { return s.cfg.Ladder != nil }
+
+// authenticate reads a rated client's first line, the auth line, within
+// the handshake timeout, and admits the bot to the lobby or refuses it with
+// one line that says why. The token is never logged: only the name and
+// ParseAuth's errors (which never quote it) are.
+func (s *Server) authenticate(l *listener, c *conn) {
+	t := time.NewTimer(s.cfg.Limits.HandshakeTimeout)
+	defer t.Stop()
+	var m inMsg
+	select {
+	case m = <-c.in:
+	case <-t.C:
+		s.drop(c, errors.New("no auth line within the handshake timeout"))
+		return
+	case <-s.stopCh:
+		c.abandon()
+		s.release(c)
+		return
+	}
+	if m.err != nil {
+		s.drop(c, m.err)
+		return
+	}
+	line := string(*m.line)
+	putLine(m.line)
+	now := time.Now()
+	if !s.limiter.Allow(c.net, now) {
+		s.refuseRated(l, c, rejectAuthLimited, fmt.Sprintf("too many failed authentications from your network; retry in %v", authWindow))
+		return
+	}
+	name, token, err := ladder.ParseAuth(line)
+	if err != nil {
+		s.limiter.Fail(c.net, now)
+		s.refuseRated(l, c, rejectAuthLine, fmt.Sprintf("the first line must be %q (%v)", ladder.AuthWord+" NAME TOKEN", err))
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.gameCtx, ladderTimeout)
+	defer cancel()
+	switch err := s.cfg.Ladder.Authenticate(ctx, name, token); {
+	case errors.Is(err, ladder.ErrAuth):
+		s.limiter.Fail(c.net, now)
+		s.refuseRated(l, c, rejectAuth, "wrong bot name or token")
+		return
+	case err != nil:
+		s.log.Error("ladder: authenticate", "bot", name, "err", err)
+		s.refuseRated(l, c, rejectLadderDown, "the ladder database is unavailable; retry later")
+		return
+	}
+	s.limiter.Succeed(c.net)
+	r, err := s.cfg.Ladder.Rating(ctx, name)
+	if err != nil {
+		s.log.Error("ladder: rating", "bot", name, "err", err)
+		s.refuseRated(l, c, rejectLadderDown, "the ladder database is unavailable; retry later")
+		return
+	}
+	s.mu.Lock()
+	taken := s.online[name] != nil
+	if !taken {
+		s.online[name] = c
+		c.bot, c.rating = name, r.R
+	}
+	s.mu.Unlock()
+	if taken {
+		s.refuseRated(l, c, rejectConnected, fmt.Sprintf("bot %s is connected already", name))
+		return
+	}
+	s.log.Info("bot authenticated", "listener", l.st.cfg.Name, "peer", c.addr, "bot", name, "rating", r.R)
+	s.wait(&l.lobby, c, now)
+}
+
+// refuseRated closes an admitted connection of a rated listener after the
+// line "refused: CODE: WHY" (a lingering close, so that the line is read
+// even when the client sent more).
+func (s *Server) refuseRated(l *listener, c *conn, code, why string) {
+	s.metrics.rejected[code].Add(1)
+	s.log.Warn("connection refused", "listener", l.st.cfg.Name, "peer", c.addr, "reason", code, "detail", why)
+	c.queueString(refusalLine(code) + ": " + why)
+	closeConns([]*conn{c})
+	s.release(c)
+}
+
+// pairLoop pairs the bots waiting on rated listener l, at every arrival
+// and every pairTick (windows widen as they wait), until shutdown.
+func (s *Server) pairLoop(l *listener) {
+	defer s.acceptWG.Done()
+	t := time.NewTicker(pairTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stopCh:
+			return
+		case <-t.C:
+		case <-l.lobby.kick:
+		}
+		s.pairRated(l, time.Now())
+	}
+}
+
+// candidate is a waiting bot as pairByRating sees it.
+type candidate struct {
+	rating float64
+	waited time.Duration
+}
+
+// window is the rating difference within which a bot that has waited
+// waited accepts an opponent.
+func window(waited time.Duration) float64 {
+	return PairWindow + PairWiden*waited.Seconds()
+}
+
+// pairByRating pairs waiting bots, given oldest first: each bot in turn,
+// the longest waiting first, is paired with the unpaired bot of the
+// closest rating (the older one on a tie) when their difference is within
+// its window; otherwise it keeps waiting. It returns index pairs, the
+// older bot first.
+func pairByRating(cs []candidate) [][2]int {
+	paired := make([]bool, len(cs))
+	var out [][2]int
+	for i := range cs {
+		if paired[i] {
+			continue
+		}
+		best, diff := -1, 0.0
+		for j := i + 1; j < len(cs); j++ {
+			if paired[j] {
+				continue
+			}
+			if d := abs(cs[i].rating - cs[j].rating); best < 0 || d < diff {
+				best, diff = j, d
+			}
+		}
+		if best >= 0 && diff <= window(cs[i].waited) {
+			paired[i], paired[best] = true, true
+			out = append(out, [2]int{i, best})
+		}
+	}
+	return out
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// pairRated starts a game for every pair of waiting bots pairByRating
+// picks. A bot whose opponent left meanwhile goes back to the lobby with
+// its waiting time.
+func (s *Server) pairRated(l *listener, now time.Time) {
+	lb := &l.lobby
+	lb.mu.Lock()
+	ws := slices.Clone(lb.waiting)
+	lb.mu.Unlock()
+	if len(ws) < 2 {
+		return
+	}
+	cs := make([]candidate, len(ws))
+	for i, w := range ws {
+		cs[i] = candidate{rating: w.c.rating, waited: now.Sub(w.since)}
+	}
+	for _, p := range pairByRating(cs) {
+		if !s.reserveGame() {
+			return // they keep waiting for a free game slot
+		}
+		a, b := s.takeWaiter(lb, ws[p[0]]), s.takeWaiter(lb, ws[p[1]])
+		if a == nil || b == nil {
+			s.releaseGame()
+			if a != nil {
+				s.wait(lb, a, ws[p[0]].since)
+			}
+			if b != nil {
+				s.wait(lb, b, ws[p[1]].since)
+			}
+			continue
+		}
+		s.log.Info("paired", "listener", l.st.cfg.Name, "bots", []string{a.bot, b.bot}, "ratings", []float64{a.rating, b.rating})
+		s.startMatch(l, [2]*seat{{c: a, bot: a.bot}, {c: b, bot: b.bot}})
+	}
+}
+
+// rate commits a decided game between two bots to the ladder, retrying a
+// failed commit; nil when the game is not rated (not between two bots, or
+// aborted). The commit is idempotent by game id, so a retry after a commit
+// whose answer was lost does not count the game twice.
+func (s *Server) rate(log *slog.Logger, res *Result) error {
+	if !s.rated() || res.Players[0].Bot == "" || res.Players[1].Bot == "" {
+		return nil
+	}
+	if res.Outcome != OutcomeWin && res.Outcome != OutcomeDraw {
+		return nil
+	}
+	g := ladder.Game{
+		ID: res.Game, Bots: [2]string{res.Players[0].Bot, res.Players[1].Bot}, First: res.First, Seed: res.Seed,
+		Outcome: res.Outcome, Winner: res.Winner, Reason: res.Reason, Actions: res.Actions, Replay: res.Replay,
+		Start: res.Start, End: res.End,
+	}
+	var err error
+	for attempt := range rateAttempts {
+		if attempt > 0 {
+			time.Sleep(100 * time.Millisecond << attempt)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), ladderTimeout)
+		var recorded bool
+		recorded, err = s.cfg.Ladder.RecordGame(ctx, g)
+		cancel()
+		if err == nil {
+			log.Info("game rated", "game", g.ID, "bots", g.Bots[:], "recorded", recorded)
+			return nil
+		}
+		log.Warn("ladder: commit failed", "game", g.ID, "attempt", attempt+1, "err", err)
+	}
+	return fmt.Errorf("server: rate game %s: %w", g.ID, err)
+}
