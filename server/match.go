@@ -120,6 +120,9 @@ func (m *match) run(ctx context.Context, play func(ctx context.Context, k int) (
 			}
 			break
 		}
+		if last { // a bot may connect again as soon as it reads its end line
+			m.offline()
+		}
 		m.end(res, last)
 		if last {
 			break
@@ -869,6 +872,7 @@ func (m *match) end(res *Result, last bool) {
 // close ends both connections with a lingering close (both at once) and
 // gives their slots back.
 func (m *match) close() {
+	m.offline()
 	var cs []*conn
 	for _, s := range m.seats {
 		if s.c != nil {

@@ -125,6 +125,19 @@ func (s *Server) authenticate(l *listener, c *conn) {
 	s.wait(&l.lobby, c, now)
 }
 
+// offline ends the rated sessions of the match's bots: they may connect
+// again (idempotent).
+func (m *match) offline() {
+	s := m.srv
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, st := range m.seats {
+		if c := st.c; c != nil && c.bot != "" && s.online[c.bot] == c {
+			delete(s.online, c.bot)
+		}
+	}
+}
+
 // refuseRated closes an admitted connection of a rated listener after the
 // line "refused: CODE: WHY" (a lingering close, so that the line is read
 // even when the client sent more).

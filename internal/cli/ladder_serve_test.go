@@ -54,7 +54,7 @@ func TestServeLadderWithPlay(t *testing.T) {
 	var errs [2]string
 	for i, b := range []string{"alice", "bob"} {
 		wg.Go(func() {
-			codes[i], _, errs[i] = playRun(t, "play", "--addr", addr, "--name", b, "--token", tokens[b], "-c", "2", "--seed", "5")
+			codes[i], _, errs[i] = playRun(t, "play", "--addr", addr, "--name", b, "--token", tokens[b], "-c", "2", "--seed", "5", "--timeout", "20s")
 		})
 	}
 	wg.Wait()
