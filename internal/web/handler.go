@@ -133,7 +133,10 @@ func (h *Hub) events(w http.ResponseWriter, r *http.Request) {
 		batch := g.events[sent:len(g.events):len(g.events)]
 		end, change := g.end, g.change
 		h.mu.Unlock()
-		for _, e := range batch {
+		for i, e := range batch {
+			if g.sub != nil {
+				e.Known = g.knownAt(sent+i, &e)
+			}
 			if !send("move", e) {
 				return
 			}

@@ -74,6 +74,8 @@ type Event struct {
 	// exact probability, in thousandths, that a living ship is on each
 	// cell (submarine; absent when the board is too large).
 	Known [2][]int `json:"known,omitempty"`
+
+	told submarine.Event // submarine: the public event, for Known
 }
 
 // End is how a game ended.
@@ -89,10 +91,18 @@ type game struct {
 	end    *End
 	change chan struct{}
 
-	sub   *submarine.Rules
-	hp    [2][]int
-	known [2]*belief.Joint
-	bs    *battleship.Rules
+	sub *submarine.Rules
+	hp  [2][]int
+	bs  *battleship.Rules
+
+	// What each side can know of the other's fleet, computed when a page
+	// first asks for it (by the page's stream, never by the game): the
+	// beliefs after the first kdone events and the maps of those events.
+	kmu    sync.Mutex
+	joints [2]*belief.Joint
+	kdone  int
+	known  [][2][]int
+	kfail  [2]bool
 }
 
 // changed wakes the watchers of g (mu held).
@@ -143,9 +153,6 @@ func (h *Hub) SubmarineStarted(id string, r *submarine.Rules, players [2]server.
 	}
 	for s := range 2 {
 		g.hp[s] = append([]int(nil), g.info.HP...)
-		if j, err := belief.NewJoint(r, 0); err == nil {
-			g.known[s] = j
-		}
 	}
 	h.add(g)
 }
@@ -192,25 +199,51 @@ func (h *Hub) SubmarineStep(id string, n int, st *submarine.Step) {
 	case ev.Kind == submarine.Move:
 		e.Text = fmt.Sprintf("%s moves %s by [%+d,%+d]", who, r.Fleet[ev.Ship].Name, ev.DX, ev.DY)
 	}
-	// What each side can know of seat s's fleet, from the public record:
-	// the events as seat s was told them, its own moves' destinations
-	// left out (Joint uses their displacement only).
-	for s, j := range g.known {
-		if j == nil {
-			continue
-		}
-		told := ev
-		told.Mine = s == st.Seat
-		told.To = grid.None
-		if err := j.Observe(told, belief.Own); err != nil {
-			g.known[s] = nil
-			continue
-		}
-		e.Known[s] = milli(j.CellProbs())
-	}
+	e.told = ev
 	e.HP = [2][]int{append([]int(nil), g.hp[0]...), append([]int(nil), g.hp[1]...)}
 	g.events = append(g.events, e)
 	g.changed()
+}
+
+// knownAt is Known of the k-th event e of a submarine game (from 0).
+// Streams ask for the events in order from the first, so the beliefs
+// advance one event at a time and every map is computed once per game,
+// by the first stream that needs it.
+func (g *game) knownAt(k int, e *Event) [2][]int {
+	g.kmu.Lock()
+	defer g.kmu.Unlock()
+	switch {
+	case k < g.kdone:
+		return g.known[k]
+	case k > g.kdone: // cannot happen: every stream starts at the first event
+		return [2][]int{}
+	}
+	if g.kdone == 0 {
+		for s := range 2 {
+			j, err := belief.NewJoint(g.sub, 0)
+			g.joints[s], g.kfail[s] = j, err != nil
+		}
+	}
+	// What each side can know of seat s's fleet, from the public record:
+	// the events as seat s was told them, its own moves' destinations left
+	// out (Joint uses their displacement only).
+	var out [2][]int
+	for s, j := range g.joints {
+		if g.kfail[s] {
+			continue
+		}
+		told := e.told
+		told.Mine = s == e.Seat
+		told.To = grid.None
+		if err := j.Observe(told, belief.Own); err != nil {
+			g.kfail[s] = true
+			continue
+		}
+		out[s] = milli(j.CellProbs())
+	}
+	g.known = append(g.known, out)
+	g.kdone++
+	return out
 }
 
 // BattleshipStarted implements server.Spectator.
