@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -114,8 +115,7 @@ type Played struct {
 
 // History lists bot name's games, oldest first.
 func (s *Store) History(ctx context.Context, name string) ([]Played, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.bot0, g.bot1, g.first_seat, g.seed, g.outcome, g.winner, g.reason, g.actions, g.replay,
-			g.started_at, g.ended_at, c.seat, c.rating_before, c.rd_before, c.volatility_before, c.rating_after, c.rd_after, c.volatility_after
+	rows, err := s.db.QueryContext(ctx, `SELECT `+gameColumns+`, c.seat, `+changeColumns("c")+`
 		FROM games g JOIN rating_changes c ON c.game_id = g.id
 		WHERE c.bot = ? ORDER BY g.seq`, name)
 	if err != nil {
@@ -125,17 +125,9 @@ func (s *Store) History(ctx context.Context, name string) ([]Played, error) {
 	var out []Played
 	for rows.Next() {
 		var p Played
-		var seed string
-		var start, end int64
-		g := &p.Game
-		if err := rows.Scan(&g.ID, &g.Bots[0], &g.Bots[1], &g.First, &seed, &g.Outcome, &g.Winner, &g.Reason, &g.Actions, &g.Replay,
-			&start, &end, &p.Seat, &p.Before.R, &p.Before.RD, &p.Before.Vol, &p.After.R, &p.After.RD, &p.After.Vol); err != nil {
+		if err := scanGame(rows, &p.Game, &p.Seat, &p.Before.R, &p.Before.RD, &p.Before.Vol, &p.After.R, &p.After.RD, &p.After.Vol); err != nil {
 			return nil, fmt.Errorf("ladder: history of %s: %w", name, err)
 		}
-		if g.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
-			return nil, fmt.Errorf("ladder: history of %s: game %s: seed: %w", name, g.ID, err)
-		}
-		g.Start, g.End = time.UnixMilli(start).UTC(), time.UnixMilli(end).UTC()
 		out = append(out, p)
 	}
 	if err := rows.Err(); err != nil {
@@ -179,6 +171,74 @@ func (s *Store) Recompute(ctx context.Context) (map[string]Rating, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("ladder: recompute: %w", err)
+	}
+	return out, nil
+}
+
+// gameColumns are the columns of games (as g) that scanGame reads.
+const gameColumns = `g.id, g.bot0, g.bot1, g.first_seat, g.seed, g.outcome, g.winner, g.reason, g.actions, g.replay, g.started_at, g.ended_at`
+
+// changeColumns are the rating columns of rating_changes as alias, in the
+// order Rating before, Rating after.
+func changeColumns(alias string) string {
+	var cols []string
+	for _, c := range []string{"rating_before", "rd_before", "volatility_before", "rating_after", "rd_after", "volatility_after"} {
+		cols = append(cols, alias+"."+c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// scanGame reads gameColumns into g, then the rest of the row into more.
+func scanGame(rows *sql.Rows, g *Game, more ...any) error {
+	var seed string
+	var start, end int64
+	dest := append([]any{&g.ID, &g.Bots[0], &g.Bots[1], &g.First, &seed, &g.Outcome, &g.Winner, &g.Reason, &g.Actions, &g.Replay,
+		&start, &end}, more...)
+	if err := rows.Scan(dest...); err != nil {
+		return err
+	}
+	var err error
+	if g.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+		return fmt.Errorf("game %s: seed: %w", g.ID, err)
+	}
+	g.Start, g.End = time.UnixMilli(start).UTC(), time.UnixMilli(end).UTC()
+	return nil
+}
+
+// Rated is one stored game with what it did to both seats' ratings.
+type Rated struct {
+	Seq    int64 // its place in the order the games were rated, from 1
+	Game   Game
+	Before [2]Rating // seat 0's and seat 1's ratings before the game
+	After  [2]Rating
+}
+
+// Export lists every stored game in the order it was rated, with both
+// seats' ratings before and after: the whole ladder, for analysis.
+func (s *Store) Export(ctx context.Context) ([]Rated, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+gameColumns+`, g.seq, `+changeColumns("c0")+`, `+changeColumns("c1")+`
+		FROM games g
+		JOIN rating_changes c0 ON c0.game_id = g.id AND c0.seat = 0
+		JOIN rating_changes c1 ON c1.game_id = g.id AND c1.seat = 1
+		ORDER BY g.seq`)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: export: %w", err)
+	}
+	defer rows.Close()
+	var out []Rated
+	for rows.Next() {
+		var r Rated
+		more := []any{&r.Seq}
+		for i := range 2 {
+			more = append(more, &r.Before[i].R, &r.Before[i].RD, &r.Before[i].Vol, &r.After[i].R, &r.After[i].RD, &r.After[i].Vol)
+		}
+		if err := scanGame(rows, &r.Game, more...); err != nil {
+			return nil, fmt.Errorf("ladder: export: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ladder: export: %w", err)
 	}
 	return out, nil
 }

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -23,7 +26,8 @@ games in a database (docs/ladder.md): --db is its file (SQLite, created and
 migrated when needed; PostgreSQL is to come).`,
 		Example: `  kaisen ladder register mybot --db ladder.db
   kaisen ladder table --db ladder.db
-  kaisen ladder history mybot --db ladder.db --json`,
+  kaisen ladder history mybot --db ladder.db --json
+  kaisen ladder export --db ladder.db > games.csv`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageError("unknown command %q for %q", args[0], cmd.CommandPath())
@@ -32,7 +36,7 @@ migrated when needed; PostgreSQL is to come).`,
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newLadderRegisterCmd(e), newLadderTableCmd(e), newLadderHistoryCmd(e))
+	cmd.AddCommand(newLadderRegisterCmd(e), newLadderTableCmd(e), newLadderHistoryCmd(e), newLadderExportCmd(e))
 	return cmd
 }
 
@@ -222,4 +226,104 @@ func ladderDisplay(dsn string) string {
 		u.User = url.UserPassword(u.User.Username(), "xxxxx")
 	}
 	return u.String()
+}
+
+// ratedJSON is one game of kaisen ladder export --json.
+type ratedJSON struct {
+	Seq     int64        `json:"seq"`
+	Game    string       `json:"game"`
+	Bots    [2]string    `json:"bots"`
+	First   int          `json:"first"`
+	Seed    uint64       `json:"seed"`
+	Outcome string       `json:"outcome"`
+	Winner  int          `json:"winner"`
+	Reason  string       `json:"reason"`
+	Actions int          `json:"actions"`
+	Replay  string       `json:"replay,omitempty"`
+	Start   time.Time    `json:"start"`
+	End     time.Time    `json:"end"`
+	Before  [2]ratingOut `json:"before"`
+	After   [2]ratingOut `json:"after"`
+}
+
+// ratingOut is a Glicko-2 rating in export output.
+type ratingOut struct {
+	Rating     float64 `json:"rating"`
+	RD         float64 `json:"rd"`
+	Volatility float64 `json:"volatility"`
+}
+
+func newLadderExportCmd(e *env) *cobra.Command {
+	var db string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Print every rated game with both bots' ratings before and after (CSV or JSON)",
+		Long: `Print every rated game in the order it was rated, for analysis: its id (the
+result log's and the replay file's), both bots, who moved first, the seed,
+outcome, winner seat (-1 on a draw), reason, actions, replay file, start and
+end, and each seat's Glicko-2 rating, RD and volatility before and after.
+CSV with a header line by default; --json prints one JSON array.`,
+		Example: `  kaisen ladder export --db ladder.db > games.csv
+  kaisen ladder export --db ladder.db --json | jq '.[] | select(.reason != "sunk")'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := openLadder(cmd, db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			games, err := s.Export(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				out := []ratedJSON{}
+				for _, r := range games {
+					g := r.Game
+					j := ratedJSON{Seq: r.Seq, Game: g.ID, Bots: g.Bots, First: g.First, Seed: g.Seed, Outcome: g.Outcome, Winner: g.Winner,
+						Reason: g.Reason, Actions: g.Actions, Replay: g.Replay, Start: g.Start, End: g.End}
+					for i := range 2 {
+						j.Before[i] = ratingOut{r.Before[i].R, r.Before[i].RD, r.Before[i].Vol}
+						j.After[i] = ratingOut{r.After[i].R, r.After[i].RD, r.After[i].Vol}
+					}
+					out = append(out, j)
+				}
+				return json.NewEncoder(e.stdout).Encode(out)
+			}
+			return writeExportCSV(e.stdout, games)
+		},
+	}
+	addDBFlag(cmd, &db)
+	addJSONFlag(cmd, &asJSON, "print the games as one JSON array")
+	return cmd
+}
+
+// exportHeader is the CSV header of kaisen ladder export.
+var exportHeader = []string{"seq", "game", "bot0", "bot1", "first", "seed", "outcome", "winner", "reason", "actions", "replay", "start", "end",
+	"rating0_before", "rd0_before", "volatility0_before", "rating0_after", "rd0_after", "volatility0_after",
+	"rating1_before", "rd1_before", "volatility1_before", "rating1_after", "rd1_after", "volatility1_after"}
+
+// writeExportCSV writes games as CSV: exportHeader, then one row per game
+// (floats in full precision, times RFC 3339 with milliseconds).
+func writeExportCSV(w io.Writer, games []ladder.Rated) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(exportHeader)
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	for _, r := range games {
+		g := r.Game
+		row := []string{strconv.FormatInt(r.Seq, 10), g.ID, g.Bots[0], g.Bots[1], strconv.Itoa(g.First), strconv.FormatUint(g.Seed, 10),
+			g.Outcome, strconv.Itoa(g.Winner), g.Reason, strconv.Itoa(g.Actions), g.Replay,
+			g.Start.Format(time.RFC3339Nano), g.End.Format(time.RFC3339Nano)}
+		for i := range 2 {
+			b, a := r.Before[i], r.After[i]
+			row = append(row, f(b.R), f(b.RD), f(b.Vol), f(a.R), f(a.RD), f(a.Vol))
+		}
+		_ = cw.Write(row)
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
 }

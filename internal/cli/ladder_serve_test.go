@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -75,6 +76,31 @@ func TestServeLadderWithPlay(t *testing.T) {
 	for _, b := range table {
 		assert.Equal(t, 2, b.Games, b.Name)
 	}
+
+	code, out, stderr = playRun(t, "ladder", "export", "--db", db, "--json")
+	require.Equal(t, ExitOK, code, stderr)
+	var games []ratedJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &games))
+	require.Len(t, games, 2)
+	last := map[string]ratingOut{}
+	for i, g := range games {
+		assert.Equal(t, int64(i+1), g.Seq)
+		assert.Equal(t, g.Game+".jsonl", g.Replay)
+		for seat, b := range g.Bots {
+			if prev, ok := last[b]; ok { // each game starts from the rating the last one left
+				assert.Equal(t, prev, g.Before[seat], "game %d, %s", i+1, b)
+			}
+			last[b] = g.After[seat]
+		}
+	}
+	code, out, stderr = playRun(t, "ladder", "export", "--db", db)
+	require.Equal(t, ExitOK, code, stderr)
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 3)
+	assert.Equal(t, exportHeader, rows[0])
+	assert.Equal(t, games[1].Game, rows[2][1])
+
 	s, err := ladder.Open(context.Background(), db)
 	require.NoError(t, err)
 	defer s.Close()

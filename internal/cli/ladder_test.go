@@ -69,7 +69,7 @@ func TestLadderCommands(t *testing.T) {
 		{"bad name", []string{"ladder", "register", "a b", "--db", db}, ExitUsage, "bad bot name"},
 		{"no db", []string{"ladder", "table"}, ExitUsage, "--db"},
 		{"postgres", []string{"ladder", "table", "--db", "postgres://h/db"}, ExitUsage, "PostgreSQL"},
-		{"unknown subcommand", []string{"ladder", "export"}, ExitUsage, "unknown command"},
+		{"unknown subcommand", []string{"ladder", "rank"}, ExitUsage, "unknown command"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := matchRun(t, ctx, tt.args...)
