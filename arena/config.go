@@ -20,6 +20,9 @@ type Config struct {
 	// Battleship are the Battleship rules, used when Game is "battleship".
 	// Default: 10x10, the Russian fleet 4,3,3,2,2,2,1,1,1,1.
 	Battleship BattleshipConfig `mapstructure:"battleship"`
+	// Abilities are the sides and options of the abilities variant (game
+	// "abilities"), played on the Battleship rules above.
+	Abilities AbilitiesConfig `mapstructure:"abilities"`
 }
 
 // BattleshipConfig describes battleship.Rules in YAML

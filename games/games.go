@@ -60,6 +60,10 @@ type Game struct {
 	// person types the moves on in and reads the game on out; name is
 	// sent to servers that ask for one. nil: the game has no human seat.
 	HumanClient func(name string, in *bufio.Reader, out io.Writer) Client
+	// Unserved, when set, says why the game has no network host yet: the
+	// server does not serve it and its NewClient refuses every AI (with an
+	// error saying so), while kaisen match and kaisen replay play it.
+	Unserved string
 }
 
 // Tool is a kaisen command written for some games only: it plays the
@@ -141,13 +145,25 @@ type RenderOptions struct {
 // All lists the games, the default (the submarine game) first.
 func All() []Game { return slices.Clone(all) }
 
-var all = []Game{submarineGame, battleshipGame}
+var all = []Game{submarineGame, battleshipGame, abilitiesGame}
 
 // Names lists the game names in the order of All.
 func Names() []string {
 	names := make([]string, len(all))
 	for i, g := range all {
 		names[i] = g.Name
+	}
+	return names
+}
+
+// Served lists the names of the games with a network host (Unserved
+// empty), in the order of All: the games a server must serve.
+func Served() []string {
+	var names []string
+	for _, g := range all {
+		if g.Unserved == "" {
+			names = append(names, g.Name)
+		}
 	}
 	return names
 }
@@ -179,7 +195,7 @@ func OfReplay(path string) Game {
 }
 
 // optional are the fields of Game an entry may leave unset.
-var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true}
+var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true, "Unserved": true}
 
 // Missing lists the required fields of g that are unset (zero, or an
 // array with a zero element), in the order of Game: an entry with any is

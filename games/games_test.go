@@ -32,14 +32,15 @@ func TestLookup(t *testing.T) {
 			g, err := games.Lookup(tt.name)
 			if tt.err {
 				require.ErrorIs(t, err, games.ErrUnknownGame)
-				require.ErrorContains(t, err, "games: submarine, battleship")
+				require.ErrorContains(t, err, "games: submarine, battleship, abilities")
 				return
 			}
 			require.NoError(t, err)
 			require.Equal(t, tt.name, g.Name)
 		})
 	}
-	require.Equal(t, []string{"submarine", "battleship"}, games.Names())
+	require.Equal(t, []string{"submarine", "battleship", "abilities"}, games.Names())
+	require.Equal(t, []string{"submarine", "battleship"}, games.Served())
 	require.Equal(t, submarine.Name, games.Default().Name)
 }
 
@@ -62,6 +63,10 @@ func TestEveryGameIsComplete(t *testing.T) {
 			require.ErrorIs(t, g.CheckPlayer("deepblue"), g.ErrUnknownPlayer)
 			_, err := g.NewClient(games.ClientOptions{Player: "deepblue"})
 			require.ErrorIs(t, err, g.ErrUnknownPlayer)
+			if g.Unserved != "" {
+				_, err := g.NewClient(games.ClientOptions{Player: g.PlayDefault})
+				require.ErrorContains(t, err, g.Unserved)
+			}
 			for _, tool := range g.Tools {
 				require.Contains(t, games.Tools(), tool)
 			}
@@ -164,14 +169,18 @@ func ExampleLookup() {
 	// Output:
 	// submarine: stateplayer2 vs random
 	// battleship: gridbot vs bs-random
-	// unknown game "chess" (games: submarine, battleship)
+	// abilities: ab-density vs ab-random
+	// unknown game "chess" (games: submarine, battleship, abilities)
 }
 
 // TestServerServesEveryGame: a server listener accepts every game of the
 // registry by its name, and the server serves no other.
 func TestServerServesEveryGame(t *testing.T) {
-	require.Equal(t, games.Names(), server.Games())
+	require.Equal(t, games.Served(), server.Games())
 	for _, g := range games.All() {
+		if g.Unserved != "" {
+			continue
+		}
 		cfg := server.DefaultConfig()
 		cfg.Listeners[0].Game = g.Name
 		require.NoError(t, cfg.Validate(), g.Name)

@@ -64,26 +64,26 @@ type Options struct {
 	// SalvoShootsAgain: a salvo with a new hit and no defence answered
 	// gives another turn. Default false: the seed says the turn ends "in
 	// any case".
-	SalvoShootsAgain bool `mapstructure:"salvo_shoots_again"`
+	SalvoShootsAgain bool `mapstructure:"salvo_shoots_again" json:"salvo_shoots_again,omitempty"`
 	// FalseMissAnyHit: the AI may spend its false miss on any new hit on a
 	// 4-deck, the one that would sink it included. Default false: only on
 	// the first hit on a 4-deck ("при первом попадании"); declining it
 	// there loses it.
-	FalseMissAnyHit bool `mapstructure:"false_miss_any_hit"`
+	FalseMissAnyHit bool `mapstructure:"false_miss_any_hit" json:"false_miss_any_hit,omitempty"`
 	// MoveMayTouch: a moved 1-deck may end next to another ship (afloat or
 	// sunk). Default false: ships never touch, moved or not.
-	MoveMayTouch bool `mapstructure:"move_may_touch"`
+	MoveMayTouch bool `mapstructure:"move_may_touch" json:"move_may_touch,omitempty"`
 	// HideMoves: the enemy is not told that a 1-deck moved. Default false:
 	// it is told that one moved, never which one or where.
-	HideMoves bool `mapstructure:"hide_moves"`
+	HideMoves bool `mapstructure:"hide_moves" json:"hide_moves,omitempty"`
 	// ScanAfloatOnly: the AI's 5x5 count leaves out sunk ships. Default
 	// false: every ship in the square counts, sunk or not.
-	ScanAfloatOnly bool `mapstructure:"scan_afloat_only"`
+	ScanAfloatOnly bool `mapstructure:"scan_afloat_only" json:"scan_afloat_only,omitempty"`
 	// SuppressPassive: a suppressed 4-deck also cannot answer with its
 	// defence (false miss, air defence) for the rest of the suppressing
 	// turn. Default false: suppression is for the defender's next turn,
 	// in which only its active abilities (move, salvo, 3-deck) are used.
-	SuppressPassive bool `mapstructure:"suppress_passive"`
+	SuppressPassive bool `mapstructure:"suppress_passive" json:"suppress_passive,omitempty"`
 }
 
 // Rules is the configuration of one game: the classic rules (board, fleet,

@@ -7,10 +7,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
+	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/server"
 )
@@ -36,6 +38,14 @@ func TestShippedConfigsLoad(t *testing.T) {
 		}
 		seen[filepath.Base(e.Config)] = true
 		_, err := bsplayers.New(e.Name, battleship.DefaultRules(), config.File("../../"+e.Config))
+		require.NoError(t, err, e.Config)
+	}
+	for _, e := range abplayers.Entries() {
+		if e.Config == "" {
+			continue
+		}
+		seen[filepath.Base(e.Config)] = true
+		_, err := abplayers.New(e.Name, abilities.DefaultRules(), config.File("../../"+e.Config))
 		require.NoError(t, err, e.Config)
 	}
 	for _, f := range []string{"match.yaml", "battleship-match.yaml"} {

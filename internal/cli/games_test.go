@@ -19,6 +19,13 @@ func TestEveryGameHasAPlayClient(t *testing.T) {
 	for _, g := range games.All() {
 		t.Run(g.Name, func(t *testing.T) {
 			_, err := g.NewClient(games.ClientOptions{Player: g.PlayDefault})
+			if g.Unserved != "" {
+				require.ErrorContains(t, err, g.Unserved)
+				code, _, stderr := playRun(t, "play", "--game", g.Name, "--addr", "127.0.0.1:1")
+				require.Equal(t, 2, code)
+				require.Contains(t, stderr, g.Unserved)
+				return
+			}
 			require.NoError(t, err)
 			code, _, stderr := playRun(t, "play", "--game", g.Name, "--player", "deepblue", "--addr", "127.0.0.1:1")
 			require.Equal(t, 2, code)
@@ -64,7 +71,7 @@ func TestUnknownGameIsRefused(t *testing.T) {
 		t.Run(args[0], func(t *testing.T) {
 			code, _, stderr := playRun(t, args...)
 			require.Equal(t, 2, code)
-			require.Contains(t, stderr, `--game "chess": unknown game (games: submarine, battleship)`)
+			require.Contains(t, stderr, `--game "chess": unknown game (games: submarine, battleship, abilities)`)
 		})
 	}
 }

@@ -84,7 +84,7 @@ func TestMatchBattleshipErrors(t *testing.T) {
 		{"battleship player in submarine", []string{"--p1", "gridbot"}, `gridbot`},
 		{"submarine config", []string{"--game", "battleship", "--rules", "../../configs/match.yaml"}, `is a "submarine" config`},
 		{"empty player", []string{"--game", "battleship", "--p2", ""}, "--p1 and --p2 must name players (players: bs-random, gridbot, density)"},
-		{"unknown family", []string{"--game", "chess"}, `--game "chess": unknown game (games: submarine, battleship)`},
+		{"unknown family", []string{"--game", "chess"}, `--game "chess": unknown game (games: submarine, battleship, abilities)`},
 		{"config picks the game", []string{"--rules", cfg, "--p1", "random"}, `--p1: bsplayers: unknown player "random"`},
 	}
 	for _, tc := range tests {

@@ -12,14 +12,13 @@ import (
 // (1-decks move), which are sunk, which of its cells the enemy has shot,
 // and which of its ships are suppressed this turn.
 type ownFleet struct {
-	rules     *abilities.Rules
-	ships     battleship.Placement
-	hits      []int    // by ship: cells hit
-	shot      grid.Set // own cells the enemy fired at
-	suppress  []bool   // by ship: suppressed for the next own turn
-	supNow    []bool   // by ship: suppressed this own turn
-	enemyPos  *battleship.Position
-	moveFresh bool
+	rules    *abilities.Rules
+	ships    battleship.Placement
+	hits     []int    // by ship: cells hit
+	shot     grid.Set // own cells the enemy fired at
+	suppress []bool   // by ship: suppressed for the next own turn
+	supNow   []bool   // by ship: suppressed this own turn
+	enemyPos *battleship.Position
 }
 
 func newOwnFleet(r *abilities.Rules, p battleship.Placement) *ownFleet {

@@ -1,0 +1,64 @@
+package replay_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
+	"github.com/kaisen-ai/kaisen/replay"
+)
+
+// TestAbilitiesReplayVerifies plays a short match of the abilities variant
+// with replays, reads, verifies and renders each, then checks that a
+// tampered action or result is caught.
+func TestAbilitiesReplayVerifies(t *testing.T) {
+	base, err := battleship.NewRules(grid.MustBoard(7, 7, nil), []int{4, 3, 2, 1, 1})
+	require.NoError(t, err)
+	r, err := abilities.NewRules(base, abilities.Humans, abilities.AI, abilities.Options{})
+	require.NoError(t, err)
+	f1, err := abplayers.New("ab-density", r, nil)
+	require.NoError(t, err)
+	f2, err := abplayers.New("ab-random", r, nil)
+	require.NoError(t, err)
+	fam := &arena.Abilities{Rules: r, P1: arena.AbilitiesEntrant{Name: "ab-density", Factory: f1}, P2: arena.AbilitiesEntrant{Name: "ab-random", Factory: f2}}
+	dir := t.TempDir()
+	_, err = (&arena.Match{Family: fam, Games: 2, Seed: 4, Workers: 1, Replays: dir}).Run(context.Background(), nil)
+	require.NoError(t, err)
+	for i := range 2 {
+		path := filepath.Join(dir, arena.ReplayName(i))
+		game, err := replay.GameOfFile(path)
+		require.NoError(t, err)
+		require.Equal(t, replay.GameAbilities, game)
+		rp, err := replay.ReadAbilitiesFile(path)
+		require.NoError(t, err)
+		require.NoError(t, replay.VerifyAbilities(rp))
+		require.Equal(t, [2]string{"humans", "ai"}, rp.Header.Sides)
+		var buf bytes.Buffer
+		require.NoError(t, replay.RenderAbilities(&buf, rp, 0, -1))
+		require.Contains(t, buf.String(), "seat 0 fleet:")
+		require.Contains(t, buf.String(), "result: win")
+
+		bad := *rp
+		bad.Result.Winner = 1 - rp.Result.Winner
+		require.ErrorIs(t, replay.VerifyAbilities(&bad), replay.ErrMismatch)
+		bad = *rp
+		bad.Actions = append([]replay.AbilitiesAction(nil), rp.Actions...)
+		bad.Actions[0].Seat = 1 - bad.Actions[0].Seat
+		require.ErrorIs(t, replay.VerifyAbilities(&bad), replay.ErrMismatch)
+
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		_, err = replay.ReadAbilities(strings.NewReader(strings.Replace(string(data), `"type":"action"`, `"type":"action","bogus":1`, 1)))
+		require.ErrorIs(t, err, replay.ErrFormat)
+	}
+}
