@@ -88,6 +88,7 @@ func SeatRand(gameSeed uint64, s int) *rand.Rand {
 type Match struct {
 	Family  Family       // what is played and by whom, e.g. &Submarine{...}
 	Games   int          // number of games, at least 1
+	First   int          // index of the first game: games First..First+Games-1 are played (a shard of a longer match)
 	Seed    uint64       // match seed; game i uses GameSeed(Seed, i)
 	Workers int          // parallel games; 0 = GOMAXPROCS
 	Replays string       // directory for one replay per game ("" = none), game-000042.jsonl
@@ -114,6 +115,7 @@ type Summary struct {
 	Actions    int64         // actions in all games
 	P1Shots    int64         // shots P1 fired in all games (battleship; 0 for submarine)
 	P2Shots    int64         // shots P2 fired in all games (battleship; 0 for submarine)
+	Lengths    []int32       // actions of every game played, sorted (what Mean and P90 come from)
 	Elapsed    time.Duration // wall time of Run
 }
 
@@ -164,6 +166,9 @@ func (m *Match) Validate() error {
 	}
 	if m.Games < 1 {
 		errs = append(errs, fmt.Errorf("%w: %d games, want at least 1", ErrMatch, m.Games))
+	}
+	if m.First < 0 {
+		errs = append(errs, fmt.Errorf("%w: first game %d, want 0 or more", ErrMatch, m.First))
 	}
 	if m.Workers < 0 {
 		errs = append(errs, fmt.Errorf("%w: %d workers, want 0 (all CPUs) or more", ErrMatch, m.Workers))
@@ -262,6 +267,7 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 				if i >= m.Games {
 					return
 				}
+				i += m.First
 				r, err := m.playOne(table, i)
 				if err != nil {
 					failOnce.Do(func() { failErr = err })
@@ -320,6 +326,7 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		sum.Mean = float64(sum.Actions) / float64(sum.Games)
 	}
 	sum.P90 = Quantile(lengths, 0.9)
+	sum.Lengths = lengths
 	if failErr != nil {
 		return sum, failErr
 	}

@@ -134,36 +134,11 @@ func Run(ctx context.Context, c Config, progress func(done, total int)) (Result,
 			entrants[i].Factory = timedFactory(entrants[i].Factory, clocks[i])
 		}
 	}
-	total := n * (n - 1) / 2 * c.Games
-	done := 0
-	var runErr error
-	k := 0
-	for i := 0; i < n && runErr == nil; i++ {
-		for j := i + 1; j < n; j++ {
-			m := arena.Match{
-				Family:  &arena.Submarine{Rules: c.Rules, P1: entrants[i], P2: entrants[j]},
-				Games:   c.Games,
-				Seed:    PairSeed(c.Seed, k),
-				Workers: c.Workers,
-				Log:     c.Log,
-			}
-			base := done
-			var cb func(int)
-			if progress != nil {
-				cb = func(d int) { progress(base+d, total) }
-			}
-			sum, err := m.Run(ctx, cb)
-			res.Pairs = append(res.Pairs, Pair{A: c.Players[i].Name, B: c.Players[j].Name,
-				Wins: sum.P1Wins, Draws: sum.Draws, Losses: sum.P2Wins, Seed: m.Seed})
-			res.scores = append(res.scores, Score{A: i, B: j, Wins: sum.P1Wins, Draws: sum.Draws, Losses: sum.P2Wins})
-			done += sum.Games
-			k++
-			if err != nil {
-				runErr = err
-				break
-			}
-		}
+	pairs, scores, runErr := play(ctx, c, entrants, 0, n*(n-1)/2*c.Games, progress)
+	for _, p := range pairs {
+		res.Pairs = append(res.Pairs, p.Pair)
 	}
+	res.scores = scores
 	res.Complete = runErr == nil
 	if err := res.rate(c.Seed); err != nil {
 		return res, err
@@ -176,6 +151,85 @@ func Run(ctx context.Context, c Config, progress func(done, total int)) (Result,
 		}
 	}
 	return res, runErr
+}
+
+// ShardPair is the part of pair Index's record (in the order of
+// Result.Pairs) that a shard played.
+type ShardPair struct {
+	Index int `json:"index"`
+	Pair
+}
+
+// Shard plays games first..first+count-1 of the round robin, the games
+// numbered pair after pair (game i of pair k is k·Games+i), exactly as Run
+// plays them, and returns the records of the pairs it reached in pair
+// order. Summing the records of shards that cover every game once gives
+// Run's Pairs (FromPairs rates them). c.Timing is ignored.
+func Shard(ctx context.Context, c Config, first, count int, progress func(done, total int)) ([]ShardPair, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	n := len(c.Players)
+	if first < 0 || count < 0 || first+count > n*(n-1)/2*c.Games {
+		return nil, fmt.Errorf("%w: games %d..%d of %d", ErrConfig, first, first+count-1, n*(n-1)/2*c.Games)
+	}
+	pairs, _, err := play(ctx, c, c.Players, first, count, progress)
+	return pairs, err
+}
+
+// FromPairs rates a finished round robin from its pairs' records, as Run
+// does: the same players, games per pair, seed and bootstrap give the same
+// Result as Run's (without timings).
+func FromPairs(players []string, games int, seed uint64, bootstrap int, pairs []Pair) (Result, error) {
+	res := Result{Players: players, Games: games, Seed: seed, Bootstrap: bootstrap, Pairs: pairs, Complete: true}
+	if res.Bootstrap == 0 {
+		res.Bootstrap = 1000
+	}
+	err := res.rate(seed)
+	return res, err
+}
+
+// play plays games first..first+count-1 of the round robin (numbered pair
+// after pair) and returns the records of the pairs it reached. It stops at
+// the first error.
+func play(ctx context.Context, c Config, entrants []arena.SubmarineEntrant, first, count int, progress func(done, total int)) ([]ShardPair, []Score, error) {
+	var (
+		pairs  []ShardPair
+		scores []Score
+	)
+	n := len(entrants)
+	done, k := 0, 0
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			lo, hi := max(first, k*c.Games), min(first+count, (k+1)*c.Games)
+			k++
+			if lo >= hi {
+				continue
+			}
+			m := arena.Match{
+				Family:  &arena.Submarine{Rules: c.Rules, P1: entrants[i], P2: entrants[j]},
+				Games:   hi - lo,
+				First:   lo - (k-1)*c.Games,
+				Seed:    PairSeed(c.Seed, k-1),
+				Workers: c.Workers,
+				Log:     c.Log,
+			}
+			base := done
+			var cb func(int)
+			if progress != nil {
+				cb = func(d int) { progress(base+d, count) }
+			}
+			sum, err := m.Run(ctx, cb)
+			pairs = append(pairs, ShardPair{Index: k - 1, Pair: Pair{A: c.Players[i].Name, B: c.Players[j].Name,
+				Wins: sum.P1Wins, Draws: sum.Draws, Losses: sum.P2Wins, Seed: m.Seed}})
+			scores = append(scores, Score{A: i, B: j, Wins: sum.P1Wins, Draws: sum.Draws, Losses: sum.P2Wins})
+			done += sum.Games
+			if err != nil {
+				return pairs, scores, err
+			}
+		}
+	}
+	return pairs, scores, nil
 }
 
 // rate fits the ratings and fills the per-player totals from the pairs.

@@ -16,6 +16,7 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/shard"
 )
 
 // matchFlags are the settings of kaisen match.
@@ -33,6 +34,7 @@ type matchFlags struct {
 	html               bool
 	json               bool
 	progress           string
+	shard              shardFlags
 }
 
 func newMatchCmd(e *env) *cobra.Command {
@@ -83,6 +85,12 @@ replays (schema in docs/battleship.md; kaisen replay draws them).`,
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
 			}
+			if err := f.shard.check(cmd, "replays", "explain", "html"); err != nil {
+				return err
+			}
+			if err := f.shard.checkGames(f.games); err != nil {
+				return err
+			}
 			return runMatch(cmd.Context(), e, &f)
 		},
 	}
@@ -102,6 +110,7 @@ replays (schema in docs/battleship.md; kaisen replay draws them).`,
 	fl.BoolVar(&f.html, "html", false, "also write each replay as a self-contained HTML page (game-000000.html, ...)")
 	addJSONFlag(cmd, &f.json, "print the summary as one JSON object instead of a table")
 	addProgressFlag(cmd, &f.progress)
+	addShardFlags(cmd, &f.shard)
 	completePlayers(cmd, "p1", false, anyGame)
 	completePlayers(cmd, "p2", false, anyGame)
 	completeYAML(cmd, "p1-weights", "p2-weights", "rules")
@@ -170,14 +179,24 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	}
 	m := arena.Match{Family: fam, Games: f.games, Seed: f.seed, Workers: f.workers,
 		Replays: f.replays, Explain: f.explain, Log: e.log}
+	if f.shard.on {
+		lo, hi := f.shard.sp.Range(f.games)
+		m.First, m.Games = lo, hi-lo
+	}
 	var onProgress func(int)
-	bar := newProgress(e, f.progress, f.games, "games")
+	bar := newProgress(e, f.progress, m.Games, "games")
 	if bar != nil {
 		onProgress = bar.Set
 	}
 	sum, runErr := m.Run(ctx, onProgress)
 	if bar != nil {
 		bar.Done(sum.Games)
+	}
+	if f.shard.on {
+		if runErr != nil {
+			return runErr // no file: a shard is all its games or nothing
+		}
+		return f.shard.write(e, "match", f.seed, f.games, sum.Workers, sum.Elapsed, shard.MatchOf(&sum))
 	}
 	interrupted := errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)
 	if runErr != nil && !interrupted && sum.Games == 0 {
@@ -188,18 +207,21 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 			return err
 		}
 	}
-	if f.json {
-		err = writeMatchJSON(e.stdout, &sum)
-	} else {
-		err = writeMatchTable(e.stdout, &sum)
-	}
-	if err != nil {
+	if err := printMatch(e, &sum, f.json); err != nil {
 		return err
 	}
 	if interrupted {
 		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("match: interrupted after %d of %d games", sum.Games, sum.Requested)}
 	}
 	return runErr
+}
+
+// printMatch prints the summary as a table or, asJSON, a JSON line.
+func printMatch(e *env, sum *arena.Summary, asJSON bool) error {
+	if asJSON {
+		return writeMatchJSON(e.stdout, sum)
+	}
+	return writeMatchTable(e.stdout, sum)
 }
 
 // matchJSON is the --json summary; its keys are part of the command's

@@ -195,6 +195,7 @@ func commands(e *env) []*cobra.Command {
 		newExploitCmd(e),
 		newTournamentCmd(e),
 		newLadderCmd(e),
+		newMergeCmd(e),
 		newVersionCmd(e),
 	}
 }

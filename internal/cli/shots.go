@@ -22,6 +22,7 @@ import (
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/report"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
+	"github.com/kaisen-ai/kaisen/shard"
 )
 
 type shotsFlags struct {
@@ -35,6 +36,7 @@ type shotsFlags struct {
 	json     bool
 	html     string
 	progress string
+	shard    shardFlags
 }
 
 func newShotsCmd(e *env) *cobra.Command {
@@ -68,6 +70,12 @@ prints the summary of the games finished so far (exit code 130).`,
   kaisen shots --player density -n 200 --seed 1 --html density-shots.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.shard.check(cmd, "html"); err != nil {
+				return err
+			}
+			if err := f.shard.checkGames(f.games); err != nil {
+				return err
+			}
 			return runShots(cmd.Context(), e, &f)
 		},
 	}
@@ -78,6 +86,7 @@ prints the summary of the games finished so far (exit code 130).`,
 	addSeedFlag(cmd, &f.seed, "seed of the games")
 	addWorkersFlag(cmd, &f.workers, 1)
 	addProgressFlag(cmd, &f.progress)
+	addShardFlags(cmd, &f.shard)
 	completePlayers(cmd, "player", false, hasTool(games.ToolShots))
 	completeYAML(cmd, "weights")
 	fl.StringVar(&f.size, "size", "10x10", "board WIDTHxHEIGHT")
@@ -143,23 +152,28 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 		return fmt.Errorf("shots: %w", err)
 	}
 
-	results := make([]shotsGame, f.games)
+	lo, hi := 0, f.games
+	if f.shard.on {
+		lo, hi = f.shard.sp.Range(f.games)
+	}
+	count := hi - lo
+	results := make([]shotsGame, count)
 	jobs := make(chan int)
-	finished := make(chan struct{}, f.games)
+	finished := make(chan struct{}, count)
 	var wg sync.WaitGroup
-	for range min(workersOf(f.workers), f.games) {
+	for range min(workersOf(f.workers), count) {
 		wg.Go(func() {
 			for i := range jobs {
-				results[i] = playShotsGame(ctx, rules, factory, placer, f.seed, i)
+				results[i-lo] = playShotsGame(ctx, rules, factory, placer, f.seed, i)
 				finished <- struct{}{}
 			}
 		})
 	}
-	bar := newProgress(e, f.progress, f.games, "games")
+	bar := newProgress(e, f.progress, count, "games")
 	start := time.Now()
 	go func() {
 		defer close(jobs)
-		for i := range f.games {
+		for i := lo; i < hi; i++ {
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
@@ -188,40 +202,70 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 			continue
 		}
 		if g.err != nil {
-			return fmt.Errorf("shots: game %d (seed %d): %w", i, f.seed, g.err)
+			return fmt.Errorf("shots: game %d (seed %d): %w", lo+i, f.seed, g.err)
 		}
 		shots = append(shots, g.shots)
 		moves = append(moves, g.moves...)
 		stats = stats.Add(g.stats)
 	}
+	e.log.Debug("shots finished", "games", len(shots), "elapsed", elapsed)
+	tm := shotsTiming{moves: int64(len(moves)), p50: percentile(moves, 0.50), p99: percentile(moves, 0.99), elapsed: elapsed}
+	if f.shard.on {
+		if len(shots) < count {
+			return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("shots: shard interrupted after %d of %d games; no file written", len(shots), count)}
+		}
+		return f.shard.write(e, "shots", f.seed, f.games, workersOf(f.workers), elapsed, shard.Shots{
+			Player: f.player, Width: w, Height: h, Fleet: battleship.FormatFleet(rules.Fleet), Shots: shard.HistOf(shots),
+			Exact: stats.Exact, Sampled: stats.Sampled, Heuristic: stats.Heuristic,
+			Moves: tm.moves, P50NS: int64(tm.p50), P99NS: int64(tm.p99)})
+	}
 	sum := summarizeShots(f.player, shots, moves)
 	sum.Seed = f.seed
-	e.log.Debug("shots finished", "games", len(shots), "elapsed", elapsed)
-	if f.player == "density" {
-		line := fmt.Sprintf("density moves: %d exact, %d sampled (fallback), %d heuristic", stats.Exact, stats.Sampled, stats.Heuristic)
-		if f.json {
-			fmt.Fprintln(e.stderr, line)
-		} else {
-			defer fmt.Fprintln(e.stdout, line)
-		}
-	}
 	if f.html != "" {
 		if err := writeReport(f.html, shotsPage(rules, f, sum, shots)); err != nil {
 			return err
 		}
 	}
-	if f.json {
-		err = json.NewEncoder(e.stdout).Encode(sum)
-	} else {
-		err = writeShotsTable(e.stdout, rules, f, sum, moves, elapsed)
-	}
-	if err != nil {
+	if err := printShots(e, rules, f, sum, tm, densityLine(f.player, stats.Exact, stats.Sampled, stats.Heuristic)); err != nil {
 		return err
 	}
 	if len(shots) < f.games {
 		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("shots: interrupted after %d of %d games", len(shots), f.games)}
 	}
 	return nil
+}
+
+// shotsTiming are the timing fields of the shots table: shots timed,
+// their p50 and p99 decision times and the wall time.
+type shotsTiming struct {
+	moves    int64
+	p50, p99 time.Duration
+	elapsed  time.Duration
+}
+
+// densityLine is the density AI's count of moves by kind, "" for another
+// player.
+func densityLine(player string, exact, sampled, heuristic int) string {
+	if player != "density" {
+		return ""
+	}
+	return fmt.Sprintf("density moves: %d exact, %d sampled (fallback), %d heuristic", exact, sampled, heuristic)
+}
+
+// printShots prints the summary as a table or, with --json, a JSON line
+// (density, when not "", goes after the table or on stderr).
+func printShots(e *env, rules *battleship.Rules, f *shotsFlags, sum shotsSummary, tm shotsTiming, density string) error {
+	if density != "" {
+		if f.json {
+			fmt.Fprintln(e.stderr, density)
+		} else {
+			defer fmt.Fprintln(e.stdout, density)
+		}
+	}
+	if f.json {
+		return json.NewEncoder(e.stdout).Encode(sum)
+	}
+	return writeShotsTable(e.stdout, rules, f, sum, tm)
 }
 
 // playShotsGame plays game i; a panicking player is reported as an error.
@@ -329,7 +373,7 @@ func roundDuration(d time.Duration) time.Duration {
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
-func writeShotsTable(w io.Writer, rules *battleship.Rules, f *shotsFlags, s shotsSummary, moves []time.Duration, elapsed time.Duration) error {
+func writeShotsTable(w io.Writer, rules *battleship.Rules, f *shotsFlags, s shotsSummary, tm shotsTiming) error {
 	fmt.Fprintf(w, "%s alone against %d uniformly placed fleets (%dx%d, fleet %s), seed %d\n",
 		f.player, s.Games, rules.Board.Width(), rules.Board.Height(), battleship.FormatFleet(rules.Fleet), f.seed)
 	if s.Games < f.games {
@@ -339,11 +383,11 @@ func writeShotsTable(w io.Writer, rules *battleship.Rules, f *shotsFlags, s shot
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "games\tmean\tmedian\tsd\tp90\tmax\ttime/shot p50\ttime/shot p99\t")
 	fmt.Fprintf(tw, "%d\t%.2f\t%.1f\t%.2f\t%d\t%d\t%v\t%v\t\n", s.Games, s.Mean, s.Median, s.SD, s.P90, s.Max,
-		roundDuration(percentile(moves, 0.50)), roundDuration(percentile(moves, 0.99)))
+		roundDuration(tm.p50), roundDuration(tm.p99))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%d shots in %v\n", len(moves), elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "\n%d shots in %v\n", tm.moves, tm.elapsed.Round(time.Millisecond))
 	return nil
 }
 

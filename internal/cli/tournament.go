@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/report"
 	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/shard"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
@@ -31,6 +33,7 @@ type tournamentFlags struct {
 	json      bool
 	html      string
 	progress  string
+	shard     shardFlags
 }
 
 func newTournamentCmd(e *env) *cobra.Command {
@@ -68,6 +71,9 @@ stops and rates the games played.`,
   kaisen tournament --players admiral,hirota,stateplayer2,random -n 100 --seed 1 --html report.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.shard.check(cmd, "timing", "html"); err != nil {
+				return err
+			}
 			return runTournament(cmd.Context(), e, &f)
 		},
 	}
@@ -85,6 +91,7 @@ stops and rates the games played.`,
 	addJSONFlag(cmd, &f.json, "print the result as one JSON object (last line of stdout)")
 	fl.StringVar(&f.html, "html", "", "also write the cross table and the Elo chart as a self-contained HTML page to this file")
 	addProgressFlag(cmd, &f.progress)
+	addShardFlags(cmd, &f.shard)
 	completePlayers(cmd, "players", true, hasTool(games.ToolTournament))
 	completeYAML(cmd, "rules")
 	return cmd
@@ -135,14 +142,30 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	if err := tc.Validate(); err != nil {
 		return usageError("%v", err)
 	}
+	total := len(entrants) * (len(entrants) - 1) / 2 * f.games
+	if err := f.shard.checkGames(total); err != nil {
+		return err
+	}
+	count := total
+	if f.shard.on {
+		lo, hi := f.shard.sp.Range(total)
+		count = hi - lo
+	}
 	var onProgress func(done, total int)
-	bar := newProgress(e, f.progress, len(entrants)*(len(entrants)-1)/2*f.games, "games")
+	bar := newProgress(e, f.progress, count, "games")
 	if bar != nil {
 		onProgress = func(done, _ int) { bar.Set(done) }
 	}
+	if f.shard.on {
+		err := runTournamentShard(ctx, e, f, tc, total, onProgress)
+		if bar != nil {
+			bar.Done(count)
+		}
+		return err
+	}
 	res, runErr := tournament.Run(ctx, tc, onProgress)
 	if bar != nil {
-		bar.Done(len(entrants) * (len(entrants) - 1) / 2 * f.games)
+		bar.Done(total)
 	}
 	interrupted := errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)
 	if runErr != nil && !interrupted {
@@ -153,19 +176,43 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 			return err
 		}
 	}
-	if f.json {
-		data, err := json.Marshal(res)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(e.stdout, string(data))
-	} else if err := res.WriteTable(e.stdout); err != nil {
+	if err := printTournament(e, &res, f.json); err != nil {
 		return err
 	}
 	if interrupted {
 		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("tournament: interrupted")}
 	}
 	return nil
+}
+
+// printTournament prints the result as tables or, asJSON, a JSON line.
+func printTournament(e *env, res *tournament.Result, asJSON bool) error {
+	if !asJSON {
+		return res.WriteTable(e.stdout)
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(e.stdout, string(data))
+	return err
+}
+
+// runTournamentShard plays the tournament's games of --shard and writes
+// them to --out.
+func runTournamentShard(ctx context.Context, e *env, f *tournamentFlags, tc tournament.Config, total int, progress func(done, total int)) error {
+	lo, hi := f.shard.sp.Range(total)
+	start := time.Now()
+	pairs, err := tournament.Shard(ctx, tc, lo, hi-lo, progress)
+	if err != nil {
+		return err // no file: a shard is all its games or nothing
+	}
+	var names []string
+	for _, p := range tc.Players {
+		names = append(names, p.Name)
+	}
+	return f.shard.write(e, "tournament", f.seed, total, workersOf(f.workers), time.Since(start),
+		shard.Tournament{Players: names, Games: f.games, Bootstrap: f.bootstrap, Pairs: pairs})
 }
 
 // tournamentPage is the --html report of res: the cross table and the

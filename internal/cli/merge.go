@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/shard"
+)
+
+// shardFlags are --shard K/N and --out FILE of match, tournament and shots.
+type shardFlags struct {
+	spec string
+	out  string
+	// set by check
+	sp   shard.Spec
+	on   bool
+	args map[string]string
+}
+
+// addShardFlags registers --shard and --out.
+func addShardFlags(cmd *cobra.Command, f *shardFlags) {
+	cmd.Flags().StringVar(&f.spec, "shard", "", "play only shard K of N of the games (K/N, e.g. 3/8) and write a file for kaisen merge to --out (docs/distributed.md)")
+	cmd.Flags().StringVar(&f.out, "out", "", "with --shard: the shard's result file")
+}
+
+// notInArgs are the flags that do not change which games are played or how
+// they are summarised, so the shards of one run may differ in them.
+var notInArgs = []string{"shard", "out", "workers", "progress", "json", "html", "seed", "games", "log-level", "log-format"}
+
+// check reads the flags before the command runs: whether it is a shard,
+// which one and the arguments that identify the run. incompatible are
+// flags that make no sense for a shard (e.g. --replays).
+func (f *shardFlags) check(cmd *cobra.Command, incompatible ...string) error {
+	if f.spec == "" && f.out == "" {
+		return nil
+	}
+	if f.spec == "" || f.out == "" {
+		return usageError("--shard K/N and --out FILE go together")
+	}
+	sp, err := shard.Parse(f.spec)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("--shard: %w", err)}
+	}
+	fl := cmd.Flags()
+	if !fl.Changed("seed") {
+		return usageError("--shard needs --seed: every shard must play the games of the same seed")
+	}
+	for _, name := range incompatible {
+		if fl.Changed(name) {
+			return usageError("--%s cannot be used with --shard", name)
+		}
+	}
+	f.sp, f.on = sp, true
+	f.args = map[string]string{}
+	fl.Visit(func(fg *pflag.Flag) {
+		if !slices.Contains(notInArgs, fg.Name) {
+			f.args[fg.Name] = fg.Value.String()
+		}
+	})
+	return nil
+}
+
+// write writes the shard's file: which run and shard, then result.
+func (f *shardFlags) write(e *env, command string, seed uint64, games, workers int, elapsed time.Duration, result any) error {
+	lo, hi := f.sp.Range(games)
+	h := shard.Header{Command: command, Args: f.args, Seed: seed, Games: games, Shard: f.sp.K, Shards: f.sp.N,
+		First: lo, Count: hi - lo, ElapsedNS: int64(elapsed), Workers: workers}
+	out, err := os.Create(f.out)
+	if err != nil {
+		return fmt.Errorf("%s: %w", command, err)
+	}
+	err = shard.Write(out, h, result)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %s: %w", command, f.out, err)
+	}
+	e.log.Info("shard written", "shard", f.sp.String(), "games", fmt.Sprintf("%d..%d", lo, hi-1), "file", f.out)
+	return nil
+}
+
+type mergeFlags struct {
+	json bool
+}
+
+func newMergeCmd(e *env) *cobra.Command {
+	var f mergeFlags
+	cmd := &cobra.Command{
+		Use:   "merge FILE...",
+		Short: "Merge the shard files of a match, tournament or shots run into its result",
+		Long: `Read the files written by kaisen match, tournament or shots with
+--shard K/N --out FILE and print the result of the whole run: the same table,
+and with --json the same JSON line, as the run on one machine, byte for byte
+except the timing fields (games/s, elapsed time, time per shot, which merge
+takes from the slowest shard, and the workers, which it adds up).
+
+The files must be the N shards of one run: the same command, seed, -n, N and
+game-deciding flags, every shard from 1 to N exactly once, in any order. The
+format and the examples for Kubernetes and Slurm are in docs/distributed.md.`,
+		Example: `  kaisen match --p1 random --p2 random -n 10000 --seed 7 --shard 1/2 --out s1.jsonl
+  kaisen match --p1 random --p2 random -n 10000 --seed 7 --shard 2/2 --out s2.jsonl
+  kaisen merge s1.jsonl s2.jsonl --json
+  kaisen merge results/shard-*.jsonl`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runMerge(e, &f, args)
+		},
+	}
+	addJSONFlag(cmd, &f.json, "print the merged result as JSON, as the command itself would")
+	return cmd
+}
+
+func runMerge(e *env, f *mergeFlags, names []string) error {
+	var files []shard.File
+	for _, name := range names {
+		r, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		sf, err := shard.Read(r, name)
+		r.Close()
+		if err != nil {
+			return &UsageError{Err: fmt.Errorf("merge: %w", err)}
+		}
+		files = append(files, sf)
+	}
+	files, err := shard.Check(files)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("merge: %w", err)}
+	}
+	h := files[0].Header
+	var elapsed time.Duration
+	workers := 0
+	for _, sf := range files {
+		elapsed = max(elapsed, sf.Header.Elapsed())
+		workers += sf.Header.Workers
+	}
+	switch h.Command {
+	case "match":
+		parts, err := decodeParts[shard.Match](files)
+		if err != nil {
+			return err
+		}
+		sum, err := shard.MergeMatch(parts)
+		if err != nil {
+			return &UsageError{Err: fmt.Errorf("merge: %w", err)}
+		}
+		sum.Seed, sum.Requested, sum.Workers, sum.Elapsed = h.Seed, h.Games, workers, elapsed
+		return printMatch(e, &sum, f.json)
+	case "tournament":
+		parts, err := decodeParts[shard.Tournament](files)
+		if err != nil {
+			return err
+		}
+		res, err := shard.MergeTournament(parts, h.Seed)
+		if err != nil {
+			return &UsageError{Err: fmt.Errorf("merge: %w", err)}
+		}
+		return printTournament(e, &res, f.json)
+	case "shots":
+		parts, err := decodeParts[shard.Shots](files)
+		if err != nil {
+			return err
+		}
+		s, err := shard.MergeShots(parts)
+		if err != nil {
+			return &UsageError{Err: fmt.Errorf("merge: %w", err)}
+		}
+		return printMergedShots(e, &s, h.Seed, h.Games, elapsed, f.json)
+	default:
+		return usageError("merge: %s: command %q cannot be merged (match, tournament, shots)", files[0].Name, h.Command)
+	}
+}
+
+// decodeParts decodes every file's result line as a T, checking that it
+// counts as many games as the header says.
+func decodeParts[T any](files []shard.File) ([]T, error) {
+	out := make([]T, len(files))
+	for i, sf := range files {
+		if err := json.Unmarshal(sf.Result, &out[i]); err != nil {
+			return nil, &UsageError{Err: fmt.Errorf("merge: %w: %s: result: %w", shard.ErrFormat, sf.Name, err)}
+		}
+		var n int64
+		switch p := any(&out[i]).(type) {
+		case *shard.Match:
+			n = int64(p.Games)
+		case *shard.Shots:
+			n = p.Shots.Total()
+		case *shard.Tournament:
+			for _, q := range p.Pairs {
+				n += int64(q.Wins + q.Draws + q.Losses)
+			}
+		}
+		if n != int64(sf.Header.Count) {
+			return nil, &UsageError{Err: fmt.Errorf("merge: %w: %s: the result counts %d games, the header %d",
+				shard.ErrFormat, sf.Name, n, sf.Header.Count)}
+		}
+	}
+	return out, nil
+}
+
+// printMergedShots prints merged shots results as kaisen shots does.
+func printMergedShots(e *env, s *shard.Shots, seed uint64, games int, elapsed time.Duration, asJSON bool) error {
+	fleet, err := battleship.ParseFleet(s.Fleet)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("merge: fleet %q: %w", s.Fleet, err)}
+	}
+	board, err := grid.NewBoard(s.Width, s.Height, nil)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("merge: %w", err)}
+	}
+	rules, err := battleship.NewRules(board, fleet)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("merge: %w", err)}
+	}
+	sum := summarizeShots(s.Player, shard.Expand[int](s.Shots), nil)
+	sum.Seed = seed
+	sum.MsPerMoveP99 = math.Round(float64(s.P99NS)/float64(time.Millisecond)*1e6) / 1e6 // as summarizeShots
+	f := &shotsFlags{player: s.Player, games: games, seed: seed, json: asJSON}
+	tm := shotsTiming{moves: s.Moves, p50: time.Duration(s.P50NS), p99: time.Duration(s.P99NS), elapsed: elapsed}
+	return printShots(e, rules, f, sum, tm, densityLine(s.Player, s.Exact, s.Sampled, s.Heuristic))
+}
+
+// errNoGames is returned by a shard that played no game.
+var errNoGames = errors.New("the shard has no games: use fewer shards than games")
+
+// checkGames refuses a shard without games.
+func (f *shardFlags) checkGames(games int) error {
+	if !f.on {
+		return nil
+	}
+	if lo, hi := f.sp.Range(games); lo == hi {
+		return &UsageError{Err: fmt.Errorf("--shard %s of %d games: %w", f.sp, games, errNoGames)}
+	}
+	return nil
+}

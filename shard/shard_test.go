@@ -1,0 +1,238 @@
+package shard
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/tournament"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Spec
+		err  bool
+	}{
+		{"1/1", Spec{1, 1}, false},
+		{"3/8", Spec{3, 8}, false},
+		{"8/8", Spec{8, 8}, false},
+		{"0/8", Spec{}, true},
+		{"9/8", Spec{}, true},
+		{"1/0", Spec{}, true},
+		{"-1/2", Spec{}, true},
+		{"3", Spec{}, true},
+		{"a/b", Spec{}, true},
+		{"", Spec{}, true},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := Parse(tc.in)
+			if tc.err {
+				require.ErrorIs(t, err, ErrSpec)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.in, got.String())
+		})
+	}
+}
+
+// TestRange: the shards of n games are contiguous, in order, cover every
+// game once and differ in size by at most one, whether N divides n or not.
+func TestRange(t *testing.T) {
+	for _, tc := range []struct{ games, shards int }{
+		{10, 1}, {10, 2}, {10, 3}, {101, 3}, {7, 7}, {3, 5}, {1000, 7}, {1, 1},
+	} {
+		t.Run(fmt.Sprintf("%d/%d", tc.games, tc.shards), func(t *testing.T) {
+			next, small, big := 0, tc.games, 0
+			for k := 1; k <= tc.shards; k++ {
+				lo, hi := Spec{k, tc.shards}.Range(tc.games)
+				require.Equal(t, next, lo, "shard %d starts where %d ended", k, k-1)
+				require.LessOrEqual(t, lo, hi)
+				small, big = min(small, hi-lo), max(big, hi-lo)
+				next = hi
+			}
+			assert.Equal(t, tc.games, next, "the last shard ends at the last game")
+			assert.LessOrEqual(t, big-small, 1)
+		})
+	}
+	lo, hi := Spec{2, 3}.Range(101)
+	assert.Equal(t, [2]int{33, 67}, [2]int{lo, hi})
+}
+
+func header(k, n, games int) Header {
+	lo, hi := Spec{k, n}.Range(games)
+	return Header{Command: "match", Args: map[string]string{"p1": "random"}, Seed: 7, Games: games,
+		Shard: k, Shards: n, First: lo, Count: hi - lo, ElapsedNS: 1e6, Workers: 2}
+}
+
+func write(t *testing.T, h Header, result any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, Write(&b, h, result))
+	return b.Bytes()
+}
+
+func TestWriteRead(t *testing.T) {
+	h := header(2, 3, 10)
+	data := write(t, h, Match{Game: "submarine", Games: 3, P1Wins: 3, Lengths: Hist{{5, 2}, {9, 1}}})
+	assert.Equal(t, 2, bytes.Count(data, []byte("\n")), "two JSON lines")
+	f, err := Read(bytes.NewReader(data), "s2")
+	require.NoError(t, err)
+	h.Format, h.Version = Format, Version
+	assert.Equal(t, h, f.Header)
+	assert.Equal(t, "s2", f.Name)
+	assert.JSONEq(t, `{"game":"submarine","p1":"","p2":"","games":3,"p1_wins":3,"p2_wins":0,"draws":0,
+		"p1_forfeits":0,"p2_forfeits":0,"seat0_wins":0,"actions":0,"p1_shots":0,"p2_shots":0,"lengths":[[5,2],[9,1]]}`, string(f.Result))
+}
+
+func TestReadRefuses(t *testing.T) {
+	good := string(write(t, header(1, 2, 10), map[string]int{"games": 5}))
+	lines := strings.SplitN(good, "\n", 2)
+	for _, tc := range []struct{ name, data, want string }{
+		{"empty", "", "got 0 lines"},
+		{"header only", lines[0] + "\n", "got 1 lines"},
+		{"three lines", good + "{}\n", "more than two lines"},
+		{"not json", "hello\n{}\n", "header"},
+		{"other format", strings.Replace(good, Format, "other", 1), `format "other"`},
+		{"newer version", strings.Replace(good, `"version":1`, `"version":2`, 1), "version 2"},
+		{"unknown header key", strings.Replace(good, `"seed"`, `"colour":1,"seed"`, 1), "unknown field"},
+		{"first off", strings.Replace(good, `"count":5`, `"count":6`, 1), "covers games 0..4"},
+		{"shard beyond N", strings.Replace(good, `"shard":1`, `"shard":3`, 1), "1 <= K <= N"},
+		{"result not an object", lines[0] + "\n[1,2]\n", "not a JSON object"},
+		{"result not json", lines[0] + "\n{\"a\":\n", "not a JSON object"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tc.data), "f")
+			require.ErrorIs(t, err, ErrFormat)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestCheck(t *testing.T) {
+	file := func(name string, h Header) File { return File{Name: name, Header: h} }
+	s1, s2, s3 := file("a", header(1, 3, 10)), file("b", header(2, 3, 10)), file("c", header(3, 3, 10))
+	got, err := Check([]File{s3, s1, s2})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "b", "c"}, []string{got[0].Name, got[1].Name, got[2].Name}, "in shard order")
+
+	mod := func(f File, change func(h *Header)) File {
+		f.Header.Args = map[string]string{"p1": "random"}
+		change(&f.Header)
+		return f
+	}
+	for _, tc := range []struct {
+		name  string
+		files []File
+		want  string
+	}{
+		{"none", nil, "no shard files"},
+		{"missing", []File{s1, s3}, "missing shard(s) 2 of 3"},
+		{"twice", []File{s1, s2, s2, s3}, "shard 2/3 twice: b and b"},
+		{"seed", []File{s1, mod(s2, func(h *Header) { h.Seed = 8 }), s3}, "b has seed 8, not 7"},
+		{"command", []File{s1, mod(s2, func(h *Header) { h.Command = "shots" }), s3}, `command "shots"`},
+		{"args", []File{s1, mod(s2, func(h *Header) { h.Args["p2"] = "admiral" }), s3}, "arguments --p1=random --p2=admiral"},
+		{"games", []File{s1, mod(s2, func(h *Header) { h.Games = 11 }), s3}, "11 games, not 10"},
+		{"shards", []File{s1, s2, file("d", header(3, 4, 10))}, "4 shards, not 3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Check(tc.files)
+			require.ErrorIs(t, err, ErrMismatch)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestHist(t *testing.T) {
+	a := HistOf([]int{5, 3, 5, 9})
+	assert.Equal(t, Hist{{3, 1}, {5, 2}, {9, 1}}, a)
+	b := HistOf([]int32{1, 5, 10, 10})
+	m := a.Merge(b)
+	assert.Equal(t, Hist{{1, 1}, {3, 1}, {5, 3}, {9, 1}, {10, 2}}, m)
+	assert.Equal(t, m, b.Merge(a), "commutative")
+	assert.Equal(t, int64(8), m.Total())
+	assert.Equal(t, []int{1, 3, 5, 5, 5, 9, 10, 10}, Expand[int](m))
+	require.NoError(t, m.Validate())
+	require.ErrorIs(t, Hist{{3, 1}, {3, 1}}.Validate(), ErrFormat)
+	require.ErrorIs(t, Hist{{3, 0}}.Validate(), ErrFormat)
+	assert.Empty(t, Hist(nil).Merge(nil))
+}
+
+// TestMergeMatch: the merged summary of the parts of a list of games is
+// the summary of the list, p90 included.
+func TestMergeMatch(t *testing.T) {
+	whole := []int32{10, 40, 20, 30, 50, 60, 70, 80, 90, 100, 15}
+	part := func(ls []int32, wins int) Match {
+		return Match{Game: "submarine", P1: "a", P2: "b", Games: len(ls), P1Wins: wins, P2Wins: len(ls) - wins,
+			Actions: int64(arena.Mean(ls) * float64(len(ls))), Lengths: HistOf(ls)}
+	}
+	got, err := MergeMatch([]Match{part(whole[:4], 1), part(whole[4:], 3)})
+	require.NoError(t, err)
+	assert.Equal(t, 11, got.Games)
+	assert.Equal(t, 4, got.P1Wins)
+	assert.Equal(t, arena.Quantile(append([]int32(nil), whole...), 0.9), got.P90)
+	assert.InDelta(t, arena.Mean(whole), got.Mean, 1e-9)
+
+	bad := part(whole[:4], 1)
+	bad.P2 = "c"
+	_, err = MergeMatch([]Match{part(whole[4:], 3), bad})
+	require.ErrorIs(t, err, ErrMismatch)
+	bad = part(whole[:4], 1)
+	bad.Games = 5
+	_, err = MergeMatch([]Match{bad})
+	require.ErrorIs(t, err, ErrFormat)
+}
+
+func TestMergeTournamentRefusesIncompletePairs(t *testing.T) {
+	p := Tournament{Players: []string{"a", "b", "c"}, Games: 2, Bootstrap: 10, Pairs: []tournament.ShardPair{
+		{Index: 0, Pair: tournament.Pair{A: "a", B: "b", Wins: 2}},
+		{Index: 1, Pair: tournament.Pair{A: "a", B: "c", Wins: 1, Losses: 1}},
+	}}
+	_, err := MergeTournament([]Tournament{p}, 1)
+	require.ErrorIs(t, err, ErrMismatch)
+	assert.Contains(t, err.Error(), "pair 2")
+	p.Pairs = append(p.Pairs, tournament.ShardPair{Index: 2, Pair: tournament.Pair{A: "b", B: "c", Draws: 2}})
+	res, err := MergeTournament([]Tournament{p}, 1)
+	require.NoError(t, err)
+	assert.True(t, res.Complete)
+	assert.Equal(t, "a", res.Ratings[0].Name)
+}
+
+// FuzzRead: no input makes Read panic, and what it accepts it writes back
+// to a file it reads the same.
+func FuzzRead(f *testing.F) {
+	var b bytes.Buffer
+	_ = Write(&b, header(1, 2, 10), Match{Games: 5})
+	f.Add(b.String())
+	f.Add("")
+	f.Add("{}\n{}\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		sf, err := Read(strings.NewReader(data), "fuzz")
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		require.NoError(t, Write(&out, sf.Header, sf.Result))
+		again, err := Read(&out, "again")
+		require.NoError(t, err)
+		assert.Equal(t, sf.Header, again.Header)
+	})
+}
+
+func ExampleSpec_Range() {
+	for k := 1; k <= 3; k++ {
+		lo, hi := Spec{K: k, N: 3}.Range(10)
+		fmt.Printf("shard %d/3: games %d..%d\n", k, lo, hi-1)
+	}
+	// Output:
+	// shard 1/3: games 0..2
+	// shard 2/3: games 3..5
+	// shard 3/3: games 6..9
+}
