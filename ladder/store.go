@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver (PostgreSQL), pure Go
+	_ "modernc.org/sqlite"             // the "sqlite" database/sql driver, pure Go
 )
 
 // ErrDSN is wrapped by the error for a DSN Open cannot use.
@@ -25,24 +26,23 @@ const busyTimeout = 10 * time.Second
 
 // Store is an open ladder database. It is safe for concurrent use.
 type Store struct {
-	db   *sql.DB
-	path string
+	db   sqlDB
+	path string // the DSN as it may be shown (no password)
 }
 
 // Open opens the ladder database at dsn and migrates its schema to
 // Version(). A plain file path (created if missing) is SQLite in WAL mode
-// with foreign keys on; a postgres:// or postgresql:// address is refused
-// for now (ErrDSN): the PostgreSQL store is to come, with these same
-// migrations.
+// with foreign keys on; a postgres:// or postgresql:// URL is PostgreSQL
+// (through pgx; the database must exist), with the same migrations.
 func Open(ctx context.Context, dsn string) (*Store, error) {
 	if dsn == "" {
-		return nil, fmt.Errorf("%w: empty (want a file path)", ErrDSN)
+		return nil, fmt.Errorf("%w: empty (want a file path or a postgres:// URL)", ErrDSN)
 	}
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		return nil, fmt.Errorf("%w: PostgreSQL is not supported yet; use a file path for SQLite", ErrDSN)
+		return openPostgres(ctx, dsn)
 	}
 	if strings.Contains(dsn, "://") || strings.HasPrefix(dsn, "file:") {
-		return nil, fmt.Errorf("%w: %q: want a plain file path", ErrDSN, dsn)
+		return nil, fmt.Errorf("%w: %q: want a plain file path (SQLite) or a postgres:// URL", ErrDSN, Redact(dsn))
 	}
 	q := url.Values{}
 	for _, p := range []string{
@@ -58,12 +58,42 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ladder: open %s: %w", dsn, err)
 	}
-	s := &Store{db: db, path: dsn}
+	return open(ctx, sqlDB{DB: db, d: dialectSQLite}, dsn)
+}
+
+// openPostgres opens a PostgreSQL ladder.
+func openPostgres(ctx context.Context, dsn string) (*Store, error) {
+	shown := Redact(dsn)
+	if _, err := url.Parse(dsn); err != nil {
+		return nil, fmt.Errorf("%w: %s: not a URL", ErrDSN, shown)
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrDSN, shown, err)
+	}
+	return open(ctx, sqlDB{DB: db, d: dialectPostgres}, shown)
+}
+
+// open migrates db and returns its store (closing db on failure).
+func open(ctx context.Context, db sqlDB, shown string) (*Store, error) {
+	s := &Store{db: db, path: shown}
 	if err := s.migrate(ctx); err != nil {
 		_ = db.Close()
-		return nil, fmt.Errorf("ladder: open %s: %w", dsn, err)
+		return nil, fmt.Errorf("ladder: open %s: %w", shown, err)
 	}
 	return s, nil
+}
+
+// Redact returns dsn with the password of a URL masked, for messages.
+func Redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return dsn
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
 }
 
 // Close closes the database.
@@ -95,11 +125,21 @@ func schemaVersion(ctx context.Context, q querier) (int, error) {
 // migrate creates the migrations table and applies every migration the
 // database lacks, each in its own transaction together with its row.
 func (s *Store) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	// In a (serialized) transaction: two processes opening a new
+	// PostgreSQL database at once would otherwise race to create it.
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrations table: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version     INTEGER PRIMARY KEY,
 		name        TEXT NOT NULL,
 		applied_at  BIGINT NOT NULL
 	)`); err != nil {
+		_ = tx.Rollback()
+		return fmt.Errorf("migrations table: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrations table: %w", err)
 	}
 	for _, m := range migrations {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -20,10 +19,12 @@ import (
 func newLadderCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ladder",
-		Short: "Register bots and read the rated ladder's table and history (SQLite database)",
+		Short: "Register bots and read the rated ladder's table, history and games (SQLite or PostgreSQL)",
 		Long: `The rated ladder keeps registered bots, their Glicko-2 ratings and their
-games in a database (docs/ladder.md): --db is its file (SQLite, created and
-migrated when needed; PostgreSQL is to come).`,
+games in a database (docs/ladder.md): --db is a file path (SQLite, created
+when missing) or a postgres:// URL (PostgreSQL; the database must exist).
+Either is migrated to the current schema when opened. kaisen serve --ladder
+--db runs the rated listener on it.`,
 		Example: `  kaisen ladder register mybot --db ladder.db
   kaisen ladder table --db ladder.db
   kaisen ladder history mybot --db ladder.db --json
@@ -42,14 +43,14 @@ migrated when needed; PostgreSQL is to come).`,
 
 // addDBFlag registers --db, the ladder database.
 func addDBFlag(cmd *cobra.Command, p *string) {
-	cmd.Flags().StringVar(p, "db", "", "the ladder database: a file path (SQLite)")
+	cmd.Flags().StringVar(p, "db", "", "the ladder database: a file path (SQLite) or a postgres://user:password@host/db URL (PostgreSQL)")
 }
 
 // openLadder opens the database named by --db (a usage error when unset
 // or not usable as a database address).
 func openLadder(cmd *cobra.Command, db string) (*ladder.Store, error) {
 	if db == "" {
-		return nil, usageError("--db: want the ladder database's file path")
+		return nil, usageError("--db: want the ladder database: a file path (SQLite) or a postgres:// URL")
 	}
 	s, err := ladder.Open(cmd.Context(), db)
 	if err != nil {
@@ -214,18 +215,6 @@ ended, and the bot's rating before and after.`,
 	addDBFlag(cmd, &db)
 	addJSONFlag(cmd, &asJSON, "print the games as one JSON array")
 	return cmd
-}
-
-// ladderDisplay is a DSN as it may be printed: a URL's password is masked.
-func ladderDisplay(dsn string) string {
-	u, err := url.Parse(dsn)
-	if err != nil || u.User == nil {
-		return dsn
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
 }
 
 // ratedJSON is one game of kaisen ladder export --json.

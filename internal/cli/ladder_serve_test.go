@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/internal/pgtest"
 	"github.com/kaisen-ai/kaisen/ladder"
 )
 
@@ -26,8 +28,27 @@ func registerBot(t *testing.T, db, name string) string {
 	return token
 }
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	pgtest.StopShared()
+	os.Exit(code)
+}
+
+// TestServeLadderWithPlay: kaisen ladder register, serve --ladder, play
+// --token, table and export, on SQLite and on PostgreSQL.
 func TestServeLadderWithPlay(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "ladder.db")
+	for _, backend := range []struct {
+		name string
+		dsn  func(t *testing.T) string
+	}{
+		{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "ladder.db") }},
+		{"postgres", func(t *testing.T) string { return pgtest.DSN(t) }},
+	} {
+		t.Run(backend.name, func(t *testing.T) { testServeLadderWithPlay(t, backend.dsn(t)) })
+	}
+}
+
+func testServeLadderWithPlay(t *testing.T, db string) {
 	tokens := map[string]string{"alice": registerBot(t, db, "alice"), "bob": registerBot(t, db, "bob")}
 	dir := t.TempDir()
 	addr, stop := serveRun(t, "--ladder", "--db", db, "--listen", "127.0.0.1:0", "--seed", "3",

@@ -68,7 +68,7 @@ func TestLadderCommands(t *testing.T) {
 		{"taken", []string{"ladder", "register", "alice", "--db", db}, ExitFailure, "already registered"},
 		{"bad name", []string{"ladder", "register", "a b", "--db", db}, ExitUsage, "bad bot name"},
 		{"no db", []string{"ladder", "table"}, ExitUsage, "--db"},
-		{"postgres", []string{"ladder", "table", "--db", "postgres://h/db"}, ExitUsage, "PostgreSQL"},
+		{"postgres down", []string{"ladder", "table", "--db", "postgres://u:pw@127.0.0.1:1/db?connect_timeout=5"}, ExitFailure, "127.0.0.1:1"},
 		{"unknown subcommand", []string{"ladder", "rank"}, ExitUsage, "unknown command"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

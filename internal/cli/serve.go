@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/ladder"
 	"github.com/kaisen-ai/kaisen/server"
 )
 
@@ -84,7 +85,8 @@ off); another address is logged as a warning.
 Ladder: --ladder --db DSN makes the listeners rated (docs/ladder.md): a bot
 registered with kaisen ladder register first sends "auth NAME TOKEN", then
 speaks the classic protocol; bots are paired by rating, and every decided
-game is committed to the database (SQLite file) with both rating changes
+game is committed to the database (a SQLite file, or PostgreSQL with
+--db postgres://...) with both rating changes
 before its players are told the result.`,
 		Example: `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
   kaisen serve --house stateplayer2                      every client plays the house AI
@@ -142,7 +144,7 @@ before its players are told the result.`,
 			}
 			fmt.Fprintf(e.stdout, "result log: %s\nreplays: %s\n", orNone(cfg.ResultLog), orNone(cfg.ReplayDir))
 			if f.ladder {
-				fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladderDisplay(f.db))
+				fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
 			}
 			if f.web != "" {
 				stop, err := startWeb(e, s, f.web, cfg.ReplayDir)
