@@ -62,3 +62,39 @@ func TestAbilitiesReplayVerifies(t *testing.T) {
 		require.ErrorIs(t, err, replay.ErrFormat)
 	}
 }
+
+const tinyAbilities = `{"type":"header","game":"abilities","version":"test","seed":1,"rules":{"width":3,"height":1,"rocks":[],"fleet":[1],"draw_limit":12},"sides":["ai","humans"],"options":{},"players":[{"seat":0,"name":"a"},{"seat":1,"name":"b"}],"first":0}
+{"type":"placement","seat":0,"ships":[[[0,0]]]}
+{"type":"placement","seat":1,"ships":[[[0,2]]]}
+{"type":"action","n":1,"seat":0,"kind":"shoot","at":[0,2]}
+{"type":"result","outcome":"win","winner":0,"shots":[1,0]}
+`
+
+// FuzzReadAbilities: any input is read or refused with ErrFormat, never a
+// panic, and whatever is read verifies or fails cleanly.
+func FuzzReadAbilities(f *testing.F) {
+	f.Add(tinyAbilities)
+	f.Add(strings.Replace(tinyAbilities, `"kind":"shoot"`, `"kind":"salvo","to":[0,1]`, 1))
+	f.Add(strings.Replace(tinyAbilities, `"at":[0,2]`, `"cell":7`, 1))
+	f.Fuzz(func(t *testing.T, data string) {
+		rp, err := replay.ReadAbilities(strings.NewReader(data))
+		if err != nil {
+			return
+		}
+		if err := replay.VerifyAbilities(rp); err == nil {
+			var buf bytes.Buffer
+			require.NoError(t, replay.RenderAbilities(&buf, rp, 0, -1))
+		}
+	})
+}
+
+func TestTinyAbilitiesReplay(t *testing.T) {
+	rp, err := replay.ReadAbilities(strings.NewReader(tinyAbilities))
+	require.NoError(t, err)
+	require.NoError(t, replay.VerifyAbilities(rp))
+	var buf bytes.Buffer
+	require.NoError(t, replay.RenderAbilities(&buf, rp, 0, -1))
+	require.Contains(t, buf.String(), "   1 seat 0 shoot [0,2] | [0,2] kill\n")
+	_, err = replay.ReadAbilities(strings.NewReader(strings.Replace(tinyAbilities, `"game":"abilities"`, `"game":"battleship"`, 1)))
+	require.ErrorIs(t, err, replay.ErrFormat)
+}

@@ -19,8 +19,9 @@ import (
 // configs/abilities-plain.yaml is the same bot with abilities off).
 type BotConfig struct {
 	// Abilities: use the abilities at all. Off, the bot is the density bot
-	// of classic Battleship: it never moves, salvoes or uses its 3-deck,
-	// declines every defence and reveals at random. Default true.
+	// of classic Battleship: it never moves, salvoes or uses its 3-deck and
+	// declines every defence; it still answers a Humans' salvo as the rules
+	// make it (water first). Default true.
 	Abilities bool `mapstructure:"abilities"`
 	// Budget is the exact count's time per move, turned into deterministic
 	// work (WorkPerMS per millisecond); 0 always samples. Default 0.
@@ -264,19 +265,16 @@ func (b *Bot) escape() (abilities.Action, bool) {
 
 // answer makes the defender's choices.
 func (b *Bot) answer(q *abilities.Question) abilities.Action {
-	if !b.cfg.Abilities || b.own == nil {
-		if q.Ask == abilities.AskReveal {
-			return randomAnswer(q, b.rng)
-		}
-		return abilities.Action{Kind: abilities.Defend}
+	if b.own == nil {
+		return randomAnswer(q, b.rng)
 	}
 	i := b.own.shipAt(q.At)
 	onFour := i >= 0 && len(b.own.ships[i]) == abilities.DefenderLen
 	switch q.Ask {
 	case abilities.AskFalseMiss:
-		return abilities.Action{Kind: abilities.Defend, Use: onFour && !b.fmHit}
+		return abilities.Action{Kind: abilities.Defend, Use: b.cfg.Abilities && onFour && !b.fmHit}
 	case abilities.AskAirDefence:
-		return abilities.Action{Kind: abilities.Defend, Use: onFour || b.cfg.AirDefenceNear}
+		return abilities.Action{Kind: abilities.Defend, Use: b.cfg.Abilities && (onFour || b.cfg.AirDefenceNear)}
 	}
 	var water, ships []grid.Cell
 	for c := range q.Cells.All() {

@@ -94,9 +94,10 @@ func TestBotDefends(t *testing.T) {
 }
 
 // TestPlainBotUsesNoAbility: with abilities off the bot only shoots,
-// without the 3-deck, and declines every defence.
+// without the 3-deck, declines every defence and still reveals water first.
 func TestPlainBotUsesNoAbility(t *testing.T) {
 	r := abilities.DefaultRules()
+	r.Sides = [2]abilities.Side{abilities.AI, abilities.Humans}
 	f, err := New("ab-plain", r, nil)
 	require.NoError(t, err)
 	g, err := New("ab-random", r, nil)
@@ -106,26 +107,75 @@ func TestPlainBotUsesNoAbility(t *testing.T) {
 	res := PlayGame(r, plain, g(rng, 1), 0)
 	require.NoError(t, res.Err)
 	require.NotEmpty(t, plain.acts)
-	for _, a := range plain.acts {
+	reveals := 0
+	for k, a := range plain.acts {
 		switch a.Kind {
 		case abilities.Shoot:
 			require.False(t, a.Special)
 		case abilities.Defend:
 			require.False(t, a.Use)
 		case abilities.Reveal:
+			reveals++
+			water := 0
+			for c := range plain.asks[k].Cells.All() {
+				if plain.Player.(*Bot).own.shipAt(c) < 0 {
+					water++
+				}
+			}
+			ships := 0
+			for _, c := range a.Cells {
+				if plain.Player.(*Bot).own.shipAt(c) >= 0 {
+					ships++
+				}
+			}
+			require.Equal(t, max(0, len(a.Cells)-water), ships, "a ship cell revealed while water was left")
 		default:
 			t.Fatalf("plain bot played %s", a)
 		}
 	}
+	require.Positive(t, reveals, "the game should have made it reveal")
 }
 
 type recorder struct {
 	Player
 	acts []abilities.Action
+	asks []*abilities.Question
 }
 
 func (r *recorder) Act(q *abilities.Question) abilities.Action {
 	a := r.Player.Act(q)
 	r.acts = append(r.acts, a)
+	r.asks = append(r.asks, q)
 	return a
+}
+
+// TestBotUsesItsAbilities: over a few games against ab-random, on each
+// side, ab-density moves 1-decks, salvoes and uses its 3-deck, all of it
+// legal (a refused action would end the game with an error).
+func TestBotUsesItsAbilities(t *testing.T) {
+	for _, side := range []abilities.Side{abilities.AI, abilities.Humans} {
+		r := abilities.DefaultRules()
+		r.Sides = [2]abilities.Side{side, 1 - side}
+		f, err := New("ab-density", r, nil)
+		require.NoError(t, err)
+		g, err := New("ab-random", r, nil)
+		require.NoError(t, err)
+		kinds := map[abilities.Kind]int{}
+		specials := 0
+		for i := range 4 {
+			rng := rand.New(rand.NewPCG(uint64(i), 77))
+			bot := &recorder{Player: f(rng, 0)}
+			res := PlayGame(r, bot, g(rng, 1), i%2)
+			require.NoError(t, res.Err)
+			for _, a := range bot.acts {
+				kinds[a.Kind]++
+				if a.Special {
+					specials++
+				}
+			}
+		}
+		require.Positive(t, kinds[abilities.Move], side.String())
+		require.Positive(t, kinds[abilities.Salvo], side.String())
+		require.Positive(t, specials, side.String())
+	}
 }
