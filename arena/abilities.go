@@ -19,6 +19,10 @@ type AbilitiesConfig struct {
 	Sides []string `mapstructure:"sides"`
 	// Options are the rules options (docs/abilities.md); default all off.
 	Options abilities.Options `mapstructure:"options"`
+	// AlternateFirst: seat 1 acts first in games 2, 3, 6, 7, ... (index/2
+	// odd), so that over every four games each AI plays each side both
+	// first and second. Default false: seat 0 always acts first.
+	AlternateFirst bool `mapstructure:"alternate_first"`
 }
 
 // Build returns the abilities rules on base.
@@ -46,7 +50,7 @@ type AbilitiesEntrant struct {
 }
 
 // Abilities is the Family of the abilities variant of Battleship: seat 0
-// acts first; P1 takes seat 0 in even games and so plays seat 0's side
+// acts first (unless AlternateFirst); P1 takes seat 0 in even games and so plays seat 0's side
 // there, seat 1's in odd games. A seat that places an invalid fleet, plays
 // an illegal action or panics forfeits. GameResult.Shots holds the cells
 // fired at by each seat, Actions every action (answers included).
@@ -54,6 +58,8 @@ type AbilitiesEntrant struct {
 type Abilities struct {
 	Rules  *abilities.Rules
 	P1, P2 AbilitiesEntrant
+	// AlternateFirst lets seat 1 act first when Deal.Index/2 is odd.
+	AlternateFirst bool
 }
 
 var _ Family = (*Abilities)(nil)
@@ -91,9 +97,13 @@ func (t *abTable) guard(seat int, f func()) (panicMsg string) {
 func (t *abTable) Play(d Deal) (GameResult, error) {
 	rules := t.fam.Rules
 	f, seats := seatPlayers(d, t.fam.P1.Name, t.fam.P2.Name, t.fam.P1.Factory, t.fam.P2.Factory)
+	first := 0
+	if t.fam.AlternateFirst && d.Index/2%2 == 1 {
+		first = 1
+	}
 	var rec *replay.AbilitiesWriter
 	if d.Replay != nil {
-		rec = replay.NewAbilitiesWriter(d.Replay, rules, replay.AbilitiesHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats})
+		rec = replay.NewAbilitiesWriter(d.Replay, rules, replay.AbilitiesHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats, First: first})
 	}
 	res := GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: -1}
 	var (
@@ -121,7 +131,7 @@ func (t *abTable) Play(d Deal) (GameResult, error) {
 		res.Winner = ff.walkover()
 		return t.finish(&res, &ff, rec)
 	}
-	g, err := abilities.NewGame(rules, pl[0], pl[1], 0)
+	g, err := abilities.NewGame(rules, pl[0], pl[1], first)
 	if err != nil { // placements were validated above
 		panic(fmt.Sprintf("arena: abilities: start game: %v", err))
 	}

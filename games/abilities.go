@@ -46,7 +46,7 @@ var abilitiesGame = Game{
 		if err != nil {
 			return nil, fmt.Errorf("--p2: %w", err)
 		}
-		return &arena.Abilities{Rules: rules,
+		return &arena.Abilities{Rules: rules, AlternateFirst: cfg.Abilities.AlternateFirst,
 			P1: arena.AbilitiesEntrant{Name: p1.Name, Factory: f1},
 			P2: arena.AbilitiesEntrant{Name: p2.Name, Factory: f2}}, nil
 	},

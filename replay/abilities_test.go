@@ -30,11 +30,11 @@ func TestAbilitiesReplayVerifies(t *testing.T) {
 	require.NoError(t, err)
 	f2, err := abplayers.New("ab-random", r, nil)
 	require.NoError(t, err)
-	fam := &arena.Abilities{Rules: r, P1: arena.AbilitiesEntrant{Name: "ab-density", Factory: f1}, P2: arena.AbilitiesEntrant{Name: "ab-random", Factory: f2}}
+	fam := &arena.Abilities{Rules: r, AlternateFirst: true, P1: arena.AbilitiesEntrant{Name: "ab-density", Factory: f1}, P2: arena.AbilitiesEntrant{Name: "ab-random", Factory: f2}}
 	dir := t.TempDir()
-	_, err = (&arena.Match{Family: fam, Games: 2, Seed: 4, Workers: 1, Replays: dir}).Run(context.Background(), nil)
+	_, err = (&arena.Match{Family: fam, Games: 4, Seed: 4, Workers: 1, Replays: dir}).Run(context.Background(), nil)
 	require.NoError(t, err)
-	for i := range 2 {
+	for i := range 4 {
 		path := filepath.Join(dir, arena.ReplayName(i))
 		game, err := replay.GameOfFile(path)
 		require.NoError(t, err)
@@ -43,6 +43,8 @@ func TestAbilitiesReplayVerifies(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, replay.VerifyAbilities(rp))
 		require.Equal(t, [2]string{"humans", "ai"}, rp.Header.Sides)
+		require.Equal(t, i/2, rp.Header.First, "AlternateFirst: seat 1 first in games 2 and 3")
+		require.Equal(t, i/2, rp.Actions[0].Seat)
 		var buf bytes.Buffer
 		require.NoError(t, replay.RenderAbilities(&buf, rp, 0, -1))
 		require.Contains(t, buf.String(), "seat 0 fleet:")
