@@ -368,3 +368,48 @@ func ExamplePlayGame() {
 	// same seed, same game: true
 	// forfeits: [false false]
 }
+
+// TestMatchFirst: a match of games First..First+Games-1 plays exactly those
+// games of the whole match — the same replays byte for byte, and tallies
+// that add up to the whole match's.
+func TestMatchFirst(t *testing.T) {
+	n := 30
+	run := func(first, games int) (arena.Summary, string) {
+		dir := t.TempDir()
+		m := arena.Match{Family: randomFamily(), Games: games, First: first, Seed: 3, Workers: 2, Replays: dir}
+		sum, err := m.Run(context.Background(), nil)
+		require.NoError(t, err)
+		return sum, dir
+	}
+	whole, wdir := run(0, n)
+	var p1Wins, seat0 int
+	var actions int64
+	var lengths []int32
+	for _, r := range [][2]int{{0, 11}, {11, 10}, {21, 9}} {
+		part, dir := run(r[0], r[1])
+		require.Equal(t, r[1], part.Games)
+		p1Wins += part.P1Wins
+		seat0 += part.Seat0Wins
+		actions += part.Actions
+		lengths = append(lengths, part.Lengths...)
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		require.Len(t, entries, r[1], "only the shard's games")
+		for i := r[0]; i < r[0]+r[1]; i++ {
+			a, err := os.ReadFile(filepath.Join(wdir, arena.ReplayName(i)))
+			require.NoError(t, err)
+			b, err := os.ReadFile(filepath.Join(dir, arena.ReplayName(i)))
+			require.NoError(t, err, "game %d is in the part starting at %d", i, r[0])
+			require.Equal(t, a, b, "replay of game %d", i)
+		}
+	}
+	require.Equal(t, whole.P1Wins, p1Wins)
+	require.Equal(t, whole.Seat0Wins, seat0)
+	require.Equal(t, whole.Actions, actions)
+	require.Equal(t, whole.P90, arena.Quantile(lengths, 0.9))
+	require.ElementsMatch(t, whole.Lengths, lengths)
+	require.IsNonDecreasing(t, whole.Lengths, "Summary.Lengths is sorted")
+
+	m := arena.Match{Family: randomFamily(), Games: 1, First: -1}
+	require.ErrorIs(t, m.Validate(), arena.ErrMatch)
+}

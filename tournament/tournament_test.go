@@ -105,3 +105,35 @@ func TestConfigValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestShardsAddUpToRun: shards cut anywhere in the pair-after-pair order of
+// games, pairs split across shards included, sum to Run's pairs, and
+// FromPairs rates them exactly as Run.
+func TestShardsAddUpToRun(t *testing.T) {
+	r := submarine.DefaultRules()
+	c := Config{Rules: r, Players: entrants(t, r, "random", "simple", "stateplayer2"), Games: 7, Seed: 4, Workers: 2, Bootstrap: 100}
+	whole, err := Run(context.Background(), c, nil)
+	require.NoError(t, err)
+	sums := make([]Pair, 3)
+	for _, cut := range [][2]int{{0, 5}, {5, 10}, {15, 6}} { // pair 0 = games 0..6, pair 1 = 7..13, pair 2 = 14..20
+		var last, total int
+		parts, err := Shard(context.Background(), c, cut[0], cut[1], func(d, tot int) { last, total = d, tot })
+		require.NoError(t, err)
+		require.Equal(t, cut[1], total)
+		require.Equal(t, cut[1], last)
+		for _, p := range parts {
+			s := &sums[p.Index]
+			s.A, s.B, s.Seed = p.A, p.B, p.Seed
+			s.Wins += p.Wins
+			s.Draws += p.Draws
+			s.Losses += p.Losses
+		}
+	}
+	require.Equal(t, whole.Pairs, sums)
+	rated, err := FromPairs(whole.Players, c.Games, c.Seed, c.Bootstrap, sums)
+	require.NoError(t, err)
+	require.Equal(t, whole, rated)
+
+	_, err = Shard(context.Background(), c, 15, 7, nil)
+	require.ErrorIs(t, err, ErrConfig, "beyond the last game")
+}

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -65,9 +67,34 @@ func (f *shardFlags) check(cmd *cobra.Command, incompatible ...string) error {
 	fl.Visit(func(fg *pflag.Flag) {
 		if !slices.Contains(notInArgs, fg.Name) {
 			f.args[fg.Name] = fg.Value.String()
+			f.hashFiles(fg)
 		}
 	})
 	return nil
+}
+
+// hashFiles records the SHA-256 of the files a weights or rules flag names
+// (args "NAME#sha256", "NAME#sha256:ENTRY" for ENTRY=FILE values), so that
+// shards given different files under the same path are not merged. A file
+// that cannot be read is left to the command to report.
+func (f *shardFlags) hashFiles(fg *pflag.Flag) {
+	a := fg.Annotations[grammarKey]
+	if len(a) == 0 || (a[0] != kindWeights && a[0] != kindRules) {
+		return
+	}
+	values := []string{fg.Value.String()}
+	if sv, ok := fg.Value.(pflag.SliceValue); ok {
+		values = sv.GetSlice()
+	}
+	for _, v := range values {
+		key := fg.Name + "#sha256"
+		if entry, file, ok := strings.Cut(v, "="); ok && fg.Value.Type() != "string" {
+			key, v = key+":"+entry, file
+		}
+		if data, err := os.ReadFile(v); err == nil {
+			f.args[key] = fmt.Sprintf("%x", sha256.Sum256(data))
+		}
+	}
 }
 
 // write writes the shard's file: which run and shard, then result.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,6 +102,15 @@ func TestShardRefusals(t *testing.T) {
 	other := runShards(t, []string{"match", "--p1", "random", "--p2", "random", "-n", "6", "--seed", "2"}, 3)
 	otherArgs := runShards(t, []string{"match", "--p1", "random", "--p2", "simple", "-n", "6", "--seed", "1"}, 3)
 	shots := runShards(t, []string{"shots", "--player", "bs-random", "--size", "4x4", "--fleet", "2,1", "-n", "6", "--seed", "1"}, 3)
+	// Shard 2 of a run whose rules file changed under the same path.
+	rules := filepath.Join(t.TempDir(), "rules.yaml")
+	require.NoError(t, os.WriteFile(rules, []byte("rules:\n  draw_limit: 500\n"), 0o644))
+	withRules := append(slices.Clone(base), "--rules", rules)
+	oldRules := runShards(t, withRules, 3)
+	require.NoError(t, os.WriteFile(rules, []byte("rules:\n  draw_limit: 600\n"), 0o644))
+	newRules := runShards(t, withRules, 3)
+	code, _, stderr := matchRun(t, context.Background(), append([]string{"merge"}, newRules...)...)
+	require.Equal(t, ExitOK, code, "the same rules file merges: %s", stderr)
 	garbage := filepath.Join(t.TempDir(), "garbage.jsonl")
 	require.NoError(t, os.WriteFile(garbage, []byte("not a shard\n"), 0o644))
 	for _, tc := range []struct {
@@ -112,6 +122,7 @@ func TestShardRefusals(t *testing.T) {
 		{"duplicate shard", []string{"merge", files[0], files[1], files[1], files[2]}, "shard 2/3 twice"},
 		{"other seed", []string{"merge", files[0], other[1], files[2]}, "seed 2, not 1"},
 		{"other players", []string{"merge", files[0], otherArgs[1], files[2]}, "arguments"},
+		{"same rules path, other content", []string{"merge", oldRules[0], newRules[1], oldRules[2]}, "rules#sha256"},
 		{"other command", []string{"merge", files[0], shots[1], files[2]}, `command "shots"`},
 		{"not a shard file", []string{"merge", garbage}, "bad shard file"},
 		{"no files", []string{"merge"}, "requires at least 1 arg"},
