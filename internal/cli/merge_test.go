@@ -62,6 +62,7 @@ func TestShardedEqualsUnsharded(t *testing.T) {
 		{"match battleship", []string{"match", "--game", "battleship", "--p1", "bs-random", "--p2", "gridbot", "-n", "9", "--seed", "3"}, []int{2, 4}},
 		{"tournament", []string{"tournament", "--players", "random,simple,stateplayer2", "-n", "5", "--seed", "9", "--bootstrap", "50"}, []int{1, 4, 15}},
 		{"shots", []string{"shots", "--player", "gridbot", "--size", "6x6", "--fleet", "3,2,1", "-n", "13", "--seed", "2"}, []int{3, 13}},
+		{"shots density", []string{"shots", "--player", "density", "--size", "5x5", "--fleet", "2,1", "-n", "5", "--seed", "4"}, []int{2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, fullJSON, stderr := matchRun(t, context.Background(), append(tc.args, "--json")...)
