@@ -45,12 +45,16 @@ type BotConfig struct {
 	// AirDefenceNear: spend an air defence on a shot next to the 4-deck too
 	// (by default only on a shot that would hit it). Default false.
 	AirDefenceNear bool `mapstructure:"air_defence_near"`
+	// EmptyScanWeight scales the chance of the cells of a 5x5 the AI's
+	// 3-deck counted no ship in (a 1-deck may move in later, so they are
+	// not ruled out); 1 ignores the counts. Default 0.2.
+	EmptyScanWeight float64 `mapstructure:"empty_scan_weight"`
 }
 
 // DefaultBotConfig is the built-in configuration (equal to
 // configs/abilities-density.yaml).
 func DefaultBotConfig() BotConfig {
-	return BotConfig{Abilities: true, WorkPerMS: 100000, Samples: 600, SalvoRatio: 1.3, MoveThreshold: 0.2, MoveGain: 0.05}
+	return BotConfig{Abilities: true, WorkPerMS: 100000, Samples: 600, SalvoRatio: 1.3, MoveThreshold: 0.2, MoveGain: 0.05, EmptyScanWeight: 0.2}
 }
 
 // DefaultPlainConfig is the ability bot with abilities off
@@ -79,6 +83,9 @@ func (c *BotConfig) Validate() error {
 	if c.MoveThreshold < 0 || c.MoveThreshold > 1 {
 		errs = append(errs, fmt.Errorf("move_threshold %g: want 0 to 1", c.MoveThreshold))
 	}
+	if c.EmptyScanWeight < 0 || c.EmptyScanWeight > 1 {
+		errs = append(errs, fmt.Errorf("empty_scan_weight %g: want 0 to 1", c.EmptyScanWeight))
+	}
 	if c.MoveGain < 0 || c.MoveGain > 1 {
 		errs = append(errs, fmt.Errorf("move_gain %g: want 0 to 1", c.MoveGain))
 	}
@@ -105,7 +112,8 @@ type Bot struct {
 	pos    *battleship.Position // the enemy fleet as told
 	used   [4]bool
 	count  bsbelief.Counter
-	fmHit  bool // own 4-deck hit (the false miss is for the first hit only)
+	fmHit  bool     // own 4-deck hit (the false miss is for the first hit only)
+	empty  grid.Set // cells of a 5x5 its 3-deck counted no ship in
 }
 
 var _ Player = (*Bot)(nil)
@@ -129,6 +137,14 @@ func (b *Bot) Observe(ev abilities.Event) {
 		for _, r := range ev.Cells {
 			if !r.AirDefence {
 				b.pos.Record(battleship.Result{At: r.At, Outcome: r.Outcome, Sunk: r.Sunk, Repeat: r.Repeat})
+			}
+		}
+		if ev.Scan == 0 && len(ev.Cells) > 0 {
+			board := b.rules.Base.Board
+			for c := range board.Usable().All() {
+				if board.Chebyshev(c, ev.Cells[0].At) <= 2 {
+					b.empty.Add(c)
+				}
 			}
 		}
 		switch ev.Kind {
@@ -164,6 +180,11 @@ func (b *Bot) Act(q *abilities.Question) abilities.Action {
 		}
 	}
 	p := b.density(b.pos)
+	if b.cfg.Abilities {
+		for c := range b.empty.All() {
+			p[c] *= b.cfg.EmptyScanWeight
+		}
+	}
 	unknown := b.pos.Set(battleship.Unknown)
 	if unknown.Empty() || p[b.best(unknown, p)] == 0 {
 		unknown = b.relax(b.pos).Set(battleship.Unknown)

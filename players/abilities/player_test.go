@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -178,4 +179,42 @@ func TestBotUsesItsAbilities(t *testing.T) {
 		require.Positive(t, kinds[abilities.Salvo], side.String())
 		require.Positive(t, specials, side.String())
 	}
+}
+
+// TestBotAvoidsAnEmptyScan: after its 3-deck counts no ship in the 5x5
+// around [0,2] (where the most likely cells of an empty board are), the
+// bot's next shot or salvo is outside that square; ignoring the counts
+// (weight 1) it fires inside it.
+func TestBotAvoidsAnEmptyScan(t *testing.T) {
+	r := abilities.DefaultRules()
+	centre := grid.Cell(2)
+	inside := func(cfg BotConfig, seed uint64) bool {
+		placer, err := bsbelief.NewUniformPlacer(r.Base)
+		require.NoError(t, err)
+		b := NewBot(r, 0, cfg, placer, rand.New(rand.NewPCG(seed, 3)))
+		b.Place()
+		b.Observe(abilities.Event{Seat: 0, Mine: true, Attacker: 0, Kind: abilities.Shoot, Special: true, Scan: 0,
+			Cells: []abilities.CellResult{{At: centre}}, Next: 1, TurnEnd: true, Winner: -1})
+		a := b.Act(nil)
+		for a.Kind == abilities.Move { // not a shot: the bot moves first
+			a = b.Act(nil)
+		}
+		in := r.Base.Board.Chebyshev(a.At, centre) <= 2
+		if a.Kind == abilities.Salvo {
+			in = in || r.Base.Board.Chebyshev(a.To, centre) <= 2
+		}
+		return in
+	}
+	ignoring := 0
+	for seed := range uint64(40) {
+		require.False(t, inside(DefaultBotConfig(), seed), "seed %d", seed)
+		cfg := DefaultBotConfig()
+		cfg.EmptyScanWeight = 1
+		if inside(cfg, seed) {
+			ignoring++
+		}
+	}
+	require.Positive(t, ignoring, "the square holds likely cells: the test must be able to fail")
+	c := DefaultBotConfig()
+	require.ErrorContains(t, config.LoadString("x", "empty_scan_weight: 2\n", &c), "empty_scan_weight 2")
 }
