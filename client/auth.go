@@ -17,9 +17,19 @@ const AuthWord = "auth"
 // listener a failed authentication: "refused: auth_failed: ...").
 const RefusedPrefix = "refused: "
 
-// ErrRefused is wrapped by the error of a play whose connection the server
-// refused; the error ends with the server's reason.
+// ErrRefused matches (errors.Is) the error of a play whose connection the
+// server refused: a *RefusedError.
 var ErrRefused = errors.New("client: the server refused the connection")
+
+// RefusedError is a server's refusal: the reason its "refused: " line gave.
+type RefusedError struct {
+	Reason string // e.g. "auth_failed: wrong bot name or token"
+}
+
+func (e *RefusedError) Error() string { return "the server refused the connection: " + e.Reason }
+
+// Is makes a RefusedError match ErrRefused.
+func (e *RefusedError) Is(target error) bool { return target == ErrRefused }
 
 // ErrAuthArgs is wrapped by Authenticate's error for a name or token that
 // cannot be sent on one line.
@@ -49,7 +59,7 @@ func Authenticate(conn net.Conn, name, token string, timeout time.Duration) erro
 // connection, or nil for any other line.
 func refused(line []byte) error {
 	if s := string(line); strings.HasPrefix(s, RefusedPrefix) {
-		return fmt.Errorf("%w: %s", ErrRefused, strings.TrimPrefix(s, RefusedPrefix))
+		return &RefusedError{Reason: strings.TrimPrefix(s, RefusedPrefix)}
 	}
 	return nil
 }

@@ -3,9 +3,12 @@ package client_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"strings"
+	"time"
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -46,4 +49,27 @@ func ExamplePlaySubmarine() {
 	fmt.Println(res.Dialect, g.Line, g.Actions)
 	// Output:
 	// classic you win 1
+}
+
+// ExampleAuthenticate sends the auth line a rated listener (kaisen serve
+// --ladder) wants first; the game then goes on as on any server, and a
+// refusal is reported as ErrRefused.
+func ExampleAuthenticate() {
+	conn, srv := net.Pipe()
+	go func() {
+		line, _ := bufio.NewReader(srv).ReadString('\n')
+		fmt.Print("server got: ", strings.Replace(line, "kt_example-token-not-real", "TOKEN", 1))
+		fmt.Fprintln(srv, "refused: already_connected: bot mybot is connected already")
+		srv.Close()
+	}()
+	if err := client.Authenticate(conn, "mybot", "kt_example-token-not-real", time.Second); err != nil {
+		fmt.Println(err)
+		return
+	}
+	rulesFor := func(r *submarine.Rules) (players.Factory, error) { return players.New("random", r, nil) }
+	_, err := client.PlaySubmarine(context.Background(), conn, rulesFor, func(int) *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }, client.SubmarinePlayOptions{})
+	fmt.Println(errors.Is(err, client.ErrRefused), err)
+	// Output:
+	// server got: auth mybot TOKEN
+	// true client: play: the server refused the connection: already_connected: bot mybot is connected already
 }

@@ -67,3 +67,26 @@ func TestLimiter(t *testing.T) {
 	}
 	require.LessOrEqual(t, len(small.fails), 100, "memory is bounded")
 }
+
+// FuzzParseAuth: any line parses to a valid name and a well-formed token,
+// or to an ErrAuthLine error that never contains what follows the name.
+func FuzzParseAuth(f *testing.F) {
+	f.Add("auth mybot kt_" + strings.Repeat("A", 43))
+	f.Add("auth mybot secret")
+	f.Add("auth  mybot kt_x")
+	f.Add("0,0 1,1 2,2 3,3")
+	f.Add("auth \x1b[31m kt_" + strings.Repeat("z", 43))
+	f.Fuzz(func(t *testing.T, line string) {
+		name, token, err := ParseAuth(line)
+		if err != nil {
+			require.ErrorIs(t, err, ErrAuthLine)
+			if f := strings.Split(line, " "); len(f) == 3 && len(f[2]) >= 8 && !strings.Contains(f[0]+" "+f[1], f[2]) {
+				require.NotContains(t, err.Error(), f[2], "the error quotes the token")
+			}
+			return
+		}
+		require.NoError(t, ValidName(name))
+		require.Equal(t, AuthWord+" "+name+" "+token, line)
+		require.True(t, strings.HasPrefix(token, TokenPrefix))
+	})
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -60,6 +61,17 @@ func openLadder(cmd *cobra.Command, db string) (*ladder.Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// readLadder opens --db, reads what read returns from it, and closes it.
+func readLadder[T any](cmd *cobra.Command, db string, read func(*ladder.Store, context.Context) (T, error)) (T, error) {
+	s, err := openLadder(cmd, db)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer s.Close()
+	return read(s, cmd.Context())
 }
 
 func newLadderRegisterCmd(e *env) *cobra.Command {
@@ -124,12 +136,7 @@ games, the best rated first.`,
   kaisen ladder table --db ladder.db --json | jq -r '.[0].name'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := openLadder(cmd, db)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			bots, err := s.Table(cmd.Context())
+			bots, err := readLadder(cmd, db, (*ladder.Store).Table)
 			if err != nil {
 				return err
 			}
@@ -180,12 +187,9 @@ ended, and the bot's rating before and after.`,
   kaisen ladder history mybot --db ladder.db --json | jq '.[-1].rating_after'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openLadder(cmd, db)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			games, err := s.History(cmd.Context(), args[0])
+			games, err := readLadder(cmd, db, func(s *ladder.Store, ctx context.Context) ([]ladder.Played, error) {
+				return s.History(ctx, args[0])
+			})
 			if err != nil {
 				return err
 			}
@@ -257,12 +261,7 @@ CSV with a header line by default; --json prints one JSON array.`,
   kaisen ladder export --db ladder.db --json | jq '.[] | select(.reason != "sunk")'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := openLadder(cmd, db)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			games, err := s.Export(cmd.Context())
+			games, err := readLadder(cmd, db, (*ladder.Store).Export)
 			if err != nil {
 				return err
 			}
