@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/pgtest"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/ladder"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -27,10 +28,23 @@ import (
 // equals a recomputation from the stored games.
 func TestSIGKILLRatedLadder(t *testing.T) {
 	checkLeaks(t)
+	bin := buildKaisen(t, t.TempDir())
+	kills, perRun := 3, 12
+	if testing.Short() || race.Enabled {
+		kills, perRun = 2, 8
+	}
+	t.Run("sqlite", func(t *testing.T) {
+		sigkillLadder(t, bin, filepath.Join(t.TempDir(), "ladder.db"), kills, perRun)
+	})
+	t.Run("postgres", func(t *testing.T) { sigkillLadder(t, bin, pgtest.DSN(t), 2, 8) })
+}
+
+// sigkillLadder is TestSIGKILLRatedLadder on database db: kills runs of
+// perRun stored games each.
+func sigkillLadder(t *testing.T, bin, db string, kills, perRun int) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	bin := buildKaisen(t, dir)
-	db, rl, rd := filepath.Join(dir, "ladder.db"), filepath.Join(dir, "results.jsonl"), filepath.Join(dir, "replays")
+	rl, rd := filepath.Join(dir, "results.jsonl"), filepath.Join(dir, "replays")
 	bots := []string{"b0", "b1", "b2", "b3", "b4", "b5"}
 	st, tok := func() (*ladder.Store, map[string]string) {
 		st, err := ladder.Open(ctx, db)
@@ -49,10 +63,6 @@ func TestSIGKILLRatedLadder(t *testing.T) {
 		return len(g)
 	}
 
-	kills, perRun := 3, 12
-	if testing.Short() || race.Enabled {
-		kills, perRun = 2, 8
-	}
 	rules := submarine.DefaultRules()
 	var mu sync.Mutex
 	told := map[string]map[protocol.End]int{} // what each bot was told, by end
