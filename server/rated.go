@@ -122,6 +122,17 @@ func (s *Server) authenticate(l *listener, c *conn) {
 		return
 	}
 	s.log.Info("bot authenticated", "listener", l.st.cfg.Name, "peer", c.addr, "bot", name, "rating", r.R)
+	// Into the lobby unless the server is stopping: under mu, so that a
+	// shutdown either sees the bot in the lobby (and closes it) or is seen
+	// here; a bot left waiting after closeLobby would hold Serve up to the
+	// idle timeout.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping {
+		c.abandon()
+		s.releaseLocked(c)
+		return
+	}
 	s.wait(&l.lobby, c, now)
 }
 

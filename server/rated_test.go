@@ -239,3 +239,24 @@ func TestRatedConfigNeedsPairing(t *testing.T) {
 	require.ErrorIs(t, err, ErrConfig)
 	assert.Contains(t, err.Error(), "rated listener pairs bots")
 }
+
+// TestRatedShutdownClosesWaitingBots: a bot waiting for an opponent does
+// not hold the shutdown up (its idle timeout is 10 minutes).
+func TestRatedShutdownClosesWaitingBots(t *testing.T) {
+	st, tok := testLadder(t, "alpha")
+	cfg := testConfig(t)
+	cfg.Ladder = st
+	ts := startServer(t, cfg)
+	c, err := net.Dial("tcp", ts.addr(0))
+	require.NoError(t, err)
+	defer c.Close()
+	_, err = c.Write([]byte("auth alpha " + tok["alpha"] + "\n"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return ts.Server.waitingBots() == 1 }, 5*time.Second, 5*time.Millisecond)
+	start := time.Now()
+	ts.stop(t)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, err = bufio.NewReader(c).ReadString('\n')
+	assert.ErrorIs(t, err, io.EOF, "the waiting bot's connection is closed")
+}

@@ -489,6 +489,11 @@ func (s *Server) admit(c *conn) string {
 func (s *Server) release(c *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.releaseLocked(c)
+}
+
+// releaseLocked is release with mu held.
+func (s *Server) releaseLocked(c *conn) {
 	s.conns--
 	if c.bot != "" && s.online[c.bot] == c {
 		delete(s.online, c.bot)
