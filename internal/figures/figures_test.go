@@ -194,14 +194,14 @@ func matchRow(o *output) string {
 		o.int("p1_forfeits")+o.int("p2_forfeits"), o.float("mean_actions"), o.int("p90_actions"))
 }
 
-// admiralRow is a row of the measurement table of docs/admiral.md, up to
-// the mean actions.
+// admiralRow is the start of a row of the "After issue 11" table of
+// docs/admiral.md: opponent, games, admiral's wins with their interval,
+// draws.
 func admiralRow(o *output) string {
 	n, w := o.int("games"), o.int("p1_wins")
 	iv := arena.Wilson(w, n, arena.Z95)
-	return fmt.Sprintf("| %s | %d | %d = **%s%%** [%.1f, %.1f] | %d | %d | %d | %.1f |",
-		o.str("p2"), o.int("seed"), w, pct2(w, n), 100*iv.Lo, 100*iv.Hi, o.int("draws"), o.int("p2_wins"),
-		o.int("p1_forfeits")+o.int("p2_forfeits"), o.float("mean_actions"))
+	return fmt.Sprintf("| %s | %d | %d = **%s%%** [%.1f, %.1f] | %d |",
+		o.str("p2"), n, w, pct2(w, n), 100*iv.Lo, 100*iv.Hi, o.int("draws"))
 }
 
 // round formats x with prec decimals, rounding half up on its shortest

@@ -36,11 +36,11 @@ func figures() []figure {
 		}
 	}
 
-	// admiral's headline figures, seed 2027.
+	// admiral's headline figures, seed 2027 (docs/admiral.md, "After issue 11").
 	for _, p2 := range []string{"stateplayer2", "state"} {
 		fs = append(fs, figure{
 			name: "match-admiral-" + p2,
-			args: []string{"match", "--p1", "admiral", "--p2", p2, "-n", "2000", "--seed", "2027", "--json"},
+			args: []string{"match", "--p1", "admiral", "--p2", p2, "-n", "1000", "--seed", "2027", "--json"},
 			quotes: []quote{{results, matchRow}, {admiral, admiralRow}, {readme, func(o *output) string {
 				return fmt.Sprintf("%s%% of %d games against %s", pct2(o.int("p1_wins"), o.int("games")), o.int("games"), o.str("p2"))
 			}}},
