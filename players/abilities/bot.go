@@ -114,6 +114,7 @@ type Bot struct {
 	count  bsbelief.Counter
 	fmHit  bool     // own 4-deck hit (the false miss is for the first hit only)
 	empty  grid.Set // cells of a 5x5 its 3-deck counted no ship in
+	water  grid.Set // cells answered miss twice: water for good (the false miss is once, and a 1-deck never enters a shot cell)
 }
 
 var _ Player = (*Bot)(nil)
@@ -135,6 +136,9 @@ func (b *Bot) Observe(ev abilities.Event) {
 	b.own.observe(ev, b.seat)
 	if ev.Attacker == b.seat {
 		for _, r := range ev.Cells {
+			if r.Repeat && r.Outcome == battleship.Miss {
+				b.water.Add(r.At)
+			}
 			if !r.AirDefence {
 				b.pos.Record(battleship.Result{At: r.At, Outcome: r.Outcome, Sunk: r.Sunk, Repeat: r.Repeat})
 			}
@@ -185,9 +189,14 @@ func (b *Bot) Act(q *abilities.Question) abilities.Action {
 			p[c] *= b.cfg.EmptyScanWeight
 		}
 	}
+	// the cells not fired at; then the misses a false miss may hide; then
+	// any cell not proven water by a second miss
 	unknown := b.pos.Set(battleship.Unknown)
-	if unknown.Empty() || p[b.best(unknown, p)] == 0 {
+	if unknown.Empty() {
 		unknown = b.relax(b.pos).Set(battleship.Unknown)
+	}
+	if unknown.Empty() {
+		unknown = b.rules.Base.Board.Usable().AndNot(b.water)
 	}
 	if unknown.Empty() {
 		unknown = b.rules.Base.Board.Usable()
@@ -331,12 +340,12 @@ func (b *Bot) density(pos *battleship.Position) []float64 {
 }
 
 // relax forgets the misses next to unsunk hits (one of them may be a false
-// miss).
+// miss), except the ones a second miss proved.
 func (b *Bot) relax(pos *battleship.Position) *battleship.Position {
 	relaxed := pos.Clone()
 	for c := range pos.Set(battleship.Damaged).All() {
 		for _, n := range neighbours(b.rules.Base.Board, c) {
-			if relaxed.Marks[n] == battleship.Water {
+			if relaxed.Marks[n] == battleship.Water && !b.water.Has(n) {
 				relaxed.Marks[n] = battleship.Unknown
 			}
 		}
