@@ -1,13 +1,19 @@
-// Package ladder is the storage of the rated ladder (issue 15): registered
-// bots with their hashed tokens and ratings, the games they played, and
-// each game's rating changes, in a real database. SQLite (the pure-Go
-// modernc.org/sqlite driver, no cgo, in WAL mode) is the embedded default;
-// the schema and its migrations are written in the SQL that SQLite and
-// PostgreSQL share, so that a PostgreSQL store can run the same ones.
+// Package ladder is the storage of the rated ladder (issue 15, docs/ladder.md):
+// registered bots with their hashed tokens and ratings, the games they
+// played, and each game's rating changes, in a real database. SQLite (the
+// pure-Go modernc.org/sqlite driver, no cgo, in WAL mode) is the embedded
+// default, for a plain file path; a postgres:// URL is PostgreSQL (the
+// pure-Go pgx driver). Both run the same migrations and statements, written
+// in the SQL they share with "?" placeholders (rebound to $n for
+// PostgreSQL); writers are serialized (SQLite BEGIN IMMEDIATE, a PostgreSQL
+// advisory lock).
 //
 // Open opens (creating it if needed) a store and brings its schema to the
 // latest version: each migration runs in one transaction with the row that
 // records it, so a crash leaves the schema at one version or the next,
-// never between, and two processes opening the same file at once apply
-// each migration exactly once.
+// never between, and two processes opening the same database at once apply
+// each migration exactly once. RecordGame commits a decided game with both
+// rating changes in one transaction, idempotent by game id; the rated
+// listener (server, kaisen serve --ladder) calls it before telling the
+// players the result.
 package ladder
