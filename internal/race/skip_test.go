@@ -11,16 +11,21 @@ import (
 	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
-// TestCIRunsTheFullSizeStep reads .ci/run: the tests SkipFullSize leaves out
-// of the -race run must be run by a step without -race that selects them.
+// TestCIRunsTheFullSizeStep reads .ci/run and scripts/test.sh (the README's
+// test command, which .ci/run calls): the tests SkipFullSize leaves out of
+// the -race run must be run by a step without -race that selects them.
 func TestCIRunsTheFullSizeStep(t *testing.T) {
 	ci, err := os.ReadFile("../../.ci/run")
 	require.NoError(t, err)
-	step := regexp.MustCompile(`(?m)^go test .*-run '` + regexp.QuoteMeta(race.FullSizePattern) + `' .*\./\.\.\.$`).Find(ci)
-	require.NotNil(t, step, "no `go test -run '%s' ... ./...` line in .ci/run", race.FullSizePattern)
+	script, err := os.ReadFile("../../scripts/test.sh")
+	require.NoError(t, err)
+	require.Regexp(t, `(?m)^scripts/test\.sh$`, string(ci), ".ci/run runs the README's test command")
+	require.Regexp(t, `(?m)^scripts/test\.sh --full$`, string(ci), ".ci/run runs the full-size step")
+	step := regexp.MustCompile(`(?m)^\s*(exec )?go test .*-run '` + regexp.QuoteMeta(race.FullSizePattern) + `' .*\./\.\.\.$`).Find(script)
+	require.NotNil(t, step, "no `go test -run '%s' ... ./...` line in scripts/test.sh", race.FullSizePattern)
 	require.NotContains(t, string(step), "-race")
 	require.NotContains(t, string(step), "-short")
-	require.Contains(t, string(ci), "go test -race", "the README's test command")
+	require.Regexp(t, `(?m)^\s*(exec )?go test -race .*\./\.\.\.$`, string(script), "the README's test command runs the suite under -race")
 }
 
 // fakeT records what SkipFullSize does without stopping the test.
