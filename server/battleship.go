@@ -169,6 +169,9 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	sp := m.srv.watcher()
 	if sp != nil {
 		sp.BattleshipStarted(res.Game, rules, res.Players, res.First)
+		if rv, ok := sp.(Revealer); ok {
+			rv.BattleshipPlaced(res.Game, m.place)
+		}
 	}
 	// forfeit ends the game lost by seat w (kind: a replay.Forfeit* kind).
 	forfeit := func(w int, err error, kind string) (*Result, []byte) {

@@ -313,6 +313,9 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 	sp := m.srv.watcher()
 	if sp != nil {
 		sp.SubmarineStarted(res.Game, rules, res.Players, res.First)
+		if rv, ok := sp.(Revealer); ok {
+			rv.SubmarinePlaced(res.Game, [2]submarine.Placement{m.seats[0].place, m.seats[1].place})
+		}
 	}
 	invalid := submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}
 	actions := &moveReader[submarine.Action]{

@@ -36,3 +36,12 @@ func (s *Server) watcher() Spectator {
 	defer s.mu.Unlock()
 	return s.spectator
 }
+
+// Revealer is a Spectator that is also told both hidden placements when a
+// game starts, right after SubmarineStarted or BattleshipStarted, for a
+// view that shows the fleets during the game (kaisen serve --web-reveal).
+// A submarine's later positions follow from the Step's Action.
+type Revealer interface {
+	SubmarinePlaced(game string, p [2]submarine.Placement)
+	BattleshipPlaced(game string, p [2]battleship.Placement)
+}

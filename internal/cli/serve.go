@@ -29,6 +29,7 @@ type serveFlags struct {
 	resultLog, replayDir      string
 	metrics                   string
 	web                       string
+	webReveal                 bool
 	actionTimeout, grace      time.Duration
 	handshakeTimeout, idleOut time.Duration
 	maxConns, maxPerIP        int
@@ -80,7 +81,9 @@ game (server-sent events: every attack and its answer, the displacement of
 moves, hp, and what each side can know of the other's fleet from that
 public record; never a fleet before the game is over) and the HTML replay
 of every finished one. Use a loopback address (the default of no flag is
-off); another address is logged as a warning.
+off); another address is logged as a warning. --web-reveal also shows both
+hidden fleets during the games (for a show or a debugging session: a player
+who watches sees the other's ships).
 
 Ladder: --ladder --db DSN makes the listeners rated (docs/ladder.md): a bot
 registered with kaisen ladder register first sends "auth NAME TOKEN", then
@@ -106,6 +109,9 @@ before its players are told the result.`,
 			cfg, err := serveConfig(cmd.Flags(), f, data)
 			if err != nil {
 				return &UsageError{Err: err}
+			}
+			if f.webReveal && f.web == "" {
+				return usageError("--web-reveal shows the fleets on the spectator pages: it needs --web")
 			}
 			if cfg.Seed == 0 {
 				if cfg.Seed, err = announceSeed(cmd, e); err != nil {
@@ -147,7 +153,7 @@ before its players are told the result.`,
 				fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
 			}
 			if f.web != "" {
-				stop, err := startWeb(e, s, f.web, cfg.ReplayDir)
+				stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal)
 				if err != nil {
 					_ = s.Close()
 					return err
@@ -182,6 +188,7 @@ before its players are told the result.`,
 	fl.StringVar(&f.replayDir, "replay-dir", "", `directory of replay files ("" = none; default: replays/ in the data directory)`)
 	fl.StringVar(&f.metrics, "metrics", "", "HTTP address for /healthz and /metrics (off by default)")
 	fl.StringVar(&f.web, "web", "", "HTTP address of the read-only spectator pages, e.g. 127.0.0.1:8080 (off by default)")
+	fl.BoolVar(&f.webReveal, "web-reveal", false, "show both hidden fleets on the spectator pages during the games (default: only after the end, in the replay)")
 	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "time a client has for each action")
 	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "time a client has for its name and placement")
 	fl.DurationVar(&f.idleOut, "idle-timeout", lim.IdleTimeout, "time a client may wait for an opponent")

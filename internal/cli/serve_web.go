@@ -12,13 +12,18 @@ import (
 )
 
 // startWeb starts the spectator of kaisen serve --web on addr: it watches
-// every game of s and serves its pages until the returned stop is called.
-func startWeb(e *env, s *server.Server, addr, replayDir string) (stop func(), err error) {
+// every game of s and serves its pages until the returned stop is called;
+// reveal shows the hidden fleets during the games (--web-reveal).
+func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--web: %w", err)
 	}
-	hub := web.NewHub(replayDir)
+	var opts []web.Option
+	if reveal {
+		opts = append(opts, web.Reveal())
+	}
+	hub := web.NewHub(replayDir, opts...)
 	s.Watch(hub)
 	srv := &http.Server{Handler: hub.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
 	done := make(chan struct{})

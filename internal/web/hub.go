@@ -5,7 +5,9 @@
 // told — attacks and their answers, the displacement of moves, hp — and,
 // for the submarine game, the exact probability map of what each side can
 // know of the other's fleet from that public record; the fleets themselves
-// appear only in the replay, after the end.
+// appear only in the replay, after the end, unless the hub was made with
+// Reveal (kaisen serve --web-reveal): then every page shows both fleets
+// from the first move.
 package web
 
 import (
@@ -28,6 +30,7 @@ const MaxFinished = 500
 // serves it (Handler).
 type Hub struct {
 	replayDir string
+	reveal    bool
 
 	mu       sync.Mutex
 	games    map[string]*game
@@ -35,12 +38,26 @@ type Hub struct {
 	finished int
 }
 
-var _ server.Spectator = (*Hub)(nil)
+var (
+	_ server.Spectator = (*Hub)(nil)
+	_ server.Revealer  = (*Hub)(nil)
+)
+
+// Option configures a Hub.
+type Option func(*Hub)
+
+// Reveal makes the hub show both hidden fleets during the games (Info.Fleet
+// and Event.Fleet); without it they are never kept, let alone sent.
+func Reveal() Option { return func(h *Hub) { h.reveal = true } }
 
 // NewHub returns a hub; finished games link to their replays in replayDir
 // ("" = no replays).
-func NewHub(replayDir string) *Hub {
-	return &Hub{replayDir: replayDir, games: map[string]*game{}}
+func NewHub(replayDir string, opts ...Option) *Hub {
+	h := &Hub{replayDir: replayDir, games: map[string]*game{}}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
 }
 
 // Info is what a page knows of a game before its first move.
@@ -56,6 +73,9 @@ type Info struct {
 	HP      []int     `json:"hp"`    // each ship's starting hp (Battleship: length)
 	Cols    []string  `json:"cols"`
 	Rows    []string  `json:"rows"`
+	// Fleet is each seat's hidden fleet at the start, only with Reveal:
+	// submarine, the cell of each ship; Battleship, every ship cell.
+	Fleet [2][]int `json:"fleet,omitzero"`
 }
 
 // Event is one public move.
@@ -74,6 +94,9 @@ type Event struct {
 	// exact probability, in thousandths, that a living ship is on each
 	// cell (submarine; absent when the board is too large).
 	Known [2][]int `json:"known,omitempty"`
+	// Fleet is, only with Reveal, each seat's ship cells after the move
+	// (submarine; a sunk ship stays where it sank).
+	Fleet [2][]int `json:"fleet,omitzero"`
 
 	told submarine.Event // submarine: the public event, for Known
 }
@@ -93,6 +116,7 @@ type game struct {
 
 	sub *submarine.Rules
 	hp  [2][]int
+	pos [2][]int // the ships' cells (submarine, only with Reveal)
 	bs  *battleship.Rules
 
 	// What each side can know of the other's fleet, computed when a page
@@ -199,6 +223,12 @@ func (h *Hub) SubmarineStep(id string, n int, st *submarine.Step) {
 	case ev.Kind == submarine.Move:
 		e.Text = fmt.Sprintf("%s moves %s by [%+d,%+d]", who, r.Fleet[ev.Ship].Name, ev.DX, ev.DY)
 	}
+	if g.pos[0] != nil {
+		if a := st.Action; st.Err == nil && a.Kind == submarine.Move && a.Ship >= 0 && a.Ship < len(g.pos[st.Seat]) {
+			g.pos[st.Seat][a.Ship] = int(a.To)
+		}
+		e.Fleet = [2][]int{append([]int(nil), g.pos[0]...), append([]int(nil), g.pos[1]...)}
+	}
 	e.told = ev
 	e.HP = [2][]int{append([]int(nil), g.hp[0]...), append([]int(nil), g.hp[1]...)}
 	g.events = append(g.events, e)
@@ -244,6 +274,45 @@ func (g *game) knownAt(k int, e *Event) [2][]int {
 	g.known = append(g.known, out)
 	g.kdone++
 	return out
+}
+
+// SubmarinePlaced implements server.Revealer: the placements are kept only
+// with Reveal.
+func (h *Hub) SubmarinePlaced(id string, p [2]submarine.Placement) {
+	if !h.reveal {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g := h.games[id]
+	if g == nil || g.sub == nil {
+		return
+	}
+	for s := range 2 {
+		for _, c := range p[s] {
+			g.pos[s] = append(g.pos[s], int(c))
+		}
+		g.info.Fleet[s] = append([]int(nil), g.pos[s]...)
+	}
+}
+
+// BattleshipPlaced implements server.Revealer: the placements are kept only
+// with Reveal.
+func (h *Hub) BattleshipPlaced(id string, p [2]battleship.Placement) {
+	if !h.reveal {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g := h.games[id]
+	if g == nil || g.bs == nil {
+		return
+	}
+	for s := range 2 {
+		for c := range p[s].Cells().All() {
+			g.info.Fleet[s] = append(g.info.Fleet[s], int(c))
+		}
+	}
 }
 
 // BattleshipStarted implements server.Spectator.
