@@ -181,7 +181,7 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	}
 	shots := &moveReader[grid.Cell]{
 		what:   "shot",
-		late:   fmt.Sprintf(" (no shot within %v)", m.srv.cfg.Limits.ActionTimeout),
+		late:   fmt.Sprintf(" (no shot within %v)", m.st.cfg.ActionTimeout(m.srv.cfg.Limits)),
 		decode: func(line []byte) (grid.Cell, error) { return protocol.DecodeShoot(line, rules) },
 	}
 	for {
@@ -264,7 +264,7 @@ func (m *bsMatch) handshake(ctx context.Context, seed uint64) {
 		}
 	}
 	m.flush()
-	m.timer.Reset(m.srv.cfg.Limits.HandshakeTimeout)
+	m.timer.Reset(m.st.cfg.HandshakeTimeout(m.srv.cfg.Limits))
 	defer m.timer.Stop()
 	for pending > 0 {
 		who, msg, err := m.handshakeMsg(ctx, need)
@@ -273,7 +273,7 @@ func (m *bsMatch) handshake(ctx context.Context, seed uint64) {
 				if need[i] {
 					m.seats[i].fault = fmt.Errorf("read placement: %w", err)
 					if ctx.Err() == nil {
-						m.errLine[i] = "timeout: no placement within " + m.srv.cfg.Limits.HandshakeTimeout.String()
+						m.errLine[i] = "timeout: no placement within " + m.st.cfg.HandshakeTimeout(m.srv.cfg.Limits).String()
 					}
 					need[i] = false
 				}

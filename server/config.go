@@ -34,6 +34,13 @@ const (
 	DefaultIdleTimeout      = 10 * time.Minute
 	DefaultMaxLineBytes     = 64 << 10
 	DefaultShutdownGrace    = 30 * time.Second
+	// DefaultHumanActionTimeout is the time a person has for each action
+	// on a listener for people (ListenerConfig.Humans).
+	DefaultHumanActionTimeout = 10 * time.Minute
+	// MinHumanActionTimeout and MaxHumanActionTimeout bound
+	// ListenerConfig.HumanActionTimeout.
+	MinHumanActionTimeout = time.Second
+	MaxHumanActionTimeout = 24 * time.Hour
 )
 
 // OpponentPair is the listener opponent that pairs clients in arrival order.
@@ -119,6 +126,33 @@ type ListenerConfig struct {
 	// First is the first-player policy: first-connected, alternate, halves or
 	// random. Default first-connected.
 	First string `mapstructure:"first"`
+	// Humans makes the listener one for people (kaisen play --human): each
+	// client has HumanActionTimeout for every action instead of
+	// limits.action_timeout, and at least as long for its placement.
+	// Default false.
+	Humans bool `mapstructure:"humans"`
+	// HumanActionTimeout is the time a person has for each action on this
+	// listener when Humans is set, from 1s to 24h. Default 10m.
+	HumanActionTimeout time.Duration `mapstructure:"human_action_timeout"`
+}
+
+// ActionTimeout is the time a client of l (with defaults applied) has for
+// each action under the limits lim.
+func (l ListenerConfig) ActionTimeout(lim Limits) time.Duration {
+	if l.Humans {
+		return l.HumanActionTimeout
+	}
+	return lim.ActionTimeout
+}
+
+// HandshakeTimeout is the time a client of l (with defaults applied) has
+// for its greeting, name and placement under the limits lim: a person
+// placing a fleet by hand has at least HumanActionTimeout.
+func (l ListenerConfig) HandshakeTimeout(lim Limits) time.Duration {
+	if l.Humans {
+		return max(lim.HandshakeTimeout, l.HumanActionTimeout)
+	}
+	return lim.HandshakeTimeout
 }
 
 // Limits are the server's protections. Every value must be positive.
@@ -181,6 +215,8 @@ func DefaultListener() ListenerConfig {
 		Opponent: DefaultOpponent,
 		Games:    1,
 		First:    DefaultFirst,
+
+		HumanActionTimeout: DefaultHumanActionTimeout,
 	}
 }
 
@@ -224,6 +260,9 @@ func (l ListenerConfig) WithDefaults() ListenerConfig {
 	if l.First == "" {
 		l.First = d.First
 	}
+	if l.HumanActionTimeout == 0 {
+		l.HumanActionTimeout = d.HumanActionTimeout
+	}
 	return l
 }
 
@@ -242,6 +281,10 @@ func (c *Config) Validate() error {
 		names[l.Name] = true
 		if _, err := l.compile(); err != nil {
 			errs = append(errs, fmt.Errorf("listener %d (%s): %w", i, l.Name, err))
+		}
+		if t := l.HumanActionTimeout; t < MinHumanActionTimeout || t > MaxHumanActionTimeout {
+			errs = append(errs, fmt.Errorf("%w: listener %d (%s): human_action_timeout is %v, want a duration from %v to %v",
+				ErrConfig, i, l.Name, t, MinHumanActionTimeout, MaxHumanActionTimeout))
 		}
 		if c.Ladder != nil && l.Opponent != OpponentPair {
 			errs = append(errs, fmt.Errorf("%w: listener %d (%s): a rated listener pairs bots: opponent %q, want %q", ErrConfig, i, l.Name, l.Opponent, OpponentPair))

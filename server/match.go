@@ -438,7 +438,7 @@ func takeTurn[A any](m *match, mv int, act func() A, r *moveReader[A]) (a A, w i
 // seat (who != mv). A shutdown closes the connections (run's AfterFunc):
 // the readers' errors end the wait and the game sees ctx.
 func awaitMove[A any](m *match, mv int, r *moveReader[A]) (who int, a A, fault error) {
-	m.timer.Reset(m.srv.cfg.Limits.ActionTimeout)
+	m.timer.Reset(m.st.cfg.ActionTimeout(m.srv.cfg.Limits))
 	defer m.timer.Stop()
 	var msg inMsg
 	select {
@@ -637,7 +637,7 @@ func (m *match) handshake(ctx context.Context, k int, seed uint64) {
 		}
 		s.order = protocol.DefaultOrder(rules)
 	}
-	m.timer.Reset(m.srv.cfg.Limits.HandshakeTimeout)
+	m.timer.Reset(m.st.cfg.HandshakeTimeout(m.srv.cfg.Limits))
 	defer m.timer.Stop()
 	for pending > 0 {
 		who, msg, err := m.handshakeMsg(ctx, [2]bool{need[0] > 0, need[1] > 0})

@@ -30,6 +30,8 @@ type serveFlags struct {
 	metrics                   string
 	web                       string
 	webReveal                 bool
+	humans                    bool
+	humanTimeout              time.Duration
 	actionTimeout, grace      time.Duration
 	handshakeTimeout, idleOut time.Duration
 	maxConns, maxPerIP        int
@@ -40,7 +42,7 @@ type serveFlags struct {
 }
 
 // listenerFlags are the flags that describe the single listener.
-var listenerFlags = []string{"listen", "game", "dialect", "house", "house-weights", "series", "first", "width", "height", "rocks", "rounded"}
+var listenerFlags = []string{"listen", "game", "dialect", "house", "house-weights", "series", "first", "width", "height", "rocks", "rounded", "humans", "human-timeout"}
 
 func newServeCmd(e *env) *cobra.Command {
 	var f serveFlags
@@ -75,6 +77,11 @@ paths are printed at start, never the current directory by default.
 Seed: --seed, else the file's seed, else one drawn at random and printed
 on stderr.
 
+People: --humans makes the listener one for people (kaisen play --human):
+each client has --human-timeout (default 10m) per action instead of
+--action-timeout, and at least as long for its placement; in the config file, humans and human_action_timeout per
+listener.
+
 Spectators: --web ADDR serves read-only pages over HTTP: the running and
 finished games with their players and results, a live view of any running
 game (server-sent events: every attack and its answer, the displacement of
@@ -99,6 +106,7 @@ before its players are told the result.`,
   kaisen serve --config configs/server.yaml --metrics 127.0.0.1:9100
   kaisen serve --game battleship --house gridbot        battleship (docs/protocol.md)
   kaisen serve --house admiral --web 127.0.0.1:8080      watch the games at http://127.0.0.1:8080/
+  kaisen serve --house admiral --humans --listen 127.0.0.1:2001   people play it (kaisen play --human)
   kaisen serve --house random --max-connections-per-ip 2000   for kaisen loadtest
   kaisen serve --ladder --db ladder.db                   the rated ladder (kaisen ladder register)
   kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
@@ -188,6 +196,8 @@ before its players are told the result.`,
 	fl.StringVar(&f.replayDir, "replay-dir", "", `directory of replay files ("" = none; default: replays/ in the data directory)`)
 	fl.StringVar(&f.metrics, "metrics", "", "HTTP address for /healthz and /metrics (off by default)")
 	fl.StringVar(&f.web, "web", "", "HTTP address of the read-only spectator pages, e.g. 127.0.0.1:8080 (off by default)")
+	fl.BoolVar(&f.humans, "humans", false, "the listener is for people (kaisen play --human): each client has --human-timeout per action instead of --action-timeout")
+	fl.DurationVar(&f.humanTimeout, "human-timeout", d.HumanActionTimeout, "time a person has for each action on a listener for people (1s to 24h)")
 	fl.BoolVar(&f.webReveal, "web-reveal", false, "show both hidden fleets on the spectator pages during the games (default: only after the end, in the replay)")
 	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "time a client has for each action")
 	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "time a client has for its name and placement")
@@ -248,11 +258,16 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			"height":        func() { l.Height = f.height },
 			"rocks":         func() { l.Rocks = f.rocks },
 			"rounded":       func() { l.Rounded = f.rounded },
+			"humans":        func() { l.Humans = f.humans },
+			"human-timeout": func() { l.HumanActionTimeout = f.humanTimeout },
 		}
 		for _, name := range listenerFlags {
 			if fl.Changed(name) {
 				apply[name]()
 			}
+		}
+		if t := f.humanTimeout; fl.Changed("human-timeout") && (t < server.MinHumanActionTimeout || t > server.MaxHumanActionTimeout) {
+			return cfg, fmt.Errorf("--human-timeout %v: want a duration from %v to %v", t, server.MinHumanActionTimeout, server.MaxHumanActionTimeout)
 		}
 		if fl.Changed("house") && f.house == "" {
 			l.Opponent = server.OpponentPair

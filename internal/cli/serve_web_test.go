@@ -2,13 +2,58 @@ package cli
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/server"
 )
 
 func TestServeWebFlags(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	code, _, stderr := playRun(t, "serve", "--web-reveal", "--listen", "127.0.0.1:0")
-	assert.Equal(t, ExitUsage, code, stderr)
-	assert.Contains(t, stderr, "--web-reveal shows the fleets on the spectator pages: it needs --web")
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"reveal without web", []string{"--web-reveal"}, "--web-reveal shows the fleets on the spectator pages: it needs --web"},
+		{"human timeout too short", []string{"--humans", "--human-timeout", "500ms"}, "--human-timeout 500ms: want a duration from 1s to 24h0m0s"},
+		{"human timeout zero", []string{"--human-timeout", "0s"}, "--human-timeout 0s: want a duration from 1s"},
+		{"human timeout too long", []string{"--human-timeout", "25h"}, "--human-timeout 25h0m0s"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := playRun(t, append([]string{"serve", "--listen", "127.0.0.1:0"}, tt.args...)...)
+			assert.Equal(t, ExitUsage, code, stderr)
+			assert.Contains(t, stderr, tt.want)
+		})
+	}
+}
+
+// TestServeHumanTimeout: --humans and --human-timeout set the listener's
+// action timeout for people; without --humans, clients keep
+// --action-timeout.
+func TestServeHumanTimeout(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		want time.Duration
+	}{
+		{"bots", nil, server.DefaultActionTimeout},
+		{"bots, human timeout unused", []string{"--human-timeout", "1h"}, server.DefaultActionTimeout},
+		{"people", []string{"--humans"}, server.DefaultHumanActionTimeout},
+		{"people, 90s", []string{"--humans", "--human-timeout", "90s"}, 90 * time.Second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := newServeCmd(&env{})
+			require.NoError(t, cmd.ParseFlags(tt.args))
+			var f serveFlags
+			f.humans, _ = cmd.Flags().GetBool("humans")
+			f.humanTimeout, _ = cmd.Flags().GetDuration("human-timeout")
+			cfg, err := serveConfig(cmd.Flags(), f, "")
+			require.NoError(t, err)
+			require.NoError(t, cfg.Validate())
+			require.Equal(t, tt.want, cfg.Listeners[0].WithDefaults().ActionTimeout(cfg.Limits))
+		})
+	}
 }
