@@ -54,7 +54,7 @@ along the estimated gradient of the win rate. The result is the average of the
 iterates of the second half of the run. Games run in parallel (--workers).
 
 Tunable weights: for the built-in players with a config struct (admiral,
-stateplayer2, state, simple) every float64 field of the struct; a
+stateplayer2, state, simple, joint-greedy) every float64 field of the struct; a
 tune:"min,max" tag gives its range, otherwise [0, 2 x its value]. For any
 other player, every floating-point value of its YAML file. --keys restricts
 the run to some of them. The starting point is --weights (default: the
