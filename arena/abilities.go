@@ -3,7 +3,6 @@ package arena
 import (
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
@@ -82,17 +81,6 @@ type abTable struct {
 	fam *Abilities
 }
 
-func (t *abTable) guard(seat int, f func()) (panicMsg string) {
-	defer func() {
-		if v := recover(); v != nil {
-			panicMsg = panicText(v)
-			t.log.Debug("player panicked", "seat", seat, "panic", panicMsg, "stack", string(debug.Stack()))
-		}
-	}()
-	f()
-	return ""
-}
-
 // Play implements Table.
 func (t *abTable) Play(d Deal) (GameResult, error) {
 	rules := t.fam.Rules
@@ -101,35 +89,20 @@ func (t *abTable) Play(d Deal) (GameResult, error) {
 	if t.fam.AlternateFirst && d.Index/2%2 == 1 {
 		first = 1
 	}
-	var rec *replay.AbilitiesWriter
+	var (
+		rec *replay.AbilitiesWriter
+		rr  fleetRecorder // nil when there is no replay
+	)
 	if d.Replay != nil {
 		rec = replay.NewAbilitiesWriter(d.Replay, rules, replay.AbilitiesHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats, First: first})
+		rr = rec
 	}
 	res := GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: -1}
-	var (
-		p  [2]abplayers.Player
-		pl [2]battleship.Placement
-		ff forfeits
-	)
-	for s := range 2 {
-		t.reseed(d.Seed, s)
-		if msg := t.guard(s, func() { p[s] = f[s](t.rng[s], s); pl[s] = p[s].Place() }); msg != "" {
-			p[s], pl[s] = nil, nil
-			ff.set(s, replay.ForfeitPanic, "panic: "+msg)
-		} else if err := rules.Base.ValidatePlacement(pl[s]); err != nil {
-			ff.set(s, replay.ForfeitPlacement, err.Error())
-		}
-		if rec != nil {
-			if ff.kind[s] == replay.ForfeitPanic {
-				rec.NoPlacement(s)
-			} else {
-				rec.Placement(s, pl[s])
-			}
-		}
-	}
+	var ff forfeits
+	p, pl := placeFleets(&t.seatRands, d.Seed, func(s int) abplayers.Player { return f[s](t.rng[s], s) }, rules.Base.ValidatePlacement, rr, &ff)
 	if ff.any() {
 		res.Winner = ff.walkover()
-		return t.finish(&res, &ff, rec)
+		return finishFleetGame(&res, &ff, rr)
 	}
 	g, err := abilities.NewGame(rules, pl[0], pl[1], first)
 	if err != nil { // placements were validated above
@@ -169,14 +142,5 @@ func (t *abTable) Play(d Deal) (GameResult, error) {
 		res.Winner = g.Winner()
 	}
 	res.Shots = [2]int{g.Shots(0), g.Shots(1)}
-	return t.finish(&res, &ff, rec)
-}
-
-func (t *abTable) finish(res *GameResult, ff *forfeits, rec *replay.AbilitiesWriter) (GameResult, error) {
-	forfeits := ff.fill(res)
-	if rec == nil {
-		return *res, nil
-	}
-	rec.Result(replay.BattleshipResult{Outcome: res.replayOutcome(), Winner: res.Winner, Shots: res.Shots, Forfeits: forfeits})
-	return *res, rec.Flush()
+	return finishFleetGame(&res, &ff, rr)
 }

@@ -3,7 +3,6 @@ package arena
 import (
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
@@ -79,52 +78,25 @@ type bsTable struct {
 	fam *Battleship
 }
 
-// guard runs f for seat, turning a panic into a message.
-func (t *bsTable) guard(seat int, f func()) (panicMsg string) {
-	defer func() {
-		if v := recover(); v != nil {
-			panicMsg = panicText(v)
-			t.log.Debug("player panicked", "seat", seat, "panic", panicMsg, "stack", string(debug.Stack()))
-		}
-	}()
-	f()
-	return ""
-}
-
 // Play implements Table.
 func (t *bsTable) Play(d Deal) (GameResult, error) {
 	rules := t.fam.Rules
 	f, seats := seatPlayers(d, t.fam.P1.Name, t.fam.P2.Name, t.fam.P1.Factory, t.fam.P2.Factory)
-	var rec *replay.BattleshipWriter
+	var (
+		rec *replay.BattleshipWriter
+		rr  fleetRecorder // nil when there is no replay
+	)
 	if d.Replay != nil {
 		rec = replay.NewBattleshipWriter(d.Replay, rules, replay.BattleshipHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats})
+		rr = rec
 	}
 	res := GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: -1}
-	var (
-		p  [2]bsplayers.Player
-		pl [2]battleship.Placement
-		ff forfeits
-	)
-	for s := range 2 {
-		t.reseed(d.Seed, s)
-		if msg := t.guard(s, func() { p[s] = f[s](t.rng[s]); pl[s] = p[s].Place() }); msg != "" {
-			p[s], pl[s] = nil, nil
-			ff.set(s, replay.ForfeitPanic, "panic: "+msg)
-		} else if err := rules.ValidatePlacement(pl[s]); err != nil {
-			ff.set(s, replay.ForfeitPlacement, err.Error())
-		}
-		if rec != nil {
-			if ff.kind[s] == replay.ForfeitPanic {
-				rec.NoPlacement(s)
-			} else {
-				rec.Placement(s, pl[s])
-			}
-		}
-	}
+	var ff forfeits
+	p, pl := placeFleets(&t.seatRands, d.Seed, func(s int) bsplayers.Player { return f[s](t.rng[s]) }, rules.ValidatePlacement, rr, &ff)
 	if ff.any() {
 		// The game never starts: a seat that could not place loses; both: draw.
 		res.Winner = ff.walkover()
-		return t.finish(&res, &ff, rec)
+		return finishFleetGame(&res, &ff, rr)
 	}
 	g, err := battleship.NewGame(rules, pl[0], pl[1], 0)
 	if err != nil { // placements were validated above
@@ -172,18 +144,7 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 	res.Winner = g.Winner()
 	res.Shots = [2]int{g.Shots(0), g.Shots(1)}
 	res.Actions = res.Shots[0] + res.Shots[1]
-	return t.finish(&res, &ff, rec)
-}
-
-// finish fills in the forfeits, writes the replay's result line and flushes
-// it.
-func (t *bsTable) finish(res *GameResult, ff *forfeits, rec *replay.BattleshipWriter) (GameResult, error) {
-	forfeits := ff.fill(res)
-	if rec == nil {
-		return *res, nil
-	}
-	rec.Result(replay.BattleshipResult{Outcome: res.replayOutcome(), Winner: res.Winner, Shots: res.Shots, Forfeits: forfeits})
-	return *res, rec.Flush()
+	return finishFleetGame(&res, &ff, rr)
 }
 
 // BattleshipReplayRules is the "rules" object of a Battleship replay header.
