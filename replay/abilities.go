@@ -66,14 +66,14 @@ type AbilitiesReplay struct {
 // AbilitiesWriter writes an abilities replay line by line (errors are
 // sticky; Flush returns the first).
 type AbilitiesWriter struct {
-	lineWriter
+	fleetWriter
 	rules *abilities.Rules
 }
 
 // NewAbilitiesWriter starts a replay of a game under r and writes h (Type,
 // Game, Rules, Sides and Options filled in).
 func NewAbilitiesWriter(w io.Writer, r *abilities.Rules, h AbilitiesHeader) *AbilitiesWriter {
-	aw := &AbilitiesWriter{lineWriter: newLineWriter(w, 16<<10), rules: r}
+	aw := &AbilitiesWriter{fleetWriter: newFleetWriter(w, r.Base.Board), rules: r}
 	h.Type, h.Game, h.Rules, h.Options = TypeHeader, GameAbilities, BattleshipRulesOf(r.Base), r.Options
 	h.Sides = [2]string{r.Sides[0].String(), r.Sides[1].String()}
 	if h.Version == "" {
@@ -83,30 +83,10 @@ func NewAbilitiesWriter(w io.Writer, r *abilities.Rules, h AbilitiesHeader) *Abi
 	return aw
 }
 
-// Placement records seat's fleet as the player returned it.
-func (w *AbilitiesWriter) Placement(seat int, p battleship.Placement) {
-	ships := make([][]RC, len(p))
-	for i, sh := range p {
-		ships[i] = rcsOf(w.rules.Base.Board, sh)
-	}
-	w.write(BattleshipPlacement{Type: TypePlacement, Seat: seat, Ships: ships})
-}
-
-// NoPlacement records that seat placed nothing (it panicked).
-func (w *AbilitiesWriter) NoPlacement(seat int) {
-	w.write(BattleshipPlacement{Type: TypePlacement, Seat: seat})
-}
-
 // Action records action number n (from 1) of seat; illegal marks one the
 // rules refused.
 func (w *AbilitiesWriter) Action(n, seat int, a abilities.Action, illegal bool) {
 	w.write(EncodeAbilitiesAction(w.rules.Base.Board, n, seat, a, illegal))
-}
-
-// Result records the end of the game.
-func (w *AbilitiesWriter) Result(r BattleshipResult) {
-	r.Type = TypeResult
-	w.write(r)
 }
 
 // EncodeAbilitiesAction is the replay line of an action.
@@ -282,16 +262,8 @@ func (rp *AbilitiesReplay) replay() (*replayed, error) {
 		if p.Seat != s {
 			return nil, fmt.Errorf("%w: placement %d is seat %d's", ErrMismatch, s, p.Seat)
 		}
-		for _, ship := range p.Ships {
-			var cells battleship.Ship
-			for _, rc := range ship {
-				c, err := rc.cell(r.Base.Board)
-				if err != nil {
-					return nil, fmt.Errorf("%w: seat %d placement: %w", ErrFormat, s, err)
-				}
-				cells = append(cells, c)
-			}
-			pl[s] = append(pl[s], cells)
+		if pl[s], err = decodeFleet(r.Base.Board, s, p.Ships); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 		}
 		bad[s] = p.Ships == nil || r.Base.ValidatePlacement(pl[s]) != nil
 	}

@@ -206,7 +206,12 @@ func (rp *BattleshipReplay) Placement(r *battleship.Rules, seat int) (battleship
 }
 
 func (rp *BattleshipReplay) placement(r *battleship.Rules, seat int) (battleship.Placement, error) {
-	ships := rp.Placements[seat].Ships
+	return decodeFleet(r.Board, seat, rp.Placements[seat].Ships)
+}
+
+// decodeFleet decodes seat's recorded ships on b (nil when none were
+// recorded); the error names the seat and ship.
+func decodeFleet(b *grid.Board, seat int, ships [][]RC) (battleship.Placement, error) {
 	if ships == nil {
 		return nil, nil
 	}
@@ -214,7 +219,7 @@ func (rp *BattleshipReplay) placement(r *battleship.Rules, seat int) (battleship
 	for i, sh := range ships {
 		p[i] = make(battleship.Ship, len(sh))
 		for k, rc := range sh {
-			c, err := rc.cell(r.Board)
+			c, err := rc.cell(b)
 			if err != nil {
 				return nil, fmt.Errorf("placement of seat %d: ship %d: %w", seat, i, err)
 			}
@@ -250,7 +255,7 @@ func EncodeShot(r *battleship.Rules, n int, st *battleship.Step, d *explain.Deci
 // header, placements, shots, result. Errors are sticky: after the first
 // failed write every call does nothing and Flush returns that error.
 type BattleshipWriter struct {
-	lineWriter
+	fleetWriter
 	rules *battleship.Rules
 }
 
@@ -258,7 +263,7 @@ type BattleshipWriter struct {
 // writes the header h. Type, Game and Rules of h are filled in; an empty
 // Version is replaced by Version().
 func NewBattleshipWriter(w io.Writer, r *battleship.Rules, h BattleshipHeader) *BattleshipWriter {
-	rw := &BattleshipWriter{lineWriter: newLineWriter(w, 16<<10), rules: r}
+	rw := &BattleshipWriter{fleetWriter: newFleetWriter(w, r.Board), rules: r}
 	h.Type, h.Game, h.Rules = TypeHeader, GameBattleship, BattleshipRulesOf(r)
 	if h.Version == "" {
 		h.Version = Version()
@@ -267,30 +272,42 @@ func NewBattleshipWriter(w io.Writer, r *battleship.Rules, h BattleshipHeader) *
 	return rw
 }
 
-// Placement records seat's fleet as the player returned it (a nil p is
-// recorded as no ships, "ships":[]).
-func (w *BattleshipWriter) Placement(seat int, p battleship.Placement) {
-	ships := make([][]RC, len(p))
-	for i, sh := range p {
-		ships[i] = rcsOf(w.rules.Board, sh)
-	}
-	w.write(BattleshipPlacement{Type: TypePlacement, Seat: seat, Ships: ships})
-}
-
-// NoPlacement records that seat placed no fleet at all ("ships":null): it
-// crashed first, or sent nothing usable.
-func (w *BattleshipWriter) NoPlacement(seat int) {
-	w.write(BattleshipPlacement{Type: TypePlacement, Seat: seat})
-}
-
 // Shot records shot number n (from 1) and, when d is not nil, the
 // shooter's explanation of it.
 func (w *BattleshipWriter) Shot(n int, st *battleship.Step, d *explain.Decision) {
 	w.write(EncodeShot(w.rules, n, st, d))
 }
 
+// fleetWriter is the part of a replay writer that Battleship and its
+// abilities variant share: the line writer, the board, and the placement and
+// result lines.
+type fleetWriter struct {
+	lineWriter
+	board *grid.Board
+}
+
+func newFleetWriter(w io.Writer, b *grid.Board) fleetWriter {
+	return fleetWriter{lineWriter: newLineWriter(w, 16<<10), board: b}
+}
+
+// Placement records seat's fleet as the player returned it (a nil p is
+// recorded as no ships, "ships":[]).
+func (w *fleetWriter) Placement(seat int, p battleship.Placement) {
+	ships := make([][]RC, len(p))
+	for i, sh := range p {
+		ships[i] = rcsOf(w.board, sh)
+	}
+	w.write(BattleshipPlacement{Type: TypePlacement, Seat: seat, Ships: ships})
+}
+
+// NoPlacement records that seat placed no fleet at all ("ships":null): it
+// crashed first, or sent nothing usable.
+func (w *fleetWriter) NoPlacement(seat int) {
+	w.write(BattleshipPlacement{Type: TypePlacement, Seat: seat})
+}
+
 // Result records the end of the game.
-func (w *BattleshipWriter) Result(r BattleshipResult) {
+func (w *fleetWriter) Result(r BattleshipResult) {
 	r.Type = TypeResult
 	w.write(r)
 }
