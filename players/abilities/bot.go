@@ -13,6 +13,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
 // BotConfig holds the ability bot's settings (configs/abilities-density.yaml;
@@ -67,16 +68,7 @@ func DefaultPlainConfig() BotConfig {
 
 // Validate checks the ranges.
 func (c *BotConfig) Validate() error {
-	var errs []error
-	if c.Budget < 0 || c.Budget > time.Hour {
-		errs = append(errs, fmt.Errorf("budget %v: want 0 to 1h", c.Budget))
-	}
-	if c.WorkPerMS < 1 {
-		errs = append(errs, fmt.Errorf("work_per_ms %d: want at least 1", c.WorkPerMS))
-	}
-	if c.Samples < 1 || c.Samples > 1_000_000 {
-		errs = append(errs, fmt.Errorf("samples %d: want 1 to 1000000", c.Samples))
-	}
+	errs := bsplayers.CountingErrors(c.Budget, c.WorkPerMS, c.Samples, 1_000_000)
 	if c.SalvoRatio < 0 || c.SalvoRatio > 10 {
 		errs = append(errs, fmt.Errorf("salvo_ratio %g: want 0 to 10", c.SalvoRatio))
 	}
@@ -357,7 +349,7 @@ func (b *Bot) tryDensity(pos *battleship.Position) ([]float64, bool) {
 	n := b.rules.Base.Board.Size()
 	p := make([]float64, n)
 	if b.cfg.Budget > 0 {
-		counts, err := b.count.Count(context.Background(), pos, bsbelief.CountOptions{MaxWork: max(1, b.cfg.Budget.Milliseconds()*b.cfg.WorkPerMS)})
+		counts, err := b.count.Count(context.Background(), pos, bsbelief.CountOptions{MaxWork: bsplayers.MaxWork(b.cfg.Budget, b.cfg.WorkPerMS)})
 		if err == nil && counts.Total.Sign() > 0 {
 			total := new(big.Float).SetInt(counts.Total)
 			for c, v := range counts.Cells {

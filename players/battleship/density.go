@@ -36,22 +36,31 @@ func DefaultDensityConfig() DensityConfig {
 
 // Validate checks the ranges.
 func (c *DensityConfig) Validate() error {
-	var errs []error
-	if c.Budget < 0 || c.Budget > time.Hour {
-		errs = append(errs, fmt.Errorf("budget %v: want 0 (always sample) to 1h", c.Budget))
-	}
-	if c.WorkPerMS < 1 {
-		errs = append(errs, fmt.Errorf("work_per_ms %d: want at least 1", c.WorkPerMS))
-	}
-	if c.Samples < 1 || c.Samples > 10_000_000 {
-		errs = append(errs, fmt.Errorf("samples %d: want 1 to 10000000", c.Samples))
-	}
-	return errors.Join(errs...)
+	return errors.Join(CountingErrors(c.Budget, c.WorkPerMS, c.Samples, 10_000_000)...)
 }
 
-// maxWork is the budget in counting-programme work units.
-func (c *DensityConfig) maxWork() int64 {
-	return max(1, c.Budget.Milliseconds()*c.WorkPerMS)
+// CountingErrors checks the settings every density player shares (the
+// YAML keys budget, work_per_ms and samples): the exact count's time per
+// move, 0 (always sample) to 1h; its calibration, at least 1 work unit per
+// millisecond; and the layouts a sampled estimate draws, 1 to maxSamples.
+func CountingErrors(budget time.Duration, workPerMS int64, samples, maxSamples int) []error {
+	var errs []error
+	if budget < 0 || budget > time.Hour {
+		errs = append(errs, fmt.Errorf("budget %v: want 0 (always sample) to 1h", budget))
+	}
+	if workPerMS < 1 {
+		errs = append(errs, fmt.Errorf("work_per_ms %d: want at least 1", workPerMS))
+	}
+	if samples < 1 || samples > maxSamples {
+		errs = append(errs, fmt.Errorf("samples %d: want 1 to %d", samples, maxSamples))
+	}
+	return errs
+}
+
+// MaxWork is budget in counting-programme work units at workPerMS units a
+// millisecond (bsbelief.CountOptions.MaxWork), at least 1.
+func MaxWork(budget time.Duration, workPerMS int64) int64 {
+	return max(1, budget.Milliseconds()*workPerMS)
 }
 
 // How a density move was decided.
@@ -168,7 +177,7 @@ func (d *Density) Shoot() grid.Cell {
 		return d.rules.Board.Usable().First()
 	}
 	if d.cfg.Budget > 0 {
-		counts, err := d.count.Count(context.Background(), d.pos, bsbelief.CountOptions{MaxWork: d.cfg.maxWork()})
+		counts, err := d.count.Count(context.Background(), d.pos, bsbelief.CountOptions{MaxWork: MaxWork(d.cfg.Budget, d.cfg.WorkPerMS)})
 		if err == nil && counts.Total.Sign() > 0 {
 			d.stats.Exact++
 			d.exact, d.sampled, d.scores = counts, nil, nil
