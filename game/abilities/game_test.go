@@ -302,3 +302,22 @@ func TestNewGameRefusesBadInput(t *testing.T) {
 	_, err = abilities.ParseSide("robots")
 	require.ErrorIs(t, err, abilities.ErrRules)
 }
+
+func TestNeighbours(t *testing.T) {
+	// 4x3 with a rock at 5 (row 1, col 1).
+	b := grid.MustBoard(4, 3, []grid.Cell{5})
+	for _, tc := range []struct {
+		name string
+		at   grid.Cell
+		want []grid.Cell
+	}{
+		{"corner", 0, []grid.Cell{1, 4}},
+		{"edge above the rock", 1, []grid.Cell{2, 0}},
+		{"inside", 6, []grid.Cell{2, 7, 10}},
+		{"last corner", 11, []grid.Cell{7, 10}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, abilities.Neighbours(b, tc.at))
+		})
+	}
+}

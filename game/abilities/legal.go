@@ -142,7 +142,7 @@ func (g *Game) Legal() []Action {
 			if len(s) != MoverLen {
 				continue
 			}
-			for _, to := range neighbours(b, s[0]) {
+			for _, to := range Neighbours(b, s[0]) {
 				if g.checkMove(g.turn, s[0], to) == nil {
 					out = append(out, Action{Kind: Move, At: s[0], To: to})
 				}
@@ -157,7 +157,7 @@ func (g *Game) Legal() []Action {
 				}
 				continue
 			}
-			for _, to := range neighbours(b, c) {
+			for _, to := range Neighbours(b, c) {
 				if to > c {
 					out = append(out, Action{Kind: Salvo, At: c, To: to})
 				}
@@ -167,8 +167,10 @@ func (g *Game) Legal() []Action {
 	return out
 }
 
-// neighbours lists the usable orthogonal neighbours of c.
-func neighbours(b *grid.Board, c grid.Cell) []grid.Cell {
+// Neighbours lists the usable orthogonal neighbours of c (up, right, down,
+// left): where a 1-deck at c may move, and the cells a salvo at c may pair
+// with.
+func Neighbours(b *grid.Board, c grid.Cell) []grid.Cell {
 	x, y := b.XY(c)
 	var out []grid.Cell
 	for _, d := range [4][2]int{{0, -1}, {1, 0}, {0, 1}, {-1, 0}} {

@@ -225,7 +225,7 @@ func (b *Bot) salvo(unknown grid.Set, p []float64) (abilities.Action, float64) {
 	bestV := -1.0
 	for c := range board.Usable().All() {
 		if b.rules.Sides[b.seat] == abilities.AI {
-			for _, n := range neighbours(board, c) {
+			for _, n := range abilities.Neighbours(board, c) {
 				if n < c {
 					continue
 				}
@@ -336,7 +336,7 @@ func (b *Bot) density(pos *battleship.Position) []float64 {
 func (b *Bot) relax(pos *battleship.Position) *battleship.Position {
 	relaxed := pos.Clone()
 	for c := range pos.Set(battleship.Damaged).All() {
-		for _, n := range neighbours(b.rules.Base.Board, c) {
+		for _, n := range abilities.Neighbours(b.rules.Base.Board, c) {
 			if relaxed.Marks[n] == battleship.Water && !b.water.Has(n) {
 				relaxed.Marks[n] = battleship.Unknown
 			}

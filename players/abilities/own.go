@@ -68,7 +68,7 @@ func (o *ownFleet) moves() []abilities.Action {
 				others = others.Union(grid.Of(t...))
 			}
 		}
-		for _, to := range neighbours(b, s[0]) {
+		for _, to := range abilities.Neighbours(b, s[0]) {
 			if o.shot.Has(to) || others.Has(to) || (!o.rules.Options.MoveMayTouch && b.Around(to).Intersects(others)) {
 				continue
 			}
@@ -122,16 +122,4 @@ func (o *ownFleet) observe(ev abilities.Event, seat int) {
 			clear(o.supNow)
 		}
 	}
-}
-
-// neighbours lists the usable orthogonal neighbours of c.
-func neighbours(b *grid.Board, c grid.Cell) []grid.Cell {
-	x, y := b.XY(c)
-	var out []grid.Cell
-	for _, d := range [4][2]int{{0, -1}, {1, 0}, {0, 1}, {-1, 0}} {
-		if n, ok := b.At(x+d[0], y+d[1]); ok && b.IsUsable(n) {
-			out = append(out, n)
-		}
-	}
-	return out
 }

@@ -61,7 +61,7 @@ func (p *Random) Act(q *abilities.Question) abilities.Action {
 			}
 			return abilities.Action{Kind: abilities.Shoot, At: c}
 		}
-		for _, n := range neighbours(b, c) {
+		for _, n := range abilities.Neighbours(b, c) {
 			if !p.fired.Has(n) {
 				return abilities.Action{Kind: abilities.Salvo, At: min(c, n), To: max(c, n)}
 			}
