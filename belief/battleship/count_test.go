@@ -25,15 +25,7 @@ func brute(t testing.TB, pos *battleship.Position) (total int64, cells []int64) 
 	rem, err := pos.Remaining()
 	require.NoError(t, err)
 	b := pos.Rules.Board
-	var forbidden grid.Set
-	for c, m := range pos.Marks {
-		if m == battleship.Water || m == battleship.Sunk || m == battleship.Rock {
-			forbidden.Add(grid.Cell(c))
-		}
-	}
-	for c := range pos.Set(battleship.Sunk).All() {
-		forbidden = forbidden.Union(b.Around(c))
-	}
+	forbidden := bruteClosed(pos)
 	damaged := pos.Set(battleship.Damaged)
 	cells = make([]int64, b.Size())
 	lists := make([][]spot, len(rem))
@@ -381,4 +373,21 @@ func isKnownCountError(err error) bool {
 		}
 	}
 	return false
+}
+
+// bruteClosed is the brute-force oracles' own reading of the cells no
+// remaining ship may cover (water, rocks, sunk ships and their
+// surroundings), kept apart from the counting code's.
+func bruteClosed(pos *battleship.Position) grid.Set {
+	b := pos.Rules.Board
+	var forbidden grid.Set
+	for c, m := range pos.Marks {
+		if m == battleship.Water || m == battleship.Sunk || m == battleship.Rock {
+			forbidden.Add(grid.Cell(c))
+		}
+	}
+	for c := range pos.Set(battleship.Sunk).All() {
+		forbidden = forbidden.Union(b.Around(c))
+	}
+	return forbidden
 }

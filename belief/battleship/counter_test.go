@@ -171,15 +171,7 @@ func estimateByScan(pos *battleship.Position, rng *rand.Rand, draws int) (*Estim
 		return nil, err
 	}
 	b := pos.Rules.Board
-	var forbidden grid.Set
-	for c, m := range pos.Marks {
-		if m == battleship.Water || m == battleship.Sunk || m == battleship.Rock {
-			forbidden.Add(grid.Cell(c))
-		}
-	}
-	for c := range pos.Set(battleship.Sunk).All() {
-		forbidden = forbidden.Union(b.Around(c))
-	}
+	forbidden := closedCells(pos)
 	damaged := pos.Set(battleship.Damaged)
 	est := &Estimate{Cells: make([]float64, b.Size())}
 	byShip := make([][]spot, len(rem))

@@ -43,15 +43,7 @@ func EstimateCounts(pos *battleship.Position, rng *rand.Rand, draws int) (*Estim
 		return nil, err
 	}
 	b := pos.Rules.Board
-	var forbidden grid.Set
-	for c, m := range pos.Marks {
-		if m == battleship.Water || m == battleship.Sunk || m == battleship.Rock {
-			forbidden.Add(grid.Cell(c))
-		}
-	}
-	for c := range pos.Set(battleship.Sunk).All() {
-		forbidden = forbidden.Union(b.Around(c))
-	}
+	forbidden := closedCells(pos)
 	damaged := pos.Set(battleship.Damaged)
 	est := &Estimate{Cells: make([]float64, b.Size())}
 	cache := map[int]*spotIndex{}
@@ -187,4 +179,20 @@ func (ix *spotIndex) nthFree(r int) int {
 		return base + bits.TrailingZeros64(f)
 	}
 	panic("battleship: nthFree: r out of range") // unreachable: r < free()
+}
+
+// closedCells are the cells no remaining ship may cover on pos: water, rocks,
+// sunk ships and every cell around a sunk ship.
+func closedCells(pos *battleship.Position) grid.Set {
+	b := pos.Rules.Board
+	var closed grid.Set
+	for c, m := range pos.Marks {
+		if m == battleship.Water || m == battleship.Sunk || m == battleship.Rock {
+			closed.Add(grid.Cell(c))
+		}
+	}
+	for c := range pos.Set(battleship.Sunk).All() {
+		closed = closed.Union(b.Around(c))
+	}
+	return closed
 }

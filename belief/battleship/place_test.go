@@ -19,15 +19,7 @@ func layouts(t *testing.T, pos *battleship.Position) []grid.Set {
 	rem, err := pos.Remaining()
 	require.NoError(t, err)
 	b := pos.Rules.Board
-	var forbidden grid.Set
-	for c, m := range pos.Marks {
-		if m == battleship.Water || m == battleship.Sunk || m == battleship.Rock {
-			forbidden.Add(grid.Cell(c))
-		}
-	}
-	for c := range pos.Set(battleship.Sunk).All() {
-		forbidden = forbidden.Union(b.Around(c))
-	}
+	forbidden := bruteClosed(pos)
 	damaged := pos.Set(battleship.Damaged)
 	var out []grid.Set
 	var rec func(i, from int, zone, occ grid.Set)
