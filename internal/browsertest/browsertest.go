@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -51,12 +52,18 @@ func Start(t testing.TB, timeout time.Duration) context.Context {
 }
 
 // Screenshot saves png as NAME.png in $KAISEN_ARTIFACTS when that is set
-// (the CI keeps the directory as the tests' artefacts).
+// (the CI keeps the directory as the tests' artefacts), else in the test's
+// artefact directory (go test -artifacts keeps it), and logs where.
 func Screenshot(t testing.TB, name string, png []byte) {
 	t.Helper()
-	if dir := os.Getenv("KAISEN_ARTIFACTS"); dir != "" {
-		if err := os.WriteFile(dir+"/"+name+".png", png, 0o644); err != nil {
-			t.Errorf("screenshot %s: %v", name, err)
-		}
+	dir := os.Getenv("KAISEN_ARTIFACTS")
+	if dir == "" {
+		dir = t.ArtifactDir()
 	}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	t.Logf("screenshot %s (%d bytes)", path, len(png))
 }

@@ -29,7 +29,7 @@ type serveFlags struct {
 	resultLog, replayDir      string
 	metrics                   string
 	web                       string
-	webReveal                 bool
+	webReveal, webPlay        bool
 	humans                    bool
 	humanTimeout              time.Duration
 	actionTimeout, grace      time.Duration
@@ -87,7 +87,10 @@ finished games with their players and results, a live view of any running
 game (server-sent events: every attack and its answer, the displacement of
 moves, hp, and what each side can know of the other's fleet from that
 public record; never a fleet before the game is over) and the HTML replay
-of every finished one. Use a loopback address (the default of no flag is
+of every finished one, and a button to play the house AI in the browser
+(--web-play, on by default): the listener's house AI, else random, on the
+classic 5x5 board, with --human-timeout per action (at most 8 such games at
+once). Use a loopback address (the default of no flag is
 off); another address is logged as a warning. --web-reveal also shows both
 hidden fleets during the games (for a show or a debugging session: a player
 who watches sees the other's ships).
@@ -161,7 +164,7 @@ before its players are told the result.`,
 				fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
 			}
 			if f.web != "" {
-				stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal)
+				stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(f, cfg))
 				if err != nil {
 					_ = s.Close()
 					return err
@@ -198,6 +201,7 @@ before its players are told the result.`,
 	fl.StringVar(&f.web, "web", "", "HTTP address of the read-only spectator pages, e.g. 127.0.0.1:8080 (off by default)")
 	fl.BoolVar(&f.humans, "humans", false, "the listener is for people (kaisen play --human): each client has --human-timeout per action instead of --action-timeout")
 	fl.DurationVar(&f.humanTimeout, "human-timeout", d.HumanActionTimeout, "time a person has for each action on a listener for people (1s to 24h)")
+	fl.BoolVar(&f.webPlay, "web-play", true, "offer \"play the house AI\" on the spectator pages (a person plays it by clicking, with --human-timeout per action)")
 	fl.BoolVar(&f.webReveal, "web-reveal", false, "show both hidden fleets on the spectator pages during the games (default: only after the end, in the replay)")
 	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "time a client has for each action")
 	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "time a client has for its name and placement")

@@ -13,8 +13,9 @@ import (
 
 // startWeb starts the spectator of kaisen serve --web on addr: it watches
 // every game of s and serves its pages until the returned stop is called;
-// reveal shows the hidden fleets during the games (--web-reveal).
-func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool) (stop func(), err error) {
+// reveal shows the hidden fleets during the games (--web-reveal); play
+// offers "play the house AI" (--web-play).
+func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, play *web.PlayOptions) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--web: %w", err)
@@ -22,6 +23,9 @@ func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool) (st
 	var opts []web.Option
 	if reveal {
 		opts = append(opts, web.Reveal())
+	}
+	if play != nil {
+		opts = append(opts, web.Play(*play))
 	}
 	hub := web.NewHub(replayDir, opts...)
 	s.Watch(hub)
@@ -42,4 +46,19 @@ func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool) (st
 		_ = srv.Close() // also ends the open event streams
 		<-done
 	}, nil
+}
+
+// webPlay is the "play the house AI" of the spectator pages, nil when off:
+// the first listener's house AI if it has a submarine one, else random,
+// with the listener's human action timeout.
+func webPlay(f serveFlags, cfg server.Config) *web.PlayOptions {
+	if !f.webPlay || len(cfg.Listeners) == 0 {
+		return nil
+	}
+	l := cfg.Listeners[0].WithDefaults()
+	house := "random"
+	if l.Opponent != server.OpponentPair && (l.Game == "" || l.Game == server.GameSubmarine) {
+		house = l.Opponent
+	}
+	return &web.PlayOptions{House: house, Timeout: l.HumanActionTimeout, Seed: cfg.Seed}
 }

@@ -57,3 +57,36 @@ func TestServeHumanTimeout(t *testing.T) {
 		})
 	}
 }
+
+func TestServeWebPlay(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		house string // "": off
+	}{
+		{"pair listener", nil, "random"},
+		{"house AI", []string{"--house", "simple", "--human-timeout", "2m"}, "simple"},
+		{"battleship", []string{"--game", "battleship"}, "random"},
+		{"off", []string{"--web-play=false"}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := newServeCmd(&env{})
+			require.NoError(t, cmd.ParseFlags(tt.args))
+			var f serveFlags
+			f.webPlay, _ = cmd.Flags().GetBool("web-play")
+			f.house, _ = cmd.Flags().GetString("house")
+			f.game, _ = cmd.Flags().GetString("game")
+			f.humanTimeout, _ = cmd.Flags().GetDuration("human-timeout")
+			cfg, err := serveConfig(cmd.Flags(), f, "")
+			require.NoError(t, err)
+			p := webPlay(f, cfg)
+			if tt.house == "" {
+				require.Nil(t, p)
+				return
+			}
+			require.NotNil(t, p)
+			require.Equal(t, tt.house, p.House)
+			require.Equal(t, cfg.Listeners[0].WithDefaults().HumanActionTimeout, p.Timeout)
+		})
+	}
+}

@@ -36,6 +36,11 @@ type Hub struct {
 	games    map[string]*game
 	order    []string // game ids, oldest first
 	finished int
+
+	play     *PlayOptions      // nil: no "play the house AI"
+	tables   map[string]*table // the games people play against the house AI
+	tableSeq uint64
+	playing  int // tables running
 }
 
 var (
@@ -53,7 +58,7 @@ func Reveal() Option { return func(h *Hub) { h.reveal = true } }
 // NewHub returns a hub; finished games link to their replays in replayDir
 // ("" = no replays).
 func NewHub(replayDir string, opts ...Option) *Hub {
-	h := &Hub{replayDir: replayDir, games: map[string]*game{}}
+	h := &Hub{replayDir: replayDir, games: map[string]*game{}, tables: map[string]*table{}}
 	for _, o := range opts {
 		o(h)
 	}

@@ -1,0 +1,375 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/server"
+)
+
+// PlayOptions set up "play the house AI" on the pages: a person starts a
+// game against the house AI from the list and plays it by clicking, in
+// the browser, on the same address as the spectator pages.
+type PlayOptions struct {
+	Rules   *submarine.Rules // nil: the classic 5x5 game
+	House   string           // the house AI (kaisen players)
+	Timeout time.Duration    // the person's time per action; then the game is forfeited
+	Seed    uint64           // game k draws from PCG(Seed, k)
+	// MaxGames is the number of games people may play at once (0: 8).
+	MaxGames int
+}
+
+// Play enables "play the house AI" (POST /play, /play/ID); the games are
+// listed and watched like the server's.
+func Play(o PlayOptions) Option {
+	return func(h *Hub) {
+		if o.Rules == nil {
+			o.Rules = submarine.DefaultRules()
+		}
+		if o.MaxGames <= 0 {
+			o.MaxGames = 8
+		}
+		h.play = &o
+	}
+}
+
+// PlayState is what the person's page shows: the person's own fleet, the
+// answers of both sides' attacks, and what may be done now.
+type PlayState struct {
+	ID      string   `json:"id"`
+	House   string   `json:"house"`
+	W       int      `json:"w"`
+	H       int      `json:"h"`
+	Rocks   []int    `json:"rocks"`
+	Ships   []string `json:"ships"`
+	Fleet   []int    `json:"fleet"` // the person's ships' cells
+	HP      []int    `json:"hp"`    // the person's ships' hp
+	EnemyHP []int    `json:"enemy_hp"`
+	// Shots are the person's attacks on the house's waters, Attacked the
+	// house's on the person's: cell -> "X" (hit) or "o" (miss).
+	Shots    map[int]string `json:"shots"`
+	Attacked map[int]string `json:"attacked"`
+	N        int            `json:"n"`     // actions played
+	Turn     bool           `json:"turn"`  // the person's turn
+	Reach    []int          `json:"reach"` // the cells the person may attack
+	Moves    [][]int        `json:"moves"` // per ship, the cells it may move to
+	Timeout  string         `json:"timeout"`
+	Log      []string       `json:"log"`
+	Over     bool           `json:"over"`
+	Result   string         `json:"result,omitempty"`
+}
+
+// table is one game a person plays against the house AI.
+type table struct {
+	id   string
+	acts chan submarine.Action // the person's actions, checked legal
+
+	mu     sync.Mutex
+	state  PlayState
+	change chan struct{}
+}
+
+func (t *table) publish(edit func(*PlayState)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	edit(&t.state)
+	close(t.change)
+	t.change = make(chan struct{})
+}
+
+func (t *table) snapshot() (PlayState, chan struct{}) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.state // the slices are only ever replaced or appended to, the maps written in place
+	s.Log = s.Log[:len(s.Log):len(s.Log)]
+	s.Shots, s.Attacked = maps.Clone(s.Shots), maps.Clone(s.Attacked)
+	return s, t.change
+}
+
+func cellsOf(s grid.Set) []int {
+	out := []int{}
+	for c := range s.All() {
+		out = append(out, int(c))
+	}
+	return out
+}
+
+// startTable starts a game against the house AI, or says why it cannot.
+func (h *Hub) startTable() (*table, error) {
+	o := h.play
+	h.mu.Lock()
+	if h.playing >= o.MaxGames {
+		h.mu.Unlock()
+		return nil, fmt.Errorf("%d games against the house AI are running: try again later", h.playing)
+	}
+	h.playing++
+	h.tableSeq++
+	k := h.tableSeq
+	h.mu.Unlock()
+	release := func() {
+		h.mu.Lock()
+		h.playing--
+		h.mu.Unlock()
+	}
+	r := o.Rules
+	f, err := players.New(o.House, r, nil)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	house := f(rand.New(rand.NewPCG(o.Seed, uint64(2*k+1))))
+	mine := players.RandomPlacement(r, rand.New(rand.NewPCG(o.Seed, uint64(2*k))))
+	g, err := submarine.NewGame(r, mine, house.Place(), 0)
+	if err != nil {
+		release()
+		return nil, fmt.Errorf("house AI %s: %w", o.House, err)
+	}
+	t := &table{id: "web-" + strconv.FormatUint(k, 10), acts: make(chan submarine.Action), change: make(chan struct{})}
+	t.state = PlayState{ID: t.id, House: o.House, W: r.Board.Width(), H: r.Board.Height(), Timeout: o.Timeout.String(),
+		Shots: map[int]string{}, Attacked: map[int]string{}}
+	for _, c := range r.Board.Rocks() {
+		t.state.Rocks = append(t.state.Rocks, int(c))
+	}
+	for i, s := range r.Fleet {
+		t.state.Ships = append(t.state.Ships, s.Name)
+		t.state.Fleet = append(t.state.Fleet, int(mine[i]))
+		t.state.HP = append(t.state.HP, s.HP)
+		t.state.EnemyHP = append(t.state.EnemyHP, s.HP)
+	}
+	h.mu.Lock()
+	h.tables[t.id] = t
+	h.mu.Unlock()
+	peers := [2]server.Peer{{Addr: "browser", Name: "you (browser)"}, {Addr: "house", Name: o.House}}
+	h.SubmarineStarted(t.id, r, peers, 0)
+	theirs := g.Fleet(1)
+	h.SubmarinePlaced(t.id, [2]submarine.Placement{mine, submarine.Placement(theirs.Pos[:len(r.Fleet)])})
+	go func() {
+		defer release()
+		h.runTable(t, g, house, peers)
+	}()
+	return t, nil
+}
+
+// runTable plays the game: the person's actions come from t.acts within
+// the timeout, the house AI's from house.
+func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers [2]server.Peer) {
+	r := g.Rules()
+	var v submarine.View
+	g.ViewInto(1, &v)
+	house.Observe(submarine.Event{Kind: submarine.Invalid}, &v)
+	res := server.Result{Game: t.id, Players: peers, Winner: -1}
+	timer := time.NewTimer(h.play.Timeout)
+	defer timer.Stop()
+	for g.Outcome() == submarine.Running {
+		var a submarine.Action
+		if g.Turn() == 0 {
+			me := g.Fleet(0)
+			t.publish(func(s *PlayState) {
+				s.N, s.Turn = g.Actions(), true
+				s.Reach = cellsOf(r.Reach(&me))
+				s.Moves = make([][]int, len(r.Fleet))
+				for i := range r.Fleet {
+					s.Moves[i] = cellsOf(r.MoveTargets(&me, i))
+				}
+			})
+			timer.Reset(h.play.Timeout)
+		wait:
+			for {
+				select {
+				case a = <-t.acts:
+					if r.CheckAction(&me, a) == nil { // else checked against a past turn: ignored
+						break wait
+					}
+				case <-timer.C:
+					g.Forfeit(0)
+					res.Reason, res.Detail = "timeout", fmt.Sprintf("no action within %v", h.play.Timeout)
+					break wait
+				}
+			}
+			t.publish(func(s *PlayState) { s.Turn, s.Reach, s.Moves = false, nil, nil })
+			if g.Outcome() != submarine.Running {
+				break
+			}
+		} else {
+			a = house.Act()
+		}
+		st := g.Apply(a)
+		h.SubmarineStep(t.id, g.Actions(), &st)
+		g.ViewInto(1, &v)
+		if st.Seat == 1 {
+			house.Observe(st.Actor, &v)
+		} else {
+			house.Observe(st.Other, &v)
+		}
+		text := h.lastText(t.id)
+		me := g.Fleet(0)
+		t.publish(func(s *PlayState) {
+			s.Log = append(s.Log, text)
+			marks := s.Shots
+			if st.Seat == 1 {
+				marks = s.Attacked
+			}
+			if st.Err == nil && a.Kind == submarine.Attack {
+				if st.Other.Hit != submarine.NoShip {
+					marks[int(a.To)] = "X"
+				} else if marks[int(a.To)] != "X" {
+					marks[int(a.To)] = "o"
+				}
+			}
+			s.Fleet, s.HP, s.EnemyHP = nil, nil, nil
+			for i := range r.Fleet {
+				s.Fleet = append(s.Fleet, int(me.Pos[i]))
+				s.HP = append(s.HP, int(me.HP[i]))
+				s.EnemyHP = append(s.EnemyHP, int(g.Fleet(1).HP[i]))
+			}
+		})
+		if st.Err != nil {
+			res.Reason, res.Detail = "illegal", st.Err.Error()
+		}
+	}
+	res.Actions = g.Actions()
+	switch g.Outcome() {
+	case submarine.Draw:
+		res.Outcome, res.Reason = server.OutcomeDraw, "draw limit"
+	default:
+		res.Outcome, res.Winner = server.OutcomeWin, g.Winner()
+		if res.Reason == "" {
+			res.Reason = "sunk"
+		}
+	}
+	h.Finished(res)
+	h.mu.Lock()
+	text := resultText(res, names(peers))
+	h.mu.Unlock()
+	t.publish(func(s *PlayState) { s.Over, s.Result = true, text })
+}
+
+// lastText is the words of the last move of game id.
+func (h *Hub) lastText(id string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if g := h.games[id]; g != nil && len(g.events) > 0 {
+		return g.events[len(g.events)-1].Text
+	}
+	return ""
+}
+
+func (h *Hub) table(id string) (*table, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t, ok := h.tables[id]
+	return t, ok
+}
+
+// jsonOnly refuses a request whose body is not declared JSON: a page of
+// another site cannot send one without a CORS preflight, which is never
+// answered, so it cannot start or play games for a visitor.
+func jsonOnly(w http.ResponseWriter, r *http.Request) bool {
+	if r.Header.Get("Content-Type") != "application/json" {
+		http.Error(w, "want Content-Type: application/json", http.StatusUnsupportedMediaType)
+		return false
+	}
+	return true
+}
+
+// newTable is POST /play: it starts a game and answers its page's path.
+func (h *Hub) newTable(w http.ResponseWriter, r *http.Request) {
+	if !jsonOnly(w, r) {
+		return
+	}
+	t, err := h.startTable()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]string{"id": t.id, "page": "/play/" + t.id})
+}
+
+func (h *Hub) playPage(w http.ResponseWriter, r *http.Request) {
+	t, ok := h.table(r.PathValue("id"))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	h.page(w, playTemplate, map[string]any{"ID": t.id})
+}
+
+// playEvents streams the person's state ("state" events) until the end.
+func (h *Hub) playEvents(w http.ResponseWriter, r *http.Request) {
+	t, ok := h.table(r.PathValue("id"))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	sse(w, r, func(send func(string, any) bool) (<-chan struct{}, bool) {
+		s, change := t.snapshot()
+		if !send("state", s) || s.Over {
+			return nil, false
+		}
+		return change, true
+	})
+}
+
+// Move is the person's action, as the page posts it.
+type Move struct {
+	Kind string `json:"kind"` // attack or move
+	Ship int    `json:"ship"` // move: the ship's index
+	To   int    `json:"to"`   // the cell
+}
+
+// act is POST /play/ID/act: an illegal action is refused (400) and the
+// person may try again; it never forfeits the game.
+func (h *Hub) act(w http.ResponseWriter, r *http.Request) {
+	t, ok := h.table(r.PathValue("id"))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if !jsonOnly(w, r) {
+		return
+	}
+	var m Move
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<10)).Decode(&m); err != nil {
+		http.Error(w, "bad action: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	s, _ := t.snapshot()
+	if !s.Turn {
+		http.Error(w, "not your turn", http.StatusConflict)
+		return
+	}
+	legal := func(cells []int, c int) bool {
+		for _, x := range cells {
+			if x == c {
+				return true
+			}
+		}
+		return false
+	}
+	var a submarine.Action
+	switch {
+	case m.Kind == "attack" && legal(s.Reach, m.To):
+		a = submarine.AttackAt(grid.Cell(m.To))
+	case m.Kind == "move" && m.Ship >= 0 && m.Ship < len(s.Moves) && legal(s.Moves[m.Ship], m.To):
+		a = submarine.Action{Kind: submarine.Move, Ship: m.Ship, To: grid.Cell(m.To)}
+	default:
+		http.Error(w, "not a legal action: attack a cell next to one of your ships, or move a ship along its row or column", http.StatusBadRequest)
+		return
+	}
+	select {
+	case t.acts <- a: // the game is waiting for it
+		w.WriteHeader(http.StatusAccepted)
+	default:
+		http.Error(w, "not your turn", http.StatusConflict)
+	}
+}

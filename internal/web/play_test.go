@@ -1,0 +1,124 @@
+package web_test
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/internal/browsertest"
+	"github.com/kaisen-ai/kaisen/internal/web"
+)
+
+// TestPlayHouseInBrowser plays a whole game against the house random AI in
+// headless Chromium, by clicking: the button of the list starts it, then
+// each turn a click on a green cell of the house's waters attacks it, or
+// (every fourth turn) a click on one of the person's ships and then on a
+// green cell of its row or column moves it, until the game is over. The
+// game is then listed as finished, with as many moves as the page logged.
+func TestPlayHouseInBrowser(t *testing.T) {
+	hub := web.NewHub("", web.Play(web.PlayOptions{House: "random", Timeout: time.Minute, Seed: 4}))
+	site := httptest.NewServer(hub.Handler())
+	defer site.Close()
+	ctx := browsertest.Start(t, 3*time.Minute)
+	rng := rand.New(rand.NewPCG(4, 0))
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/"), chromedp.Click(chromedp.CSS(`#play`)),
+		chromedp.WaitVisible(chromedp.CSS(`#mine div[data-ship]`))))
+	url, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
+	require.NoError(t, err)
+	require.Regexp(t, `^/play/web-\d+$`, url)
+
+	turns, moves := 0, 0
+	for ; turns < 2000; turns++ {
+		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-turn="1"], body[data-over="1"]`))))
+		over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.dataset.over === "1"`))
+		require.NoError(t, err)
+		if over {
+			break
+		}
+		if turns%4 == 3 {
+			ships, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#mine .mine-ship")].map(d => d.dataset.cell)`))
+			require.NoError(t, err)
+			require.NotEmpty(t, ships, "a living ship to move")
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#mine div[data-cell="`+ships[rng.IntN(len(ships))]+`"]`))))
+			dest, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#mine .dest")].map(d => d.dataset.cell)`))
+			require.NoError(t, err)
+			if len(dest) > 0 {
+				require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#mine div[data-cell="`+dest[rng.IntN(len(dest))]+`"]`))))
+				moves++
+				continue
+			}
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#mine .sel`)))) // nowhere to go: attack instead
+		}
+		targets, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#enemy .target")].map(d => d.dataset.cell)`))
+		require.NoError(t, err)
+		require.NotEmpty(t, targets, "a cell to attack")
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#enemy div[data-cell="`+targets[rng.IntN(len(targets))]+`"]`))))
+	}
+	require.Less(t, turns, 2000, "the game ends")
+	require.Positive(t, moves, "the person moved a ship")
+	status, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+	require.NoError(t, err)
+	require.Regexp(t, `^over: (seat \d (you \(browser\)|random \(house AI\)) wins|draw) after \d+ moves`, status)
+	logged, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#log li").length`))
+	require.NoError(t, err)
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	browsertest.Screenshot(t, "play-house-ai", png)
+	t.Logf("%d turns of the person (%d moves), %d moves in all: %s", turns, moves, logged, status)
+
+	// The game is listed as finished, and its spectator stream agrees.
+	id := strings.TrimPrefix(url, "/play/")
+	_, evs, end := stream(t, site.URL+"/games/"+id+"/events")
+	require.Len(t, evs, logged)
+	require.Equal(t, strings.TrimPrefix(status, "over: "), end.Result)
+	for i, e := range evs {
+		require.Equal(t, i%2, e.Seat, "the person moves first, then turns alternate")
+	}
+
+	// Starting needs JSON (no form post from another site), and an action
+	// out of turn is refused.
+	resp, err := http.Post(site.URL+"/play", "application/x-www-form-urlencoded", strings.NewReader(""))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode)
+	resp, err = http.Post(site.URL+"/play/"+id+"/act", "application/json", strings.NewReader(`{"kind":"attack","to":0}`))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusConflict, resp.StatusCode, "the game is over")
+}
+
+// TestPlayRefusesAndTimesOut: an illegal action is refused (400) and the
+// game goes on; no action within the timeout loses it.
+func TestPlayRefusesAndTimesOut(t *testing.T) {
+	hub := web.NewHub("", web.Play(web.PlayOptions{House: "random", Timeout: 300 * time.Millisecond, Seed: 1}))
+	site := httptest.NewServer(hub.Handler())
+	defer site.Close()
+	resp, err := http.Post(site.URL+"/play", "application/json", strings.NewReader("{}"))
+	require.NoError(t, err)
+	var started struct{ ID, Page string }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&started))
+	resp.Body.Close()
+	require.Equal(t, "/play/"+started.ID, started.Page)
+	post := func(body string) int {
+		resp, err := http.Post(site.URL+"/play/"+started.ID+"/act", "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	// The person's ships are not known here: a move of ship 9 is never legal.
+	require.Eventually(t, func() bool { return post(`{"kind":"move","ship":9,"to":0}`) == http.StatusBadRequest }, 5*time.Second, 5*time.Millisecond)
+	require.Equal(t, http.StatusBadRequest, post(`{"kind":"attack","to":99}`))
+	require.Equal(t, http.StatusBadRequest, post(`{"kind":"fire"}`))
+	require.Equal(t, http.StatusBadRequest, post(`not json`))
+	_, evs, end := stream(t, site.URL+"/games/"+started.ID+"/events")
+	require.Empty(t, evs, "refused actions are not played")
+	require.Equal(t, "seat 1 random (house AI) wins after 0 moves (timeout: no action within 300ms)", end.Result)
+}
