@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"time"
 
@@ -206,7 +207,7 @@ func pairByRating(cs []candidate) [][2]int {
 			if paired[j] {
 				continue
 			}
-			if d := abs(cs[i].rating - cs[j].rating); best < 0 || d < diff {
+			if d := math.Abs(cs[i].rating - cs[j].rating); best < 0 || d < diff {
 				best, diff = j, d
 			}
 		}
@@ -216,13 +217,6 @@ func pairByRating(cs []candidate) [][2]int {
 		}
 	}
 	return out
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // pairRated starts a game for every pair of waiting bots pairByRating
