@@ -10,6 +10,7 @@ const (
 	admiral    = "docs/admiral.md"
 	reference  = "docs/reference-players.md"
 	hirota     = "docs/hirota.md"
+	abilities  = "docs/abilities.md"
 )
 
 // figures lists every seeded figure the docs quote that a CI machine can
@@ -95,6 +96,16 @@ func figures() []figure {
 		name:   "bs-match-gridbot-bs-random",
 		args:   []string{"match", "--game", "battleship", "--p1", "gridbot", "--p2", "bs-random", "-n", "2000", "--seed", "1", "--json"},
 		quotes: []quote{{results, bsMatchRow}, {battleship, bsMatchRow}},
+	})
+
+	// The abilities variant: the final ab-density over ab-plain, seed 1
+	// (docs/abilities.md).
+	fs = append(fs, figure{
+		name: "ab-match-ab-density-ab-plain",
+		args: []string{"match", "--game", "abilities", "--p1", "ab-density", "--p2", "ab-plain", "-n", "400", "--seed", "1", "--json"},
+		quotes: []quote{{abilities, func(o *output) string {
+			return fmt.Sprintf("**%d of %d (", o.int("p1_wins"), o.int("games"))
+		}}},
 	})
 
 	// Battleship: the exact count of the empty classic board and the seed's map.
