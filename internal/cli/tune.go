@@ -124,11 +124,12 @@ the same file (except the date).`,
 	return cmd
 }
 
-// tuneBase reads the starting config of the tuned player.
-func tuneBase(f *tuneFlags) (name, text string, err error) {
-	path := f.config
+// tuneBase reads the starting config of the tuned player: the file config,
+// else the player's registered config file, else its built-in defaults.
+func tuneBase(player, config string) (name, text string, err error) {
+	path := config
 	if path == "" {
-		entry, err := players.Lookup(f.player)
+		entry, err := players.Lookup(player)
 		if err != nil {
 			return "", "", err
 		}
@@ -139,14 +140,31 @@ func tuneBase(f *tuneFlags) (name, text string, err error) {
 		switch {
 		case err == nil:
 			return path, string(data), nil
-		case f.config != "" || !errors.Is(err, fs.ErrNotExist):
+		case config != "" || !errors.Is(err, fs.ErrNotExist):
 			return "", "", fmt.Errorf("tune: %w", err)
 		}
 	}
-	if text, ok := tune.DefaultYAML(f.player); ok {
+	if text, ok := tune.DefaultYAML(player); ok {
 		return "built-in defaults", text, nil
 	}
-	return "", "", usageError("--player %s has no YAML config to tune (pass one with --weights)", f.player)
+	return "", "", usageError("--player %s has no YAML config to tune (pass one with --weights)", player)
+}
+
+// tuneSpace reads the starting config of player (tuneBase) and the space of
+// its tunable parameters, narrowed to the comma-separated keys when set.
+func tuneSpace(player, config, keys string) (baseName, base string, space tune.Space, err error) {
+	if baseName, base, err = tuneBase(player, config); err != nil {
+		return "", "", nil, err
+	}
+	if space, err = tune.SpaceFor(player, baseName, base); err != nil {
+		return "", "", nil, err
+	}
+	if keys != "" {
+		if space, err = space.Select(splitList(keys)); err != nil {
+			return "", "", nil, usageError("--keys: %v", err)
+		}
+	}
+	return baseName, base, space, nil
 }
 
 func runTune(ctx context.Context, e *env, f *tuneFlags) error {
@@ -168,18 +186,9 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	baseName, base, err := tuneBase(f)
+	baseName, base, space, err := tuneSpace(f.player, f.config, f.keys)
 	if err != nil {
 		return err
-	}
-	space, err := tune.SpaceFor(f.player, baseName, base)
-	if err != nil {
-		return err
-	}
-	if f.keys != "" {
-		if space, err = space.Select(splitList(f.keys)); err != nil {
-			return usageError("--keys: %v", err)
-		}
 	}
 	opps, err := pool(rules, "--against", f.against)
 	if err != nil {
