@@ -15,6 +15,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -189,14 +190,7 @@ func check(key string, value any, t reflect.Type) error {
 			return typeError(key, value, "a mapping of keys")
 		}
 		fields := structFields(t)
-		names := slices.Sorted(func(yield func(string) bool) {
-			for k := range m {
-				if !yield(k) {
-					return
-				}
-			}
-		})
-		for _, k := range names {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			ft, ok := fields[strings.ToLower(k)]
 			if !ok {
 				return fmt.Errorf("%w %q", ErrUnknownKey, join(key, k))
