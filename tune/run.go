@@ -89,10 +89,6 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	now := t.Now
-	if now == nil {
-		now = time.Now
-	}
 	spsa := DefaultSPSA(iterations, t.Seed)
 	if t.A > 0 {
 		spsa.A = t.A
@@ -118,14 +114,14 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 	}
 	obj := *o
 	obj.Games = t.Batch
-	began := now()
+	began := t.now()
 	after := func(s State) error {
 		if t.Checkpoint != "" {
 			if err := SaveCheckpoint(t.Checkpoint, Checkpoint{Meta: meta, State: s}); err != nil {
 				return err
 			}
 		}
-		t.progress(&s, iterations, began, now)
+		t.progress(&s, iterations, began)
 		return nil
 	}
 	st, err = spsa.Run(ctx, o.Space, &obj, st, after)
@@ -151,7 +147,7 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.YAML = Header(t.HeaderLines(res, now())...) + "\n" + text
+	res.YAML = Header(t.HeaderLines(res, t.now())...) + "\n" + text
 	return res, nil
 }
 
@@ -165,7 +161,15 @@ func (t *Tuning) printf(format string, args ...any) {
 // current point's score.
 const recentIters = 5
 
-func (t *Tuning) progress(s *State, iterations int, began time.Time, now func() time.Time) {
+// now is the time by t.Now, else the clock.
+func (t *Tuning) now() time.Time {
+	if t.Now == nil {
+		return time.Now()
+	}
+	return t.Now()
+}
+
+func (t *Tuning) progress(s *State, iterations int, began time.Time) {
 	if t.Progress == nil {
 		return
 	}
@@ -179,7 +183,7 @@ func (t *Tuning) progress(s *State, iterations int, began time.Time, now func() 
 	}
 	ci := arena.Wilson(int(math.Round(r.Sum)), r.N, arena.Z95)
 	last := s.History[len(s.History)-1]
-	elapsed := now().Sub(began).Round(time.Second)
+	elapsed := t.now().Sub(began).Round(time.Second)
 	fmt.Fprintf(t.Progress, "iter %d/%d  games %d  +%.3f -%.3f  %s ≈ %.3f [%.3f, %.3f] over %d games  %s\n",
 		s.Iter, iterations, s.Games, agg.Score(last.Plus), agg.Score(last.Minus), what, r.Mean(), ci.Lo, ci.Hi, r.N, elapsed)
 	if s.Iter%5 == 0 || s.Iter == iterations {
