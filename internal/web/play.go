@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -348,19 +349,11 @@ func (h *Hub) act(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not your turn", http.StatusConflict)
 		return
 	}
-	legal := func(cells []int, c int) bool {
-		for _, x := range cells {
-			if x == c {
-				return true
-			}
-		}
-		return false
-	}
 	var a submarine.Action
 	switch {
-	case m.Kind == "attack" && legal(s.Reach, m.To):
+	case m.Kind == "attack" && slices.Contains(s.Reach, m.To):
 		a = submarine.AttackAt(grid.Cell(m.To))
-	case m.Kind == "move" && m.Ship >= 0 && m.Ship < len(s.Moves) && legal(s.Moves[m.Ship], m.To):
+	case m.Kind == "move" && m.Ship >= 0 && m.Ship < len(s.Moves) && slices.Contains(s.Moves[m.Ship], m.To):
 		a = submarine.Action{Kind: submarine.Move, Ship: m.Ship, To: grid.Cell(m.To)}
 	default:
 		http.Error(w, "not a legal action: attack a cell next to one of your ships, or move a ship along its row or column", http.StatusBadRequest)
