@@ -10,6 +10,9 @@ import (
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
+// abilitiesUnserved says why the abilities variant has no network host.
+const abilitiesUnserved = "the abilities protocol is not written yet (issue 12, item 2)"
+
 // abilitiesGame is the abilities variant of Battleship: rules in
 // game/abilities, AIs in players/abilities, replays by
 // replay.AbilitiesWriter. It has no network protocol yet: the server does
@@ -60,12 +63,12 @@ var abilitiesGame = Game{
 	PlayDefault:      "ab-density",
 	ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
 	Shots:            true,
-	Unserved:         "the abilities protocol is not written yet (issue 12, item 2)",
+	Unserved:         abilitiesUnserved,
 	NewClient: func(opt ClientOptions) (Client, error) {
 		if _, err := abplayers.Lookup(opt.Player); err != nil {
 			return nil, fmt.Errorf("--player: %w", err)
 		}
-		return nil, fmt.Errorf("kaisen play --game %s: %s", abilities.Name, "the abilities protocol is not written yet (issue 12, item 2)")
+		return nil, fmt.Errorf("kaisen play --game %s: %s", abilities.Name, abilitiesUnserved)
 	},
 }
 
