@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 )
 
 // Cross is one cell of a cross table: the row player's Score against the
@@ -132,10 +133,7 @@ func Histogram(values []int, axis string) template.HTML {
 	for _, v := range values {
 		counts[(v-first)/width]++
 	}
-	top1 := 0
-	for _, c := range counts {
-		top1 = max(top1, c)
-	}
+	top1 := slices.Max(counts) // counts has at least one bin
 	ystep := niceStep(float64(top1), 5)
 	ymax := math.Ceil(float64(top1)/ystep) * ystep
 	bw := (right - left) / float64(nbins)
