@@ -17,6 +17,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/shard"
+	"github.com/kaisen-ai/kaisen/tournament"
 )
 
 // shardFlags are --shard K/N and --out FILE of match, tournament and shots.
@@ -175,34 +176,24 @@ func runMerge(e *env, f *mergeFlags, names []string) error {
 	}
 	switch h.Command {
 	case "match":
-		parts, err := decodeParts[shard.Match](files)
+		sum, err := mergeParts(files, shard.MergeMatch)
 		if err != nil {
 			return err
-		}
-		sum, err := shard.MergeMatch(parts)
-		if err != nil {
-			return &UsageError{Err: fmt.Errorf("merge: %w", err)}
 		}
 		sum.Seed, sum.Requested, sum.Workers, sum.Elapsed = h.Seed, h.Games, workers, elapsed
 		return printMatch(e, &sum, f.json)
 	case "tournament":
-		parts, err := decodeParts[shard.Tournament](files)
+		res, err := mergeParts(files, func(parts []shard.Tournament) (tournament.Result, error) {
+			return shard.MergeTournament(parts, h.Seed)
+		})
 		if err != nil {
 			return err
-		}
-		res, err := shard.MergeTournament(parts, h.Seed)
-		if err != nil {
-			return &UsageError{Err: fmt.Errorf("merge: %w", err)}
 		}
 		return printTournament(e, &res, f.json)
 	case "shots":
-		parts, err := decodeParts[shard.Shots](files)
+		s, err := mergeParts(files, shard.MergeShots)
 		if err != nil {
 			return err
-		}
-		s, err := shard.MergeShots(parts)
-		if err != nil {
-			return &UsageError{Err: fmt.Errorf("merge: %w", err)}
 		}
 		return printMergedShots(e, &s, h.Seed, h.Games, elapsed, f.json)
 	default:
@@ -210,13 +201,14 @@ func runMerge(e *env, f *mergeFlags, names []string) error {
 	}
 }
 
-// decodeParts decodes every file's result line as a T, checking that it
-// counts as many games as the header says.
-func decodeParts[T any](files []shard.File) ([]T, error) {
+// mergeParts decodes every file's result line as a T, checking that it
+// counts as many games as the header says, and merges them with merge.
+func mergeParts[T, R any](files []shard.File, merge func([]T) (R, error)) (R, error) {
+	var zero R
 	out := make([]T, len(files))
 	for i, sf := range files {
 		if err := json.Unmarshal(sf.Result, &out[i]); err != nil {
-			return nil, &UsageError{Err: fmt.Errorf("merge: %w: %s: result: %w", shard.ErrFormat, sf.Name, err)}
+			return zero, &UsageError{Err: fmt.Errorf("merge: %w: %s: result: %w", shard.ErrFormat, sf.Name, err)}
 		}
 		var n int64
 		switch p := any(&out[i]).(type) {
@@ -230,11 +222,15 @@ func decodeParts[T any](files []shard.File) ([]T, error) {
 			}
 		}
 		if n != int64(sf.Header.Count) {
-			return nil, &UsageError{Err: fmt.Errorf("merge: %w: %s: the result counts %d games, the header %d",
+			return zero, &UsageError{Err: fmt.Errorf("merge: %w: %s: the result counts %d games, the header %d",
 				shard.ErrFormat, sf.Name, n, sf.Header.Count)}
 		}
 	}
-	return out, nil
+	r, err := merge(out)
+	if err != nil {
+		return zero, &UsageError{Err: fmt.Errorf("merge: %w", err)}
+	}
+	return r, nil
 }
 
 // printMergedShots prints merged shots results as kaisen shots does.
