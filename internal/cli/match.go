@@ -177,12 +177,9 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	if err != nil {
 		return err
 	}
-	m := arena.Match{Family: fam, Games: f.games, Seed: f.seed, Workers: f.workers,
+	lo, hi := f.shard.span(f.games)
+	m := arena.Match{Family: fam, First: lo, Games: hi - lo, Seed: f.seed, Workers: f.workers,
 		Replays: f.replays, Explain: f.explain, Log: e.log}
-	if f.shard.on {
-		lo, hi := f.shard.sp.Range(f.games)
-		m.First, m.Games = lo, hi-lo
-	}
 	var onProgress func(int)
 	bar := newProgress(e, f.progress, m.Games, "games")
 	if bar != nil {

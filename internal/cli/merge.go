@@ -255,6 +255,15 @@ func printMergedShots(e *env, s *shard.Shots, seed uint64, games int, elapsed ti
 	return printShots(e, rules, f, sum, tm, densityLine(s.Player, s.Exact, s.Sampled, s.Heuristic))
 }
 
+// span is the range [lo, hi) of the n games that this command plays: the
+// shard's with --shard, else all of them.
+func (f *shardFlags) span(n int) (lo, hi int) {
+	if !f.on {
+		return 0, n
+	}
+	return f.sp.Range(n)
+}
+
 // errNoGames is returned by a shard that played no game.
 var errNoGames = errors.New("the shard has no games: use fewer shards than games")
 

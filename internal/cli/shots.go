@@ -152,10 +152,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 		return fmt.Errorf("shots: %w", err)
 	}
 
-	lo, hi := 0, f.games
-	if f.shard.on {
-		lo, hi = f.shard.sp.Range(f.games)
-	}
+	lo, hi := f.shard.span(f.games)
 	count := hi - lo
 	results := make([]shotsGame, count)
 	jobs := make(chan int)

@@ -146,11 +146,8 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	if err := f.shard.checkGames(total); err != nil {
 		return err
 	}
-	count := total
-	if f.shard.on {
-		lo, hi := f.shard.sp.Range(total)
-		count = hi - lo
-	}
+	lo, hi := f.shard.span(total)
+	count := hi - lo
 	var onProgress func(done, total int)
 	bar := newProgress(e, f.progress, count, "games")
 	if bar != nil {
