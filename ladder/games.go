@@ -152,7 +152,11 @@ func (s *Store) Recompute(ctx context.Context) (map[string]Rating, error) {
 		}
 		out[n] = NewRating()
 	}
+	err = names.Err()
 	names.Close()
+	if err != nil {
+		return nil, fmt.Errorf("ladder: recompute: %w", err)
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT id, bot0, bot1, outcome, winner FROM games ORDER BY seq`)
 	if err != nil {
 		return nil, fmt.Errorf("ladder: recompute: %w", err)
