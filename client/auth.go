@@ -6,16 +6,9 @@ import (
 	"net"
 	"strings"
 	"time"
+
+	"github.com/kaisen-ai/kaisen/protocol"
 )
-
-// AuthWord starts the line a bot sends first on a rated listener
-// (kaisen serve --ladder): "auth NAME TOKEN" (docs/ladder.md).
-const AuthWord = "auth"
-
-// RefusedPrefix starts the one line a server sends before closing a
-// connection it refuses: "refused: REASON" (a limit, or on a rated
-// listener a failed authentication: "refused: auth_failed: ...").
-const RefusedPrefix = "refused: "
 
 // ErrRefused matches (errors.Is) the error of a play whose connection the
 // server refused: a *RefusedError.
@@ -49,7 +42,7 @@ func Authenticate(conn net.Conn, name, token string, timeout time.Duration) erro
 	if timeout > 0 {
 		_ = conn.SetWriteDeadline(time.Now().Add(timeout)) // a closed connection fails the write
 	}
-	if _, err := conn.Write([]byte(AuthWord + " " + name + " " + token + "\n")); err != nil {
+	if _, err := conn.Write([]byte(protocol.AuthWord + " " + name + " " + token + "\n")); err != nil {
 		return fmt.Errorf("client: send the auth line: %w", err)
 	}
 	return nil
@@ -58,8 +51,8 @@ func Authenticate(conn net.Conn, name, token string, timeout time.Duration) erro
 // refused returns the ErrRefused error for a server line that refuses the
 // connection, or nil for any other line.
 func refused(line []byte) error {
-	if s := string(line); strings.HasPrefix(s, RefusedPrefix) {
-		return &RefusedError{Reason: strings.TrimPrefix(s, RefusedPrefix)}
+	if s := string(line); strings.HasPrefix(s, protocol.RefusedPrefix) {
+		return &RefusedError{Reason: strings.TrimPrefix(s, protocol.RefusedPrefix)}
 	}
 	return nil
 }

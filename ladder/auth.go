@@ -6,14 +6,17 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kaisen-ai/kaisen/protocol"
 )
 
 // AuthWord starts the line a bot sends first on a rated listener:
 //
 //	auth NAME TOKEN
 //
-// NAME is its registered name and TOKEN the token Register printed.
-const AuthWord = "auth"
+// NAME is its registered name and TOKEN the token Register printed. The
+// word itself is protocol.AuthWord, shared with the client.
+const AuthWord = protocol.AuthWord
 
 // ErrAuthLine is wrapped by ParseAuth's errors. They never contain the
 // token (nor anything after the name), so they are safe to log.

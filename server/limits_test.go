@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/protocol"
 )
 
 // TestLimitsFromYAML sets every limit of configs/server.yaml in a config
@@ -72,7 +73,7 @@ shutdown_grace: 1s
 	refused := func(r *bufio.Reader, reason string) {
 		t.Helper()
 		b, _ := io.ReadAll(r)
-		require.Equal(t, RefusedPrefix+reason+"\n", string(b))
+		require.Equal(t, protocol.RefusedPrefix+reason+"\n", string(b))
 	}
 
 	// The timeouts and the line length.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/internal/version"
 	"github.com/kaisen-ai/kaisen/ladder"
+	"github.com/kaisen-ai/kaisen/protocol"
 )
 
 // ErrServerClosed is returned by Serve after Close.
@@ -437,13 +438,10 @@ func (s *Server) handle(l *listener, nc net.Conn) {
 // refuseWriteTimeout bounds the write of the refusal line.
 const refuseWriteTimeout = time.Second
 
-// RefusedPrefix starts the one line a refused connection gets before it is
-// closed: "refused: " and the limit (the rejected-connections metric's
-// reason: max_connections, max_connections_per_ip, max_games).
-const RefusedPrefix = "refused: "
-
-// refusalLine is the line that tells a refused client why.
-func refusalLine(reason string) string { return RefusedPrefix + reason }
+// refusalLine is the line that tells a refused client why: protocol's
+// RefusedPrefix and the limit (the rejected-connections metric's reason:
+// max_connections, max_connections_per_ip, max_games).
+func refusalLine(reason string) string { return protocol.RefusedPrefix + reason }
 
 // netKey is the remote network that the per-IP limit counts ip in: its
 // IPv4 /v4 or IPv6 /v6 prefix ("127.0.0.0/24", "2001:db8::/64"); an IPv4
