@@ -34,8 +34,8 @@ type Aggregate struct {
 
 // ParseAggregate reads "mean" or "min" (the latter with temperature t).
 func ParseAggregate(name string, t float64) (Aggregate, error) {
-	if t < 0 || math.IsNaN(t) || math.IsInf(t, 0) {
-		return Aggregate{}, fmt.Errorf("%w: temperature %g, want 0 or more", ErrObjective, t)
+	if err := checkTemperature(t); err != nil {
+		return Aggregate{}, err
 	}
 	switch strings.ToLower(name) {
 	case "", "mean":
@@ -44,6 +44,14 @@ func ParseAggregate(name string, t float64) (Aggregate, error) {
 		return Aggregate{Min: true, Temperature: t}, nil
 	}
 	return Aggregate{}, fmt.Errorf("%w: objective %q, want mean or min", ErrObjective, name)
+}
+
+// checkTemperature refuses a soft-min temperature below 0 or not finite.
+func checkTemperature(t float64) error {
+	if t < 0 || math.IsNaN(t) || math.IsInf(t, 0) {
+		return fmt.Errorf("%w: temperature %g, want 0 or more", ErrObjective, t)
+	}
+	return nil
 }
 
 // String names the aggregate: "mean", "min" (plain) or "min(T=0.05)".

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"os"
 
 	"github.com/kaisen-ai/kaisen/arena"
@@ -51,8 +50,8 @@ func (g *GameObjective) Validate() error {
 	if g.Games < len(g.Opponents) {
 		errs = append(errs, fmt.Errorf("%w: %d games per evaluation for %d opponents", ErrObjective, g.Games, len(g.Opponents)))
 	}
-	if t := g.Aggregate.Temperature; t < 0 || math.IsNaN(t) || math.IsInf(t, 0) {
-		errs = append(errs, fmt.Errorf("%w: temperature %g, want 0 or more", ErrObjective, t))
+	if err := checkTemperature(g.Aggregate.Temperature); err != nil {
+		errs = append(errs, err)
 	}
 	if g.DrawScore < 0 || g.DrawScore > 1 {
 		errs = append(errs, fmt.Errorf("%w: draw score %g, want 0 to 1", ErrObjective, g.DrawScore))
