@@ -3,6 +3,7 @@ package tune
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -84,10 +85,7 @@ func SoftMin(xs []float64, t float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	lo := xs[0]
-	for _, x := range xs[1:] {
-		lo = math.Min(lo, x)
-	}
+	lo := slices.Min(xs)
 	if t == 0 {
 		return lo
 	}
