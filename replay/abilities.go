@@ -178,7 +178,7 @@ func ReadAbilities(r io.Reader) (*AbilitiesReplay, error) {
 	rp := &AbilitiesReplay{}
 	placed, done := 0, false
 	for lineNo := 1; ; lineNo++ {
-		line, err := readLine(br)
+		line, err := readLine(br, lineNo)
 		if len(bytes.TrimSpace(line)) > 0 {
 			if done {
 				return nil, fmt.Errorf("%w: line %d after the result", ErrFormat, lineNo)

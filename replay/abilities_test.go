@@ -99,4 +99,9 @@ func TestTinyAbilitiesReplay(t *testing.T) {
 	require.Contains(t, buf.String(), "   1 seat 0 shoot [0,2] | [0,2] kill\n")
 	_, err = replay.ReadAbilities(strings.NewReader(strings.Replace(tinyAbilities, `"game":"abilities"`, `"game":"battleship"`, 1)))
 	require.ErrorIs(t, err, replay.ErrFormat)
+	// An over-long line is named by its number, not called the first.
+	long := strings.Replace(tinyAbilities, "\n", "\n"+strings.Repeat(" ", replay.MaxLine+1)+"\n", 1)
+	_, err = replay.ReadAbilities(strings.NewReader(long))
+	require.ErrorIs(t, err, replay.ErrFormat)
+	require.ErrorContains(t, err, "line 2 is longer than")
 }

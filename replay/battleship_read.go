@@ -19,7 +19,7 @@ import (
 func GameOf(r io.Reader) (string, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for lineNo := 1; ; lineNo++ {
-		line, err := readLine(br)
+		line, err := readLine(br, lineNo)
 		if len(bytes.TrimSpace(line)) > 0 {
 			var h struct {
 				Type string `json:"type"`
@@ -42,14 +42,15 @@ func GameOf(r io.Reader) (string, error) {
 	}
 }
 
-// readLine reads one line of at most MaxLine bytes (without its newline).
-func readLine(br *bufio.Reader) ([]byte, error) {
+// readLine reads line lineNo, of at most MaxLine bytes (without its
+// newline).
+func readLine(br *bufio.Reader, lineNo int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
 		line = append(line, chunk...)
 		if len(line) > MaxLine+1 {
-			return nil, fmt.Errorf("%w: the first line is longer than %d bytes", ErrFormat, MaxLine)
+			return nil, fmt.Errorf("%w: line %d is longer than %d bytes", ErrFormat, lineNo, MaxLine)
 		}
 		switch {
 		case err == nil:

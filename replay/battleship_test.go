@@ -351,7 +351,7 @@ func TestGameOf(t *testing.T) {
 		{"empty", "", "", "empty file"},
 		{"not a header", `{"type":"shot"}`, "", `"shot" line where the header belongs`},
 		{"not JSON", "hello\n", "", "line 1: invalid character"},
-		{"long first line", strings.Repeat("x", replay.MaxLine+10), "", "the first line is longer than"},
+		{"long first line", strings.Repeat("x", replay.MaxLine+10), "", "line 1 is longer than"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			game, err := replay.GameOf(strings.NewReader(tc.file))
