@@ -119,10 +119,12 @@ func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
 		}
 		return writeHTMLFile(f.html, rp)
 	}
-	if f.json {
+	if f.json || f.verifyOnly {
 		if err := rp.Verify(); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
+	}
+	if f.json {
 		sum, err := replaySummary(path)
 		if err != nil {
 			return err
@@ -130,9 +132,6 @@ func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
 		return json.NewEncoder(e.stdout).Encode(sum)
 	}
 	if f.verifyOnly {
-		if err := rp.Verify(); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
 		_, err := fmt.Fprintf(e.stdout, "%s: ok: %s\n", path, rp.Summary())
 		return err
 	}
