@@ -64,11 +64,7 @@ func (g *GameObjective) Validate() error {
 
 // Config returns the YAML text of the tuned player's config at x.
 func (g *GameObjective) Config(x []float64) (string, error) {
-	values := make(map[string]float64, len(g.Space))
-	for i, p := range g.Space {
-		values[p.Key] = x[i]
-	}
-	return SetValues(g.Base, values)
+	return SetValues(g.Base, g.Space.Values(x))
 }
 
 // Factory builds the tuned player at x (through a temporary config file, the

@@ -38,6 +38,15 @@ func (s Space) Keys() []string {
 	return keys
 }
 
+// Values names the values of x (in parameter units, in s's order) by key.
+func (s Space) Values(x []float64) map[string]float64 {
+	values := make(map[string]float64, len(s))
+	for i, p := range s {
+		values[p.Key] = x[i]
+	}
+	return values
+}
+
 // Defaults is the vector of default values.
 func (s Space) Defaults() []float64 {
 	x := make([]float64, len(s))

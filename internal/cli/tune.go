@@ -231,13 +231,9 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	ct := arena.Wilson(int(math.Round(res.Tuned.Sum)), res.Tuned.N, arena.Z95)
 	cb := arena.Wilson(int(math.Round(res.Baseline.Sum)), res.Baseline.N, arena.Z95)
 	if f.json {
-		weights := make(map[string]float64, len(res.Space))
-		for i, p := range res.Space {
-			weights[p.Key] = res.Best[i]
-		}
 		return json.NewEncoder(e.stdout).Encode(tuneJSON{Player: f.player, Against: t.Against, Objective: agg.String(),
 			Seed: f.seed, Games: res.Games, Tuned: res.Tuned, Start: res.Baseline,
-			TunedCI95: [2]float64{ct.Lo, ct.Hi}, StartCI95: [2]float64{cb.Lo, cb.Hi}, Weights: weights, Out: out})
+			TunedCI95: [2]float64{ct.Lo, ct.Hi}, StartCI95: [2]float64{cb.Lo, cb.Hi}, Weights: res.Space.Values(res.Best), Out: out})
 	}
 	fmt.Fprintf(e.stdout, "tuned   %.4f [%.4f, %.4f] over %d games\n", res.Tuned.Mean(), ct.Lo, ct.Hi, res.Tuned.N)
 	fmt.Fprintf(e.stdout, "start   %.4f [%.4f, %.4f] over the same games\n", res.Baseline.Mean(), cb.Lo, cb.Hi)
