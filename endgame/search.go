@@ -78,7 +78,7 @@ func (sr *searcher) values(sts []state) ([]Value, error) {
 		switch {
 		case st.s[0].n == 0:
 			vals[k] = Value{Outcome: Loss, Exact: true}
-		case sr.tb.covers(st.s[0].n, st.s[1].n):
+		case sr.tb.Covers(st.s[0].n, st.s[1].n):
 			d, err := sr.tb.probe(st)
 			if err != nil {
 				return nil, err
@@ -148,7 +148,7 @@ func fromTT(s int32, ply int) int {
 }
 
 func (sr *searcher) negamax(st *state, depth, ply, alpha, beta int) int {
-	if sr.tb.covers(st.s[0].n, st.s[1].n) {
+	if sr.tb.Covers(st.s[0].n, st.s[1].n) {
 		d, err := sr.tb.probe(st)
 		if err != nil {
 			sr.err, sr.aborted = err, true

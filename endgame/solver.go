@@ -197,7 +197,7 @@ func (s *Solver) Solve(p Position) (Value, error) {
 		return Value{}, err
 	}
 	st := fromPosition(&p)
-	if s.tb.covers(st.s[0].n, st.s[1].n) {
+	if s.tb.Covers(st.s[0].n, st.s[1].n) {
 		d, err := s.tb.probe(&st)
 		if err != nil {
 			return Value{}, err

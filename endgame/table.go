@@ -100,18 +100,15 @@ func NewTablebase(board *grid.Board, limit int) *Tablebase {
 // Board is the board the tablebase solves.
 func (t *Tablebase) Board() *grid.Board { return t.board }
 
-// covers reports whether the class of a side of ka ships against kb ships
-// (either to move) is in the table.
-func (t *Tablebase) covers(ka, kb int) bool {
-	if ka < 1 || kb < 1 || ka >= len(t.maxPl) || kb >= len(t.maxPl) {
+// Covers reports whether the table answers positions with these numbers of
+// living ships on the side to move and on the other side (the class of a
+// side of mover ships against other ships, either to move, is in the table).
+func (t *Tablebase) Covers(mover, other int) bool {
+	if mover < 1 || other < 1 || mover >= len(t.maxPl) || other >= len(t.maxPl) {
 		return false
 	}
-	return 2*t.maxPl[ka]*t.maxPl[kb] <= float64(t.limit)
+	return 2*t.maxPl[mover]*t.maxPl[other] <= float64(t.limit)
 }
-
-// Covers reports whether the table answers positions with these numbers of
-// living ships on the side to move and on the other side.
-func (t *Tablebase) Covers(mover, other int) bool { return t.covers(mover, other) }
 
 // probe returns the stored distance of st (see class.dist), solving its
 // class pair first if needed.
@@ -129,7 +126,7 @@ func (c *class) index(st *state) int {
 
 // class returns the solved class of a against b (a to move).
 func (t *Tablebase) class(a, b material) (*class, error) {
-	if !t.covers(int(a.n), int(b.n)) {
+	if !t.Covers(int(a.n), int(b.n)) {
 		return nil, fmt.Errorf("%w: %d ships against %d on %dx%d", ErrNotInTable, a.n, b.n, t.board.Width(), t.board.Height())
 	}
 	key, flip := [2]material{a, b}, 0

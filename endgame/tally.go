@@ -75,7 +75,7 @@ func (t *Tablebase) Warm(rules *submarine.Rules) error {
 	ms := Materials(rules)
 	for _, a := range ms {
 		for _, b := range ms {
-			if !t.covers(len(a), len(b)) {
+			if !t.Covers(len(a), len(b)) {
 				continue
 			}
 			if _, err := t.Tally(a, b); err != nil {
