@@ -1,12 +1,12 @@
 package players
 
 import (
-	"github.com/kaisen-ai/kaisen/endgame"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
 
+	"github.com/kaisen-ai/kaisen/endgame"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )

@@ -2,12 +2,12 @@ package players
 
 import (
 	"fmt"
-	"github.com/kaisen-ai/kaisen/endgame"
 	"math"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/kaisen-ai/kaisen/endgame"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
