@@ -41,6 +41,16 @@ const (
 	// ListenerConfig.HumanActionTimeout.
 	MinHumanActionTimeout = time.Second
 	MaxHumanActionTimeout = 24 * time.Hour
+
+	// Defaults of the rated listeners' settings (RatedConfig). Ten wrong
+	// tokens a minute from one network make guessing a 256-bit token
+	// hopeless and a typo harmless.
+	DefaultAuthMaxFailures = 10
+	DefaultAuthWindow      = time.Minute
+	DefaultAuthMaxKeys     = 1 << 16
+	DefaultPairWindow      = 100.0
+	DefaultPairWiden       = 50.0
+	DefaultPairInterval    = 250 * time.Millisecond
 )
 
 // OpponentPair is the listener opponent that pairs clients in arrival order.
@@ -82,6 +92,9 @@ type Config struct {
 	// Metrics is the address of the HTTP endpoint serving /healthz and
 	// /metrics (Prometheus text). "" = off. Default off.
 	Metrics string `mapstructure:"metrics"`
+	// Rated holds the settings of rated listeners (the auth limiter and
+	// the pairing by rating); used only with Ladder.
+	Rated RatedConfig `mapstructure:"rated"`
 	// Ladder, when set, makes every listener a rated one: each client
 	// first authenticates with the auth line, bots are paired by rating
 	// and every decided game is committed to the ladder before its players
@@ -188,6 +201,83 @@ type Limits struct {
 	MaxLineBytes int `mapstructure:"max_line_bytes"`
 }
 
+// RatedConfig are the settings of rated listeners (kaisen serve --ladder,
+// docs/ladder.md): the limiter of failed authentications and the pairing
+// by rating.
+type RatedConfig struct {
+	// AuthMaxFailures failed authentications from one network (the per-IP
+	// limit's /ipv4_prefix or /ipv6_prefix) within AuthWindow lock that
+	// network out until the oldest of them is AuthWindow old (1 to 1000).
+	// Default 10.
+	AuthMaxFailures int `mapstructure:"auth_max_failures"`
+	// AuthWindow is the limiter's window (1s to 24h). Default 1m.
+	AuthWindow time.Duration `mapstructure:"auth_window"`
+	// AuthMaxKeys is how many networks the limiter tracks at most (1024
+	// to 16777216). Default 65536.
+	AuthMaxKeys int `mapstructure:"auth_max_keys"`
+	// PairWindow is the rating difference within which two bots that just
+	// arrived are paired (0 to 10000 rating points). Default 100.
+	PairWindow float64 `mapstructure:"pair_window"`
+	// PairWiden widens a waiting bot's window per second waited (0.1 to
+	// 10000 points), so that any two bots meet after at most
+	// (difference - PairWindow) / PairWiden seconds. Default 50.
+	PairWiden float64 `mapstructure:"pair_widen"`
+	// PairInterval is how often the pairing loop looks at the waiting bots
+	// besides every arrival (10ms to 1m). Default 250ms.
+	PairInterval time.Duration `mapstructure:"pair_interval"`
+}
+
+// DefaultRated returns the built-in rated-listener settings.
+func DefaultRated() RatedConfig {
+	return RatedConfig{
+		AuthMaxFailures: DefaultAuthMaxFailures,
+		AuthWindow:      DefaultAuthWindow,
+		AuthMaxKeys:     DefaultAuthMaxKeys,
+		PairWindow:      DefaultPairWindow,
+		PairWiden:       DefaultPairWiden,
+		PairInterval:    DefaultPairInterval,
+	}
+}
+
+// validate checks every rated setting against its range.
+func (r RatedConfig) validate() []error {
+	var errs []error
+	for _, p := range []struct {
+		name      string
+		v, lo, hi int
+	}{
+		{"auth_max_failures", r.AuthMaxFailures, 1, 1000},
+		{"auth_max_keys", r.AuthMaxKeys, 1 << 10, 1 << 24},
+	} {
+		if p.v < p.lo || p.v > p.hi {
+			errs = append(errs, fmt.Errorf("%w: rated.%s is %d, want %d to %d", ErrConfig, p.name, p.v, p.lo, p.hi))
+		}
+	}
+	for _, p := range []struct {
+		name      string
+		v, lo, hi float64
+	}{
+		{"pair_window", r.PairWindow, 0, 10000},
+		{"pair_widen", r.PairWiden, 0.1, 10000},
+	} {
+		if !(p.v >= p.lo && p.v <= p.hi) { // NaN is out of range too
+			errs = append(errs, fmt.Errorf("%w: rated.%s is %g, want %g to %g rating points", ErrConfig, p.name, p.v, p.lo, p.hi))
+		}
+	}
+	for _, d := range []struct {
+		name      string
+		v, lo, hi time.Duration
+	}{
+		{"auth_window", r.AuthWindow, time.Second, 24 * time.Hour},
+		{"pair_interval", r.PairInterval, 10 * time.Millisecond, time.Minute},
+	} {
+		if d.v < d.lo || d.v > d.hi {
+			errs = append(errs, fmt.Errorf("%w: rated.%s is %v, want a duration from %v to %v", ErrConfig, d.name, d.v, d.lo, d.hi))
+		}
+	}
+	return errs
+}
+
 // DefaultLimits returns the built-in limits.
 func DefaultLimits() Limits {
 	return Limits{
@@ -226,6 +316,7 @@ func DefaultConfig() Config {
 	return Config{
 		Listeners:     []ListenerConfig{DefaultListener()},
 		Limits:        DefaultLimits(),
+		Rated:         DefaultRated(),
 		ShutdownGrace: DefaultShutdownGrace,
 	}
 }
@@ -291,6 +382,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	errs = append(errs, c.Limits.validate()...)
+	errs = append(errs, c.Rated.validate()...)
 	if c.ShutdownGrace < 0 {
 		errs = append(errs, fmt.Errorf("%w: shutdown_grace %v must not be negative", ErrConfig, c.ShutdownGrace))
 	}

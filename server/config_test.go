@@ -58,6 +58,12 @@ func TestConfigValidate(t *testing.T) {
 		{"ipv6 prefix too long", func(c *Config) { c.Limits.IPv6Prefix = 129 }, "limits.ipv6_prefix is 129, want a prefix length from 16 to 128"},
 		{"no metrics connection", func(c *Config) { c.Limits.MaxMetricsConnections = 0 }, "limits.max_metrics_connections is 0"},
 		{"tiny line", func(c *Config) { c.Limits.MaxLineBytes = 10 }, "limits.max_line_bytes is 10"},
+		{"no auth failure allowed", func(c *Config) { c.Rated.AuthMaxFailures = 0 }, "rated.auth_max_failures is 0, want 1 to 1000"},
+		{"too few limiter keys", func(c *Config) { c.Rated.AuthMaxKeys = 10 }, "rated.auth_max_keys is 10, want 1024 to 16777216"},
+		{"auth window too short", func(c *Config) { c.Rated.AuthWindow = time.Millisecond }, "rated.auth_window is 1ms, want a duration from 1s to 24h0m0s"},
+		{"negative pair window", func(c *Config) { c.Rated.PairWindow = -1 }, "rated.pair_window is -1, want 0 to 10000 rating points"},
+		{"pair widen zero", func(c *Config) { c.Rated.PairWiden = 0 }, "rated.pair_widen is 0, want 0.1 to 10000 rating points"},
+		{"pair interval too long", func(c *Config) { c.Rated.PairInterval = time.Hour }, "rated.pair_interval is 1h0m0s, want a duration from 10ms to 1m0s"},
 		{"zero timeout", func(c *Config) { c.Limits.ActionTimeout = 0 }, "limits.action_timeout"},
 		{"negative grace", func(c *Config) { c.ShutdownGrace = -time.Second }, "shutdown_grace"},
 		{"bad metrics", func(c *Config) { c.Metrics = "9090" }, `metrics address "9090"`},
@@ -129,6 +135,10 @@ func TestLoadRejectsMisleadingValues(t *testing.T) {
 		{"negative seed", "seed: -3\n", "seed: got -3, want a non-negative integer"},
 		{"listener games as text", "listeners:\n  - games: many\n", `listeners[0].games: got "many", want an integer`},
 		{"rounded as text", "listeners:\n  - rounded: yes please\n", `listeners[0].rounded: got "yes please", want true or false`},
+		{"auth window without unit", "rated:\n  auth_window: 60\n", "rated.auth_window: got 60, want a duration with a unit such as 5s"},
+		{"auth failures as float", "rated:\n  auth_max_failures: 2.5\n", "rated.auth_max_failures: got 2.5, want an integer"},
+		{"pair window as text", "rated:\n  pair_window: wide\n", `rated.pair_window: got "wide", want a number`},
+		{"pair widen out of range", "rated:\n  pair_widen: 0\n", "config: test.yaml: server: invalid config: rated.pair_widen is 0, want 0.1 to 10000 rating points"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := DefaultConfig()
@@ -139,11 +149,34 @@ func TestLoadRejectsMisleadingValues(t *testing.T) {
 	}
 }
 
+func TestLoadRated(t *testing.T) {
+	yaml := `
+rated:
+  auth_max_failures: 3
+  auth_window: 5m
+  pair_window: 250
+  pair_widen: 12.5
+  pair_interval: 1s
+`
+	cfg := DefaultConfig()
+	require.NoError(t, config.LoadString("test.yaml", yaml, &cfg))
+	want := DefaultRated()
+	want.AuthMaxFailures, want.AuthWindow = 3, 5*time.Minute
+	want.PairWindow, want.PairWiden, want.PairInterval = 250, 12.5, time.Second
+	require.Equal(t, want, cfg.Rated)
+	s, err := New(cfg, nil)
+	require.NoError(t, err)
+	require.Equal(t, 3, s.limiter.Max)
+	require.Equal(t, 5*time.Minute, s.limiter.Window)
+	require.Equal(t, DefaultAuthMaxKeys, s.limiter.MaxKeys)
+}
+
 func TestLoadRejectsUnknownKeys(t *testing.T) {
 	for _, tt := range []struct{ yaml, key string }{
 		{"listeners:\n  - adress: 127.0.0.1:1\n", "listeners[0].adress"},
 		{"limits:\n  max_line: 10\n", "limits.max_line"},
 		{"grace: 1s\n", "grace"},
+		{"rated:\n  pair_windw: 200\n", "rated.pair_windw"},
 	} {
 		cfg := DefaultConfig()
 		err := config.LoadString("test.yaml", tt.yaml, &cfg)

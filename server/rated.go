@@ -33,25 +33,14 @@ const (
 	rejectLadderDown  = "ladder_unavailable" // the database did not answer
 )
 
-// Rated-listener settings. Ten wrong tokens a minute from one network
-// make guessing a 256-bit token hopeless and a typo harmless.
+// Rated-listener settings that are not in the config (RatedConfig has
+// the others).
 const (
-	authMaxFailures = 10
-	authWindow      = time.Minute
 	// ladderTimeout bounds one database call of the rated listener.
 	ladderTimeout = 10 * time.Second
 	// rateAttempts is how many times a decided game's commit is tried
 	// before its players are disconnected without being told the result.
 	rateAttempts = 4
-	// pairTick is how often the pairing loop looks at the waiting bots
-	// (besides every arrival): their windows widen with time.
-	pairTick = 250 * time.Millisecond
-	// PairWindow is the rating difference within which two bots that just
-	// arrived are paired; PairWiden widens a waiting bot's window per
-	// second waited, so that any two bots are paired after at most
-	// (difference - PairWindow) / PairWiden seconds.
-	PairWindow = 100.0
-	PairWiden  = 50.0
 )
 
 // rated reports whether the server runs rated listeners.
@@ -83,7 +72,7 @@ func (s *Server) authenticate(l *listener, c *conn) {
 	putLine(m.line)
 	now := time.Now()
 	if !s.limiter.Allow(c.net, now) {
-		s.refuseRated(l, c, rejectAuthLimited, fmt.Sprintf("too many failed authentications from your network; retry in %v", authWindow))
+		s.refuseRated(l, c, rejectAuthLimited, fmt.Sprintf("too many failed authentications from your network; retry in %v", s.cfg.Rated.AuthWindow))
 		return
 	}
 	name, token, err := ladder.ParseAuth(line)
@@ -162,10 +151,11 @@ func (s *Server) refuseRated(l *listener, c *conn, code, why string) {
 }
 
 // pairLoop pairs the bots waiting on rated listener l, at every arrival
-// and every pairTick (windows widen as they wait), until shutdown.
+// and every rated.pair_interval (windows widen as they wait), until
+// shutdown.
 func (s *Server) pairLoop(l *listener) {
 	defer s.acceptWG.Done()
-	t := time.NewTicker(pairTick)
+	t := time.NewTicker(s.cfg.Rated.PairInterval)
 	defer t.Stop()
 	for {
 		select {
@@ -185,17 +175,18 @@ type candidate struct {
 }
 
 // window is the rating difference within which a bot that has waited
-// waited accepts an opponent.
-func window(waited time.Duration) float64 {
-	return PairWindow + PairWiden*waited.Seconds()
+// waited accepts an opponent: rated.pair_window, widened by
+// rated.pair_widen per second waited.
+func (r RatedConfig) window(waited time.Duration) float64 {
+	return r.PairWindow + r.PairWiden*waited.Seconds()
 }
 
 // pairByRating pairs waiting bots, given oldest first: each bot in turn,
 // the longest waiting first, is paired with the unpaired bot of the
 // closest rating (the older one on a tie) when their difference is within
-// its window; otherwise it keeps waiting. It returns index pairs, the
-// older bot first.
-func pairByRating(cs []candidate) [][2]int {
+// its window (r.window); otherwise it keeps waiting. It returns index
+// pairs, the older bot first.
+func (r RatedConfig) pairByRating(cs []candidate) [][2]int {
 	paired := make([]bool, len(cs))
 	var out [][2]int
 	for i := range cs {
@@ -211,7 +202,7 @@ func pairByRating(cs []candidate) [][2]int {
 				best, diff = j, d
 			}
 		}
-		if best >= 0 && diff <= window(cs[i].waited) {
+		if best >= 0 && diff <= r.window(cs[i].waited) {
 			paired[i], paired[best] = true, true
 			out = append(out, [2]int{i, best})
 		}
@@ -234,7 +225,7 @@ func (s *Server) pairRated(l *listener, now time.Time) {
 	for i, w := range ws {
 		cs[i] = candidate{rating: w.c.rating, waited: now.Sub(w.since)}
 	}
-	for _, p := range pairByRating(cs) {
+	for _, p := range s.cfg.Rated.pairByRating(cs) {
 		if !s.reserveGame() {
 			return // they keep waiting for a free game slot
 		}

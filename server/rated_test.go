@@ -108,9 +108,10 @@ func TestRatedBruteForceLimited(t *testing.T) {
 	st, tok := testLadder(t, "alpha")
 	cfg := testConfig(t)
 	cfg.Ladder = st
+	cfg.Rated.AuthMaxFailures = 4 // rated.auth_max_failures
 	ts := startServer(t, cfg)
 	wrong := ladder.TokenPrefix + strings.Repeat("B", len(tok["alpha"])-len(ladder.TokenPrefix))
-	for range authMaxFailures {
+	for range cfg.Rated.AuthMaxFailures {
 		require.Equal(t, "refused: auth_failed: wrong bot name or token", firstLine(t, ts.addr(0), "auth alpha "+wrong))
 	}
 	// Now even the right token is refused without a check: the network is
@@ -211,21 +212,26 @@ func TestRatedResultNotToldWhenNotCommitted(t *testing.T) {
 
 func TestPairByRating(t *testing.T) {
 	s := time.Second
+	wide := DefaultRated()
+	wide.PairWindow, wide.PairWiden = 350, 1 // rated.pair_window, rated.pair_widen
 	tests := []struct {
 		name string
+		r    RatedConfig
 		cs   []candidate
 		want [][2]int
 	}{
-		{"one bot waits", []candidate{{1500, 0}}, nil},
-		{"close ratings pair at once", []candidate{{1500, 0}, {1560, 0}}, [][2]int{{0, 1}}},
-		{"far ratings wait", []candidate{{1500, 0}, {1800, 0}}, nil},
-		{"the window widens with waiting", []candidate{{1500, 4 * s}, {1800, 0}}, [][2]int{{0, 1}}},
-		{"closest rating first", []candidate{{1500, 0}, {1700, 0}, {1550, 0}, {1690, 0}}, [][2]int{{0, 2}, {1, 3}}},
-		{"the oldest chooses first", []candidate{{1600, 10 * s}, {1500, 0}, {1590, 0}}, [][2]int{{0, 2}}},
+		{"one bot waits", DefaultRated(), []candidate{{1500, 0}}, nil},
+		{"close ratings pair at once", DefaultRated(), []candidate{{1500, 0}, {1560, 0}}, [][2]int{{0, 1}}},
+		{"far ratings wait", DefaultRated(), []candidate{{1500, 0}, {1800, 0}}, nil},
+		{"the window widens with waiting", DefaultRated(), []candidate{{1500, 4 * s}, {1800, 0}}, [][2]int{{0, 1}}},
+		{"closest rating first", DefaultRated(), []candidate{{1500, 0}, {1700, 0}, {1550, 0}, {1690, 0}}, [][2]int{{0, 2}, {1, 3}}},
+		{"the oldest chooses first", DefaultRated(), []candidate{{1600, 10 * s}, {1500, 0}, {1590, 0}}, [][2]int{{0, 2}}},
+		{"a wider configured window pairs far ratings", wide, []candidate{{1500, 0}, {1800, 0}}, [][2]int{{0, 1}}},
+		{"a slower configured widening keeps them waiting", wide, []candidate{{1500, 40 * s}, {1900, 0}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, pairByRating(tt.cs))
+			assert.Equal(t, tt.want, tt.r.pairByRating(tt.cs))
 		})
 	}
 }

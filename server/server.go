@@ -105,7 +105,8 @@ func New(cfg Config, logger *slog.Logger) (*Server, error) {
 	s.runID = newRunID(now)
 	s.metrics = newMetrics(now)
 	s.gameCtx, s.stopGames = context.WithCancel(context.Background())
-	s.limiter = ladder.NewLimiter(authMaxFailures, authWindow)
+	s.limiter = ladder.NewLimiter(cfg.Rated.AuthMaxFailures, cfg.Rated.AuthWindow)
+	s.limiter.MaxKeys = cfg.Rated.AuthMaxKeys
 	s.online = map[string]*conn{}
 	return s, nil
 }
