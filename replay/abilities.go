@@ -368,8 +368,8 @@ func RenderAbilities(w io.Writer, rp *AbilitiesReplay, from, to int) error {
 		if v.Scan >= 0 {
 			fmt.Fprintf(&sb, " | count %d", v.Scan)
 		}
-		if v.Ask != nil {
-			fmt.Fprintf(&sb, " | asks seat %d", v.Ask.Seat)
+		if q := st.Views[1-v.Attacker].Ask; q != nil {
+			fmt.Fprintf(&sb, " | asks seat %d", q.Seat)
 		}
 		sb.WriteByte('\n')
 	}

@@ -83,6 +83,11 @@ type Game struct {
 	newHit   bool
 	ask      *Question
 	fired3   bool   // the 3-deck's shot was fired in the current Apply
+	// held is the attacker's view of the volley while the defender weighs
+	// a defence: the attacker is told the volley at once when it is
+	// answered, as if no question had been asked (a question would tell it
+	// that the shot was on or next to the 4-deck)
+	held *Event
 	shots    [2]int // cells fired at by each seat (air defences included)
 	status   battleship.Status
 	winner   int
@@ -112,6 +117,11 @@ func (g *Game) Clone() *Game {
 	o := *g
 	o.fleets = [2]*fleet{g.fleets[0].clone(), g.fleets[1].clone()}
 	o.volley = slices.Clone(g.volley)
+	if g.held != nil {
+		h := *g.held
+		h.Cells = slices.Clone(h.Cells)
+		o.held = &h
+	}
 	if g.ask != nil {
 		q := *g.ask
 		o.ask = &q
@@ -224,6 +234,7 @@ func (g *Game) Apply(a Action) (Step, error) {
 		return Step{}, fmt.Errorf("%w: seat %d %s: %w", ErrIllegal, g.ToAct(), a, err)
 	}
 	seat := g.ToAct()
+	att := g.turn
 	st := Step{Seat: seat, Action: a}
 	g.fired3 = false
 	var res [2][]CellResult // by viewer
@@ -289,16 +300,45 @@ func (g *Game) Apply(a Action) (Step, error) {
 	}
 	if g.ask != nil {
 		for v := range ev {
-			q := *g.ask
-			ev[v].Ask = &q
+			if v == g.ask.Seat || g.ask.Ask == AskReveal {
+				q := *g.ask
+				ev[v].Ask = &q
+			}
 		}
 	}
 	for v := range ev {
 		ev[v].Status, ev[v].Winner, ev[v].Next = g.status, g.winner, g.ToAct()
 	}
+	if a.Kind != Move {
+		ev[att] = g.hold(ev[att])
+	}
 	st.Views = ev
 	st.Status, st.Winner, st.Next = g.status, g.winner, g.ToAct()
 	return st, nil
+}
+
+// hold returns the attacker's view of the step: while a defence question is
+// pending it is held back (Silent) and merged into the view of the step that
+// answers it, so the attacker is told each volley in one event whether or
+// not the defender was asked.
+func (g *Game) hold(v Event) Event {
+	if g.held != nil {
+		h := *g.held
+		h.Cells = append(h.Cells, v.Cells...)
+		if v.Scan >= 0 {
+			h.Scan = v.Scan
+		}
+		h.Special = h.Special || v.Special
+		h.Ask, h.Status, h.Winner, h.Next, h.TurnEnd = v.Ask, v.Status, v.Winner, v.Next, v.TurnEnd
+		v = h
+		g.held = nil
+	}
+	if g.ask != nil && g.ask.Ask != AskReveal {
+		h := v
+		g.held = &h
+		v.Silent, v.Cells = true, nil
+	}
+	return v
 }
 
 func appendRes(res [2][]CellResult, r fired, scan *int, g *Game) [2][]CellResult {

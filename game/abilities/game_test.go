@@ -250,6 +250,21 @@ func TestWorkedExamples(t *testing.T) {
 			require.Equal(t, []abilities.CellResult{{At: 9, AirDefence: true}, {At: 15}}, st[1].Views[0].Cells)
 			require.Equal(t, 1, g.Turn())
 		}},
+		{"the shooter is not told a defence was weighed: one event, after the answer", ai, hu, abilities.Options{}, func(t *testing.T, g *abilities.Game) {
+			st := play(t, g, salvo(9, 15), defend(false))
+			require.True(t, st[0].Views[0].Silent, "held back while seat 1 decides")
+			require.Nil(t, st[0].Views[0].Ask)
+			require.Equal(t, abilities.AskAirDefence, st[0].Views[1].Ask.Ask, "the defender is asked")
+			require.Equal(t, abilities.Event{Seat: 0, Mine: true, Kind: abilities.Salvo, From: -1, To: -1, Scan: -1,
+				Cells: []abilities.CellResult{{At: 9}, {At: 15}}, Next: 1, Winner: -1, TurnEnd: true}, st[1].Views[0],
+				"the salvo as if no question had been asked")
+			require.Equal(t, abilities.Defend, st[1].Views[1].Kind)
+			// the same salvo on a seat far from the 4-deck: the same events
+			g2 := newGame(t, ai, hu, abilities.Options{})
+			st2 := play(t, g2, salvo(33, 34))
+			require.Equal(t, []abilities.CellResult{{At: 33}, {At: 34}}, st2[0].Views[0].Cells)
+			require.Equal(t, abilities.Salvo, st2[0].Views[0].Kind)
+		}},
 		{"SuppressPassive: a suppressed 4-deck cannot lie that turn", hu, ai, abilities.Options{SuppressPassive: true}, func(t *testing.T, g *abilities.Game) {
 			st := play(t, g, special(1))[0]
 			require.Nil(t, st.Views[1].Ask)
