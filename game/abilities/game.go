@@ -82,15 +82,15 @@ type Game struct {
 	defended bool // a defence was answered in the volley
 	newHit   bool
 	ask      *Question
-	fired3   bool   // the 3-deck's shot was fired in the current Apply
+	fired3   bool // the 3-deck's shot was fired in the current Apply
 	// held is the attacker's view of the volley while the defender weighs
 	// a defence: the attacker is told the volley at once when it is
 	// answered, as if no question had been asked (a question would tell it
 	// that the shot was on or next to the 4-deck)
-	held *Event
-	shots    [2]int // cells fired at by each seat (air defences included)
-	status   battleship.Status
-	winner   int
+	held   *Event
+	shots  [2]int // cells fired at by each seat (air defences included)
+	status battleship.Status
+	winner int
 }
 
 // NewGame starts a game with both placements; seat first acts first.
