@@ -47,6 +47,12 @@ type Options struct {
 	// all games (0 = as fast as the server answers). Below the server's
 	// capacity the round trips show its latency rather than its queue.
 	Rate float64
+	// ServerPID, when not 0, is the server's process id on this machine
+	// (Linux): Run reads its CPU time before and after the load and
+	// reports the server's CPU per action (Report.ServerCPU,
+	// ServerCPUPerAction), the figure that stays stable on a shared
+	// machine where actions/s follows the other tenants.
+	ServerPID int
 }
 
 // Report is what Run measured.
@@ -62,6 +68,11 @@ type Report struct {
 	ActionsPerSec float64
 	GamesPerSec   float64
 	RTT           Quantiles // action round trips
+	// ServerCPU is the CPU time (user and system) the server process
+	// used during the run, to 10 ms (Options.ServerPID; 0 without).
+	ServerCPU time.Duration
+	// ServerCPUPerAction is ServerCPU / Actions.
+	ServerCPUPerAction time.Duration
 }
 
 // Quantiles of the action round trip.
@@ -102,6 +113,13 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		workers, target = 2*workers, 2*target // each side counts its own games
 	}
 	lt := &loadRun{opts: opts, build: build, target: target, maxErrors: int64(max(16, opts.Games))}
+	var cpu0 time.Duration
+	if opts.ServerPID != 0 {
+		var err error
+		if cpu0, err = ProcessCPU(opts.ServerPID); err != nil {
+			return rep, err
+		}
+	}
 	start := time.Now()
 	var wg sync.WaitGroup
 	results := make([]loadWorker, workers)
@@ -118,6 +136,13 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	}
 	wg.Wait()
 	rep.Elapsed = time.Since(start)
+	if opts.ServerPID != 0 {
+		cpu1, err := ProcessCPU(opts.ServerPID)
+		if err != nil {
+			return rep, err
+		}
+		rep.ServerCPU = cpu1 - cpu0
+	}
 	total := new(histogram)
 	for i := range results {
 		w := &results[i]
@@ -141,6 +166,9 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if s := rep.Elapsed.Seconds(); s > 0 {
 		rep.ActionsPerSec = float64(rep.Actions) / s
 		rep.GamesPerSec = float64(rep.Games) / s
+	}
+	if rep.Actions > 0 {
+		rep.ServerCPUPerAction = rep.ServerCPU / time.Duration(rep.Actions)
 	}
 	if err := ctx.Err(); err != nil {
 		return rep, fmt.Errorf("%w: %w", ErrLoad, err)

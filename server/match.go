@@ -78,8 +78,9 @@ type match struct {
 	rng   *rand.Rand // the pairing's stream: one seed per game
 	log   *slog.Logger
 	tally [2]protocol.Tally
-	timer *time.Timer // the running timeout (handshake or action)
-	first int         // the seat whose connection got the first line queued since the last flush, or -1
+	timer *time.Timer    // the running timeout (handshake or action)
+	first int            // the seat whose connection got the first line queued since the last flush, or -1
+	view  submarine.View // tell's scratch view for a client's result line (not allocated per action)
 }
 
 // runGame runs the pairing with the listener's game.
@@ -808,14 +809,15 @@ func (m *match) tell(g *submarine.Game, i int, ev submarine.Event, outcome int) 
 	if s.dead() != nil {
 		return
 	}
-	v := g.View(i)
 	if s.c == nil {
+		v := g.View(i) // the AI's own: it may keep it
 		if err := protect(func() { s.ai.Observe(ev, &v) }); err != nil {
 			s.fault = err
 		}
 		return
 	}
-	m.sendResult(i, ev, outcome, &v, m.seats[1-i].order)
+	g.ViewInto(i, &m.view)
+	m.sendResult(i, ev, outcome, &m.view, m.seats[1-i].order)
 }
 
 // outcomeFor is the wire outcome of step st for seat i.

@@ -23,6 +23,34 @@ type loadtestJSON struct {
 	RTTP50ms      float64 `json:"rtt_p50_ms"`
 	RTTP99ms      float64 `json:"rtt_p99_ms"`
 	Seed          uint64  `json:"seed"`
+	// Server CPU (--server-pid only).
+	ServerCPUs           *float64 `json:"server_cpu_s,omitempty"`
+	ServerCPUusPerAction *float64 `json:"server_cpu_us_per_action,omitempty"`
+}
+
+// startCPUProfile writes a CPU profile of this process to path ("" =
+// none) until stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
+
+// usPerAction is the server's CPU microseconds per action of rep.
+func usPerAction(rep loadtest.Report) float64 {
+	return float64(rep.ServerCPUPerAction) / float64(time.Microsecond)
 }
 
 func newLoadtestCmd(e *env) *cobra.Command {
@@ -55,26 +83,28 @@ trip is about concurrency x 2 / (actions/s): it measures the queue. With
 --rate the clients pace themselves and the round trip is the server's
 latency at that load.
 
+--server-pid PID (Linux, the server on this machine) reads the server
+process's CPU time (user + system, /proc/PID/stat, to 10 ms) before and
+after the run and prints the server's CPU microseconds per action: the
+headline figure of the server's cost, stable on a shared machine where
+actions/s follows what the other processes take.
+
 --json prints the table's numbers as one JSON line last:
-  {"games":N,"errors":E,"actions_per_sec":A,"rtt_p50_ms":x,"rtt_p99_ms":y,"seed":S}`,
+  {"games":N,"errors":E,"actions_per_sec":A,"rtt_p50_ms":x,"rtt_p99_ms":y,"seed":S}
+  (with --server-pid also "server_cpu_s" and "server_cpu_us_per_action")`,
 		Example: `  kaisen serve --house random --max-connections-per-ip 2000 --result-log "" --replay-dir "" &
   kaisen loadtest --addr 127.0.0.1:2000 -n 2000 --concurrency 200 --player random
   kaisen loadtest -n 500 --concurrency 10 --json | tail -n 1
   kaisen loadtest --addr 127.0.0.1:2001 --pairs -n 200 --concurrency 50
-  kaisen loadtest -n 2000 --concurrency 200 --rate 20000   latency below saturation`,
+  kaisen loadtest -n 2000 --concurrency 200 --rate 20000   latency below saturation
+  kaisen loadtest -n 3000 --concurrency 200 --server-pid "$(pgrep -n -f 'kaisen serve')"   server CPU per action`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cpuProfile != "" {
-				f, err := os.Create(cpuProfile)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return err
-				}
-				defer pprof.StopCPUProfile()
+			stop, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
 			}
+			defer stop()
 			rep, err := loadtest.Run(cmd.Context(), opts)
 			if err != nil && rep.Games == 0 {
 				return err
@@ -88,14 +118,22 @@ latency at that load.
 			if err := tw.Flush(); err != nil {
 				return err
 			}
+			if opts.ServerPID != 0 {
+				fmt.Fprintf(e.stdout, "server CPU: %.2f s, %.2f µs per action\n", rep.ServerCPU.Seconds(), usPerAction(rep))
+			}
 			if rep.FirstError != "" {
 				fmt.Fprintf(e.stdout, "first error: %s\n", rep.FirstError)
 			}
 			if asJSON {
-				b, jerr := json.Marshal(loadtestJSON{
+				out := loadtestJSON{
 					Games: rep.Games, Errors: rep.Errors, ActionsPerSec: rep.ActionsPerSec,
 					RTTP50ms: ms(rep.RTT.P50), RTTP99ms: ms(rep.RTT.P99), Seed: opts.Seed,
-				})
+				}
+				if opts.ServerPID != 0 {
+					cpu, per := rep.ServerCPU.Seconds(), usPerAction(rep)
+					out.ServerCPUs, out.ServerCPUusPerAction = &cpu, &per
+				}
+				b, jerr := json.Marshal(out)
 				if jerr != nil {
 					return jerr
 				}
@@ -116,6 +154,7 @@ latency at that load.
 	fl.Float64Var(&opts.Rate, "rate", 0, "pace the clients to about this many actions/s in total (0 = as fast as possible)")
 	addJSONFlag(cmd, &asJSON, "print a JSON summary as the last line")
 	fl.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the clients to this file")
+	fl.IntVar(&opts.ServerPID, "server-pid", 0, "process id of the server (Linux, this machine): report its CPU per action")
 	completePlayers(cmd, "player", false, hasTool(games.ToolLoadtest))
 	return cmd
 }

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +34,19 @@ func TestLoadtestAgainstServe(t *testing.T) {
 	require.Positive(t, got["actions_per_sec"])
 	require.Positive(t, got["rtt_p50_ms"])
 	require.GreaterOrEqual(t, got["rtt_p99_ms"], got["rtt_p50_ms"])
+
+	// --server-pid: the server here is this process.
+	out.Reset()
+	code = Run(context.Background(), []string{"loadtest", "--addr", addr, "--games", "4", "--concurrency", "2", "--json",
+		"--server-pid", strconv.Itoa(os.Getpid())}, strings.NewReader(""), &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	require.Contains(t, out.String(), "µs per action")
+	lines = strings.Split(strings.TrimSpace(out.String()), "\n")
+	got = nil
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &got))
+	require.Len(t, got, 8, lines[len(lines)-1])
+	require.Contains(t, got, "server_cpu_s")
+	require.GreaterOrEqual(t, got["server_cpu_us_per_action"], 0.0)
 	code, stderr := stop()
 	require.Equal(t, 0, code, stderr)
 }

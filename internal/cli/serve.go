@@ -29,6 +29,7 @@ type serveFlags struct {
 	resultLog, replayDir      string
 	metrics                   string
 	web                       string
+	cpuProfile                string
 	webReveal, webPlay        bool
 	humans                    bool
 	humanTimeout              time.Duration
@@ -171,6 +172,12 @@ before its players are told the result.`,
 				}
 				defer stop()
 			}
+			stopProfile, err := startCPUProfile(f.cpuProfile)
+			if err != nil {
+				_ = s.Close()
+				return err
+			}
+			defer stopProfile()
 			if err := s.Serve(cmd.Context()); err != nil && !errors.Is(err, server.ErrServerClosed) {
 				return err
 			}
@@ -198,6 +205,7 @@ before its players are told the result.`,
 	fl.StringVar(&f.resultLog, "result-log", "", `JSON-lines result log ("" = none; default: results.jsonl in the data directory)`)
 	fl.StringVar(&f.replayDir, "replay-dir", "", `directory of replay files ("" = none; default: replays/ in the data directory)`)
 	fl.StringVar(&f.metrics, "metrics", "", "HTTP address for /healthz and /metrics (off by default)")
+	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the server to this file until it stops (go tool pprof)")
 	fl.StringVar(&f.web, "web", "", "HTTP address of the read-only spectator pages, e.g. 127.0.0.1:8080 (off by default)")
 	fl.BoolVar(&f.humans, "humans", false, "the listener is for people (kaisen play --human): each client has --human-timeout per action instead of --action-timeout")
 	fl.DurationVar(&f.humanTimeout, "human-timeout", d.HumanActionTimeout, "time a person has for each action on a listener for people (1s to 24h)")
