@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/kaisen-ai/kaisen/audit"
 )
 
 // ErrMatch is wrapped by the errors of an invalid Match.
@@ -45,18 +47,20 @@ type Deal struct {
 	P1Seat    int       // 0 or 1: the seat of P1; P2 takes the other one
 	Replay    io.Writer // where to write the game's replay; nil = none
 	Explain   bool      // record each actor's Decision in the replay (explain.Explainer)
+	Audit     bool      // audit the game with the exact endgame solver (submarine only; GameResult.Audit)
 }
 
 // GameResult is the outcome of one game, by seat.
 type GameResult struct {
-	Index   int     // game number in its match
-	Seed    uint64  // the game's seed
-	P1Seat  int     // seat of P1 (PlayGame: 0)
-	Winner  int     // winning seat, -1 on a draw
-	Actions int     // actions played (both seats)
-	Shots   [2]int  // by seat: shots fired (battleship; zero for submarine)
-	Forfeit [2]bool // by seat: lost by an illegal action, an invalid placement or a panic
-	Reason  string  // why a seat forfeited, "" when none did
+	Index   int           // game number in its match
+	Seed    uint64        // the game's seed
+	P1Seat  int           // seat of P1 (PlayGame: 0)
+	Winner  int           // winning seat, -1 on a draw
+	Actions int           // actions played (both seats)
+	Shots   [2]int        // by seat: shots fired (battleship; zero for submarine)
+	Forfeit [2]bool       // by seat: lost by an illegal action, an invalid placement or a panic
+	Reason  string        // why a seat forfeited, "" when none did
+	Audit   *audit.Report // the solver audit (Deal.Audit), nil when not audited
 }
 
 // Draw reports whether the game was drawn.
@@ -93,6 +97,7 @@ type Match struct {
 	Workers int          // parallel games; 0 = GOMAXPROCS
 	Replays string       // directory for one replay per game ("" = none), game-000042.jsonl
 	Explain bool         // record Decisions in the replays
+	Audit   bool         // audit every game with the exact endgame solver (submarine only; Summary.Audit)
 	Log     *slog.Logger // forfeits are logged here; nil = discard
 }
 
@@ -116,6 +121,7 @@ type Summary struct {
 	P1Shots    int64         // shots P1 fired in all games (battleship; 0 for submarine)
 	P2Shots    int64         // shots P2 fired in all games (battleship; 0 for submarine)
 	Lengths    []int32       // actions of every game played, sorted (what Mean and P90 come from)
+	Audit      *AuditSummary // the solver audit (Match.Audit), nil when not asked
 	Elapsed    time.Duration // wall time of Run
 }
 
@@ -173,6 +179,9 @@ func (m *Match) Validate() error {
 	if m.Workers < 0 {
 		errs = append(errs, fmt.Errorf("%w: %d workers, want 0 (all CPUs) or more", ErrMatch, m.Workers))
 	}
+	if _, sub := m.Family.(*Submarine); m.Audit && !sub {
+		errs = append(errs, fmt.Errorf("%w: the solver audit is for the submarine game only", ErrMatch))
+	}
 	return errors.Join(errs...)
 }
 
@@ -185,6 +194,7 @@ type partial struct {
 	games, p1Wins, p2Wins, draws, p1Forfeits, p2Forfeits, seat0Wins int
 	actions, p1Shots, p2Shots                                       int64
 	lengths                                                         []int32
+	audit                                                           AuditSummary
 }
 
 func (p *partial) add(r *GameResult) {
@@ -210,6 +220,7 @@ func (p *partial) add(r *GameResult) {
 	p.p1Shots += int64(r.Shots[r.P1Seat])
 	p.p2Shots += int64(r.Shots[1-r.P1Seat])
 	p.lengths = append(p.lengths, int32(r.Actions))
+	p.audit.add(r)
 }
 
 // maxWarnForfeits is how many forfeits a match logs at warn level; the rest
@@ -316,6 +327,12 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		sum.Actions += p.actions
 		sum.P1Shots += p.p1Shots
 		sum.P2Shots += p.p2Shots
+		if m.Audit {
+			if sum.Audit == nil {
+				sum.Audit = &AuditSummary{Rules: m.Family.(*Submarine).Rules}
+			}
+			sum.Audit.merge(&p.audit)
+		}
 		if lengths == nil {
 			lengths = p.lengths
 		} else {
@@ -326,6 +343,9 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		sum.Mean = float64(sum.Actions) / float64(sum.Games)
 	}
 	sum.P90 = Quantile(lengths, 0.9)
+	if sum.Audit != nil {
+		sum.Audit.finish(sum.P1, sum.P2)
+	}
 	sum.Lengths = lengths
 	if failErr != nil {
 		return sum, failErr
@@ -337,7 +357,7 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 }
 
 func (m *Match) playOne(t Table, i int) (GameResult, error) {
-	d := Deal{Index: i, Seed: GameSeed(m.Seed, i), MatchSeed: m.Seed, P1Seat: i % 2, Explain: m.Explain}
+	d := Deal{Index: i, Seed: GameSeed(m.Seed, i), MatchSeed: m.Seed, P1Seat: i % 2, Explain: m.Explain, Audit: m.Audit}
 	if m.Replays == "" {
 		return t.Play(d)
 	}

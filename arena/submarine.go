@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 
+	"github.com/kaisen-ai/kaisen/audit"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
@@ -54,8 +55,14 @@ func (st *subTable) Play(d Deal) (GameResult, error) {
 	if d.Replay != nil {
 		rec = replay.NewSubmarineWriter(d.Replay, st.fam.Rules, replay.SubmarineHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats})
 	}
+	st.t.record = d.Audit
 	r := st.t.play(&f, d.Seed, rec, d.Explain)
 	r.Index, r.P1Seat = d.Index, d.P1Seat
+	if d.Audit {
+		if err := st.t.auditGame(&r, st.t.placed); err != nil {
+			return r, err
+		}
+	}
 	if rec != nil {
 		if err := rec.Flush(); err != nil {
 			return r, err
@@ -110,6 +117,13 @@ type table struct {
 	seatRands
 	rules *submarine.Rules
 	view  submarine.View
+
+	// For the solver audit (Deal.Audit): record the game's placements and
+	// actions.
+	record  bool
+	placed  [2]submarine.Placement
+	moves   []submarine.Action
+	auditor *audit.Auditor
 }
 
 func newTable(rules *submarine.Rules, log *slog.Logger) *table {
@@ -159,6 +173,7 @@ func (t *table) play(f *[2]players.Factory, seed uint64, rec *replay.SubmarineWr
 		res.Winner = ff.walkover()
 		return t.finish(&res, &ff, rec)
 	}
+	t.placed, t.moves = pl, t.moves[:0]
 	g, err := submarine.NewGame(t.rules, pl[0], pl[1], 0)
 	if err != nil { // placements were validated above
 		panic(fmt.Sprintf("arena: start game: %v", err))
@@ -210,6 +225,9 @@ func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.Submar
 		s := g.Turn()
 		end.seat = s
 		a := p[s].Act()
+		if t.record {
+			t.moves = append(t.moves, a)
+		}
 		var d *explain.Decision
 		if ex[s] != nil {
 			dec := explain.Full(ex[s])

@@ -31,6 +31,7 @@ type matchFlags struct {
 	workers            int
 	replays            string
 	explain            bool
+	audit              bool
 	html               bool
 	json               bool
 	progress           string
@@ -70,7 +71,15 @@ table and the JSON add each player's mean shots per game
 ("p1_mean_shots", "p2_mean_shots"). Board and fleet come from the
 "battleship" section of a --rules file with "game: battleship"
 (configs/battleship-match.yaml). --replays writes Battleship JSON-lines
-replays (schema in docs/battleship.md; kaisen replay draws them).`,
+replays (schema in docs/battleship.md; kaisen replay draws them).
+
+--audit (submarine) checks every game with the exact endgame solver
+(docs/endgame.md): from the first position where both fleets are common
+knowledge, it finds the games a player lost after a position the solver
+values drawn or won for it, with the action that threw it away (proven
+throws), and those lost from a position of three ships against two or
+three that the solver's bounded search could not value (unproved). The
+table lists them by game index and seed; --json adds an "audit" object.`,
 		Example: `  kaisen match                                   (stateplayer2 vs random, 1000 games)
   kaisen match --p1 random --p2 random -n 10000
   kaisen match --p1 stateplayer2 --p2 random -n 1000 --seed 42 --json
@@ -78,6 +87,7 @@ replays (schema in docs/battleship.md; kaisen replay draws them).`,
   kaisen match --p1 random --p2 random -n 10 --replays out/ && kaisen replay out/game-000003.jsonl
   kaisen match --p1 random --p2 random --rules configs/match.yaml   (board, fleet, draw limit)
   kaisen match --game battleship --p1 density --p2 gridbot -n 200 --seed 1 --json
+  kaisen match --p1 admiral --p2 hirota -n 400 --seed 2027 --audit
   kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -85,7 +95,7 @@ replays (schema in docs/battleship.md; kaisen replay draws them).`,
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
 			}
-			if err := f.shard.check(cmd, "replays", "explain", "html"); err != nil {
+			if err := f.shard.check(cmd, "replays", "explain", "html", "audit"); err != nil {
 				return err
 			}
 			if err := f.shard.checkGames(f.games); err != nil {
@@ -107,6 +117,7 @@ replays (schema in docs/battleship.md; kaisen replay draws them).`,
 	addWorkersFlag(cmd, &f.workers, 0)
 	fl.StringVar(&f.replays, "replays", "", "write one replay per game into this directory (game-000000.jsonl, ...)")
 	fl.BoolVar(&f.explain, "explain", false, "record each player's explanation of its actions (and its belief heatmaps) in the replays")
+	fl.BoolVar(&f.audit, "audit", false, "check every game with the exact endgame solver: list the games lost after a position it values drawn or won (submarine)")
 	fl.BoolVar(&f.html, "html", false, "also write each replay as a self-contained HTML page (game-000000.html, ...)")
 	addJSONFlag(cmd, &f.json, "print the summary as one JSON object instead of a table")
 	addProgressFlag(cmd, &f.progress)
@@ -179,7 +190,10 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	}
 	lo, hi := f.shard.span(f.games)
 	m := arena.Match{Family: fam, First: lo, Games: hi - lo, Seed: f.seed, Workers: f.workers,
-		Replays: f.replays, Explain: f.explain, Log: e.log}
+		Replays: f.replays, Explain: f.explain, Audit: f.audit, Log: e.log}
+	if _, sub := fam.(*arena.Submarine); f.audit && !sub {
+		return usageError("--audit is for the submarine game only")
+	}
 	var onProgress func(int)
 	bar := newProgress(e, f.progress, m.Games, "games")
 	if bar != nil {
@@ -239,6 +253,8 @@ type matchJSON struct {
 	// Battleship only: mean shots fired per game by each player.
 	P1MeanShots *float64 `json:"p1_mean_shots,omitempty"`
 	P2MeanShots *float64 `json:"p2_mean_shots,omitempty"`
+	// --audit only.
+	Audit *auditJSON `json:"audit,omitempty"`
 }
 
 func writeMatchJSON(w io.Writer, s *arena.Summary) error {
@@ -251,6 +267,7 @@ func writeMatchJSON(w io.Writer, s *arena.Summary) error {
 		m1, m2 := s.P1MeanShots(), s.P2MeanShots()
 		out.P1MeanShots, out.P2MeanShots = &m1, &m2
 	}
+	out.Audit = auditJSONOf(s)
 	return json.NewEncoder(w).Encode(out)
 }
 
@@ -288,9 +305,11 @@ func writeMatchTable(w io.Writer, s *arena.Summary) error {
 	if countsShots(s.Game) {
 		fmt.Fprintf(w, "shots per game: p1 %s %.2f, p2 %s %.2f\n", s.P1, s.P1MeanShots(), s.P2, s.P2MeanShots())
 	}
-	_, err := fmt.Fprintf(w, "%d games in %.2fs: %.0f games/s, %.0f actions/s, %d workers\n",
-		n, s.Elapsed.Seconds(), s.GamesPerSec(), s.ActionsPerSec(), s.Workers)
-	return err
+	if _, err := fmt.Fprintf(w, "%d games in %.2fs: %.0f games/s, %.0f actions/s, %d workers\n",
+		n, s.Elapsed.Seconds(), s.GamesPerSec(), s.ActionsPerSec(), s.Workers); err != nil {
+		return err
+	}
+	return writeAuditTable(w, s)
 }
 
 // countsShots reports whether the game's matches count shots (games.Game.Shots).

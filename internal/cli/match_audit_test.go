@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/audit"
+	"github.com/kaisen-ai/kaisen/replay"
+)
+
+// TestMatchAudit: random throws drawn positions away against simple; the
+// audit lists those games, the same ones whatever the number of workers,
+// and auditing each listed game's replay finds the same throw.
+func TestMatchAudit(t *testing.T) {
+	dir := t.TempDir()
+	var (
+		runs []map[string]any
+		a    auditJSON
+	)
+	for _, workers := range []string{"1", "2"} {
+		code, stdout, stderr := matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "simple",
+			"-n", "12", "--seed", "3", "--workers", workers, "--audit", "--json", "--replays", filepath.Join(dir, workers))
+		require.Equal(t, 0, code, stderr)
+		got := matchLastJSON(t, stdout)
+		delete(got, "games_per_sec")
+		runs = append(runs, got)
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		var out struct {
+			Audit auditJSON `json:"audit"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &out)) // the game seeds need all 64 bits
+		a = out.Audit
+	}
+	require.Equal(t, runs[0], runs[1])
+	assert.Equal(t, 12, a.Games)
+	assert.Positive(t, a.P1Thrown, "random throws drawn positions away")
+	assert.Zero(t, a.P2Thrown)
+	assert.Len(t, a.Thrown, a.P1Thrown+a.P2Thrown)
+	for _, g := range a.Thrown {
+		rp, err := replay.ReadSubmarineFile(filepath.Join(dir, "1", arena.ReplayName(g.Index)))
+		require.NoError(t, err)
+		au, err := audit.ForReplay(rp, audit.Options{})
+		require.NoError(t, err)
+		rep, err := au.Replay(rp)
+		require.NoError(t, err)
+		require.NotNil(t, rep.Throw)
+		assert.Equal(t, g.Ply, rep.Throw.Ply)
+		assert.True(t, rep.Throw.Proven())
+		assert.Equal(t, "random", g.Name)
+		assert.Equal(t, rp.Header.Seed, g.Seed)
+	}
+
+	code, stdout, stderr := matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "simple",
+		"-n", "12", "--seed", "3", "--audit")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "solver audit: 12 games audited")
+	assert.Regexp(t, `lost after a position the solver holds \(drawn or won\): p1 random [1-9]\d*, p2 simple 0`, stdout)
+	assert.Equal(t, len(a.Thrown), strings.Count(stdout, "-> loss")-len(a.Unproved))
+}
+
+func TestMatchAuditErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"match", "--game", "battleship", "-n", "2", "--seed", "1", "--audit"},
+		{"match", "-n", "4", "--seed", "1", "--audit", "--shard", "1/2", "--out", filepath.Join(t.TempDir(), "s.json")},
+	} {
+		code, _, stderr := matchRun(t, context.Background(), args...)
+		assert.Equal(t, 2, code, strings.Join(args, " "))
+		assert.Contains(t, stderr, "--audit")
+	}
+}
