@@ -113,6 +113,20 @@ type Played struct {
 	After  Rating
 }
 
+// Result is the game's result for the bot: "win", "loss" or "draw".
+func (p Played) Result() string {
+	switch p.Game.Winner {
+	case p.Seat:
+		return "win"
+	case 1 - p.Seat:
+		return "loss"
+	}
+	return "draw"
+}
+
+// Opponent is the bot the game was played against.
+func (p Played) Opponent() string { return p.Game.Bots[1-p.Seat] }
+
 // History lists bot name's games, oldest first.
 func (s *Store) History(ctx context.Context, name string) ([]Played, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+gameColumns+`, c.seat, `+changeColumns("c")+`

@@ -52,3 +52,23 @@ func TestUpdateGame(t *testing.T) {
 	require.Equal(t, strong.R, idle.R)
 	require.Greater(t, idle.RD, strong.RD)
 }
+
+func TestPlayedResult(t *testing.T) {
+	g := Game{Bots: [2]string{"alice", "bob"}}
+	for _, tt := range []struct {
+		winner, seat     int
+		result, opponent string
+	}{
+		{0, 0, "win", "bob"},
+		{0, 1, "loss", "alice"},
+		{1, 1, "win", "alice"},
+		{1, 0, "loss", "bob"},
+		{-1, 0, "draw", "bob"},
+		{-1, 1, "draw", "alice"},
+	} {
+		g.Winner = tt.winner
+		p := Played{Game: g, Seat: tt.seat}
+		require.Equal(t, tt.result, p.Result(), "winner %d, seat %d", tt.winner, tt.seat)
+		require.Equal(t, tt.opponent, p.Opponent())
+	}
+}

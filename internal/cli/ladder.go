@@ -196,14 +196,7 @@ ended, and the bot's rating before and after.`,
 			out := []playedJSON{}
 			for _, p := range games {
 				g := p.Game
-				res := "draw"
-				switch {
-				case g.Winner == p.Seat:
-					res = "win"
-				case g.Winner == 1-p.Seat:
-					res = "loss"
-				}
-				out = append(out, playedJSON{g.ID, p.Seat, g.Bots[1-p.Seat], res, g.Reason, g.Actions, g.Replay, g.End, p.Before.R, p.After.R})
+				out = append(out, playedJSON{g.ID, p.Seat, p.Opponent(), p.Result(), g.Reason, g.Actions, g.Replay, g.End, p.Before.R, p.After.R})
 			}
 			if asJSON {
 				return json.NewEncoder(e.stdout).Encode(out)

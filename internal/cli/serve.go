@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/ladder"
 	"github.com/kaisen-ai/kaisen/server"
 )
@@ -136,13 +137,14 @@ before its players are told the result.`,
 			if err := makeDataDir(cfg, data); err != nil {
 				return err
 			}
+			var rated web.LadderReader // the ladder pages of --web
 			if f.ladder {
 				store, err := openLadder(cmd, f.db)
 				if err != nil {
 					return err
 				}
 				defer store.Close()
-				cfg.Ladder = store
+				cfg.Ladder, rated = store, store
 			} else if f.db != "" {
 				return usageError("--db is the rated ladder's database: it needs --ladder")
 			}
@@ -165,7 +167,7 @@ before its players are told the result.`,
 				fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
 			}
 			if f.web != "" {
-				stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(f, cfg))
+				stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(f, cfg), rated)
 				if err != nil {
 					_ = s.Close()
 					return err

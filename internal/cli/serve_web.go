@@ -14,8 +14,9 @@ import (
 // startWeb starts the spectator of kaisen serve --web on addr: it watches
 // every game of s and serves its pages until the returned stop is called;
 // reveal shows the hidden fleets during the games (--web-reveal); play
-// offers "play the house AI" (--web-play).
-func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, play *web.PlayOptions) (stop func(), err error) {
+// offers "play the house AI" (--web-play); rated adds the ladder pages
+// (--ladder).
+func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, play *web.PlayOptions, rated web.LadderReader) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--web: %w", err)
@@ -26,6 +27,9 @@ func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, pla
 	}
 	if play != nil {
 		opts = append(opts, web.Play(*play))
+	}
+	if rated != nil {
+		opts = append(opts, web.Ladder(rated))
 	}
 	hub := web.NewHub(replayDir, opts...)
 	s.Watch(hub)

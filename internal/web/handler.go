@@ -32,13 +32,19 @@ const heartbeat = 15 * time.Second
 // finished game). Everything else is 404 or 405: the spectator only reads,
 // except, with Play, POST /play (a new game against the house AI), the
 // person's page /play/ID, its events (one "state" per change) and POST
-// /play/ID/act (the person's action).
+// /play/ID/act (the person's action); with Ladder, GET /ladder, GET
+// /ladder/NAME and the replays of the rated games it lists.
 func (h *Hub) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", h.list)
 	mux.HandleFunc("GET /games/{id}", h.live)
 	mux.HandleFunc("GET /games/{id}/events", h.events)
 	mux.HandleFunc("GET /games/{id}/replay", h.replay)
+	if h.ladder != nil {
+		mux.HandleFunc("GET /ladder", h.ladderTable)
+		mux.HandleFunc("GET /ladder/{bot}", h.ladderHistory)
+		mux.HandleFunc("GET /ladder/{bot}/games/{id}/replay", h.ladderReplay)
+	}
 	if h.play != nil {
 		mux.HandleFunc("POST /play", h.newTable)
 		mux.HandleFunc("GET /play/{id}", h.playPage)
@@ -80,7 +86,7 @@ func (h *Hub) list(w http.ResponseWriter, _ *http.Request) {
 	if h.play != nil {
 		house = h.play.House
 	}
-	h.page(w, listPage, map[string]any{"Running": running, "Finished": finished, "House": house})
+	h.page(w, listPage, map[string]any{"Running": running, "Finished": finished, "House": house, "Ladder": h.ladder != nil})
 }
 
 func (h *Hub) game(id string) (*game, bool) {
@@ -151,7 +157,11 @@ func (h *Hub) replay(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	path := filepath.Join(h.replayDir, g.info.ID+".jsonl")
+	serveReplay(w, filepath.Join(h.replayDir, g.info.ID+".jsonl"))
+}
+
+// serveReplay writes the HTML replay of the replay file at path.
+func serveReplay(w http.ResponseWriter, path string) {
 	rp, err := games.OfReplay(path).OpenReplay(path)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)

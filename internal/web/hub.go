@@ -37,6 +37,8 @@ type Hub struct {
 	order    []string // game ids, oldest first
 	finished int
 
+	ladder LadderReader // nil: no ladder pages
+
 	play     *PlayOptions      // nil: no "play the house AI"
 	tables   map[string]*table // the games people play against the house AI
 	tableSeq uint64
