@@ -3,6 +3,7 @@ package bsbelief
 import (
 	"context"
 	"math/rand/v2"
+	"syscall"
 	"testing"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
@@ -87,4 +88,50 @@ func BenchmarkUniformPlacer(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkCountEngines compares the reference numeric passes (compact
+// vectors) with the span passes Count runs, on the empty classic board and
+// on positions after 10 and 20 random shots.
+func BenchmarkCountEngines(b *testing.B) {
+	sets := []struct {
+		name      string
+		positions []*battleship.Position
+	}{
+		{"empty", []*battleship.Position{battleship.NewPosition(battleship.DefaultRules())}},
+		{"shots=10", playedPositions(b, 10, 4)},
+		{"shots=20", playedPositions(b, 20, 8)},
+	}
+	for _, set := range sets {
+		for _, engine := range []string{"compact", "spans"} {
+			b.Run(set.name+"/"+engine, func(b *testing.B) {
+				defer reportCPU(b)()
+				for b.Loop() {
+					for _, pos := range set.positions {
+						if _, err := countWith(pos, engine == "compact"); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// reportCPU reports the process's CPU time per operation (user and system,
+// every thread): on a loaded machine it is steadier than the wall time.
+// Call the function it returns when the loop is done.
+func reportCPU(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

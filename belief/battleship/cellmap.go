@@ -52,27 +52,99 @@ func (d *counter) run() (*Counts, error) {
 			return nil, fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
 		}
 	}
+	acc := &cellAcc{
+		d:          d,
+		frameCells: make([]*big.Int, d.w*d.h),
+		rowTotals:  make([]*big.Int, d.h),
+		fast:       make([]u128, d.w*d.h),
+		fastTotals: make([]u128, d.h),
+	}
+	var total *big.Int
+	var err error
+	if d.m == 1 && !d.compact {
+		total, err = d.runSpans(acc)
+	} else {
+		total, err = d.runCompact(acc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return acc.result(total)
+}
+
+// checkBackwardBudget is called between the numeric passes, moved being
+// the work of the forward one. The backward pass moves exactly the
+// entries the forward pass moved, so it would break the budget (a limb
+// overflow on the way would only make the count start again, with more
+// work still): stop now, as it would at the boundary where it passes the
+// budget.
+func (d *counter) checkBackwardBudget(moved int64) error {
+	if d.maxWork <= 0 || d.work+moved <= d.maxWork {
+		return nil
+	}
+	if err := d.ctx.Err(); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
+}
+
+// runSpans runs passes 3 and 4 on spans (one limb) and returns the total.
+func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
+	st := d.newSpanTables()
+	n := d.cells()
+	before := d.work
+	rowF, err := d.spanForward(st)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checkBackwardBudget(d.work - before); err != nil {
+		return nil, err
+	}
+	combine := func(r int, b spanLayer) error {
+		f := rowF[(r+1)*d.w]
+		for i, k := range d.rowKeys(r) {
+			lo, hi := b.off[i], b.off[i+1]
+			if lo == hi {
+				continue
+			}
+			fv, bv := f.v[lo:hi], b.v[lo:hi]
+			bv = bv[:len(fv)]
+			var acc128 u128
+			for q, x := range fv {
+				h, l := bits.Mul64(x, bv[q])
+				if acc128.add(u128{h, l}) {
+					return errOverflow
+				}
+			}
+			if err := acc.addFast(r, k, acc128); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := d.spanBackward(st, combine); err != nil {
+		return nil, err
+	}
+	total := new(big.Int)
+	if last := rowF[n]; len(last.v) > 0 {
+		total.SetUint64(last.v[0])
+	}
+	return total, nil
+}
+
+// runCompact runs passes 3 and 4 on compact vectors (any number of limbs)
+// and returns the total.
+func (d *counter) runCompact(acc *cellAcc) (*big.Int, error) {
 	n := d.cells()
 	before := d.work
 	rowF, err := d.forwardValues(func(t int) bool { _, ok := d.rowEnd(t); return ok || t == n })
 	if err != nil {
 		return nil, err
 	}
-	if moved := d.work - before; d.maxWork > 0 && d.work+moved > d.maxWork {
-		// The backward pass moves exactly the entries the forward pass
-		// moved, so it would break the budget (a limb overflow on the way
-		// would only make the count start again, with more work still):
-		// stop now, as it would at the boundary where it passes the budget.
-		if err := d.ctx.Err(); err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
+	if err := d.checkBackwardBudget(d.work - before); err != nil {
+		return nil, err
 	}
 	m := d.m
-	frameCells := make([]*big.Int, d.w*d.h)
-	rowTotals := make([]*big.Int, d.h)
-	fast := make([]u128, d.w*d.h) // m == 1
-	fastTotals := make([]u128, d.h)
 	combine := func(r int, b []uint64, off []int32) error {
 		f := rowF[(r+1)*d.w]
 		for i, k := range d.rowKeys(r) {
@@ -81,39 +153,23 @@ func (d *counter) run() (*Counts, error) {
 				continue
 			}
 			if m == 1 {
-				var acc u128
+				var a u128
 				for q := lo; q < hi; q++ {
 					h, l := bits.Mul64(f[q], b[q])
-					if acc.add(u128{h, l}) {
+					if a.add(u128{h, l}) {
 						return errOverflow
 					}
 				}
-				if fastTotals[r].add(acc) {
-					return errOverflow
-				}
-				for c := range d.w {
-					if occupied(k.get(c)) && fast[r*d.w+c].add(acc) {
-						return errOverflow
-					}
+				if err := acc.addFast(r, k, a); err != nil {
+					return err
 				}
 				continue
 			}
-			acc := new(big.Int)
+			a := new(big.Int)
 			for q := lo; q < hi; q++ {
-				acc.Add(acc, new(big.Int).Mul(limbsBig(f[q*m:(q+1)*m]), limbsBig(b[q*m:(q+1)*m])))
+				a.Add(a, new(big.Int).Mul(limbsBig(f[q*m:(q+1)*m]), limbsBig(b[q*m:(q+1)*m])))
 			}
-			if rowTotals[r] == nil {
-				rowTotals[r] = new(big.Int)
-			}
-			rowTotals[r].Add(rowTotals[r], acc)
-			for c := range d.w {
-				if occupied(k.get(c)) {
-					if frameCells[r*d.w+c] == nil {
-						frameCells[r*d.w+c] = new(big.Int)
-					}
-					frameCells[r*d.w+c].Add(frameCells[r*d.w+c], acc)
-				}
-			}
+			acc.addBig(r, k, a)
 		}
 		return nil
 	}
@@ -125,24 +181,70 @@ func (d *counter) run() (*Counts, error) {
 	if last := rowF[n]; len(last) > 0 {
 		total = limbsBig(last[:m])
 	}
+	return total, nil
+}
+
+// cellAcc accumulates the layouts through each row-end profile into the
+// per-cell counts and the row totals: in u128 for one limb, in big.Int
+// otherwise.
+type cellAcc struct {
+	d          *counter
+	frameCells []*big.Int
+	rowTotals  []*big.Int
+	fast       []u128
+	fastTotals []u128
+}
+
+func (a *cellAcc) addFast(r int, k key, v u128) error {
+	d := a.d
+	if a.fastTotals[r].add(v) {
+		return errOverflow
+	}
+	for c := range d.w {
+		if occupied(k.get(c)) && a.fast[r*d.w+c].add(v) {
+			return errOverflow
+		}
+	}
+	return nil
+}
+
+func (a *cellAcc) addBig(r int, k key, v *big.Int) {
+	d := a.d
+	if a.rowTotals[r] == nil {
+		a.rowTotals[r] = new(big.Int)
+	}
+	a.rowTotals[r].Add(a.rowTotals[r], v)
+	for c := range d.w {
+		if occupied(k.get(c)) {
+			if a.frameCells[r*d.w+c] == nil {
+				a.frameCells[r*d.w+c] = new(big.Int)
+			}
+			a.frameCells[r*d.w+c].Add(a.frameCells[r*d.w+c], v)
+		}
+	}
+}
+
+// result assembles the Counts and checks that every row end saw every
+// layout once (the row totals agree with the total).
+func (a *cellAcc) result(total *big.Int) (*Counts, error) {
+	d, m := a.d, a.d.m
 	res := &Counts{Total: total, Cells: make([]*big.Int, d.size), States: d.states}
 	for i := range res.Cells {
 		res.Cells[i] = new(big.Int)
 	}
-	for i := range frameCells {
-		v := frameCells[i]
+	for i := range a.frameCells {
+		v := a.frameCells[i]
 		if m == 1 {
-			v = fast[i].big()
+			v = a.fast[i].big()
 		}
 		if v != nil {
 			res.Cells[d.orig(i)] = v
 		}
 	}
-	// Every row end sees every layout once: the row totals must agree.
 	for r := range d.h {
-		rt := rowTotals[r]
+		rt := a.rowTotals[r]
 		if m == 1 {
-			rt = fastTotals[r].big()
+			rt = a.fastTotals[r].big()
 		}
 		if rt == nil {
 			rt = new(big.Int)

@@ -43,6 +43,7 @@ type counter struct {
 	// that failed the budget (0 if none did).
 	reuse          *enumCache
 	keepAll        bool // keep the profiles of every boundary (for a Counter)
+	compact        bool // run passes 3 and 4 on compact vectors even with one limb (the reference)
 	done, failKeys int
 	progress       func(done, total int) // CountOptions.Progress
 	ticks          int                   // cells of the long passes done
