@@ -78,9 +78,10 @@ type match struct {
 	rng   *rand.Rand // the pairing's stream: one seed per game
 	log   *slog.Logger
 	tally [2]protocol.Tally
-	timer *time.Timer    // the running timeout (handshake or action)
+	timer *time.Timer    // the running handshake timeout
+	act   actionTimer    // the action timeout (awaitMove)
 	first int            // the seat whose connection got the first line queued since the last flush, or -1
-	view  submarine.View // tell's scratch view for a client's result line (not allocated per action)
+	view  submarine.View // tell's scratch view (not allocated nor copied per action)
 }
 
 // runGame runs the pairing with the listener's game.
@@ -103,6 +104,7 @@ func (m *match) run(ctx context.Context, play func(ctx context.Context, k int) (
 	m.timer = time.NewTimer(time.Hour)
 	m.timer.Stop()
 	defer m.timer.Stop()
+	defer m.act.stop()
 	m.first = -1
 	n := m.st.cfg.Games
 	for k := 1; k <= n; k++ {
@@ -439,16 +441,23 @@ func takeTurn[A any](m *match, mv int, act func() A, r *moveReader[A]) (a A, w i
 // seat (who != mv). A shutdown closes the connections (run's AfterFunc):
 // the readers' errors end the wait and the game sees ctx.
 func awaitMove[A any](m *match, mv int, r *moveReader[A]) (who int, a A, fault error) {
-	m.timer.Reset(m.st.cfg.ActionTimeout(m.srv.cfg.Limits))
-	defer m.timer.Stop()
+	deadline := time.Now().Add(m.st.cfg.ActionTimeout(m.srv.cfg.Limits))
+	m.act.arm(deadline)
 	var msg inMsg
-	select {
-	case msg = <-m.seats[0].in():
-		who = 0
-	case msg = <-m.seats[1].in():
-		who = 1
-	case <-m.timer.C:
-		return mv, a, fmt.Errorf("read %s: %w%s", r.what, os.ErrDeadlineExceeded, r.late)
+wait:
+	for {
+		select {
+		case msg = <-m.seats[0].in():
+			who = 0
+			break wait
+		case msg = <-m.seats[1].in():
+			who = 1
+			break wait
+		case <-m.act.t.C:
+			if m.act.expired(deadline) {
+				return mv, a, fmt.Errorf("read %s: %w%s", r.what, os.ErrDeadlineExceeded, r.late)
+			}
+		}
 	}
 	if who != mv {
 		return who, a, waitingFault(msg)
@@ -463,6 +472,49 @@ func awaitMove[A any](m *match, mv int, r *moveReader[A]) (who int, a A, fault e
 		return mv, a, fmt.Errorf("%s: %w", r.what, err)
 	}
 	return mv, a, nil
+}
+
+// actionTimer is awaitMove's action timeout, armed lazily: a Reset and a
+// Stop on every action are two operations on the runtime's timer heap, so
+// the timer is left running from one action to the next and, when it fires
+// before the current action's deadline, it is armed again for the rest
+// (one extra wake-up per timeout, not two timer operations per action).
+type actionTimer struct {
+	t  *time.Timer
+	at time.Time // when t fires (or fired, unread); zero: stopped
+}
+
+// arm makes sure the timer fires at deadline or before.
+func (a *actionTimer) arm(deadline time.Time) {
+	switch {
+	case a.t == nil:
+		a.t = time.NewTimer(time.Until(deadline))
+	case a.at.IsZero() || a.at.After(deadline):
+		a.t.Reset(time.Until(deadline))
+	default:
+		return // it fires earlier: expired arms it again then
+	}
+	a.at = deadline
+}
+
+// expired is called when the timer has fired: it reports whether deadline
+// has passed, else arms the timer for the rest.
+func (a *actionTimer) expired(deadline time.Time) bool {
+	a.at = time.Time{}
+	if rest := time.Until(deadline); rest > 0 {
+		a.t.Reset(rest)
+		a.at = deadline
+		return false
+	}
+	return true
+}
+
+// stop stops the timer (the end of a pairing).
+func (a *actionTimer) stop() {
+	if a.t != nil {
+		a.t.Stop()
+		a.at = time.Time{}
+	}
 }
 
 // explanation is the Decision of the house AI p (nil when p gives none, or
@@ -809,14 +861,13 @@ func (m *match) tell(g *submarine.Game, i int, ev submarine.Event, outcome int) 
 	if s.dead() != nil {
 		return
 	}
-	if s.c == nil {
-		v := g.View(i) // the AI's own: it may keep it
-		if err := protect(func() { s.ai.Observe(ev, &v) }); err != nil {
+	g.ViewInto(i, &m.view)
+	if s.c == nil { // players.Player: the view is only valid during Observe
+		if err := protect(func() { s.ai.Observe(ev, &m.view) }); err != nil {
 			s.fault = err
 		}
 		return
 	}
-	g.ViewInto(i, &m.view)
 	m.sendResult(i, ev, outcome, &m.view, m.seats[1-i].order)
 }
 

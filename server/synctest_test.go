@@ -137,6 +137,52 @@ func TestActionTimeout(t *testing.T) {
 	})
 }
 
+// TestActionTimeoutAfterActions: the action timeout runs from each "your
+// turn", also when the timer is left running from the actions before
+// (awaitMove arms it lazily): P1 acts after 7 s, P2 after 6 s, then P1 is
+// silent and forfeits exactly 10 s after its second "your turn".
+func TestActionTimeoutAfterActions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Limits.ActionTimeout = 10 * time.Second
+		pl, stop := startPipeServer(t, cfg)
+		defer stop()
+		p1, p2 := pl.dial(), pl.dial()
+		p1.expect(t, greet)
+		p2.expect(t, greet)
+		p1.send(t, p1Place)
+		p2.send(t, p2Place)
+		p1.expect(t, "your turn")
+		p2.expect(t, "waiting")
+		prefix := func(p *pipeClient, want string) {
+			t.Helper()
+			got, err := p.r.ReadString('\n')
+			require.NoError(t, err)
+			require.True(t, strings.HasPrefix(got, want), "got %q, want %s...", got, want)
+		}
+		time.Sleep(7 * time.Second)
+		p1.send(t, `{"attack":{"to":[1,1]}}`)
+		prefix(p1, `{"result":{"attacked"`) // the mover's lines go out first
+		p1.expect(t, "waiting")
+		prefix(p2, `{"result":{"attacked"`)
+		p2.expect(t, "your turn")
+		time.Sleep(6 * time.Second)
+		p2.send(t, `{"attack":{"to":[0,1]}}`)
+		start := time.Now()
+		prefix(p2, `{"result":{"attacked"`)
+		p2.expect(t, "waiting")
+		prefix(p1, `{"result":{"attacked"`)
+		p1.expect(t, "your turn")
+		prefix(p1, `{"outcome":false,`)
+		require.Equal(t, 10*time.Second, time.Since(start), "the forfeit comes exactly at the action timeout")
+		prefix(p2, `{"outcome":true,`)
+		p2.expect(t, "you win")
+		p1.expect(t, "you lose")
+		p1.expectEOF(t)
+		p2.expectEOF(t)
+	})
+}
+
 func TestHandshakeTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t)
