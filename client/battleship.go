@@ -51,6 +51,18 @@ type BattleshipGame struct {
 // line is an error wrapping a *protocol.ProtocolError. Cancelling ctx closes
 // conn; PlayBattleship leaves conn open otherwise.
 func PlayBattleship(ctx context.Context, conn net.Conn, p bsplayers.Player, opts BattleshipPlayOptions) (BattleshipGame, error) {
+	var g BattleshipGame
+	err := playFleet(ctx, conn, opts, "battleship", func(c *client, r *battleship.Rules) (err error) {
+		g, err = c.battleship(r, p)
+		return err
+	})
+	return g, err
+}
+
+// playFleet runs play, one game of a Battleship-board protocol (game names
+// it in errors), on conn with opts' defaults applied: cancelling ctx closes
+// conn; conn stays open otherwise.
+func playFleet(ctx context.Context, conn net.Conn, opts BattleshipPlayOptions, game string, play func(c *client, r *battleship.Rules) error) error {
 	if opts.Rules == nil {
 		opts.Rules = battleship.DefaultRules()
 	}
@@ -65,19 +77,19 @@ func PlayBattleship(ctx context.Context, conn net.Conn, p bsplayers.Player, opts
 		po.Log = slog.New(slog.DiscardHandler)
 	}
 	if err := ctx.Err(); err != nil {
-		return BattleshipGame{}, fmt.Errorf("client: play battleship: %w", err)
+		return fmt.Errorf("client: play %s: %w", game, err)
 	}
 	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
 	defer stop()
 	c := &client{conn: conn, lr: protocol.NewLineReader(conn, opts.MaxLine), opts: po}
-	g, err := c.battleship(opts.Rules, p)
+	err := play(c, opts.Rules)
 	if err != nil {
-		err = fmt.Errorf("client: play battleship: %w", err)
+		err = fmt.Errorf("client: play %s: %w", game, err)
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w (%w)", ctx.Err(), err)
 		}
 	}
-	return g, err
+	return err
 }
 
 // battleship plays one game on c.

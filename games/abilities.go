@@ -1,22 +1,24 @@
 package games
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"net"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/internal/roster"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// abilitiesUnserved says why the abilities variant has no network host.
-const abilitiesUnserved = "the abilities protocol is not written yet (issue 12, item 2)"
-
 // abilitiesGame is the abilities variant of Battleship: rules in
 // game/abilities, AIs in players/abilities, replays by
-// replay.AbilitiesWriter. It has no network protocol yet: the server does
-// not serve it and kaisen play refuses it (Unserved).
+// replay.AbilitiesWriter, network protocol in protocol/abilities.go (the
+// server's abilities listeners, client.PlayAbilities).
 var abilitiesGame = Game{
 	Name:    abilities.Name,
 	Summary: "Battleship with ship abilities (AI vs Humans sides): moving 1-decks, salvoes, counts or suppression, false miss or air defence",
@@ -63,13 +65,36 @@ var abilitiesGame = Game{
 	PlayDefault:      "ab-density",
 	ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
 	Shots:            true,
-	Unserved:         abilitiesUnserved,
-	NewClient: func(opt ClientOptions) (Client, error) {
-		if _, err := abplayers.Lookup(opt.Player); err != nil {
-			return nil, fmt.Errorf("--player: %w", err)
+	NewClient:        newAbilitiesClient,
+}
+
+// abilitiesClient plays the abilities protocol: one game per connection,
+// on the sides and options the server's hello names.
+type abilitiesClient struct {
+	player string
+	load   roster.Loader
+}
+
+func newAbilitiesClient(opt ClientOptions) (Client, error) {
+	if _, err := abplayers.New(opt.Player, abilities.DefaultRules(), opt.Load); err != nil {
+		return nil, fmt.Errorf("--player: %w", err)
+	}
+	return &abilitiesClient{player: opt.Player, load: opt.Load}, nil
+}
+
+func (c *abilitiesClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
+	build := func(r *abilities.Rules, seat int) (abplayers.Player, error) {
+		f, err := abplayers.New(c.player, r, c.load)
+		if err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("kaisen play --game %s: %s", abilities.Name, abilitiesUnserved)
-	},
+		return f(rand.New(rand.NewPCG(opt.Seed, uint64(first))), seat), nil
+	}
+	g, err := client.PlayAbilities(ctx, conn, build, client.BattleshipPlayOptions{ReadTimeout: opt.ReadTimeout, Log: opt.Log})
+	if err != nil {
+		return 0, err
+	}
+	return finished(opt, g.Errors, g.End, g.Line, "game", first+1, "seat", g.Hello.Seat, "shots", g.Shots[0], "enemy_shots", g.Shots[1], "actions", g.Actions)
 }
 
 type abilitiesReplay struct{ rp *replay.AbilitiesReplay }

@@ -93,17 +93,7 @@ func (c *battleshipClient) Play(ctx context.Context, conn net.Conn, first int, o
 	if err != nil {
 		return 0, err
 	}
-	for _, msg := range g.Errors {
-		opt.Log.Warn("server error line", "error", msg)
-	}
-	opt.Log.Debug("game over", "game", first+1, "end", g.End.String(), "shots", g.Shots[0], "enemy_shots", g.Shots[1], "first", g.First)
-	opt.OnEnd(g.End)
-	if opt.Print != nil {
-		if err := opt.Print(g.Line); err != nil {
-			return 1, fmt.Errorf("write output: %w", err)
-		}
-	}
-	return 1, nil
+	return finished(opt, g.Errors, g.End, g.Line, "game", first+1, "shots", g.Shots[0], "enemy_shots", g.Shots[1], "first", g.First)
 }
 
 type battleshipReplay struct{ rp *replay.BattleshipReplay }

@@ -40,7 +40,7 @@ func TestLookup(t *testing.T) {
 		})
 	}
 	require.Equal(t, []string{"submarine", "battleship", "abilities"}, games.Names())
-	require.Equal(t, []string{"submarine", "battleship"}, games.Served())
+	require.Equal(t, []string{"submarine", "battleship", "abilities"}, games.Served())
 	require.Equal(t, submarine.Name, games.Default().Name)
 }
 

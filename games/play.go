@@ -2,6 +2,7 @@ package games
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"time"
@@ -38,4 +39,21 @@ type Client interface {
 	// whole series); first is the number of games played on earlier
 	// connections. It returns the games finished, also on an error.
 	Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error)
+}
+
+// finished reports one game a Client played to its end (one game per
+// connection): the server's error lines as warnings, the end with attrs
+// at debug level, then OnEnd and Print. It returns Play's values.
+func finished(opt PlayOptions, errLines []string, end protocol.End, line string, attrs ...any) (int, error) {
+	for _, msg := range errLines {
+		opt.Log.Warn("server error line", "error", msg)
+	}
+	opt.Log.Debug("game over", append([]any{"end", end.String()}, attrs...)...)
+	opt.OnEnd(end)
+	if opt.Print != nil {
+		if err := opt.Print(line); err != nil {
+			return 1, fmt.Errorf("write output: %w", err)
+		}
+	}
+	return 1, nil
 }

@@ -258,27 +258,9 @@ func DecodeShotResult(line []byte, r *battleship.Rules) (ShotResult, error) {
 
 func decodeShotResult(line []byte, r *battleship.Rules) (ShotResult, error) {
 	res := ShotResult{GameOutcome: NoOutcome, At: grid.None}
-	ms, err := object(line, "result line")
+	ms, known, err := resultLine(line, &res.Error, &res.GameOutcome)
 	if err != nil {
 		return res, err
-	}
-	known := 0
-	if raw, ok := lookup(ms, "error"); ok {
-		known++
-		if res.Error, err = str(raw, `"error"`); err != nil {
-			return res, err
-		}
-	}
-	if raw, ok := lookup(ms, "outcome"); ok {
-		known++
-		won, err := boolean(raw, `"outcome"`)
-		if err != nil {
-			return res, err
-		}
-		res.GameOutcome = Lost
-		if won {
-			res.GameOutcome = Won
-		}
 	}
 	if raw, ok := lookup(ms, "result"); ok {
 		known++
@@ -325,23 +307,8 @@ func decodeShot(raw json.RawMessage, r *battleship.Rules, res *ShotResult) error
 	if res.At == grid.None {
 		return fmt.Errorf("%w: shot position %s is off the board", ErrType, describe(pos))
 	}
-	oraw, ok := lookup(fields, "outcome")
-	if !ok {
-		return fmt.Errorf(`%w: "shot" needs "outcome"`, ErrType)
-	}
-	name, err := str(oraw, `"shot.outcome"`)
-	if err != nil {
+	if res.Outcome, err = shotOutcome(fields, `"shot"`); err != nil {
 		return err
-	}
-	switch name {
-	case "miss":
-		res.Outcome = battleship.Miss
-	case "hit":
-		res.Outcome = battleship.Hit
-	case "kill":
-		res.Outcome = battleship.Kill
-	default:
-		return fmt.Errorf(`%w: shot outcome %q, want "miss", "hit" or "kill"`, ErrType, name)
 	}
 	sraw, hasShip := lookup(fields, "ship")
 	if hasShip != (res.Outcome == battleship.Kill) {
@@ -373,4 +340,52 @@ func decodeShot(raw json.RawMessage, r *battleship.Rules, res *ShotResult) error
 		return fmt.Errorf("%w: the sunk ship does not hold the shot's position", ErrType)
 	}
 	return nil
+}
+
+// resultLine parses a result line of a game on a Battleship board into
+// its members and the keys every such line may have: "error" (its message
+// into msg) and "outcome" (into outcome, left NoOutcome when absent, else
+// Lost or Won); known counts the keys found.
+func resultLine(line []byte, msg *string, outcome *int) (ms []member, known int, err error) {
+	*outcome = NoOutcome
+	if ms, err = object(line, "result line"); err != nil {
+		return nil, 0, err
+	}
+	if raw, ok := lookup(ms, "error"); ok {
+		known++
+		if *msg, err = str(raw, `"error"`); err != nil {
+			return nil, known, err
+		}
+	}
+	if raw, ok := lookup(ms, "outcome"); ok {
+		known++
+		won, err := boolean(raw, `"outcome"`)
+		if err != nil {
+			return nil, known, err
+		}
+		*outcome = Lost
+		if won {
+			*outcome = Won
+		}
+	}
+	return ms, known, nil
+}
+
+// shotOutcome parses the "outcome" of a shot's fields (what names them):
+// "miss", "hit" or "kill".
+func shotOutcome(fields []member, what string) (battleship.Outcome, error) {
+	raw, ok := lookup(fields, "outcome")
+	if !ok {
+		return 0, fmt.Errorf(`%w: %s needs "outcome"`, ErrType, what)
+	}
+	name, err := str(raw, what+".outcome")
+	if err != nil {
+		return 0, err
+	}
+	for _, o := range []battleship.Outcome{battleship.Miss, battleship.Hit, battleship.Kill} {
+		if o.String() == name {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf(`%w: %s outcome %q, want "miss", "hit" or "kill"`, ErrType, what, name)
 }

@@ -309,15 +309,22 @@ func (rp *AbilitiesReplay) replay() (*replayed, error) {
 		out.steps = append(out.steps, st)
 		out.winner, out.status = g.Winner(), g.Status()
 	}
-	if out.status == battleship.Running && len(want.Forfeits) == 1 && want.Forfeits[0].Kind == ForfeitPanic {
-		out.winner = 1 - want.Forfeits[0].Seat // a player crashed: outside the rules
+	if out.status == battleship.Running && !(want.Outcome == OutcomeAborted && len(want.Forfeits) == 0) {
+		// A forfeit outside the rules: a player crashed, or (a server's
+		// game) a seat broke the protocol while waiting or on its move.
+		ff, err := earlyForfeit(want.Forfeits, bsOutsideRules, len(rp.Actions), "actions",
+			fmt.Sprintf("%s, %s or %s", ForfeitPanic, ForfeitWaiting, ForfeitProtocol))
+		if err != nil {
+			return nil, err
+		}
+		if ff.Kind == ForfeitProtocol && ff.Seat != g.ToAct() {
+			return nil, mismatch("a %s forfeit of seat %d, but seat %d was to act", ForfeitProtocol, ff.Seat, g.ToAct())
+		}
+		out.winner = 1 - ff.Seat
 	}
 	shots := [2]int{g.Shots(0), g.Shots(1)}
 	if want.Winner != out.winner || want.Shots != shots {
 		return nil, fmt.Errorf("%w: result winner %d shots %v, the rules give winner %d shots %v", ErrMismatch, want.Winner, want.Shots, out.winner, shots)
-	}
-	if out.status == battleship.Running && len(want.Forfeits) == 0 {
-		return nil, fmt.Errorf("%w: the game is not over after the last action", ErrMismatch)
 	}
 	return out, nil
 }

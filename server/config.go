@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
@@ -111,9 +112,10 @@ type ListenerConfig struct {
 	// Address is host:port; port 0 picks a free port. Default 127.0.0.1:2000.
 	// Binding anything but a loopback address logs a warning.
 	Address string `mapstructure:"address"`
-	// Game is the game served: submarine or battleship (the Kaisen battleship
+	// Game is the game served: submarine, battleship (the Kaisen battleship
 	// protocol on the classic 10x10 board; dialect, board settings and games
-	// stay unset). Default "" = submarine.
+	// stay unset) or abilities (its abilities variant, the same constraints).
+	// Default "" = submarine.
 	Game string `mapstructure:"game"`
 	// Dialect is the wire dialect: classic or submarine-py. Default classic.
 	Dialect string `mapstructure:"dialect"`
@@ -147,6 +149,12 @@ type ListenerConfig struct {
 	// HumanActionTimeout is the time a person has for each action on this
 	// listener when Humans is set, from 1s to 24h. Default 10m.
 	HumanActionTimeout time.Duration `mapstructure:"human_action_timeout"`
+	// Abilities are the sides and rules options of an abilities listener
+	// (game: abilities; docs/abilities.md): sides [seat 0, seat 1], seat 0
+	// being the first connection (the client, against a house AI); default
+	// [ai, humans], every option off. alternate_first is refused (first
+	// says who acts first). Other games leave it unset.
+	Abilities arena.AbilitiesConfig `mapstructure:"abilities"`
 }
 
 // ActionTimeout is the time a client of l (with defaults applied) has for
@@ -442,6 +450,7 @@ type setup struct {
 	house   players.Factory // nil for pair listeners
 	enc     *resultEncoder  // result lines of this dialect and fleet
 	bs      *bsSetup        // battleship listeners only (server/battleship.go)
+	ab      *abSetup        // abilities listeners only (server/abilities.go)
 	// play is the game's play step of one pairing (listenerGame.play).
 	play func(m *match) func(ctx context.Context, k int) (*Result, []byte)
 }

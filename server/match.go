@@ -396,6 +396,9 @@ type moveReader[A any] struct {
 	what   string                       // the move's name in faults: "action", "shot"
 	late   string                       // added to the fault of a client that sent no move in time
 	decode func(line []byte) (A, error) // one move line
+	// quiet: the other seat is not told "waiting" again (it was told
+	// nothing since its last "waiting": an abilities hidden move).
+	quiet bool
 }
 
 // takeTurn tells seat mv that it is its turn (and the other seat to wait)
@@ -408,7 +411,9 @@ type moveReader[A any] struct {
 func takeTurn[A any](m *match, mv int, act func() A, r *moveReader[A]) (a A, w int, fault error) {
 	ms := m.seats[mv]
 	m.sendString(mv, protocol.YourTurn)
-	m.sendString(1-mv, protocol.Waiting)
+	if !r.quiet {
+		m.sendString(1-mv, protocol.Waiting)
+	}
 	// Whatever a client sent before this turn was sent while it waited
 	// for the server: out of turn.
 	if w, err := m.offTurn(); err != nil {

@@ -50,7 +50,7 @@ func newServeCmd(e *env) *cobra.Command {
 	var f serveFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run the turn server (submarine game, both dialects; battleship)",
+		Short: "Run the turn server (submarine game, both dialects; battleship; abilities)",
 		Long: `Run Kaisen's turn server for the submarine game. Existing Ruby and Python
 clients, and kaisen play, connect over TCP and play each other (clients are
 paired in arrival order) or a house AI, byte for byte as on the reference
@@ -110,6 +110,7 @@ before its players are told the result.`,
   kaisen serve --dialect submarine-py --rocks "2,2;3,1" --house random
   kaisen serve --config configs/server.yaml --metrics 127.0.0.1:9100
   kaisen serve --game battleship --house gridbot        battleship (docs/protocol.md)
+  kaisen serve --game abilities --house ab-density      the abilities variant (docs/protocol.md)
   kaisen serve --house admiral --web 127.0.0.1:8080      watch the games at http://127.0.0.1:8080/
   kaisen serve --house admiral --humans --listen 127.0.0.1:2001   people play it (kaisen play --human)
   kaisen serve --house random --max-connections-per-ip 2000   for kaisen loadtest
@@ -191,7 +192,7 @@ before its players are told the result.`,
 	lim := server.DefaultLimits()
 	fl.StringVar(&f.config, "config", "", "YAML config file (see configs/server.yaml); flags override it")
 	fl.StringVar(&f.listen, "listen", d.Address, "address to listen on, host:port (port 0 = any free port)")
-	fl.StringVar(&f.game, "game", server.GameSubmarine, gameFlagHelp("game")+" (battleship: 10x10, house AIs gridbot, density, bs-random)")
+	fl.StringVar(&f.game, "game", server.GameSubmarine, gameFlagHelp("game")+" (battleship: 10x10, house AIs gridbot, density, bs-random; abilities: house AIs ab-density, ab-plain, ab-random)")
 	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	fl.StringVar(&f.dialect, "dialect", d.Dialect, "wire dialect: classic or submarine-py")
 	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), or pair; default: pair clients (submarine), gridbot (battleship)")

@@ -1,0 +1,128 @@
+package client
+
+// The abilities client: PlayAbilities connects one abilities AI (package
+// abplayers) to a Kaisen abilities server and plays one game.
+
+import (
+	"context"
+	"fmt"
+	"net"
+
+	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
+	"github.com/kaisen-ai/kaisen/protocol"
+)
+
+// AbilitiesPlayerFor builds the player of one abilities game once the
+// server's hello has said the rules (sides, options) and the seat.
+type AbilitiesPlayerFor func(rules *abilities.Rules, seat int) (abplayers.Player, error)
+
+// AbilitiesGame is how one abilities game went for the client.
+type AbilitiesGame struct {
+	End   protocol.End // how it ended for this client
+	Line  string       // the end line exactly as the server sent it
+	Hello protocol.AbilitiesHello
+	// Shots counts the cells fired at by this client [0] and by the
+	// opponent [1] (air-defended ones included), as the rules count them.
+	Shots [2]int
+	// Actions counts the actions this client sent.
+	Actions int
+	// Errors lists the messages of the {"error":...} lines the server sent
+	// (why this client forfeited).
+	Errors []string
+}
+
+// PlayAbilities plays one game of the abilities protocol on conn: it reads
+// the hello (a version other than protocol.AbilitiesVersion is an error
+// wrapping protocol.ErrVersion), builds the player for the rules and seat
+// it names (opts.Rules is the board and fleet, nil = the classic ones),
+// sends its placement, answers every "your turn" with the player's action
+// (its answer when the last result line asked this seat a question),
+// tells the player every result line as the abilities.Event the rules
+// give that seat, and returns at the end line. A malformed or unexpected
+// line is an error wrapping a *protocol.ProtocolError. Cancelling ctx
+// closes conn; PlayAbilities leaves conn open otherwise.
+func PlayAbilities(ctx context.Context, conn net.Conn, build AbilitiesPlayerFor, opts BattleshipPlayOptions) (AbilitiesGame, error) {
+	var g AbilitiesGame
+	err := playFleet(ctx, conn, opts, abilities.Name, func(c *client, base *battleship.Rules) (err error) {
+		g, err = c.abilities(base, build)
+		return err
+	})
+	return g, err
+}
+
+// abilities plays one abilities game on c.
+func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (AbilitiesGame, error) {
+	var g AbilitiesGame
+	line, err := c.read("hello")
+	if err != nil {
+		return g, err
+	}
+	if g.Hello, err = protocol.DecodeAbilitiesHello(line); err != nil {
+		return g, err
+	}
+	me := g.Hello.Seat
+	if g.Hello.Version != protocol.AbilitiesVersion {
+		return g, fmt.Errorf("%w: the server speaks version %d, this client %d", protocol.ErrVersion, g.Hello.Version, protocol.AbilitiesVersion)
+	}
+	rules, err := abilities.NewRules(base, g.Hello.Sides[0], g.Hello.Sides[1], g.Hello.Options)
+	if err != nil {
+		return g, err
+	}
+	p, err := build(rules, me)
+	if err != nil {
+		return g, fmt.Errorf("build the player: %w", err)
+	}
+	place := p.Place()
+	if err := base.ValidatePlacement(place); err != nil {
+		return g, fmt.Errorf("the player's placement: %w", err)
+	}
+	if err := c.write(protocol.EncodeShips(base, place)); err != nil {
+		return g, err
+	}
+	var ask *abilities.Question // the question this seat must answer, if any
+	for {
+		line, err := c.read("turn or result")
+		if err != nil {
+			return g, err
+		}
+		switch string(line) {
+		case protocol.YourTurn:
+			a := p.Act(ask)
+			g.Actions++
+			if err := c.write(protocol.EncodeAbilitiesAction(rules, a)); err != nil {
+				return g, err
+			}
+			continue
+		case protocol.Waiting:
+			continue
+		}
+		if e, _ := protocol.ParseEnd(line); e != protocol.NotEnd {
+			g.End, g.Line = e, string(line)
+			return g, nil
+		}
+		res, err := protocol.DecodeAbilitiesEvent(line, rules, me)
+		if err != nil {
+			return g, err
+		}
+		if res.Error != "" {
+			g.Errors = append(g.Errors, res.Error)
+		}
+		if !res.HasEvent {
+			continue // an error line, or a forfeit's outcome line: the end line follows
+		}
+		ev := res.Event
+		side := 1
+		if ev.Attacker == me {
+			side = 0
+		}
+		g.Shots[side] += len(ev.Cells)
+		ask = nil
+		if ev.Ask != nil && ev.Ask.Seat == me {
+			q := *ev.Ask
+			ask = &q
+		}
+		p.Observe(ev)
+	}
+}
