@@ -125,13 +125,19 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		late:   fmt.Sprintf(" (no action within %v)", m.st.cfg.ActionTimeout(m.srv.cfg.Limits)),
 		decode: func(line []byte) (abilities.Action, error) { return protocol.DecodeAbilitiesAction(line, rules) },
 	}
+	// told[i]: seat i was sent a result line by the last action (or the
+	// game is starting). A seat told nothing (the enemy of a hidden move,
+	// the shooter while the defender weighs a false miss or air defence:
+	// the rules hold its view back) gets no "waiting" either, so that the
+	// lines it reads are those of a game without the move or the question.
+	told := [2]bool{true, true}
 	for {
 		if i, err := m.houseFault(); err != nil { // a house AI that panicked in Observe
 			return forfeit(i, err, replay.ForfeitPanic)
 		}
 		mv := g.ToAct()
+		actions.quiet = !told[1-mv]
 		a, w, fault := takeTurn(m.match, mv, func() abilities.Action { return m.ai[mv].Act(g.Pending()) }, actions)
-		actions.quiet = false
 		if fault != nil {
 			w, kind := m.turnFault(ctx, mv, w)
 			if w < 0 { // the replay has every action played
@@ -150,10 +156,8 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		for _, i := range [2]int{mv, 1 - mv} {
 			m.tell(i, st.Views[i], wireOutcome(st.Status == battleship.Won, st.Winner, i))
+			told[i] = !st.Views[i].Silent
 		}
-		// The enemy of a hidden move is told nothing, not even another
-		// "waiting" before the mover's next action.
-		actions.quiet = st.Views[1-mv].Silent
 		if st.Status == battleship.Running {
 			continue
 		}

@@ -396,8 +396,8 @@ type moveReader[A any] struct {
 	what   string                       // the move's name in faults: "action", "shot"
 	late   string                       // added to the fault of a client that sent no move in time
 	decode func(line []byte) (A, error) // one move line
-	// quiet: the other seat is not told "waiting" again (it was told
-	// nothing since its last "waiting": an abilities hidden move).
+	// quiet: the other seat is not told "waiting" (it was told nothing by
+	// the last action: see abMatch.play).
 	quiet bool
 }
 
