@@ -135,7 +135,7 @@ type Event struct {
 	// Silent: nothing of the action is told (an enemy move under HideMoves);
 	// a host does not deliver it.
 	Silent  bool
-	Special bool         // the shot used the 3-deck's ability
+	Special bool         // the shot used the 3-deck's ability (to a defender asked about the shot: the shot declares it)
 	Cells   []CellResult // the cells resolved by this action (the answers to a shot come with the Defend that settles them)
 	Scan    int          // the AI's 5x5 count, -1 when none was made
 	Ask     *Question    // a question now pending (the defender must answer)

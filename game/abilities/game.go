@@ -298,6 +298,9 @@ func (g *Game) Apply(a Action) (Step, error) {
 	} else if a.Kind != Move && g.status != battleship.Running {
 		ev[0].TurnEnd, ev[1].TurnEnd = true, true
 	}
+	if a.Kind == Shoot && a.Special && g.ask != nil {
+		ev[g.ask.Seat].Special = true // the defender asked is told the shot it weighs, 3-deck included
+	}
 	if g.ask != nil {
 		for v := range ev {
 			if v == g.ask.Seat || g.ask.Ask == AskReveal {

@@ -265,6 +265,13 @@ func TestWorkedExamples(t *testing.T) {
 			require.Equal(t, []abilities.CellResult{{At: 33}, {At: 34}}, st2[0].Views[0].Cells)
 			require.Equal(t, abilities.Salvo, st2[0].Views[0].Kind)
 		}},
+		{"the defender asked is told the shot is the 3-deck's; air defence stops its count", ai, hu, abilities.Options{}, func(t *testing.T, g *abilities.Game) {
+			st := play(t, g, special(9), defend(true))
+			require.True(t, st[0].Views[1].Special, "declared with the shot")
+			require.Equal(t, abilities.AskAirDefence, st[0].Views[1].Ask.Ask)
+			require.False(t, st[1].Views[0].Special, "no shot happened")
+			require.Equal(t, -1, st[1].Views[0].Scan)
+		}},
 		{"SuppressPassive: a suppressed 4-deck cannot lie that turn", hu, ai, abilities.Options{SuppressPassive: true}, func(t *testing.T, g *abilities.Game) {
 			st := play(t, g, special(1))[0]
 			require.Nil(t, st.Views[1].Ask)
