@@ -75,6 +75,11 @@ func (s *Store) Register(ctx context.Context, name string) (token string, err er
 	return token, nil
 }
 
+// compareHashes compares two token hashes in time that depends only on
+// their length (always 64 hex digits); a variable for the test that
+// checks every attempt runs it.
+var compareHashes = subtle.ConstantTimeCompare
+
 // Authenticate checks that token is bot name's, in time that does not
 // depend on where a wrong token differs nor on whether the bot exists.
 // Its only failure for a bad name or token is ErrAuth.
@@ -88,7 +93,7 @@ func (s *Store) Authenticate(ctx context.Context, name, token string) error {
 	case err != nil:
 		return fmt.Errorf("ladder: authenticate: %w", err)
 	}
-	same := subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(stored)) == 1
+	same := compareHashes([]byte(hashToken(token)), []byte(stored)) == 1
 	if !known || !same {
 		return ErrAuth
 	}

@@ -2,8 +2,10 @@ package ladder
 
 import (
 	"context"
+	"crypto/subtle"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +61,32 @@ func TestRegisterAndAuthenticate(t *testing.T) {
 		require.Equal(t, hashToken(alice), stored)
 		require.NotContains(t, stored, alice[len(TokenPrefix):])
 	})
+}
+
+// TestAuthenticateComparesEveryTime: every attempt, right or wrong, for a
+// bot that exists or not, with a token of any length, runs exactly one
+// constant-time comparison of two 64-digit hashes: nothing returns early,
+// so the time of an attempt tells neither whether the name exists nor how
+// much of a token is right.
+func TestAuthenticateComparesEveryTime(t *testing.T) {
+	ctx := context.Background()
+	s := openDSN(t, filepath.Join(t.TempDir(), "l.db"))
+	alice, err := s.Register(ctx, "alice")
+	require.NoError(t, err)
+	var lens [][2]int
+	compareHashes = func(x, y []byte) int {
+		lens = append(lens, [2]int{len(x), len(y)})
+		return subtle.ConstantTimeCompare(x, y)
+	}
+	defer func() { compareHashes = subtle.ConstantTimeCompare }()
+	for _, tt := range []struct{ bot, token string }{
+		{"alice", alice}, {"alice", alice[:len(alice)-1] + "x"}, {"alice", ""}, {"alice", strings.Repeat("x", 1000)},
+		{"nobody", alice}, {"nobody", ""},
+	} {
+		lens = nil
+		_ = s.Authenticate(ctx, tt.bot, tt.token)
+		require.Equal(t, [][2]int{{64, 64}}, lens, "%s with a token of %d bytes", tt.bot, len(tt.token))
+	}
 }
 
 // TestRecordGame: a game is rated and stored with its changes at once; the

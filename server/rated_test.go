@@ -41,7 +41,14 @@ func testLadder(t *testing.T, bots ...string) (*ladder.Store, map[string]string)
 // answers ("" when it closes without one).
 func firstLine(t *testing.T, addr, line string) string {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
+	return firstLineFrom(t, nil, addr, line)
+}
+
+// firstLineFrom is firstLine from local address from (nil: any).
+func firstLineFrom(t *testing.T, from net.Addr, addr, line string) string {
+	t.Helper()
+	d := net.Dialer{LocalAddr: from}
+	c, err := d.Dial("tcp", addr)
 	require.NoError(t, err)
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
@@ -87,7 +94,7 @@ func TestRatedRefusals(t *testing.T) {
 		require.Eventually(t, func() bool { return ts.Server.waitingBots() == 1 }, 5*time.Second, 5*time.Millisecond)
 		assert.Equal(t, "refused: already_connected: bot alpha is connected already", firstLine(t, addr, "auth alpha "+tok["alpha"]))
 	})
-	for _, secret := range tok {
+	for _, secret := range []string{tok["alpha"], tok["beta"], fake} { // right and wrong tokens alike
 		assert.NotContains(t, ts.logs.String(), secret, "a token reached the log")
 		assert.NotContains(t, ts.logs.String(), secret[len(ladder.TokenPrefix):])
 	}
@@ -118,6 +125,11 @@ func TestRatedBruteForceLimited(t *testing.T) {
 	// locked out for the window.
 	got := firstLine(t, ts.addr(0), "auth alpha "+tok["alpha"])
 	assert.True(t, strings.HasPrefix(got, "refused: auth_rate_limited: "), got)
+	// So is another address of the same /24: the guesser cannot walk
+	// around the limit.
+	got = firstLineFrom(t, &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}, ts.addr(0), "auth alpha "+tok["alpha"])
+	assert.True(t, strings.HasPrefix(got, "refused: auth_rate_limited: "), got)
+	assert.NotContains(t, ts.logs.String(), wrong, "a wrong token reached the log")
 }
 
 func TestRatedGamesCommittedAndLinked(t *testing.T) {
