@@ -112,18 +112,27 @@ const (
 	greet   = "you are connected. please send me initial state."
 )
 
+// placedPair starts a server with a 10 s action timeout on a pipe
+// listener and plays two clients' handshake up to P1's "your turn" (P2's
+// "waiting" is left unread).
+func placedPair(t *testing.T) (p1, p2 *pipeClient, stop func()) {
+	t.Helper()
+	cfg := testConfig(t)
+	cfg.Limits.ActionTimeout = 10 * time.Second
+	pl, stop := startPipeServer(t, cfg)
+	p1, p2 = pl.dial(), pl.dial()
+	p1.expect(t, greet)
+	p2.expect(t, greet)
+	p1.send(t, p1Place)
+	p2.send(t, p2Place)
+	p1.expect(t, "your turn")
+	return p1, p2, stop
+}
+
 func TestActionTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := testConfig(t)
-		cfg.Limits.ActionTimeout = 10 * time.Second
-		pl, stop := startPipeServer(t, cfg)
+		p1, p2, stop := placedPair(t)
 		defer stop()
-		p1, p2 := pl.dial(), pl.dial()
-		p1.expect(t, greet)
-		p2.expect(t, greet)
-		p1.send(t, p1Place)
-		p2.send(t, p2Place)
-		p1.expect(t, "your turn")
 		start := time.Now()
 		// P1 says nothing; P2 waits. (A pipe has no buffer: each line is
 		// read in the order the server writes it.)
@@ -143,16 +152,8 @@ func TestActionTimeout(t *testing.T) {
 // silent and forfeits exactly 10 s after its second "your turn".
 func TestActionTimeoutAfterActions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := testConfig(t)
-		cfg.Limits.ActionTimeout = 10 * time.Second
-		pl, stop := startPipeServer(t, cfg)
+		p1, p2, stop := placedPair(t)
 		defer stop()
-		p1, p2 := pl.dial(), pl.dial()
-		p1.expect(t, greet)
-		p2.expect(t, greet)
-		p1.send(t, p1Place)
-		p2.send(t, p2Place)
-		p1.expect(t, "your turn")
 		p2.expect(t, "waiting")
 		prefix := func(p *pipeClient, want string) {
 			t.Helper()
@@ -227,16 +228,8 @@ func TestIdleTimeout(t *testing.T) {
 // the game at once, even while the client is waiting.
 func TestWriteTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := testConfig(t)
-		cfg.Limits.ActionTimeout = 10 * time.Second
-		pl, stop := startPipeServer(t, cfg)
+		p1, p2, stop := placedPair(t)
 		defer stop()
-		p1, p2 := pl.dial(), pl.dial()
-		p1.expect(t, greet)
-		p2.expect(t, greet)
-		p1.send(t, p1Place)
-		p2.send(t, p2Place)
-		p1.expect(t, "your turn")
 		// P2 never reads "waiting" (a pipe has no buffer): the server gives
 		// up on P2 after the timeout, before P1's action is read.
 		start := time.Now()

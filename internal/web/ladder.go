@@ -29,8 +29,8 @@ type LadderReader interface {
 func Ladder(r LadderReader) Option { return func(h *Hub) { h.ladder = r } }
 
 var (
-	ladderPage  = template.Must(template.ParseFS(assets, "page/ladder.html"))
-	historyPage = template.Must(template.ParseFS(assets, "page/history.html"))
+	ladderPage  = template.Must(template.ParseFS(assets, "page/ladder.html", "page/ladderstyle.html"))
+	historyPage = template.Must(template.ParseFS(assets, "page/history.html", "page/ladderstyle.html"))
 )
 
 // ladderTimeout bounds one read of the ladder database by a page.
