@@ -59,6 +59,9 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 	if err != nil {
 		return g, err
 	}
+	if string(line) == protocol.BattleshipGreeting {
+		return g, protocol.NewProtocolError(line, fmt.Errorf("%w: want the abilities hello, got the battleship and submarine greeting (a server of another game?)", protocol.ErrUnexpected))
+	}
 	if g.Hello, err = protocol.DecodeAbilitiesHello(line); err != nil {
 		return g, err
 	}

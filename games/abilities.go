@@ -113,6 +113,10 @@ func (a abilitiesReplay) Render(w io.Writer, opt RenderOptions) error {
 	return replay.RenderAbilities(w, a.rp, opt.From, opt.To)
 }
 
-func (a abilitiesReplay) HTML(io.Writer) error {
-	return fmt.Errorf("replay: no HTML view of %s replays yet", abilities.Name)
+func (a abilitiesReplay) HTML(w io.Writer) error {
+	d, err := replay.AbilitiesHTML(a.rp)
+	if err != nil {
+		return err
+	}
+	return replay.WriteHTML(w, d)
 }

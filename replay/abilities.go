@@ -246,11 +246,13 @@ type replayed struct {
 // must be legal and by the seat to act (an illegal one only as the last,
 // marked illegal), and the result must be what the rules give.
 func VerifyAbilities(rp *AbilitiesReplay) error {
-	_, err := rp.replay()
+	_, err := rp.replay(nil)
 	return err
 }
 
-func (rp *AbilitiesReplay) replay() (*replayed, error) {
+// replay plays the replay again; visit, when set, sees the game after
+// every legal action (and once at the start, with a nil step).
+func (rp *AbilitiesReplay) replay(visit func(g *abilities.Game, st *abilities.Step)) (*replayed, error) {
 	r, err := rp.Rules()
 	if err != nil {
 		return nil, err
@@ -287,6 +289,9 @@ func (rp *AbilitiesReplay) replay() (*replayed, error) {
 		return nil, fmt.Errorf("%w: %w", ErrMismatch, err)
 	}
 	out.game = g
+	if visit != nil {
+		visit(g, nil)
+	}
 	for i, line := range rp.Actions {
 		if line.N != i+1 || line.Seat != g.ToAct() {
 			return nil, fmt.Errorf("%w: action %d: n %d seat %d, want n %d seat %d", ErrMismatch, i+1, line.N, line.Seat, i+1, g.ToAct())
@@ -308,6 +313,9 @@ func (rp *AbilitiesReplay) replay() (*replayed, error) {
 		}
 		out.steps = append(out.steps, st)
 		out.winner, out.status = g.Winner(), g.Status()
+		if visit != nil {
+			visit(g, &st)
+		}
 	}
 	if out.status == battleship.Running && !(want.Outcome == OutcomeAborted && len(want.Forfeits) == 0) {
 		// A forfeit outside the rules: a player crashed, or (a server's
@@ -334,7 +342,7 @@ func (rp *AbilitiesReplay) replay() (*replayed, error) {
 // attacker heard them, then both boards at the end: '#' a ship, 'x' a hit
 // ship cell, 'o' a shot at water, '~' a false miss, '.' water.
 func RenderAbilities(w io.Writer, rp *AbilitiesReplay, from, to int) error {
-	g, err := rp.replay()
+	g, err := rp.replay(nil)
 	if err != nil {
 		return err
 	}
@@ -344,41 +352,8 @@ func RenderAbilities(w io.Writer, rp *AbilitiesReplay, from, to int) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "abilities: seat 0 %s (%s) vs seat 1 %s (%s)\n", rp.Header.Players[0].Name, rp.Header.Sides[0], rp.Header.Players[1].Name, rp.Header.Sides[1])
 	b := g.rules.Base.Board
-	name := func(c grid.Cell) string {
-		if c < 0 || int(c) >= b.Size() {
-			return fmt.Sprintf("off-board(%d)", c)
-		}
-		return rcOf(b, c).String()
-	}
 	for i := max(0, from-1); i < to; i++ {
-		st := g.steps[i]
-		v := st.Views[st.Views[0].Attacker]
-		fmt.Fprintf(&sb, "%4d seat %d %s", i+1, st.Seat, st.Action.Kind)
-		switch st.Action.Kind {
-		case abilities.Shoot:
-			fmt.Fprintf(&sb, " %s", name(st.Action.At))
-			if st.Action.Special {
-				sb.WriteString(" with the 3-deck")
-			}
-		case abilities.Move:
-			if st.Views[st.Seat].Moved {
-				fmt.Fprintf(&sb, " %s -> %s", name(st.Action.At), name(st.Action.To))
-			}
-		case abilities.Salvo:
-			fmt.Fprintf(&sb, " %s %s", name(st.Action.At), name(st.Action.To))
-		case abilities.Defend:
-			fmt.Fprintf(&sb, " %t", st.Action.Use)
-		}
-		for _, c := range st.Views[1-v.Attacker].Cells {
-			fmt.Fprintf(&sb, " | %s %s", name(c.At), cellWord(c))
-		}
-		if v.Scan >= 0 {
-			fmt.Fprintf(&sb, " | count %d", v.Scan)
-		}
-		if q := st.Views[1-v.Attacker].Ask; q != nil {
-			fmt.Fprintf(&sb, " | asks seat %d", q.Seat)
-		}
-		sb.WriteByte('\n')
+		fmt.Fprintf(&sb, "%4d %s\n", i+1, abStepText(b, &g.steps[i]))
 	}
 	if g.game != nil {
 		for s := range 2 {
@@ -411,6 +386,45 @@ func RenderAbilities(w io.Writer, rp *AbilitiesReplay, from, to int) error {
 	fmt.Fprintf(&sb, "result: %s, winner %d, shots %v\n", rp.Result.Outcome, rp.Result.Winner, rp.Result.Shots)
 	_, err = io.WriteString(w, sb.String())
 	return err
+}
+
+// abStepText tells step st in words: who did what, the answers as the
+// defender gave them, the count, the question raised.
+func abStepText(b *grid.Board, st *abilities.Step) string {
+	var sb strings.Builder
+	name := func(c grid.Cell) string {
+		if c < 0 || int(c) >= b.Size() {
+			return fmt.Sprintf("off-board(%d)", c)
+		}
+		return rcOf(b, c).String()
+	}
+	v := st.Views[st.Views[0].Attacker]
+	fmt.Fprintf(&sb, "seat %d %s", st.Seat, st.Action.Kind)
+	switch st.Action.Kind {
+	case abilities.Shoot:
+		fmt.Fprintf(&sb, " %s", name(st.Action.At))
+		if st.Action.Special {
+			sb.WriteString(" with the 3-deck")
+		}
+	case abilities.Move:
+		if st.Views[st.Seat].Moved {
+			fmt.Fprintf(&sb, " %s -> %s", name(st.Action.At), name(st.Action.To))
+		}
+	case abilities.Salvo:
+		fmt.Fprintf(&sb, " %s %s", name(st.Action.At), name(st.Action.To))
+	case abilities.Defend:
+		fmt.Fprintf(&sb, " %t", st.Action.Use)
+	}
+	for _, c := range st.Views[1-v.Attacker].Cells {
+		fmt.Fprintf(&sb, " | %s %s", name(c.At), cellWord(c))
+	}
+	if v.Scan >= 0 {
+		fmt.Fprintf(&sb, " | count %d", v.Scan)
+	}
+	if q := st.Views[1-v.Attacker].Ask; q != nil {
+		fmt.Fprintf(&sb, " | asks seat %d", q.Seat)
+	}
+	return sb.String()
 }
 
 func cellWord(c abilities.CellResult) string {

@@ -45,6 +45,7 @@ func TestAbilitiesReplayVerifies(t *testing.T) {
 		require.Equal(t, [2]string{"humans", "ai"}, rp.Header.Sides)
 		require.Equal(t, i/2, rp.Header.First, "AlternateFirst: seat 1 first in games 2 and 3")
 		require.Equal(t, i/2, rp.Actions[0].Seat)
+		checkAbilitiesHTML(t, rp)
 		var buf bytes.Buffer
 		require.NoError(t, replay.RenderAbilities(&buf, rp, 0, -1))
 		require.Contains(t, buf.String(), "seat 0 fleet:")
@@ -104,4 +105,36 @@ func TestTinyAbilitiesReplay(t *testing.T) {
 	_, err = replay.ReadAbilities(strings.NewReader(long))
 	require.ErrorIs(t, err, replay.ErrFormat)
 	require.ErrorContains(t, err, "line 2 is longer than")
+}
+
+// checkAbilitiesHTML checks the HTML view of rp, a game won by sinking:
+// one frame per action after the start, each move drawn on the mover's
+// board, the loser's fleet all sunk at the end, every frame's ships
+// where its HP says, and the page written.
+func checkAbilitiesHTML(t *testing.T, rp *replay.AbilitiesReplay) {
+	t.Helper()
+	d, err := replay.AbilitiesHTML(rp)
+	require.NoError(t, err)
+	require.Len(t, d.Frames, len(rp.Actions)+1)
+	moves := 0
+	for i, f := range d.Frames {
+		for s, b := range f.Boards {
+			require.Len(t, b.Cells, d.W*d.H)
+			left := 0
+			for _, hp := range b.HP {
+				left += hp[1]
+			}
+			require.Equal(t, left, strings.Count(b.Cells, "O"), "frame %d seat %d: the ships left are drawn", i, s)
+		}
+		if i > 0 && rp.Actions[i-1].Kind == "move" {
+			require.Len(t, f.Boards[f.Seat].Moved, 2, "frame %d: the move is drawn", i)
+			moves++
+		}
+	}
+	last := d.Frames[len(d.Frames)-1]
+	require.NotContains(t, last.Boards[1-rp.Result.Winner].Cells, "O", "the loser's fleet is sunk")
+	require.NotContains(t, last.Boards[1-rp.Result.Winner].Cells, "x")
+	var page bytes.Buffer
+	require.NoError(t, replay.WriteHTML(&page, d))
+	require.Contains(t, page.String(), `"game":"abilities"`)
 }

@@ -1,0 +1,126 @@
+package replay
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+)
+
+// AbilitiesHTML is the data of the HTML view of a verified abilities
+// replay (WriteHTML draws it): a frame per action with both fleets where
+// they are then (1-decks move), the action in words (RenderAbilities'
+// line), the cells it fired at and the 1-deck it moved. A false-missed
+// cell stays a ship cell ('O') until it is hit.
+func AbilitiesHTML(rp *AbilitiesReplay) (*HTMLData, error) {
+	r, err := rp.Rules()
+	if err != nil {
+		return nil, err
+	}
+	b := r.Base.Board
+	h := &rp.Header
+	who := func(s int) string { return seatName(h.Players[s]) }
+	d := &HTMLData{Game: GameAbilities, W: b.Width(), H: b.Height(),
+		Legend: [][2]string{{"O", "ship"}, {"x", "hit"}, {"#", "sunk ship"}, {"o", "miss"}, {".", "sea"}, {"-", "rock"}}}
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "%s: %s, fleet %s, sides %s (seat 0) and %s (seat 1)\n", h.Game, boardShape(b), battleship.FormatFleet(r.Base.Fleet), h.Sides[0], h.Sides[1])
+	writeSeed(&head, h.Seed, h.Match)
+	fmt.Fprintln(&head)
+	writeSeats(&head, h.First, "acts first", who)
+	d.Header = strings.Split(strings.TrimSpace(head.String()), "\n")
+	for x := range b.Width() {
+		d.Cols = append(d.Cols, columnName(x, false))
+	}
+	for y := range b.Height() {
+		d.Rows = append(d.Rows, strconv.Itoa(y+1))
+	}
+	for s := range 2 {
+		d.Players[s] = who(s)
+	}
+	for _, l := range r.Base.Fleet {
+		d.Ships = append(d.Ships, strconv.Itoa(l))
+	}
+	var res bytes.Buffer
+	shots := fmt.Sprintf("cells fired at %d (seat 0) and %d (seat 1)", rp.Result.Shots[0], rp.Result.Shots[1])
+	switch rp.Result.Outcome {
+	case OutcomeDraw:
+		fmt.Fprintf(&res, "result: draw; %s\n", shots)
+	case OutcomeAborted:
+		fmt.Fprintf(&res, "result: aborted by the server; %s\n", shots)
+	default:
+		fmt.Fprintf(&res, "result: seat %d %s wins; %s\n", rp.Result.Winner, who(rp.Result.Winner), shots)
+	}
+	writeForfeits(&res, rp.Result.Forfeits, who)
+	d.Result = strings.TrimSpace(res.String())
+	var falseMiss [2]grid.Set // by seat: its cells answered "miss" and not hit since
+	_, err = rp.replay(func(g *abilities.Game, st *abilities.Step) {
+		f := HTMLFrame{Seat: -1, Text: "start"}
+		if st != nil {
+			f = HTMLFrame{N: len(d.Frames), Seat: st.Seat, Text: abStepText(b, st)}
+			def := 1 - st.Views[0].Attacker
+			for _, c := range st.Views[def].Cells {
+				if c.FalseMiss {
+					falseMiss[def].Add(c.At)
+				} else if c.Outcome != battleship.Miss {
+					falseMiss[def].Remove(c.At)
+				}
+			}
+		}
+		for s := range 2 {
+			f.Boards[s] = abHTMLBoard(g, s, falseMiss[s])
+			if st == nil {
+				continue
+			}
+			if v := st.Views[s]; s == st.Seat && v.Mine && v.Moved {
+				f.Boards[s].Moved = []int{int(v.From), int(v.To)}
+			}
+			if def := 1 - st.Views[0].Attacker; s == def && len(st.Views[def].Cells) > 0 {
+				f.Boards[s].Shot = int(st.Views[def].Cells[0].At)
+			}
+		}
+		d.Frames = append(d.Frames, f)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// abHTMLBoard is seat's fleet in g: O ship, x hit, # sunk ship, o miss,
+// . sea, - rock (fm: its false-missed cells, still undamaged).
+func abHTMLBoard(g *abilities.Game, seat int, fm grid.Set) HTMLBoard {
+	b := g.Rules().Base.Board
+	cells := make([]byte, b.Size())
+	for c := range cells {
+		cells[c] = '.'
+		if !b.IsUsable(grid.Cell(c)) {
+			cells[c] = '-'
+		}
+	}
+	shot := g.Shot(seat)
+	for c := range shot.All() {
+		cells[c] = 'o'
+	}
+	hb := HTMLBoard{Shot: -1}
+	for i, sh := range g.Ships(seat) {
+		left := 0
+		for _, c := range sh {
+			switch {
+			case !g.Afloat(seat, i):
+				cells[c] = '#'
+			case shot.Has(c) && !fm.Has(c):
+				cells[c] = 'x'
+			default:
+				cells[c] = 'O'
+				left++
+			}
+		}
+		hb.HP = append(hb.HP, [2]int{len(sh), left})
+	}
+	hb.Cells = string(cells)
+	return hb
+}
