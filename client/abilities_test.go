@@ -72,7 +72,7 @@ func abFakeServer(conn net.Conn, lines []abLine, seat int) error {
 }
 
 // TestPlayAbilitiesGolden: client.PlayAbilities with the golden game's AI
-// (ab-density seeded rand.NewPCG(12, seat)) sends exactly the golden
+// (ab-random seeded rand.NewPCG(109, seat)) sends exactly the golden
 // transcript's client lines of either seat when a fake server sends that
 // seat's server lines: the client tells its AI what the rules would.
 func TestPlayAbilitiesGolden(t *testing.T) {
@@ -84,11 +84,11 @@ func TestPlayAbilitiesGolden(t *testing.T) {
 			go func() { errs <- abFakeServer(s, lines, seat) }()
 			build := func(r *abilities.Rules, got int) (abplayers.Player, error) {
 				require.Equal(t, seat, got)
-				f, err := abplayers.New("ab-density", r, nil)
+				f, err := abplayers.New("ab-random", r, nil)
 				if err != nil {
 					return nil, err
 				}
-				return f(rand.New(rand.NewPCG(12, uint64(got))), got), nil
+				return f(rand.New(rand.NewPCG(109, uint64(got))), got), nil
 			}
 			g, err := client.PlayAbilities(context.Background(), c, build, client.BattleshipPlayOptions{ReadTimeout: 10 * time.Second})
 			require.NoError(t, err)
