@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +19,16 @@ import (
 	"github.com/kaisen-ai/kaisen/internal/pgtest"
 	"github.com/kaisen-ai/kaisen/ladder"
 )
+
+// freeAddr returns a loopback address with a port that was free a moment
+// ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	return ln.Addr().String()
+}
 
 // registerBot runs kaisen ladder register and returns the token.
 func registerBot(t *testing.T, db, name string) string {
@@ -51,8 +64,9 @@ func TestServeLadderWithPlay(t *testing.T) {
 func testServeLadderWithPlay(t *testing.T, db string) {
 	tokens := map[string]string{"alice": registerBot(t, db, "alice"), "bob": registerBot(t, db, "bob")}
 	dir := t.TempDir()
+	web := freeAddr(t)
 	addr, stop := serveRun(t, "--ladder", "--db", db, "--listen", "127.0.0.1:0", "--seed", "3",
-		"--result-log", filepath.Join(dir, "results.jsonl"), "--replay-dir", filepath.Join(dir, "replays"))
+		"--result-log", filepath.Join(dir, "results.jsonl"), "--replay-dir", filepath.Join(dir, "replays"), "--web", web)
 
 	refusals := []struct {
 		name, bot, token, want string
@@ -82,6 +96,17 @@ func testServeLadderWithPlay(t *testing.T, db string) {
 	wg.Wait()
 	for i := range codes {
 		require.Equal(t, ExitOK, codes[i], errs[i])
+	}
+	// The spectator pages show the ladder (internal/web.TestLadderInBrowser
+	// checks them cell by cell).
+	for path, want := range map[string]string{"/ladder": `href="/ladder/alice"`, "/ladder/bob": `<table id="history">`} {
+		resp, err := http.Get("http://" + web + path)
+		require.NoError(t, err)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode, path)
+		require.Contains(t, string(body), want, path)
 	}
 	code, serveErr := stop()
 	require.Equal(t, ExitOK, code, serveErr)
