@@ -36,10 +36,15 @@ func limbsBig(v []uint64) *big.Int {
 }
 
 func (d *counter) run() (*Counts, error) {
+	d.spanMode = d.m == 1 && !d.compact
 	if err := d.enumerate(); err != nil {
 		return nil, err
 	}
-	if d.maxWork > 0 {
+	if d.maxWork > 0 && d.spanMode {
+		if d.work+2*d.sp.entries*workPerEntry > d.maxWork {
+			return nil, fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
+		}
+	} else if d.maxWork > 0 {
 		// Each useful entry is moved at least once per numeric pass: stop
 		// now if that alone breaks the budget.
 		var entries int64
@@ -61,7 +66,7 @@ func (d *counter) run() (*Counts, error) {
 	}
 	var total *big.Int
 	var err error
-	if d.m == 1 && !d.compact {
+	if d.spanMode {
 		total, err = d.runSpans(acc)
 	} else {
 		total, err = d.runCompact(acc)
@@ -86,50 +91,6 @@ func (d *counter) checkBackwardBudget(moved int64) error {
 		return err
 	}
 	return fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
-}
-
-// runSpans runs passes 3 and 4 on spans (one limb) and returns the total.
-func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
-	st := d.newSpanTables()
-	n := d.cells()
-	before := d.work
-	rowF, err := d.spanForward(st)
-	if err != nil {
-		return nil, err
-	}
-	if err := d.checkBackwardBudget(d.work - before); err != nil {
-		return nil, err
-	}
-	combine := func(r int, b spanLayer) error {
-		f := rowF[(r+1)*d.w]
-		for i, k := range d.rowKeys(r) {
-			lo, hi := b.off[i], b.off[i+1]
-			if lo == hi {
-				continue
-			}
-			fv, bv := f.v[lo:hi], b.v[lo:hi]
-			bv = bv[:len(fv)]
-			var acc128 u128
-			for q, x := range fv {
-				h, l := bits.Mul64(x, bv[q])
-				if acc128.add(u128{h, l}) {
-					return errOverflow
-				}
-			}
-			if err := acc.addFast(r, k, acc128); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := d.spanBackward(st, combine); err != nil {
-		return nil, err
-	}
-	total := new(big.Int)
-	if last := rowF[n]; len(last.v) > 0 {
-		total.SetUint64(last.v[0])
-	}
-	return total, nil
 }
 
 // runCompact runs passes 3 and 4 on compact vectors (any number of limbs)
@@ -193,6 +154,12 @@ type cellAcc struct {
 	rowTotals  []*big.Int
 	fast       []u128
 	fastTotals []u128
+}
+
+// reset clears the one-limb sums.
+func (a *cellAcc) reset() {
+	clear(a.fast)
+	clear(a.fastTotals)
 }
 
 func (a *cellAcc) addFast(r int, k key, v u128) error {

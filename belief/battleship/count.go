@@ -49,6 +49,10 @@ package bsbelief
 //
 // Numbers are vectors of m 64-bit limbs; m = 1 is the fast path, and any
 // overflow restarts the count with twice the limbs, so results are exact.
+// With one limb the numeric passes store each profile's vector densely over
+// the span of its useful entries and move contiguous runs (span.go); with
+// more they store the useful entries compactly (transfer.go, also the
+// reference the tests hold the span passes to).
 
 import (
 	"context"
@@ -92,10 +96,12 @@ type CountOptions struct {
 	// that needs more stops early with ErrBudget: as soon as the work done,
 	// or the work done plus a proven lower bound of what remains, passes it.
 	MaxWork int64
-	// Progress, when set, is called from the counting goroutine after each
-	// cell of each of the three long passes, with done of total steps
-	// (total is 3 cells; a count that restarts with more precision starts
-	// over from 0).
+	// Progress, when set, is called after each cell of each of the three
+	// long passes, with done of total steps (total is 3 cells; a count
+	// that restarts with more precision starts over from 0). The two
+	// numeric passes of a count without MaxWork run at the same time on
+	// two goroutines: the calls are serialized, in order of done, but may
+	// come from either.
 	Progress func(done, total int)
 }
 

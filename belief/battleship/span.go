@@ -22,19 +22,36 @@ package bsbelief
 // restarts, work and budget decisions are those of the compact passes.
 
 import (
+	"errors"
+	"math/big"
 	"math/bits"
-	"slices"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
-// spanTables holds the per-length validity masks of the span passes:
-// valid[l][a] is all ones when entry a can finish one more ship of length
-// l, 0 otherwise (l = 0: always).
-type spanTables struct {
-	valid [][]uint64
+// spanPlan is what the span passes need from pass 2, recorded as it
+// walks back: the spans of every boundary (first and last useful entry;
+// first > last when there is none), the work each cell charges (the useful
+// entries its transitions move, as the compact passes count them), the
+// useful entries in all, and the per-length validity masks: valid[l][a] is
+// all ones when entry a can finish one more ship of length l, 0 otherwise
+// (l = 0: always).
+type spanPlan struct {
+	first, last [][]uint16 // per boundary, per profile
+	work        []int64    // per cell
+	entries     int64
+	valid       [][]uint64
+	maxProfiles int // profiles of the largest boundary
+	maxValues   int // span values of the largest boundary
 }
 
-func (d *counter) newSpanTables() *spanTables {
-	st := &spanTables{valid: make([][]uint64, d.L+1)}
+func newSpanPlan(d *counter) *spanPlan {
+	n := d.cells()
+	sp := &spanPlan{
+		first: make([][]uint16, n+1), last: make([][]uint16, n+1),
+		work: make([]int64, n), valid: make([][]uint64, d.L+1),
+	}
 	for l := 0; l <= d.L; l++ {
 		v := make([]uint64, d.P)
 		for a := range d.P {
@@ -42,61 +59,108 @@ func (d *counter) newSpanTables() *spanTables {
 				v[a] = ^uint64(0)
 			}
 		}
-		st.valid[l] = v
+		sp.valid[l] = v
 	}
-	return st
+	return sp
+}
+
+// record notes the spans of boundary t and, below the last boundary, the
+// work of cell t, from the masks of t and t+1.
+func (sp *spanPlan) record(d *counter, t int) {
+	pw, m := d.pw, d.masks[t]
+	n := d.sizes[t]
+	first, last := make([]uint16, n), make([]uint16, n)
+	values := 0
+	for i := range n {
+		w := m[i*pw : (i+1)*pw]
+		f, l := 1, 0 // none
+		for q, x := range w {
+			if x == 0 {
+				continue
+			}
+			if t < d.cells() { // the count the early stop of run uses
+				sp.entries += int64(bits.OnesCount64(x))
+			}
+			if f > l {
+				f = q<<6 + bits.TrailingZeros64(x)
+			}
+			l = q<<6 + 63 - bits.LeadingZeros64(x)
+		}
+		first[i], last[i] = uint16(f), uint16(l)
+		if f <= l {
+			values += l + 1 - f
+		}
+	}
+	sp.first[t], sp.last[t] = first, last
+	sp.maxProfiles, sp.maxValues = max(sp.maxProfiles, n), max(sp.maxValues, values)
+	if t == d.cells() {
+		return
+	}
+	ms, md := m, d.masks[t+1]
+	moved := 0
+	for e, x := range d.trans[t] {
+		if x == 0 {
+			continue
+		}
+		i, j, ship := e/2, int(x>>6)-1, int(x&63)
+		moved += d.movedUseful(ms[i*pw:(i+1)*pw], md[j*pw:(j+1)*pw], ship)
+	}
+	sp.work[t] = int64(moved)
 }
 
 // spanLayer is one boundary's spans and vector: per profile i its useful
 // span [lo[i], hi[i]) (lo = hi = 0 when it has no useful entry) and the
 // offset off[i] of its values in v (off has one more element: the total).
+//
+// The values are not cleared when the layer is filled: the forward pass
+// clears a destination profile's span when a transition first reaches it
+// (stamp[i] == epoch once it has; every profile with a useful entry is
+// reached, by the transition that brings that entry its count), the
+// backward pass clears each profile's span before pulling into it. That
+// touches each span just before it is used instead of in a separate sweep
+// over the whole layer.
 type spanLayer struct {
 	lo, hi, off []int32
 	v           []uint64
+	stamp       []uint32
+	epoch       uint32
 }
 
-// fill sets l to the spans of boundary t with zero values, reusing l's
-// memory.
+// fill sets l to the spans of boundary t, reusing l's memory; the values
+// are left to the passes to clear.
 func (l *spanLayer) fill(d *counter, t int) {
-	pw, m := d.pw, d.masks[t]
+	first, last := d.sp.first[t], d.sp.last[t]
 	n := d.sizes[t]
-	l.lo, l.hi, l.off = grow(l.lo, n), grow(l.hi, n), grow(l.off, n+1)
+	mp := d.sp.maxProfiles
+	l.lo, l.hi, l.off = grow(l.lo, n, mp), grow(l.hi, n, mp), grow(l.off, n+1, mp+1)
 	total := int32(0)
 	for i := range n {
 		l.off[i] = total
-		w := m[i*pw : (i+1)*pw]
-		first, last := -1, -1
-		for q, x := range w {
-			if x == 0 {
-				continue
-			}
-			if first < 0 {
-				first = q<<6 + bits.TrailingZeros64(x)
-			}
-			last = q<<6 + 63 - bits.LeadingZeros64(x)
-		}
 		l.lo[i], l.hi[i] = 0, 0
-		if first >= 0 {
-			l.lo[i], l.hi[i] = int32(first), int32(last+1)
-			total += int32(last + 1 - first)
+		if f, e := int32(first[i]), int32(last[i])+1; f < e {
+			l.lo[i], l.hi[i] = f, e
+			total += e - f
 		}
 	}
 	l.off[n] = total
-	l.v = grow(l.v, int(total))
-	clear(l.v)
+	l.v = grow(l.v, int(total), d.sp.maxValues)
+	if cap(l.stamp) < n {
+		l.stamp = make([]uint32, n, mp) // zero: older than every epoch
+	}
+	l.stamp = l.stamp[:n]
+	l.epoch++
 }
 
-// grow returns s resized to n, reallocated only when it is too small.
-func grow[T any](s []T, n int) []T {
+// span returns profile i's values.
+func (l *spanLayer) span(i int) []uint64 { return l.v[l.off[i]:l.off[i+1]] }
+
+// grow returns s resized to n, reallocated only when it is too small, to
+// size c at least (the largest boundary's).
+func grow[T any](s []T, n, c int) []T {
 	if cap(s) < n {
-		return make([]T, n, n+n/4)
+		return make([]T, n, max(n, c))
 	}
 	return s[:n]
-}
-
-// clone returns a copy of l that owns its memory.
-func (l *spanLayer) clone() spanLayer {
-	return spanLayer{slices.Clone(l.lo), slices.Clone(l.hi), slices.Clone(l.off), slices.Clone(l.v)}
 }
 
 // movedUseful is the number of useful entries a transition with ship l
@@ -123,24 +187,26 @@ func (d *counter) movedUseful(ms, md []uint64, l int) int {
 	return n
 }
 
-func useful(m []uint64, a int) bool { return m[a>>6]>>(a&63)&1 == 1 }
-
 // spanTransfer runs the transitions of cell t on spans: forward it adds
 // src's values into dst, backward dst's into src. It returns errOverflow
-// when a useful entry overflows, and charges the useful entries moved.
-func (d *counter) spanTransfer(t int, st *spanTables, src, dst spanLayer, backward bool) error {
-	pw := d.pw
-	ms, md := d.masks[t], d.masks[t+1]
-	var ov bool
-	moved := 0
-	for e, x := range d.trans[t] {
+// when an entry overflows (useful or not: a spurious overflow only makes
+// the count start again with more limbs); the caller charges the work.
+func (d *counter) spanTransfer(t int, src, dst *spanLayer, backward bool) error {
+	valid := d.sp.valid
+	var ov uint64
+	tr := d.trans[t]
+	for e, x := range tr {
+		if backward && e&1 == 0 {
+			clear(src.span(e / 2)) // the first of its two transitions: B is pulled into it
+		}
 		if x == 0 {
 			continue
 		}
 		i, j, ship := e/2, int(x>>6)-1, int(x&63)
 		ls, hs, ld, hd := int(src.lo[i]), int(src.hi[i]), int(dst.lo[j]), int(dst.hi[j])
-		if ls == hs || ld == hd {
-			continue
+		if !backward && dst.stamp[j] != dst.epoch && ld < hd {
+			clear(dst.span(j)) // the first transition to reach it
+			dst.stamp[j] = dst.epoch
 		}
 		s := 0
 		if ship > 0 {
@@ -150,8 +216,6 @@ func (d *counter) spanTransfer(t int, st *spanTables, src, dst spanLayer, backwa
 		if a0 >= a1 {
 			continue
 		}
-		msi, mdj := ms[i*pw:(i+1)*pw], md[j*pw:(j+1)*pw]
-		moved += d.movedUseful(msi, mdj, ship)
 		vs := src.v[int(src.off[i])+a0-ls : int(src.off[i])+a1-ls]
 		vd := dst.v[int(dst.off[j])+a0+s-ld : int(dst.off[j])+a1+s-ld]
 		vd = vd[:len(vs)]
@@ -159,70 +223,112 @@ func (d *counter) spanTransfer(t int, st *spanTables, src, dst spanLayer, backwa
 		switch {
 		case ship == 0 && !backward:
 			for k, y := range vs {
-				if vd[k], c = bits.Add64(vd[k], y, 0); c != 0 && useful(mdj, a0+k) {
-					ov = true
-				}
+				vd[k], c = bits.Add64(vd[k], y, 0)
+				ov |= c
 			}
 		case ship == 0:
 			for k, y := range vd {
-				if vs[k], c = bits.Add64(vs[k], y, 0); c != 0 && useful(msi, a0+k) {
-					ov = true
-				}
+				vs[k], c = bits.Add64(vs[k], y, 0)
+				ov |= c
 			}
 		case !backward:
-			vm := st.valid[ship][a0:a1]
+			vm := valid[ship][a0:a1]
 			vm = vm[:len(vs)]
 			for k, y := range vs {
-				if vd[k], c = bits.Add64(vd[k], y&vm[k], 0); c != 0 && useful(mdj, a0+s+k) {
-					ov = true
-				}
+				vd[k], c = bits.Add64(vd[k], y&vm[k], 0)
+				ov |= c
 			}
 		default:
-			vm := st.valid[ship][a0:a1]
+			vm := valid[ship][a0:a1]
 			vm = vm[:len(vs)]
 			for k, y := range vd {
-				if vs[k], c = bits.Add64(vs[k], y&vm[k], 0); c != 0 && useful(msi, a0+k) {
-					ov = true
-				}
+				vs[k], c = bits.Add64(vs[k], y&vm[k], 0)
+				ov |= c
 			}
 		}
 	}
-	if ov {
+	if ov != 0 {
 		return errOverflow
 	}
-	return d.charge(int64(moved) * workPerEntry)
+	return nil
 }
 
-// spanForward is pass 3 on spans: F at the row ends (and the last
-// boundary), indexed by boundary.
-func (d *counter) spanForward(st *spanTables) (map[int]spanLayer, error) {
+// gatherUseful returns the useful entries of layer l at boundary t (a row
+// end, whose masks are kept), in mask order, profile after profile.
+func (d *counter) gatherUseful(t int, l *spanLayer) []uint64 {
+	pw, m := d.pw, d.masks[t]
+	n := 0
+	for _, x := range m {
+		n += bits.OnesCount64(x)
+	}
+	out := make([]uint64, 0, n)
+	for i := range d.sizes[t] {
+		base := int(l.off[i]) - int(l.lo[i])
+		for q, x := range m[i*pw : (i+1)*pw] {
+			for ; x != 0; x &= x - 1 {
+				out = append(out, l.v[base+q<<6+bits.TrailingZeros64(x)])
+			}
+		}
+	}
+	return out
+}
+
+// spanPass is what a numeric pass on spans calls back: charge with the
+// work of each cell, row at each row end with the layer there (a row end
+// is the boundary after board row r), and stop, when set, to give up early
+// (the other pass failed).
+type spanPass struct {
+	charge func(units int64) error
+	row    func(r int, l *spanLayer) error
+	stop   *atomic.Bool
+}
+
+// errStopped ends a pass that the other pass's failure made useless.
+var errStopped = errors.New("battleship: count: stopped")
+
+func (d *counter) checkPass(p spanPass) error {
+	if p.stop != nil && p.stop.Load() {
+		return errStopped
+	}
+	return d.ctx.Err()
+}
+
+// spanForward is pass 3 on spans; it returns the total.
+func (d *counter) spanForward(p spanPass) (uint64, error) {
 	n := d.cells()
-	out := map[int]spanLayer{}
 	var cur, next spanLayer
 	cur.fill(d, 0)
 	if len(cur.v) > 0 {
 		cur.v[0] = 1 // the empty prefix, entry 0 (its span is [0, 1))
 	}
 	for t := range n {
-		if err := d.ctx.Err(); err != nil {
-			return nil, err
+		if err := d.checkPass(p); err != nil {
+			return 0, err
 		}
 		d.tick()
 		next.fill(d, t+1)
-		if err := d.spanTransfer(t, st, cur, next, false); err != nil {
-			return nil, err
+		if err := d.spanTransfer(t, &cur, &next, false); err != nil {
+			return 0, err
+		}
+		if err := p.charge(d.sp.work[t] * workPerEntry); err != nil {
+			return 0, err
 		}
 		cur, next = next, cur
-		if _, ok := d.rowEnd(t + 1); ok || t+1 == n {
-			out[t+1] = cur.clone()
+		if r, ok := d.rowEnd(t + 1); ok && r < d.h {
+			if err := p.row(r, &cur); err != nil {
+				return 0, err
+			}
 		}
 	}
-	return out, nil
+	var total uint64
+	if len(cur.v) > 0 {
+		total = cur.v[0] // the last boundary: one profile, span [K, K+1)
+	}
+	return total, nil
 }
 
-// spanBackward is pass 4 on spans: B, with combine called at every row
-// end with the layer of that boundary.
-func (d *counter) spanBackward(st *spanTables, combine func(r int, b spanLayer) error) error {
+// spanBackward is pass 4 on spans.
+func (d *counter) spanBackward(p spanPass) error {
 	n := d.cells()
 	var cur, next spanLayer
 	next.fill(d, n)
@@ -232,20 +338,156 @@ func (d *counter) spanBackward(st *spanTables, combine func(r int, b spanLayer) 
 		}
 	}
 	for t := n - 1; t >= 0; t-- {
-		if err := d.ctx.Err(); err != nil {
+		if err := d.checkPass(p); err != nil {
 			return err
 		}
 		d.tick()
 		cur.fill(d, t)
-		if err := d.spanTransfer(t, st, cur, next, true); err != nil {
+		if err := d.spanTransfer(t, &cur, &next, true); err != nil {
+			return err
+		}
+		if err := p.charge(d.sp.work[t] * workPerEntry); err != nil {
 			return err
 		}
 		cur, next = next, cur
 		if r, ok := d.rowEnd(t); ok {
-			if err := combine(r, next); err != nil {
+			if err := p.row(r, &next); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// combineRow adds the layouts through each profile of row end r to acc:
+// f and b are the forward and backward values of the row end's useful
+// entries (gatherUseful).
+func (d *counter) combineRow(acc *cellAcc, r int, f, b []uint64) error {
+	pw, m := d.pw, d.masks[(r+1)*d.w]
+	b = b[:len(f)]
+	k := 0
+	for i, key := range d.rowKeys(r) {
+		var a u128
+		for _, x := range m[i*pw : (i+1)*pw] {
+			for range bits.OnesCount64(x) {
+				h, l := bits.Mul64(f[k], b[k])
+				k++
+				if a.add(u128{h, l}) {
+					return errOverflow
+				}
+			}
+		}
+		if a != (u128{}) {
+			if err := acc.addFast(r, key, a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// runSpans runs passes 3 and 4 on spans (one limb) and returns the total:
+// one after the other when the count has a budget (the forward pass tells
+// whether the backward one fits), else at the same time on two goroutines.
+// A row end's values are kept by the pass that reaches it first and
+// combined by the other, so rows above the middle keep forward values and
+// rows below it backward ones: the same memory as keeping the forward
+// values of every row.
+func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
+	if d.maxWork > 0 || runtime.GOMAXPROCS(0) < 2 {
+		return d.runSpansInTurn(acc)
+	}
+	var mu sync.Mutex
+	kept := make([][]uint64, d.h)
+	meet := func(forward bool) func(r int, l *spanLayer) error {
+		return func(r int, l *spanLayer) error {
+			g := d.gatherUseful((r+1)*d.w, l)
+			mu.Lock()
+			other := kept[r]
+			if other == nil {
+				kept[r] = g
+				mu.Unlock()
+				return nil
+			}
+			kept[r] = nil
+			mu.Unlock()
+			if forward {
+				return d.combineRow(acc, r, g, other)
+			}
+			return d.combineRow(acc, r, other, g)
+		}
+	}
+	var stop atomic.Bool
+	var workB int64
+	var errB error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		errB = d.spanBackward(spanPass{
+			charge: func(u int64) error { workB += u; return nil },
+			row:    meet(false),
+			stop:   &stop,
+		})
+		if errB != nil {
+			stop.Store(true)
+		}
+	}()
+	var workF int64
+	total, errF := d.spanForward(spanPass{
+		charge: func(u int64) error { workF += u; return nil },
+		row:    meet(true),
+		stop:   &stop,
+	})
+	if errF != nil {
+		stop.Store(true)
+	}
+	wg.Wait()
+	if errors.Is(errF, errOverflow) || errors.Is(errB, errOverflow) {
+		// Where the other pass stopped depends on timing: run the passes in
+		// turn, which overflow too, for the work they charge before.
+		acc.reset()
+		return d.runSpansInTurn(acc)
+	}
+	for _, err := range []error{errF, errB} {
+		if err != nil && !errors.Is(err, errStopped) {
+			return nil, err
+		}
+	}
+	if err := d.charge(workF + workB); err != nil {
+		return nil, err
+	}
+	return new(big.Int).SetUint64(total), nil
+}
+
+// runSpansInTurn runs the forward pass, keeping the row ends' values, then
+// the backward pass, combining as it goes.
+func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
+	before := d.work
+	rowF := make([][]uint64, d.h)
+	total, err := d.spanForward(spanPass{
+		charge: d.charge,
+		row: func(r int, l *spanLayer) error {
+			rowF[r] = d.gatherUseful((r+1)*d.w, l)
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checkBackwardBudget(d.work - before); err != nil {
+		return nil, err
+	}
+	err = d.spanBackward(spanPass{
+		charge: d.charge,
+		row: func(r int, l *spanLayer) error {
+			f := rowF[r]
+			rowF[r] = nil
+			return d.combineRow(acc, r, f, d.gatherUseful((r+1)*d.w, l))
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return new(big.Int).SetUint64(total), nil
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"sync"
 )
 
 // counter runs the programme with m limbs per number. It works in four
@@ -41,17 +42,25 @@ type counter struct {
 	// reuse is a first pass to start from (Counter); done is the number of
 	// cells pass 1 completed, failKeys the profiles it had made at the cell
 	// that failed the budget (0 if none did).
-	reuse          *enumCache
-	keepAll        bool // keep the profiles of every boundary (for a Counter)
-	compact        bool // run passes 3 and 4 on compact vectors even with one limb (the reference)
+	reuse   *enumCache
+	keepAll bool // keep the profiles of every boundary (for a Counter)
+	compact bool // run passes 3 and 4 on compact vectors even with one limb (the reference)
+	// spanMode: pass 2 also records what the span passes need (sp) and
+	// keeps the masks of the row ends only.
+	spanMode       bool
+	sp             *spanPlan
 	done, failKeys int
 	progress       func(done, total int) // CountOptions.Progress
 	ticks          int                   // cells of the long passes done
+	tickMu         sync.Mutex
 }
 
 // tick reports one more cell of a long pass to d.progress.
+// The two numeric passes may run at the same time: calls are serialized.
 func (d *counter) tick() {
 	if d.progress != nil {
+		d.tickMu.Lock()
+		defer d.tickMu.Unlock()
 		d.ticks++
 		d.progress(d.ticks, 3*d.cells())
 	}
@@ -376,6 +385,9 @@ func (d *counter) forwardSupports() error {
 func (d *counter) completionSupports() {
 	pw, n := d.pw, d.cells()
 	d.masks = make([][]uint64, n+1)
+	if d.spanMode {
+		d.sp = newSpanPlan(d)
+	}
 	rb := make([]uint64, pw*d.sizes[n])
 	for i := range d.sizes[n] {
 		rb[i*pw+d.K>>6] |= 1 << (d.K & 63)
@@ -385,8 +397,14 @@ func (d *counter) completionSupports() {
 			rb[q] &= x
 		}
 		d.masks[t] = rb
+		if !d.keepAll {
+			d.fwd[t] = nil
+		}
 	}
 	and(n, rb)
+	if d.spanMode {
+		d.sp.record(d, n)
+	}
 	for t := n - 1; t >= 0; t-- {
 		cur := make([]uint64, pw*d.sizes[t])
 		for e, x := range d.trans[t] {
@@ -397,6 +415,12 @@ func (d *counter) completionSupports() {
 			d.orShiftDown(cur[i*pw:(i+1)*pw], rb[j*pw:(j+1)*pw], ship)
 		}
 		and(t, cur)
+		if d.spanMode {
+			d.sp.record(d, t)
+			if _, ok := d.rowEnd(t + 1); !ok && t+1 < n {
+				d.masks[t+1] = nil // the span passes need the masks of the row ends only
+			}
+		}
 		rb = cur
 	}
 }
