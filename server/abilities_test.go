@@ -161,7 +161,8 @@ var allAbilityOptions = abilities.Options{SalvoShootsAgain: true, FalseMissAnyHi
 const hostileFleet = `{"ships":[[[0,0],[0,1],[0,2],[0,3]],[[2,0],[2,1],[2,2]],[[2,4],[2,5],[2,6]],[[4,0],[4,1]],[[4,3],[4,4]],[[4,6],[4,7]],[[6,0]],[[6,2]],[[6,4]],[[6,6]]]}`
 
 // scripted is one scripted seat: the lines it sends, each on "your turn"
-// (or, prefixed with "W:", on "waiting"), after its placement.
+// (or, prefixed with "W:", on "waiting"), after its placement; "CLOSE"
+// closes the connection instead.
 type scripted struct {
 	lines []string
 	got   []string // the lines received
@@ -195,6 +196,9 @@ func (s *scripted) play(c net.Conn) error {
 			line == protocol.Waiting && len(s.lines) > 0 && strings.HasPrefix(s.lines[0], "W:"):
 			next := strings.TrimPrefix(s.lines[0], "W:")
 			s.lines = s.lines[1:]
+			if next == "CLOSE" {
+				return nil // the deferred close: a disconnect
+			}
 			if err := send(next); err != nil {
 				return err
 			}
@@ -278,6 +282,7 @@ func TestAbilitiesHostileClient(t *testing.T) {
 		{"reveal of two cells", []string{miss, `{"reveal":{"cells":[[0,0],[0,1]]}}`}, []string{`{"salvo":{"center":[1,1]}}`}, ReasonIllegal},
 		{"reveal of a cell twice", []string{miss, `{"reveal":{"cells":[[0,0],[0,0],[0,1]]}}`}, []string{`{"salvo":{"center":[1,1]}}`}, ReasonIllegal},
 		{"reveal for a false miss", []string{miss, `{"reveal":{"cells":[[0,0],[0,1],[0,2]]}}`}, []string{shot("[0,0]")}, ReasonIllegal},
+		{"disconnect when asked", []string{miss, "CLOSE"}, []string{shot("[0,0]")}, ReasonDisconnect},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
@@ -325,9 +330,11 @@ func TestAbilitiesHostileClient(t *testing.T) {
 			require.Equal(t, tc.reason, r.Reason, r.Detail)
 			require.Empty(t, seats[0].lines, "seat 0 sent every line")
 			got0, got1 := seats[0].got, seats[1].got
-			require.Equal(t, protocol.YouLose, got0[len(got0)-1])
-			require.Equal(t, `{"outcome":false}`, got0[len(got0)-2])
-			require.True(t, strings.HasPrefix(got0[len(got0)-3], `{"error":"`+tc.reason+`: `), got0[len(got0)-3])
+			if tc.reason != ReasonDisconnect { // nobody reads after a disconnect
+				require.Equal(t, protocol.YouLose, got0[len(got0)-1])
+				require.Equal(t, `{"outcome":false}`, got0[len(got0)-2])
+				require.True(t, strings.HasPrefix(got0[len(got0)-3], `{"error":"`+tc.reason+`: `), got0[len(got0)-3])
+			}
 			require.Equal(t, protocol.YouWin, got1[len(got1)-1])
 			require.Equal(t, `{"outcome":true}`, got1[len(got1)-2])
 			rp := verifyAbilitiesReplay(t, ts, r)
