@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/belief/hiddenfleet"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -50,12 +51,42 @@ type BotConfig struct {
 	// 3-deck counted no ship in (a 1-deck may move in later, so they are
 	// not ruled out); 1 ignores the counts. Default 0.2.
 	EmptyScanWeight float64 `mapstructure:"empty_scan_weight"`
+	// Belief: "classic" (the layouts of classic Battleship on the cells
+	// as told, relaxed when none fits) or "hidden" (belief/hiddenfleet:
+	// the layouts some hidden history of moves and lies leads to, the
+	// 5x5 counts and air defences included; the enemy's belief about the
+	// own fleet, for the moves, the same way). Default "classic".
+	Belief string `mapstructure:"belief"`
+	// SpecialTop: with the hidden belief, the AI's 3-deck goes with the
+	// cell whose 5x5 count is least predictable (the most information)
+	// among the cells within SpecialTop of the best cell's chance (1: the
+	// best cell only). Default 1.
+	SpecialTop float64 `mapstructure:"special_top"`
 }
+
+// The beliefs of BotConfig.Belief.
+const (
+	BeliefClassic = "classic"
+	BeliefHidden  = "hidden"
+)
 
 // DefaultBotConfig is the built-in configuration (equal to
 // configs/abilities-density.yaml).
 func DefaultBotConfig() BotConfig {
-	return BotConfig{Abilities: true, WorkPerMS: 100000, Samples: 600, SalvoRatio: 1.3, MoveThreshold: 0.2, MoveGain: 0.05, EmptyScanWeight: 0.2}
+	return BotConfig{Abilities: true, WorkPerMS: 100000, Samples: 600, SalvoRatio: 1.3, MoveThreshold: 0.2, MoveGain: 0.05, EmptyScanWeight: 0.2,
+		Belief: BeliefClassic, SpecialTop: 1}
+}
+
+// DefaultBeliefConfig is the ability bot on the hidden belief
+// ("ab-belief", configs/abilities-belief.yaml).
+func DefaultBeliefConfig() BotConfig {
+	c := DefaultBotConfig()
+	c.Belief = BeliefHidden
+	c.SalvoRatio = 1.3
+	c.MoveThreshold = 0.1
+	c.MoveGain = 0.02
+	c.EmptyScanWeight = 1
+	return c
 }
 
 // DefaultPlainConfig is the ability bot with abilities off
@@ -80,6 +111,12 @@ func (c *BotConfig) Validate() error {
 	}
 	if c.MoveGain < 0 || c.MoveGain > 1 {
 		errs = append(errs, fmt.Errorf("move_gain %g: want 0 to 1", c.MoveGain))
+	}
+	if c.Belief != BeliefClassic && c.Belief != BeliefHidden {
+		errs = append(errs, fmt.Errorf("belief %q: want %s or %s", c.Belief, BeliefClassic, BeliefHidden))
+	}
+	if c.SpecialTop < 0 || c.SpecialTop > 1 {
+		errs = append(errs, fmt.Errorf("special_top %g: want 0 to 1", c.SpecialTop))
 	}
 	return errors.Join(errs...)
 }
@@ -107,13 +144,23 @@ type Bot struct {
 	fmHit  bool     // own 4-deck hit (the false miss is for the first hit only)
 	empty  grid.Set // cells of a 5x5 its 3-deck counted no ship in
 	water  grid.Set // cells answered miss twice: water for good (the false miss is once, and a 1-deck never enters a shot cell)
+	// with the hidden belief: the own belief over the enemy fleet, and
+	// the enemy's over the own fleet (from what the enemy was told)
+	track, threat *hiddenfleet.Tracker
 }
 
 var _ Player = (*Bot)(nil)
 
 // NewBot returns an ability bot for seat.
 func NewBot(r *abilities.Rules, seat int, cfg BotConfig, placer *bsbelief.UniformPlacer, rng *rand.Rand) *Bot {
-	return &Bot{rules: r, seat: seat, cfg: cfg, placer: placer, rng: rng, pos: battleship.NewPosition(r.Base)}
+	b := &Bot{rules: r, seat: seat, cfg: cfg, placer: placer, rng: rng, pos: battleship.NewPosition(r.Base)}
+	if cfg.Belief == BeliefHidden {
+		// New fails only for a bad seat or more than MaxOnes 1-decks: the
+		// bot then plays on the classic belief
+		b.track, _ = hiddenfleet.New(r, seat)
+		b.threat, _ = hiddenfleet.New(r, 1-seat)
+	}
+	return b
 }
 
 // Place implements Player.
@@ -126,6 +173,10 @@ func (b *Bot) Place() battleship.Placement {
 // Observe implements Player.
 func (b *Bot) Observe(ev abilities.Event) {
 	b.own.observe(ev, b.seat)
+	if b.track != nil {
+		b.track.Observe(ev)
+		b.threat.Observe(enemyView(ev, b.rules.Options.HideMoves))
+	}
 	if ev.Attacker == b.seat {
 		for _, r := range ev.Cells {
 			if r.Repeat && r.Outcome == battleship.Miss {
@@ -175,14 +226,34 @@ func (b *Bot) Act(q *abilities.Question) abilities.Action {
 			return a
 		}
 	}
+	p, unknown := b.hiddenDensity()
+	if p == nil {
+		p, unknown = b.classicDensity()
+	}
+	best := b.best(unknown, p)
+	if b.cfg.Abilities && !b.used[abilities.SalvoLen] && b.own.has(abilities.SalvoLen) &&
+		(b.cfg.SalvoTargeting || b.pos.Set(battleship.Damaged).Empty()) {
+		if a, v := b.salvo(unknown, p); v >= b.cfg.SalvoRatio*p[best] && v > 0 {
+			return a
+		}
+	}
+	special := b.cfg.Abilities && !b.used[abilities.SpecialLen] && b.own.has(abilities.SpecialLen)
+	if special && b.track != nil && b.cfg.SpecialTop < 1 && b.rules.Sides[b.seat] == abilities.AI {
+		best = b.scanCell(unknown, p, best)
+	}
+	return abilities.Action{Kind: abilities.Shoot, At: best, Special: special}
+}
+
+// classicDensity is the density of the classic belief (the cells as told)
+// and the cells worth a shot: not fired at; then the misses a false miss
+// may hide; then any cell not proven water by a second miss.
+func (b *Bot) classicDensity() ([]float64, grid.Set) {
 	p := b.density(b.pos)
 	if b.cfg.Abilities {
 		for c := range b.empty.All() {
 			p[c] *= b.cfg.EmptyScanWeight
 		}
 	}
-	// the cells not fired at; then the misses a false miss may hide; then
-	// any cell not proven water by a second miss
 	unknown := b.pos.Set(battleship.Unknown)
 	if unknown.Empty() {
 		unknown = b.relax(b.pos).Set(battleship.Unknown)
@@ -193,15 +264,79 @@ func (b *Bot) Act(q *abilities.Question) abilities.Action {
 	if unknown.Empty() {
 		unknown = b.rules.Base.Board.Usable()
 	}
-	best := b.best(unknown, p)
-	if b.cfg.Abilities && !b.used[abilities.SalvoLen] && b.own.has(abilities.SalvoLen) &&
-		(b.cfg.SalvoTargeting || b.pos.Set(battleship.Damaged).Empty()) {
-		if a, v := b.salvo(unknown, p); v >= b.cfg.SalvoRatio*p[best] && v > 0 {
-			return a
+	return p, unknown
+}
+
+// hiddenDensity is the density of the hidden belief and the cells worth a
+// shot (not known to be a ship cell, and a chance of a ship: a miss may
+// hide the lie); nil when the bot is on the classic belief or no layout
+// was drawn.
+func (b *Bot) hiddenDensity() ([]float64, grid.Set) {
+	if b.track == nil {
+		return nil, grid.Set{}
+	}
+	est := b.track.Estimate(b.rng, b.cfg.Samples, 0)
+	if est.Stats.Consistent == 0 {
+		return nil, grid.Set{}
+	}
+	p := make([]float64, b.rules.Base.Board.Size())
+	var unknown grid.Set
+	for c := range b.rules.Base.Board.Usable().AndNot(b.track.Hits()).All() {
+		p[c] = est.Share(c)
+		if p[c] > 0 || !b.track.Shot().Has(c) {
+			unknown.Add(c)
 		}
 	}
-	special := b.cfg.Abilities && !b.used[abilities.SpecialLen] && b.own.has(abilities.SpecialLen)
-	return abilities.Action{Kind: abilities.Shoot, At: best, Special: special}
+	if unknown.Empty() {
+		return nil, grid.Set{}
+	}
+	return p, unknown
+}
+
+// scanCell picks, among the cells within SpecialTop of the best cell's
+// chance, the one whose 5x5 holds the most uncertain number of ships (the
+// sum of the chances of its cells closest to half its cells' worth: a
+// cheap stand-in for the count's entropy).
+func (b *Bot) scanCell(cells grid.Set, p []float64, best grid.Cell) grid.Cell {
+	board := b.rules.Base.Board
+	top := p[best] * b.cfg.SpecialTop
+	pick, score := best, -1.0
+	for c := range cells.All() {
+		if p[c] < top {
+			continue
+		}
+		var sum, v float64
+		for d := range board.Usable().All() {
+			if board.Chebyshev(c, d) <= 2 {
+				sum += p[d]
+				v += p[d] * (1 - p[d])
+			}
+		}
+		if v > score {
+			pick, score = c, v
+		}
+	}
+	return pick
+}
+
+// enemyView turns an event told to the bot into what the enemy was told of
+// it, for the enemy's belief about the bot's own fleet: a false miss was a
+// miss, and an own move is only "a 1-deck moved" (nothing under HideMoves).
+func enemyView(ev abilities.Event, hide bool) abilities.Event {
+	v := ev
+	v.Mine = !ev.Mine
+	if ev.Kind == abilities.Move && ev.Mine {
+		v.From, v.To, v.Moved, v.Silent = -1, -1, !hide, hide
+	}
+	if slices.ContainsFunc(ev.Cells, func(r abilities.CellResult) bool { return r.FalseMiss }) {
+		v.Cells = slices.Clone(ev.Cells)
+		for i, r := range v.Cells {
+			if r.FalseMiss {
+				v.Cells[i] = abilities.CellResult{At: r.At}
+			}
+		}
+	}
+	return v
 }
 
 // best returns the most likely cell of cells, ties broken at random.
@@ -271,7 +406,7 @@ func (b *Bot) escape() (abilities.Action, bool) {
 	if len(moves) == 0 {
 		return abilities.Action{}, false
 	}
-	threat := b.density(b.own.enemyPos)
+	threat := b.threatDensity()
 	var best abilities.Action
 	gain := -1.0
 	for _, m := range moves {
@@ -283,6 +418,23 @@ func (b *Bot) escape() (abilities.Action, bool) {
 		}
 	}
 	return best, gain >= 0
+}
+
+// threatDensity is the enemy's chance of a ship on each own cell: from the
+// enemy's hidden belief about the own fleet, else the classic density of
+// the enemy's shots.
+func (b *Bot) threatDensity() []float64 {
+	if b.threat != nil {
+		est := b.threat.Estimate(b.rng, b.cfg.Samples, 0)
+		if est.Stats.Consistent > 0 {
+			p := make([]float64, b.rules.Base.Board.Size())
+			for c := range p {
+				p[c] = est.Share(grid.Cell(c))
+			}
+			return p
+		}
+	}
+	return b.density(b.own.enemyPos)
 }
 
 // answer makes the defender's choices.

@@ -15,7 +15,7 @@ import (
 )
 
 func TestConfigFilesEqualDefaults(t *testing.T) {
-	for file, want := range map[string]BotConfig{"abilities-density.yaml": DefaultBotConfig(), "abilities-plain.yaml": DefaultPlainConfig()} {
+	for file, want := range map[string]BotConfig{"abilities-density.yaml": DefaultBotConfig(), "abilities-plain.yaml": DefaultPlainConfig(), "abilities-belief.yaml": DefaultBeliefConfig()} {
 		c := BotConfig{WorkPerMS: 1, Samples: 1} // pass Validate only if the file sets them
 		require.NoError(t, config.Load(filepath.Join("..", "..", "configs", file), &c), file)
 		require.Equal(t, want, c, file)
@@ -27,7 +27,7 @@ func TestConfigFilesEqualDefaults(t *testing.T) {
 }
 
 func TestRegistry(t *testing.T) {
-	require.Equal(t, []string{"ab-random", "ab-density", "ab-plain"}, Names())
+	require.Equal(t, []string{"ab-random", "ab-density", "ab-belief", "ab-plain"}, Names())
 	_, err := Lookup("deepblue")
 	require.ErrorIs(t, err, ErrUnknownPlayer)
 	_, err = New("ab-random", abilities.DefaultRules(), func(any) error { return nil })

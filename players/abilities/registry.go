@@ -41,6 +41,12 @@ var registry = roster.New(ErrUnknownPlayer, "abplayers", []Entry{
 		Build:   configured(DefaultBotConfig),
 	},
 	{
+		Name:    "ab-belief",
+		Summary: "the ability bot on the hidden belief (moves, lies, 5x5 counts, air defence): shoots and salvoes by it, moves 1-decks away from the enemy's belief",
+		Config:  "configs/abilities-belief.yaml",
+		Build:   configured(DefaultBeliefConfig),
+	},
+	{
 		Name:    "ab-plain",
 		Summary: "the same density bot with abilities off (the baseline the ability bot must beat)",
 		Config:  "configs/abilities-plain.yaml",
