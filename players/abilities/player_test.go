@@ -12,6 +12,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 func TestConfigFilesEqualDefaults(t *testing.T) {
@@ -36,7 +37,23 @@ func TestRegistry(t *testing.T) {
 
 // TestEveryPairPlaysCleanly plays every pair of AIs on every pairing of
 // sides (small boards, few games): no forfeit, every game decided.
+// fewSamples keeps ab-belief cheap in the tests that only check that games
+// end cleanly (its estimates are the slow part, 7x7 boards the worst).
+func fewSamples(name string) Loader {
+	if name != "ab-belief" {
+		return nil
+	}
+	return func(c any) error {
+		c.(*BotConfig).Samples = 40
+		return nil
+	}
+}
+
 func TestEveryPairPlaysCleanly(t *testing.T) {
+	games := 2
+	if race.Enabled {
+		games = 1
+	}
 	base, err := battleship.NewRules(grid.MustBoard(7, 7, nil), []int{4, 3, 2, 2, 1, 1})
 	require.NoError(t, err)
 	for _, sides := range [][2]abilities.Side{{abilities.AI, abilities.Humans}, {abilities.Humans, abilities.AI}, {abilities.AI, abilities.AI}, {abilities.Humans, abilities.Humans}} {
@@ -45,11 +62,11 @@ func TestEveryPairPlaysCleanly(t *testing.T) {
 			require.NoError(t, err)
 			for _, n0 := range Names() {
 				for _, n1 := range Names() {
-					f0, err := New(n0, r, nil)
+					f0, err := New(n0, r, fewSamples(n0))
 					require.NoError(t, err)
-					f1, err := New(n1, r, nil)
+					f1, err := New(n1, r, fewSamples(n1))
 					require.NoError(t, err)
-					for i := range 2 {
+					for i := range games {
 						rng := rand.New(rand.NewPCG(uint64(i), 9))
 						res := PlayGame(r, f0(rng, 0), f1(rng, 1), i)
 						require.NoError(t, res.Err, "%s vs %s, %v %+v", n0, n1, sides, opt)
