@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
+	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 )
 
 // configs maps a registered player to a fresh copy of its config struct
@@ -19,6 +20,9 @@ var configs = map[string]func() any{
 	"state":        func() any { c := players.DefaultStatePlayerConfig(); return &c },
 	"simple":       func() any { c := players.DefaultSimpleConfig(); return &c },
 	"joint-greedy": func() any { c := players.DefaultJointGreedyConfig(); return &c },
+	"ab-density":   func() any { c := abplayers.DefaultBotConfig(); return &c },
+	"ab-belief":    func() any { c := abplayers.DefaultBeliefConfig(); return &c },
+	"ab-plain":     func() any { c := abplayers.DefaultPlainConfig(); return &c },
 }
 
 // SpaceFor discovers the tunable weights of player whose config is the YAML

@@ -94,7 +94,7 @@ func TestSpaceOfYAML(t *testing.T) {
 }
 
 func TestSpaceForKnownPlayers(t *testing.T) {
-	for _, name := range []string{"admiral", "stateplayer2", "simple"} {
+	for _, name := range []string{"admiral", "stateplayer2", "simple", "ab-density", "ab-belief"} {
 		t.Run(name, func(t *testing.T) {
 			text, ok := DefaultYAML(name)
 			require.True(t, ok)

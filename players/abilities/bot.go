@@ -35,22 +35,22 @@ type BotConfig struct {
 	// SalvoRatio: salvo when the salvo's expected hits reach SalvoRatio
 	// times the best single cell's chance (the defender's pick counted
 	// against the Humans' salvo: its 3 least likely cells). Default 1.3.
-	SalvoRatio float64 `mapstructure:"salvo_ratio"`
+	SalvoRatio float64 `mapstructure:"salvo_ratio" tune:"1,3"`
 	// SalvoTargeting: salvo also while an enemy ship is hit and afloat (a
 	// single shot there usually hits and shoots again). Default false.
 	SalvoTargeting bool `mapstructure:"salvo_targeting"`
 	// MoveThreshold: move a 1-deck when the enemy's estimated chance of a
 	// ship on its cell is at least this. Default 0.2.
-	MoveThreshold float64 `mapstructure:"move_threshold"`
+	MoveThreshold float64 `mapstructure:"move_threshold" tune:"0,0.5"`
 	// MoveGain: the move must lower that chance by at least this. Default 0.05.
-	MoveGain float64 `mapstructure:"move_gain"`
+	MoveGain float64 `mapstructure:"move_gain" tune:"0,0.2"`
 	// AirDefenceNear: spend an air defence on a shot next to the 4-deck too
 	// (by default only on a shot that would hit it). Default false.
 	AirDefenceNear bool `mapstructure:"air_defence_near"`
 	// EmptyScanWeight scales the chance of the cells of a 5x5 the AI's
 	// 3-deck counted no ship in (a 1-deck may move in later, so they are
 	// not ruled out); 1 ignores the counts. Default 0.2.
-	EmptyScanWeight float64 `mapstructure:"empty_scan_weight"`
+	EmptyScanWeight float64 `mapstructure:"empty_scan_weight" tune:"0,1"`
 	// Belief: "classic" (the layouts of classic Battleship on the cells
 	// as told, relaxed when none fits) or "hidden" (belief/hiddenfleet:
 	// the layouts some hidden history of moves and lies leads to, the
@@ -61,7 +61,7 @@ type BotConfig struct {
 	// cell whose 5x5 count is least predictable (the most information)
 	// among the cells within SpecialTop of the best cell's chance (1: the
 	// best cell only). Default 1.
-	SpecialTop float64 `mapstructure:"special_top"`
+	SpecialTop float64 `mapstructure:"special_top" tune:"0.5,1"`
 }
 
 // The beliefs of BotConfig.Belief.
