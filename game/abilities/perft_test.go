@@ -186,6 +186,14 @@ func TestPerft(t *testing.T) {
 		{"Humans salvo asked to reveal", ai, hu, abilities.Options{}, []abilities.Action{shoot(35), centre(7)}, []int{84, 2822}},
 		{"after a move and a 3-deck shot hit", ai, hu, abilities.Options{}, []abilities.Action{move(13, 12), special(29)}, []int{96, 7257}},
 		{"suppressed 1-decks", ai, hu, abilities.Options{}, []abilities.Action{shoot(35), special(20)}, []int{132, 10345}},
+		// a defence asked: 2 answers; then declined, the Humans shoot on
+		// (112) or, lied to, the AI's turn (136); air defence or not, the
+		// Humans' turn (112 each)
+		{"false miss asked", hu, ai, abilities.Options{}, []abilities.Action{shoot(1)}, []int{2, 248}},
+		{"air defence asked", ai, hu, abilities.Options{}, []abilities.Action{shoot(7)}, []int{2, 224}},
+		// the AI moved this turn: 36 shots, 36 with the 3-deck, 60 salvos
+		{"every option, after a lie and a move", hu, ai, abilities.Options{SalvoShootsAgain: true, FalseMissAnyHit: true, MoveMayTouch: true,
+			HideMoves: true, ScanAfloatOnly: true, SuppressPassive: true}, []abilities.Action{shoot(0), defend(true), move(13, 14)}, []int{132, 9902}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newGame(t, tt.s0, tt.s1, tt.opt)
