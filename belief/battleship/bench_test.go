@@ -60,6 +60,7 @@ func BenchmarkCountWork(b *testing.B) {
 		positions := playedPositions(b, k, 8)
 		b.Run(map[int]string{10: "shots=10", 20: "shots=20", 30: "shots=30"}[k], func(b *testing.B) {
 			var work int64
+			cpu := cpuTime()
 			for b.Loop() {
 				for _, pos := range positions {
 					c, err := Count(context.Background(), pos, CountOptions{})
@@ -71,6 +72,7 @@ func BenchmarkCountWork(b *testing.B) {
 			}
 			ms := float64(b.Elapsed().Microseconds()) / 1000
 			b.ReportMetric(float64(work)/ms, "work/ms")
+			b.ReportMetric(float64(work)/(float64(cpuTime()-cpu)/1e6), "work/cpu-ms")
 			b.ReportMetric(float64(work)/float64(b.N*len(positions)), "work/count")
 		})
 	}

@@ -6,8 +6,8 @@
 // Position and, per cell, how many of them put a ship on that cell. It is a
 // transfer-matrix dynamic programme over a broken row profile with the fleet
 // kept as a dense vector (count.go describes it; profile.go holds the frame
-// and the profile codes, transfer.go the passes, cellmap.go the per-cell
-// map). A Counter counts the positions of one game in turn, reusing the
+// and the profile codes, transfer.go the passes, span.go the fast numeric
+// passes, cellmap.go the per-cell map). A Counter counts the positions of one game in turn, reusing the
 // first pass of its previous count. EstimateCounts is the Monte Carlo
 // estimate used when exact counting would exceed its budget.
 //
