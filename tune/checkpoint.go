@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // Checkpoint is what a run writes after every iteration so that a stopped
@@ -62,13 +64,40 @@ func LoadCheckpoint(path string, meta map[string]string) (*Checkpoint, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("tune: checkpoint %s: %w", path, err)
 	}
-	for k, v := range meta {
-		if c.Meta[k] != v {
-			return nil, fmt.Errorf("%w: %s is %q in %s, %q now (delete the file to start over)", ErrCheckpoint, k, c.Meta[k], path, v)
-		}
-	}
-	if len(c.State.Theta) != len(c.State.Keys) {
-		return nil, fmt.Errorf("tune: checkpoint %s: %d values for %d keys", path, len(c.State.Theta), len(c.State.Keys))
+	if err := c.Check(meta, path, "delete the file to start over"); err != nil {
+		return nil, err
 	}
 	return &c, nil
 }
+
+// Check checks that c belongs to the run of meta (every key equal) and is
+// whole; where names the checkpoint and restart tells how to start over,
+// for the messages.
+func (c *Checkpoint) Check(meta map[string]string, where, restart string) error {
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
+		if v := meta[k]; c.Meta[k] != v {
+			return fmt.Errorf("%w: %s is %q in %s, %q now (%s)", ErrCheckpoint, k, c.Meta[k], where, v, restart)
+		}
+	}
+	if len(c.State.Theta) != len(c.State.Keys) {
+		return fmt.Errorf("tune: checkpoint %s: %d values for %d keys", where, len(c.State.Theta), len(c.State.Keys))
+	}
+	return nil
+}
+
+// CheckpointStore keeps the checkpoint of a run somewhere else than a file
+// (kaisen tune --nats keeps it in a JetStream key-value bucket, so that any
+// machine resumes the run). Load returns (nil, nil) when there is none and
+// ErrCheckpoint when the stored one belongs to another run (Check).
+type CheckpointStore interface {
+	Load(meta map[string]string) (*Checkpoint, error)
+	Save(c Checkpoint) error
+}
+
+// fileStore is the checkpoint file of Tuning.Checkpoint.
+type fileStore string
+
+func (p fileStore) Load(meta map[string]string) (*Checkpoint, error) {
+	return LoadCheckpoint(string(p), meta)
+}
+func (p fileStore) Save(c Checkpoint) error { return SaveCheckpoint(string(p), c) }

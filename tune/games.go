@@ -102,24 +102,55 @@ func (g *GameObjective) Evaluate(ctx context.Context, x []float64, seed uint64) 
 	return g.Play(ctx, fac, seed)
 }
 
-// Play scores an already built player with the evaluation seed. The
-// sample's Parts are the opponents' shares, in pool order.
-func (g *GameObjective) Play(ctx context.Context, fac players.Factory, seed uint64) (Sample, error) {
-	var s Sample
+// Share is the games of one opponent in an evaluation: an arena match of
+// Games games with Seed, the tuned player as P1.
+type Share struct {
+	Opponent int // index in Opponents
+	Games    int
+	Seed     uint64
+}
+
+// Shares splits an evaluation with seed among the opponents (those with no
+// game left out), as Play plays it.
+func (g *GameObjective) Shares(seed uint64) []Share {
+	var out []Share
 	n := len(g.Opponents)
-	s.Parts = make([]Sample, n)
-	for k, opp := range g.Opponents {
+	for k := range g.Opponents {
 		games := g.Games / n
 		if k < g.Games%n {
 			games++
 		}
-		if games == 0 {
-			continue
+		if games > 0 {
+			out = append(out, Share{Opponent: k, Games: games, Seed: derive(seed, uint64(k)+1000)})
 		}
+	}
+	return out
+}
+
+// Add counts the games of a share, won wins and drew draws of them, into s
+// (whose Parts have one entry per opponent).
+func (g *GameObjective) Add(s *Sample, sh Share, wins, draws int) {
+	if s.Parts == nil {
+		s.Parts = make([]Sample, len(g.Opponents))
+	}
+	part := Sample{N: sh.Games, Wins: wins, Draws: draws, Sum: float64(wins) + g.DrawScore*float64(draws)}
+	s.Parts[sh.Opponent] = part
+	s.N += part.N
+	s.Wins += part.Wins
+	s.Draws += part.Draws
+	s.Sum += part.Sum
+}
+
+// Play scores an already built player with the evaluation seed. The
+// sample's Parts are the opponents' shares, in pool order.
+func (g *GameObjective) Play(ctx context.Context, fac players.Factory, seed uint64) (Sample, error) {
+	s := Sample{Parts: make([]Sample, len(g.Opponents))}
+	for _, sh := range g.Shares(seed) {
+		opp := g.Opponents[sh.Opponent]
 		m := arena.Match{
 			Family:  &arena.Submarine{Rules: g.Rules, P1: arena.SubmarineEntrant{Name: g.Player, Factory: fac}, P2: opp},
-			Games:   games,
-			Seed:    derive(seed, uint64(k)+1000),
+			Games:   sh.Games,
+			Seed:    sh.Seed,
 			Workers: g.Workers,
 			Log:     g.Log,
 		}
@@ -127,13 +158,7 @@ func (g *GameObjective) Play(ctx context.Context, fac players.Factory, seed uint
 		if err != nil {
 			return s, fmt.Errorf("tune: against %s: %w", opp.Name, err)
 		}
-		part := Sample{N: sum.Games, Wins: sum.P1Wins, Draws: sum.Draws,
-			Sum: float64(sum.P1Wins) + g.DrawScore*float64(sum.Draws)}
-		s.Parts[k] = part
-		s.N += part.N
-		s.Wins += part.Wins
-		s.Draws += part.Draws
-		s.Sum += part.Sum
+		g.Add(&s, Share{Opponent: sh.Opponent, Games: sum.Games}, sum.P1Wins, sum.Draws)
 	}
 	return s, nil
 }

@@ -22,10 +22,18 @@ type Tuning struct {
 	EvalGames  int    // games of the final measurement of each of tuned and start
 	Seed       uint64 // everything random derives from it
 	A, C       float64
-	Checkpoint string    // path of the checkpoint file ("" = none)
-	Progress   io.Writer // one line per iteration (nil = none)
-	Against    string    // opponent names, for the header and the checkpoint
-	Now        func() time.Time
+	Checkpoint string // path of the checkpoint file ("" = none)
+	// Store, when set, keeps the checkpoint instead of a file; Checkpoint
+	// then only names it in messages.
+	Store CheckpointStore
+	// Evaluate, when set, plays the games of one evaluation of an
+	// objective (the SPSA points and the final measurement) instead of
+	// GameObjective.Evaluate in this process; it must return the very
+	// Sample that would (kaisen tune --nats spreads the games over workers).
+	Evaluate func(ctx context.Context, g *GameObjective, x []float64, seed uint64) (Sample, error)
+	Progress io.Writer // one line per iteration (nil = none)
+	Against  string    // opponent names, for the header and the checkpoint
+	Now      func() time.Time
 	// Command is the command line quoted on the first line of the YAML
 	// header ("" = the `kaisen tune` command of these settings).
 	Command string
@@ -101,30 +109,34 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 	st := NewState(o.Space, start, t.Seed)
 	res := &Result{Space: o.Space, Start: start, Iterations: iterations}
 	meta := t.meta(iterations)
-	if t.Checkpoint != "" {
-		ck, err := LoadCheckpoint(t.Checkpoint, meta)
+	store, where := t.Store, t.Checkpoint
+	if store == nil && t.Checkpoint != "" {
+		store = fileStore(t.Checkpoint)
+	}
+	if store != nil {
+		ck, err := store.Load(meta)
 		if err != nil {
 			return nil, err
 		}
 		if ck != nil {
 			st = ck.State
 			res.Resumed = st.Iter
-			t.printf("resuming %s at iteration %d of %d (%d games already played)\n", t.Checkpoint, st.Iter, iterations, st.Games)
+			t.printf("resuming %s at iteration %d of %d (%d games already played)\n", where, st.Iter, iterations, st.Games)
 		}
 	}
 	obj := *o
 	obj.Games = t.Batch
 	began := t.now()
 	after := func(s State) error {
-		if t.Checkpoint != "" {
-			if err := SaveCheckpoint(t.Checkpoint, Checkpoint{Meta: meta, State: s}); err != nil {
+		if store != nil {
+			if err := store.Save(Checkpoint{Meta: meta, State: s}); err != nil {
 				return err
 			}
 		}
 		t.progress(&s, iterations, began)
 		return nil
 	}
-	st, err = spsa.Run(ctx, o.Space, &obj, st, after)
+	st, err = spsa.Run(ctx, o.Space, t.objective(&obj), st, after)
 	if err != nil {
 		return nil, err
 	}
@@ -136,10 +148,11 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 	final.Games = t.EvalGames
 	seed := derive(t.Seed, 0xf17a1)
 	t.printf("measuring the tuned and the starting weights on the same %d games each...\n", t.EvalGames)
-	if res.Tuned, err = final.Evaluate(ctx, res.Best, seed); err != nil {
+	eval := t.objective(&final)
+	if res.Tuned, err = eval.Evaluate(ctx, res.Best, seed); err != nil {
 		return nil, err
 	}
-	if res.Baseline, err = final.Evaluate(ctx, start, seed); err != nil {
+	if res.Baseline, err = eval.Evaluate(ctx, start, seed); err != nil {
 		return nil, err
 	}
 	res.Games += res.Tuned.N + res.Baseline.N
@@ -149,6 +162,16 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 	}
 	res.YAML = Header(t.HeaderLines(res, t.now())...) + "\n" + text
 	return res, nil
+}
+
+// objective is g, evaluated by t.Evaluate when set.
+func (t *Tuning) objective(g *GameObjective) Objective {
+	if t.Evaluate == nil {
+		return g
+	}
+	return ObjectiveFunc(func(ctx context.Context, x []float64, seed uint64) (Sample, error) {
+		return t.Evaluate(ctx, g, x, seed)
+	})
 }
 
 func (t *Tuning) printf(format string, args ...any) {

@@ -188,6 +188,9 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.shard.queued {
+		return f.shard.runQueued(ctx, e, "match", f.seed, f.games, f.games, f.progress, f.json)
+	}
 	lo, hi := f.shard.span(f.games)
 	m := arena.Match{Family: fam, First: lo, Games: hi - lo, Seed: f.seed, Workers: f.workers,
 		Replays: f.replays, Explain: f.explain, Audit: f.audit, Log: e.log}

@@ -22,53 +22,83 @@ import (
 
 // shardFlags are --shard K/N and --out FILE of match, tournament and shots.
 type shardFlags struct {
-	spec string
-	out  string
+	spec  string
+	out   string
+	queue queueFlags // --nats: every shard on kaisen workers
 	// set by check
-	sp   shard.Spec
-	on   bool
-	args map[string]string
+	sp     shard.Spec
+	on     bool // --shard: this process plays one shard
+	queued bool // --nats: workers play every shard
+	args   map[string]string
+	argv   []string // the game-deciding flags as --NAME=VALUE, for work items
 }
 
 // addShardFlags registers --shard and --out.
 func addShardFlags(cmd *cobra.Command, f *shardFlags) {
 	cmd.Flags().StringVar(&f.spec, "shard", "", "play only shard K of N of the games (K/N, e.g. 3/8) and write a file for kaisen merge to --out (docs/distributed.md)")
 	cmd.Flags().StringVar(&f.out, "out", "", "with --shard: the shard's result file")
+	addQueueFlags(cmd, &f.queue, defaultShardGames)
 }
+
+// defaultShardGames is the games of a work item of a queued match,
+// tournament or shots run (docs/distributed.md has the arithmetic).
+const defaultShardGames = 1000
 
 // notInArgs are the flags that do not change which games are played or how
 // they are summarised, so the shards of one run may differ in them.
-var notInArgs = []string{"shard", "out", "workers", "progress", "json", "html", "seed", "games", "log-level", "log-format"}
+var notInArgs = append([]string{"shard", "out", "workers", "progress", "json", "html", "seed", "games", "log-level", "log-format"},
+	queueFlagNames...)
 
 // check reads the flags before the command runs: whether it is a shard,
 // which one and the arguments that identify the run. incompatible are
 // flags that make no sense for a shard (e.g. --replays).
 func (f *shardFlags) check(cmd *cobra.Command, incompatible ...string) error {
-	if f.spec == "" && f.out == "" {
+	if err := f.queue.check(cmd); err != nil {
+		return err
+	}
+	queued := f.queue.url != ""
+	if f.spec == "" && f.out == "" && !queued {
 		return nil
 	}
-	if f.spec == "" || f.out == "" {
-		return usageError("--shard K/N and --out FILE go together")
-	}
-	sp, err := shard.Parse(f.spec)
-	if err != nil {
-		return &UsageError{Err: fmt.Errorf("--shard: %w", err)}
+	mode := "--shard"
+	if queued {
+		if f.spec != "" || f.out != "" {
+			return usageError("--nats plays every shard on workers: not with --shard or --out")
+		}
+		mode = "--nats"
+	} else {
+		if f.spec == "" || f.out == "" {
+			return usageError("--shard K/N and --out FILE go together")
+		}
+		sp, err := shard.Parse(f.spec)
+		if err != nil {
+			return &UsageError{Err: fmt.Errorf("--shard: %w", err)}
+		}
+		f.sp = sp
 	}
 	fl := cmd.Flags()
 	if !fl.Changed("seed") {
-		return usageError("--shard needs --seed: every shard must play the games of the same seed")
+		return usageError("%s needs --seed: every shard must play the games of the same seed", mode)
 	}
 	for _, name := range incompatible {
 		if fl.Changed(name) {
-			return usageError("--%s cannot be used with --shard", name)
+			return usageError("--%s cannot be used with %s", name, mode)
 		}
 	}
-	f.sp, f.on = sp, true
+	f.on, f.queued = !queued, queued
 	f.args = map[string]string{}
 	fl.Visit(func(fg *pflag.Flag) {
-		if !slices.Contains(notInArgs, fg.Name) {
-			f.args[fg.Name] = fg.Value.String()
-			f.hashFiles(fg)
+		if slices.Contains(notInArgs, fg.Name) {
+			return
+		}
+		f.args[fg.Name] = fg.Value.String()
+		f.hashFiles(fg)
+		values := []string{fg.Value.String()}
+		if sv, ok := fg.Value.(pflag.SliceValue); ok {
+			values = sv.GetSlice()
+		}
+		for _, v := range values {
+			f.argv = append(f.argv, "--"+fg.Name+"="+v)
 		}
 	})
 	return nil
@@ -163,17 +193,23 @@ func runMerge(e *env, f *mergeFlags, names []string) error {
 		}
 		files = append(files, sf)
 	}
-	files, err := shard.Check(files)
-	if err != nil {
-		return &UsageError{Err: fmt.Errorf("merge: %w", err)}
-	}
-	h := files[0].Header
 	var elapsed time.Duration
 	workers := 0
 	for _, sf := range files {
 		elapsed = max(elapsed, sf.Header.Elapsed())
 		workers += sf.Header.Workers
 	}
+	return printMerged(e, files, elapsed, workers, f.json)
+}
+
+// printMerged checks that files are the shards of one run and prints the
+// run's result, with elapsed and workers as its timing fields.
+func printMerged(e *env, files []shard.File, elapsed time.Duration, workers int, asJSON bool) error {
+	files, err := shard.Check(files)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("merge: %w", err)}
+	}
+	h := files[0].Header
 	switch h.Command {
 	case "match":
 		sum, err := mergeParts(files, shard.MergeMatch)
@@ -181,7 +217,7 @@ func runMerge(e *env, f *mergeFlags, names []string) error {
 			return err
 		}
 		sum.Seed, sum.Requested, sum.Workers, sum.Elapsed = h.Seed, h.Games, workers, elapsed
-		return printMatch(e, &sum, f.json)
+		return printMatch(e, &sum, asJSON)
 	case "tournament":
 		res, err := mergeParts(files, func(parts []shard.Tournament) (tournament.Result, error) {
 			return shard.MergeTournament(parts, h.Seed)
@@ -189,13 +225,13 @@ func runMerge(e *env, f *mergeFlags, names []string) error {
 		if err != nil {
 			return err
 		}
-		return printTournament(e, &res, f.json)
+		return printTournament(e, &res, asJSON)
 	case "shots":
 		s, err := mergeParts(files, shard.MergeShots)
 		if err != nil {
 			return err
 		}
-		return printMergedShots(e, &s, h.Seed, h.Games, elapsed, f.json)
+		return printMergedShots(e, &s, h.Seed, h.Games, elapsed, asJSON)
 	default:
 		return usageError("merge: %s: command %q cannot be merged (match, tournament, shots)", files[0].Name, h.Command)
 	}

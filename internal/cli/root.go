@@ -196,6 +196,8 @@ func commands(e *env) []*cobra.Command {
 		newTournamentCmd(e),
 		newLadderCmd(e),
 		newMergeCmd(e),
+		newBrokerCmd(e),
+		newWorkerCmd(e),
 		newVersionCmd(e),
 	}
 }

@@ -152,6 +152,9 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 		return fmt.Errorf("shots: %w", err)
 	}
 
+	if f.shard.queued {
+		return f.shard.runQueued(ctx, e, "shots", f.seed, f.games, f.games, f.progress, f.json)
+	}
 	lo, hi := f.shard.span(f.games)
 	count := hi - lo
 	results := make([]shotsGame, count)

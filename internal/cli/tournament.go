@@ -146,6 +146,9 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	if err := f.shard.checkGames(total); err != nil {
 		return err
 	}
+	if f.shard.queued {
+		return f.shard.runQueued(ctx, e, "tournament", f.seed, f.games, total, f.progress, f.json)
+	}
 	lo, hi := f.shard.span(total)
 	count := hi - lo
 	var onProgress func(done, total int)

@@ -15,6 +15,7 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/queue"
 	"github.com/kaisen-ai/kaisen/tune"
 )
 
@@ -36,6 +37,7 @@ type tuneFlags struct {
 	objective   string
 	temperature float64
 	a, c        float64
+	queue       queueFlags
 }
 
 func newTuneCmd(e *env) *cobra.Command {
@@ -95,6 +97,12 @@ the same file (except the date).`,
   kaisen match --p1 admiral --p1-weights admiral-tuned.yaml --p2 stateplayer2 -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.queue.check(cmd); err != nil {
+				return err
+			}
+			if f.queue.url != "" && cmd.Flags().Changed("checkpoint") {
+				return usageError("--checkpoint is a file; with --nats the checkpoint is kept in the queue under --run-id")
+			}
 			return runTune(cmd.Context(), e, &f)
 		},
 	}
@@ -121,6 +129,7 @@ the same file (except the date).`,
 	fl.Float64Var(&f.drawScore, "draw-score", 0, "points of a draw (0 = a draw counts as a non-win, 0.5 = half a win)")
 	fl.Float64Var(&f.a, "spsa-a", 0, "SPSA step gain a (0 = default 0.5)")
 	fl.Float64Var(&f.c, "spsa-c", 0, "SPSA perturbation c, a fraction of each range (0 = default 0.1)")
+	addQueueFlags(cmd, &f.queue, defaultTuneShardGames)
 	return cmd
 }
 
@@ -215,6 +224,21 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	iters, _, err := t.Plan()
 	if err != nil {
 		return usageError("%v", err)
+	}
+	if f.queue.url != "" {
+		run, err := f.queue.id(e, "tune")
+		if err != nil {
+			return err
+		}
+		h, nc, err := f.queue.connect(ctx, "kaisen tune "+run)
+		if err != nil {
+			return err
+		}
+		defer nc.Close()
+		ck = "the queue (--run-id " + run + ")"
+		t.Checkpoint = ck
+		t.Store = &queue.Checkpoints{KV: h.Tune, Run: run, Ctx: ctx}
+		t.Evaluate = queuedEvaluate(h, e, f, run)
 	}
 	fmt.Fprintf(e.stderr, "tuning %d weights of %s (from %s) against %s, objective %s: %d iterations x 2 x %d games, then 2 x %d final games\n",
 		len(space), f.player, baseName, t.Against, agg, iters, f.batch, final)

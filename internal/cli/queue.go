@@ -1,0 +1,424 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/kaisen-ai/kaisen/queue"
+	"github.com/kaisen-ai/kaisen/shard"
+	"github.com/kaisen-ai/kaisen/tune"
+)
+
+// defaultTuneShardGames is the games of a work item of kaisen tune --nats:
+// tuning games are slow and an evaluation has only --batch of them.
+const defaultTuneShardGames = 50
+
+// queueFlags are --nats, --run-id, --shard-games and --nats-nkey: play the
+// command's games on kaisen workers through a NATS JetStream queue.
+type queueFlags struct {
+	url        string
+	runID      string
+	shardGames int
+	nkey       string
+}
+
+// queueFlagNames are the flags of queueFlags (not game-deciding).
+var queueFlagNames = []string{"nats", "run-id", "shard-games", "nats-nkey"}
+
+// addQueueFlags registers the queue flags with shardGames as the default
+// size of a work item.
+func addQueueFlags(cmd *cobra.Command, q *queueFlags, shardGames int) {
+	fl := cmd.Flags()
+	fl.StringVar(&q.url, "nats", "", "play the games on kaisen workers through this NATS JetStream server (nats://HOST:PORT; docs/distributed.md)")
+	fl.StringVar(&q.runID, "run-id", "", "with --nats: the run's id; the same id resumes a stopped run (default: drawn and printed)")
+	fl.IntVar(&q.shardGames, "shard-games", shardGames, "with --nats: games per work item")
+	fl.StringVar(&q.nkey, "nats-nkey", "", "with --nats: file of the nkey seed to authenticate with")
+}
+
+// check refuses the queue flags without --nats and bad values.
+func (q *queueFlags) check(cmd *cobra.Command) error {
+	if q.url == "" {
+		for _, name := range queueFlagNames[1:] {
+			if cmd.Flags().Changed(name) {
+				return usageError("--%s goes with --nats", name)
+			}
+		}
+		return nil
+	}
+	if q.shardGames < 1 {
+		return usageError("--shard-games %d: want at least 1", q.shardGames)
+	}
+	if q.runID != "" {
+		if err := queue.CheckRunID(q.runID); err != nil {
+			return &UsageError{Err: fmt.Errorf("--run-id: %w", err)}
+		}
+	}
+	return nil
+}
+
+// id is the run id: --run-id, else a drawn one, printed so that the run can
+// be resumed.
+func (q *queueFlags) id(e *env, cmd string) (string, error) {
+	if q.runID == "" {
+		s, err := randomSeed()
+		if err != nil {
+			return "", err
+		}
+		q.runID = fmt.Sprintf("%s-%x", cmd, s)
+		fmt.Fprintf(e.stderr, "kaisen %s: run id %s (add --run-id %s to resume it if it stops)\n", cmd, q.runID, q.runID)
+	}
+	return q.runID, nil
+}
+
+// shards is the number of work items of a run of games games.
+func (q *queueFlags) shards(games int) int {
+	return min(games, (games+q.shardGames-1)/q.shardGames)
+}
+
+// connect connects to --nats and sets the queue up (what is missing of it).
+func (q *queueFlags) connect(ctx context.Context, name string) (*queue.Handles, *nats.Conn, error) {
+	nc, js, err := queue.Connect(q.url, name, q.nkey)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := queue.Setup(ctx, js, queue.Settings{})
+	if err != nil {
+		nc.Close()
+		return nil, nil, err
+	}
+	return h, nc, nil
+}
+
+// items cuts a run of total games (-n games) into its work items.
+func (q *queueFlags) items(run, command string, args []string, files map[string]string, seed uint64, games, total int) []queue.Item {
+	n := q.shards(total)
+	out := make([]queue.Item, n)
+	for k := range out {
+		out[k] = queue.Item{Run: run, Shard: k + 1, Shards: n, Command: command, Args: args, Files: files, Seed: seed,
+			Games: games, Total: total}
+	}
+	return out
+}
+
+// runQueued plays the run of command (-n games, total games in all, with
+// seed and the game-deciding flags of f) on the workers of --nats and
+// prints its result as the command would: kaisen merge's printing of the
+// gathered shards.
+func (f *shardFlags) runQueued(ctx context.Context, e *env, command string, seed uint64, games, total int, progressMode string, asJSON bool) error {
+	q := &f.queue
+	run, err := q.id(e, command)
+	if err != nil {
+		return err
+	}
+	h, nc, err := q.connect(ctx, "kaisen "+command+" "+run)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	bar := newProgress(e, progressMode, total, "games")
+	var onProgress func(int)
+	if bar != nil {
+		onProgress = bar.Set
+	}
+	start := time.Now()
+	runs := []queue.Run{{Items: q.items(run, command, f.argv, nil, seed, games, total), Expect: f.args}}
+	files, stats, err := queue.Gather(ctx, h, runs, e.log, onProgress)
+	if bar != nil {
+		bar.Done(total)
+	}
+	if err != nil {
+		return queueError(command, run, err)
+	}
+	e.log.Info("run gathered", "run", run, "items", stats.Items, "stored before", stats.Reused, "workers", len(stats.Workers))
+	return printMerged(e, files[0], time.Since(start), stats.Slots(), asJSON)
+}
+
+// queueError turns an interrupted queued run into exit code 130 with the
+// way to resume it.
+func queueError(command, run string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("%s: interrupted; the results so far are kept: run the same command with --run-id %s to resume", command, run)}
+	}
+	if errors.Is(err, shard.ErrMismatch) {
+		return &UsageError{Err: fmt.Errorf("%s: run %s: %w", command, run, err)}
+	}
+	return fmt.Errorf("%s: run %s: %w", command, run, err)
+}
+
+// queuedEvaluate plays the games of tuning evaluations on the workers of
+// --nats: each opponent's share of an evaluation is a kaisen match of the
+// candidate weights (sent with the item) against the opponent, cut into
+// items of --shard-games games; the shares' tallies make the very Sample
+// GameObjective.Evaluate would.
+func queuedEvaluate(h *queue.Handles, e *env, f *tuneFlags, run string) func(context.Context, *tune.GameObjective, []float64, uint64) (tune.Sample, error) {
+	against := splitList(f.against)
+	return func(ctx context.Context, g *tune.GameObjective, x []float64, seed uint64) (tune.Sample, error) {
+		text, err := g.Config(x)
+		if err != nil {
+			return tune.Sample{}, err
+		}
+		shares := g.Shares(seed)
+		runs := make([]queue.Run, len(shares))
+		for i, sh := range shares {
+			name, weights, _ := strings.Cut(against[sh.Opponent], "@")
+			args := []string{"--p1=" + g.Player, "--p2=" + name}
+			if weights != "" {
+				args = append(args, "--p2-weights="+weights)
+			}
+			if f.matchConfig != "" {
+				args = append(args, "--rules="+f.matchConfig)
+			}
+			files := map[string]string{"p1-weights": text}
+			sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%d\x00%s", text, sh.Seed, sh.Opponent, sh.Games, f.queue.shardGames, strings.Join(args, " "))))
+			id := run + "-" + hex.EncodeToString(sum[:8])
+			runs[i] = queue.Run{Items: f.queue.items(id, "match", args, files, sh.Seed, sh.Games, sh.Games), Expect: expectArgs(args, files)}
+		}
+		got, _, err := queue.Gather(ctx, h, runs, e.log, nil)
+		if err != nil {
+			return tune.Sample{}, queueError("tune", run, err)
+		}
+		s := tune.Sample{Parts: make([]tune.Sample, len(g.Opponents))}
+		for i, sh := range shares {
+			sum, err := mergeParts(got[i], shard.MergeMatch)
+			if err != nil {
+				return tune.Sample{}, err
+			}
+			g.Add(&s, sh, sum.P1Wins, sum.Draws)
+		}
+		return s, nil
+	}
+}
+
+// expectArgs are the shard-file arguments of a match run with args
+// (--NAME=VALUE) and files (inline weights): each value by name, and the
+// SHA-256 of each weights or rules file (shardFlags.hashFiles).
+func expectArgs(args []string, files map[string]string) map[string]string {
+	out := map[string]string{}
+	hash := func(name string, data []byte) { out[name+"#sha256"] = fmt.Sprintf("%x", sha256.Sum256(data)) }
+	for _, a := range args {
+		name, value, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		out[name] = value
+		if name == "rules" || strings.HasSuffix(name, "weights") {
+			if data, err := os.ReadFile(value); err == nil {
+				hash(name, data)
+			}
+		}
+	}
+	for name, text := range files {
+		out[name] = "(sent with the item)"
+		hash(name, []byte(text))
+	}
+	return out
+}
+
+// playItem plays a work item in this process: kaisen COMMAND with the
+// item's flags and --shard, writing the shard file in a temporary
+// directory, and returns the file.
+func playItem(ctx context.Context, it *queue.Item, workers int) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "kaisen-item-*")
+	if err != nil {
+		return nil, fmt.Errorf("worker: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	argv := append([]string{it.Command}, it.Args...)
+	for _, name := range slices.Sorted(maps.Keys(it.Files)) {
+		path := filepath.Join(dir, name+".yaml")
+		if err := os.WriteFile(path, []byte(it.Files[name]), 0o600); err != nil {
+			return nil, fmt.Errorf("worker: %w", err)
+		}
+		argv = append(argv, "--"+name+"="+path)
+	}
+	out := filepath.Join(dir, "shard.jsonl")
+	argv = append(argv, "--seed="+strconv.FormatUint(it.Seed, 10), "--games="+strconv.Itoa(it.Games),
+		"--shard="+it.Spec().String(), "--out="+out, "--workers="+strconv.Itoa(workers),
+		"--progress=never", "--log-level=error")
+	var stderr bytes.Buffer
+	if code := Run(ctx, argv, strings.NewReader(""), io.Discard, &stderr); code != ExitOK {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("kaisen %s exited %d: %s", it.Command, code, strings.TrimSpace(stderr.String()))
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("worker: %w", err)
+	}
+	return data, nil
+}
+
+type workerFlags struct {
+	queue   queueFlags
+	workers int
+	name    string
+}
+
+func newWorkerCmd(e *env) *cobra.Command {
+	var f workerFlags
+	cmd := &cobra.Command{
+		Use:   "worker --nats URL [--workers K]",
+		Short: "Play the work items of queued runs (match, tournament, tune --nats)",
+		Long: `Pull work items from the NATS JetStream queue at --nats, one at a time, and
+play each with --workers games at once (default: one per CPU): a shard of a
+kaisen match, tournament or shots run, or the games of one opponent in a
+tuning evaluation. The shard's result is stored once (a duplicate is
+dropped) and the item acked; while an item plays the worker tells the
+server every few seconds that it is alive, and an item whose worker dies is
+given to another after the queue's ack wait.
+
+A malformed item, or one of another message version, is logged and dropped.
+An item that cannot be played here (a weights file missing on this machine)
+is reported to its run, which stops with the worker's message. Weights and
+rules files are read by the paths the run gave and checked by their SHA-256.
+
+Ctrl-C or SIGTERM gives the item back to the queue and stops.`,
+		Example: `  kaisen broker &                                         (a queue on 127.0.0.1:4222)
+  kaisen worker --nats nats://127.0.0.1:4222               (as many as you have machines)
+  kaisen match --p1 random --p2 random -n 100000 --seed 1 --nats nats://127.0.0.1:4222`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.queue.url == "" {
+				return usageError("--nats URL is required")
+			}
+			return runWorker(cmd.Context(), e, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.queue.url, "nats", "", "the NATS JetStream server of the queue (nats://[USER:PASS@]HOST:PORT)")
+	fl.StringVar(&f.queue.nkey, "nats-nkey", "", "file of the nkey seed to authenticate with")
+	fl.StringVar(&f.name, "name", "", "the worker's name in results and logs (default: HOST-PID)")
+	addWorkersFlag(cmd, &f.workers, 0)
+	return cmd
+}
+
+func runWorker(ctx context.Context, e *env, f *workerFlags) error {
+	name := f.name
+	if name == "" {
+		host, _ := os.Hostname()
+		name = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	h, nc, err := f.queue.connect(ctx, "kaisen worker "+name)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	w := &queue.Worker{Q: h, Play: playItem, Name: name, Workers: workersOf(f.workers), Log: e.log.With("worker", name)}
+	e.log.Info("worker ready", "worker", name, "workers", w.Workers, "ack_wait", h.AckWait())
+	return w.Run(ctx)
+}
+
+type brokerFlags struct {
+	listen, store  string
+	user, password string
+	nkey           string
+	ackWait        time.Duration
+}
+
+func newBrokerCmd(e *env) *cobra.Command {
+	var f brokerFlags
+	cmd := &cobra.Command{
+		Use:   "broker [--listen HOST:PORT] [--store DIR]",
+		Short: "Run an embedded NATS JetStream server for queued runs",
+		Long: `Run a NATS JetStream server in this process, with its file store in --store
+(default: kaisen's data directory, broker/), and create the work queue, the
+results bucket and the tuning-checkpoint bucket. Workers (kaisen worker) and
+runs (kaisen match|tournament|tune --nats) connect to it; any other
+JetStream server (a cluster in production) works the same way.
+
+It listens on loopback by default. Listening beyond loopback needs
+credentials: --user and --password (or the KAISEN_NATS_PASSWORD
+environment variable), or --nkey with a user's public nkey (the clients
+then pass --nats-nkey SEEDFILE). Clients give the user and password in
+the URL: nats://USER:PASS@HOST:PORT.
+
+--ack-wait is how long an item may go without news of its worker before it
+is given to another (workers send news every third of it); it applies when
+the queue is first created in the store.`,
+		Example: `  kaisen broker
+  kaisen broker --listen 127.0.0.1:4222 --store /var/lib/kaisen/broker
+  KAISEN_NATS_PASSWORD=s3cret kaisen broker --listen 0.0.0.0:4222 --user kaisen`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runBroker(cmd.Context(), e, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:4222", "HOST:PORT to listen on (port 0: a free port, printed)")
+	fl.StringVar(&f.store, "store", "", "JetStream file store directory (default: DATA/broker)")
+	fl.StringVar(&f.user, "user", "", "user name clients must give (with --password)")
+	fl.StringVar(&f.password, "password", "", "password clients must give (default: $KAISEN_NATS_PASSWORD)")
+	fl.StringVar(&f.nkey, "nkey", "", "public nkey (U...) of the user clients authenticate as")
+	fl.DurationVar(&f.ackWait, "ack-wait", queue.DefaultAckWait, "an item is given to another worker after this long without news")
+	return cmd
+}
+
+func runBroker(ctx context.Context, e *env, f *brokerFlags) error {
+	if f.ackWait < time.Second {
+		return usageError("--ack-wait %s: want at least 1s", f.ackWait)
+	}
+	store := f.store
+	if store == "" {
+		d, err := dataDir()
+		if err != nil {
+			return err
+		}
+		store = filepath.Join(d, "broker")
+	}
+	password := f.password
+	if password == "" {
+		password = os.Getenv("KAISEN_NATS_PASSWORD")
+	}
+	b, err := queue.StartBroker(queue.BrokerConfig{Listen: f.listen, StoreDir: store, User: f.user, Password: password, Nkey: f.nkey})
+	if err != nil {
+		if errors.Is(err, queue.ErrInsecure) {
+			return &UsageError{Err: err}
+		}
+		return err
+	}
+	defer b.Close()
+	opts := []nats.Option{nats.Name("kaisen broker")}
+	if f.user != "" {
+		opts = append(opts, nats.UserInfo(f.user, password))
+	}
+	if f.nkey == "" {
+		nc, err := nats.Connect(b.URL(), opts...)
+		if err != nil {
+			return fmt.Errorf("broker: %w", err)
+		}
+		defer nc.Close()
+		if err := setupOn(ctx, nc, f.ackWait); err != nil {
+			return err
+		}
+	}
+	e.log.Info("broker ready", "url", b.URL(), "store", store, "ack_wait", f.ackWait)
+	fmt.Fprintf(e.stderr, "kaisen broker: listening on %s (store %s)\n", b.URL(), store)
+	<-ctx.Done()
+	e.log.Info("broker stopping")
+	return nil
+}
+
+// setupOn creates the queue on the broker's own connection with its ack
+// wait.
+func setupOn(ctx context.Context, nc *nats.Conn, ackWait time.Duration) error {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	_, err = queue.Setup(ctx, js, queue.Settings{AckWait: ackWait})
+	return err
+}

@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/queue"
+)
+
+// startWorkers starts a broker on a free loopback port with a temporary
+// store and n workers as goroutines (playing with playItem, as kaisen
+// worker does); everything stops when the test ends.
+func startWorkers(t *testing.T, n int) string {
+	t.Helper()
+	b, err := queue.StartBroker(queue.BrokerConfig{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	require.NoError(t, err)
+	nc, js, err := queue.Connect(b.URL(), "test", "")
+	require.NoError(t, err)
+	h, err := queue.Setup(context.Background(), js, queue.Settings{AckWait: 5 * time.Second})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			w := &queue.Worker{Q: h, Play: playItem, Name: "w" + string(rune('1'+i)), Workers: 1,
+				Log: slog.New(slog.DiscardHandler), Poll: 200 * time.Millisecond}
+			_ = w.Run(ctx)
+		})
+	}
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+		nc.Close()
+		b.Close()
+	})
+	return b.URL()
+}
+
+// TestQueuedEqualsLocal: match, tournament and shots played by three
+// workers through the queue print what the local run prints, --json and
+// table, apart from the timing fields.
+func TestQueuedEqualsLocal(t *testing.T) {
+	url := startWorkers(t, 3)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"match submarine", []string{"match", "--p1", "random", "--p2", "stateplayer2", "-n", "23", "--seed", "11"}},
+		{"match battleship", []string{"match", "--game", "battleship", "--p1", "bs-random", "--p2", "gridbot", "-n", "9", "--seed", "3"}},
+		{"tournament", []string{"tournament", "--players", "random,simple,stateplayer2", "-n", "5", "--seed", "9", "--bootstrap", "50"}},
+		{"shots", []string{"shots", "--player", "gridbot", "--size", "6x6", "--fleet", "3,2,1", "-n", "13", "--seed", "2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			code, localJSON, stderr := matchRun(t, ctx, append(tc.args, "--json")...)
+			require.Equal(t, ExitOK, code, stderr)
+			code, localTable, stderr := matchRun(t, ctx, tc.args...)
+			require.Equal(t, ExitOK, code, stderr)
+			queued := append(tc.args, "--nats", url, "--shard-games", "4")
+			code, gotJSON, stderr := matchRun(t, ctx, append(queued, "--json")...)
+			require.Equal(t, ExitOK, code, stderr)
+			require.Contains(t, stderr, "run id "+tc.args[0]+"-")
+			require.Equal(t, withoutTiming(t, localJSON), withoutTiming(t, gotJSON))
+			code, gotTable, stderr := matchRun(t, ctx, queued...)
+			require.Equal(t, ExitOK, code, stderr)
+			require.Equal(t, timingLine.ReplaceAllString(localTable, ""), timingLine.ReplaceAllString(gotTable, ""))
+		})
+	}
+}
+
+// TestQueuedResumeSameRunID: a run id that already holds a finished run
+// gives its result again without a worker (nothing replayed), and refuses
+// another run's command under the same id.
+func TestQueuedResumeSameRunID(t *testing.T) {
+	b, err := queue.StartBroker(queue.BrokerConfig{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	require.NoError(t, err)
+	defer b.Close()
+	url := b.URL()
+	args := []string{"match", "--p1", "random", "--p2", "random", "-n", "12", "--seed", "5", "--json", "--nats", url, "--run-id", "r1", "--shard-games", "5"}
+	first := make(chan string, 1)
+	go func() {
+		_, stdout, _ := matchRun(t, context.Background(), args...)
+		first <- stdout
+	}()
+	nc, js, err := queue.Connect(url, "w", "")
+	require.NoError(t, err)
+	defer nc.Close()
+	h, err := queue.Setup(context.Background(), js, queue.Settings{})
+	require.NoError(t, err)
+	wctx, stopWorker := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w := &queue.Worker{Q: h, Play: playItem, Name: "w", Workers: 1, Log: slog.New(slog.DiscardHandler), Poll: 100 * time.Millisecond}
+		_ = w.Run(wctx)
+	}()
+	var want string
+	select {
+	case want = <-first:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the queued match did not finish")
+	}
+	stopWorker() // no worker from here on
+	<-done
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	code, got, stderr := matchRun(t, ctx, args...)
+	require.Equal(t, ExitOK, code, stderr)
+	require.Equal(t, withoutTiming(t, want), withoutTiming(t, got))
+
+	other := append([]string{}, args...)
+	other[8] = "6" // --seed 6 under the same run id
+	code, _, stderr = matchRun(t, ctx, other...)
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, "seed 5, not 6")
+}
+
+// cancelOn cancels when a line containing word is written.
+type cancelOn struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	word   string
+	cancel context.CancelFunc
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.buf.Write(p)
+	if strings.Contains(c.buf.String(), c.word) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+// TestQueuedTuneEqualsLocalAndResumes: kaisen tune --nats spreads each
+// evaluation's games over workers and writes the weights the local run
+// writes; stopped after its first iteration, it resumes from the
+// checkpoint in the queue (another process would do the same with the same
+// --run-id) and still ends with the same weights.
+func TestQueuedTuneEqualsLocalAndResumes(t *testing.T) {
+	url := startWorkers(t, 3)
+	dir := t.TempDir()
+	base := []string{"tune", "--player", "simple", "--against", "random,simple", "--budget-games", "60",
+		"--batch", "8", "--final-games", "10", "--seed", "3", "--workers", "1"}
+	local := filepath.Join(dir, "local.yaml")
+	code, _, stderr := tuneRun(t, append(base, "--out", local)...)
+	require.Equal(t, ExitOK, code, stderr)
+
+	queued := filepath.Join(dir, "queued.yaml")
+	args := append(base, "--out", queued, "--nats", url, "--run-id", "tune1", "--shard-games", "3")
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := &cancelOn{word: "iter 1/2", cancel: cancel}
+	code = Run(ctx, args, nil, &bytes.Buffer{}, stop)
+	require.Equal(t, ExitInterrupted, code, stop.buf.String())
+	require.Contains(t, stop.buf.String(), "--run-id tune1")
+	_, err := os.Stat(queued)
+	require.ErrorIs(t, err, os.ErrNotExist, "the stopped run wrote no weights")
+
+	code, _, stderr = tuneRun(t, args...)
+	require.Equal(t, ExitOK, code, stderr)
+	require.Contains(t, stderr, "resuming the queue (--run-id tune1) at iteration 1 of 2")
+	want, err := os.ReadFile(local)
+	require.NoError(t, err)
+	got, err := os.ReadFile(queued)
+	require.NoError(t, err)
+	require.Equal(t, tuneDate.ReplaceAllString(string(want), ""), tuneDate.ReplaceAllString(string(got), ""))
+}
+
+func TestQueueFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"match", "--nats", "nats://127.0.0.1:1", "--shard", "1/2", "--out", "x", "--seed", "1"}, "not with --shard"},
+		{[]string{"match", "--nats", "nats://127.0.0.1:1"}, "--nats needs --seed"},
+		{[]string{"match", "--run-id", "x", "--seed", "1"}, "--run-id goes with --nats"},
+		{[]string{"match", "--nats", "nats://127.0.0.1:1", "--seed", "1", "--run-id", "a.b"}, "run id"},
+		{[]string{"match", "--nats", "nats://127.0.0.1:1", "--seed", "1", "--replays", "d"}, "--replays cannot be used with --nats"},
+		{[]string{"tournament", "--nats", "nats://127.0.0.1:1", "--seed", "1", "--shard-games", "0"}, "--shard-games 0"},
+		{[]string{"tune", "--player", "simple", "--against", "random", "--nats", "nats://127.0.0.1:1", "--checkpoint", "c.json"}, "--checkpoint is a file"},
+		{[]string{"worker"}, "--nats URL is required"},
+		{[]string{"broker", "--listen", "0.0.0.0:0", "--store", "x"}, "needs credentials"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, _, stderr := matchRun(t, context.Background(), tc.args...)
+			require.Equal(t, ExitUsage, code, stderr)
+			require.Contains(t, stderr, tc.want)
+		})
+	}
+}

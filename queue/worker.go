@@ -1,0 +1,177 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Play plays an item with workers games at once and returns the shard file
+// it wrote (kaisen's own command, run in-process).
+type Play func(ctx context.Context, it *Item, workers int) ([]byte, error)
+
+// Worker pulls items one at a time and plays them.
+type Worker struct {
+	Q       *Handles
+	Play    Play
+	Name    string // in results and logs
+	Workers int    // games at once, passed to Play
+	Log     *slog.Logger
+	// Heartbeat is the interval of in-progress acks while an item plays
+	// (0 = a third of the consumer's ack wait).
+	Heartbeat time.Duration
+	// Poll is how long one fetch waits for an item (0 = 5s).
+	Poll time.Duration
+	// OnItem, when set, is called with each decoded item before it plays
+	// (tests use it to stop a worker mid-item).
+	OnItem func(*Item)
+}
+
+// Run pulls and plays items until ctx is done. An item being played when
+// ctx ends is given back (nak) for another worker.
+func (w *Worker) Run(ctx context.Context) error {
+	poll := w.Poll
+	if poll <= 0 {
+		poll = 5 * time.Second
+	}
+	for ctx.Err() == nil {
+		fctx, cancel := context.WithTimeout(ctx, poll)
+		batch, err := w.Q.Work.Fetch(1, jetstream.FetchContext(fctx))
+		if err != nil {
+			cancel()
+			if ctx.Err() != nil {
+				break
+			}
+			w.Log.Warn("fetch", "err", err)
+			sleep(ctx, time.Second)
+			continue
+		}
+		for msg := range batch.Messages() {
+			w.handle(ctx, msg)
+		}
+		cancel()
+		if err := batch.Error(); err != nil && ctx.Err() == nil && !errors.Is(err, jetstream.ErrNoMessages) &&
+			!errors.Is(err, context.DeadlineExceeded) {
+			w.Log.Warn("fetch", "err", err)
+		}
+	}
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// handle plays one message: a bad one is logged and terminated (never
+// redelivered), a good one played under heartbeats, its result stored once
+// and the message acked.
+func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
+	it, err := DecodeItem(msg.Data())
+	if err != nil {
+		w.Log.Error("bad work item: terminated", "subject", msg.Subject(), "err", err)
+		if terr := msg.TermWithReason(err.Error()); terr != nil {
+			w.Log.Warn("terminate", "err", terr)
+		}
+		return
+	}
+	log := w.Log.With("run", it.Run, "shard", it.Spec().String())
+	if w.OnItem != nil {
+		w.OnItem(&it)
+	}
+	if done, err := w.Q.Results.Get(ctx, it.Key()); err == nil && done != nil {
+		log.Info("item already done: skipped")
+		w.ack(ctx, msg, log)
+		return
+	}
+	start := time.Now()
+	log.Info("playing", "games", gamesOf(&it))
+	file, err := w.playBeating(ctx, msg, &it)
+	if ctx.Err() != nil {
+		log.Info("stopped: item given back")
+		_ = msg.Nak()
+		return
+	}
+	res := Result{Run: it.Run, Shard: it.Shard, Worker: w.Name, Workers: w.Workers}
+	key := it.Key()
+	if err != nil {
+		log.Error("item failed", "err", err)
+		res.Error = err.Error()
+		key = fmt.Sprintf("%s.error.%d", it.Run, it.Shard)
+	} else {
+		res.File = string(file)
+	}
+	data, err := Encode(&res)
+	if err != nil {
+		log.Error("encode result", "err", err)
+		return
+	}
+	if res.Error != "" {
+		_, err = w.Q.Results.Put(ctx, key, data)
+	} else {
+		_, err = w.Q.Results.Create(ctx, key, data)
+	}
+	switch {
+	case errors.Is(err, jetstream.ErrKeyExists):
+		log.Info("duplicate result dropped: the shard was already done")
+	case err != nil:
+		log.Error("store result: item left for redelivery", "err", err)
+		return // not acked: redelivered after the ack wait
+	default:
+		log.Info("done", "seconds", time.Since(start).Seconds())
+	}
+	w.ack(ctx, msg, log)
+}
+
+func (w *Worker) ack(ctx context.Context, msg jetstream.Msg, log *slog.Logger) {
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
+	defer cancel()
+	if err := msg.DoubleAck(actx); err != nil {
+		log.Warn("ack", "err", err)
+	}
+}
+
+// playBeating plays it while telling the server, every heartbeat, that the
+// item is still in progress.
+func (w *Worker) playBeating(ctx context.Context, msg jetstream.Msg, it *Item) ([]byte, error) {
+	beat := w.Heartbeat
+	if beat <= 0 {
+		beat = w.Q.AckWait() / 3
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(beat)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := msg.InProgress(); err != nil {
+					w.Log.Warn("heartbeat", "err", err)
+				}
+			}
+		}
+	})
+	defer wg.Wait()
+	defer close(stop)
+	return w.Play(ctx, it, w.Workers)
+}
+
+func gamesOf(it *Item) string {
+	lo, hi := it.Spec().Range(it.Total)
+	return strconv.Itoa(lo) + ".." + strconv.Itoa(hi-1)
+}
