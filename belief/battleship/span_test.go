@@ -54,6 +54,9 @@ func TestSpansMatchCompact(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if race.Enabled { // ten times slower: one game, a third of its positions
+				tt.games, tt.every = 1, 3*tt.every
+			}
 			n := 0
 			for i, pos := range gamePositions(t, tt.rules, tt.games, 21) {
 				if i%tt.every != 0 {
