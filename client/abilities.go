@@ -34,8 +34,8 @@ type AbilitiesGame struct {
 }
 
 // PlayAbilities plays one game of the abilities protocol on conn: it reads
-// the hello (a version other than protocol.AbilitiesVersion is an error
-// wrapping protocol.ErrVersion), builds the player for the rules and seat
+// the hello (a version other than protocol.AbilitiesVersion is a
+// *protocol.ProtocolError wrapping protocol.ErrVersion), builds the player for the rules and seat
 // it names (opts.Rules is the board and fleet, nil = the classic ones),
 // sends its placement, answers every "your turn" with the player's action
 // (its answer when the last result line asked this seat a question),
@@ -66,9 +66,6 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 		return g, err
 	}
 	me := g.Hello.Seat
-	if g.Hello.Version != protocol.AbilitiesVersion {
-		return g, fmt.Errorf("%w: the server speaks version %d, this client %d", protocol.ErrVersion, g.Hello.Version, protocol.AbilitiesVersion)
-	}
 	rules, err := abilities.NewRules(base, g.Hello.Sides[0], g.Hello.Sides[1], g.Hello.Options)
 	if err != nil {
 		return g, err

@@ -89,12 +89,12 @@ func EncodeAbilitiesHello(h AbilitiesHello) []byte {
 	return w.b
 }
 
-// DecodeAbilitiesHello parses a hello line. Unknown keys of "hello" are
-// ignored (room for later versions), but every known one is checked: the
-// game must be "abilities", the seat 0 or 1, the sides "ai" or "humans",
-// every option a known name with a boolean. The version is returned as
-// sent: the caller refuses one it does not speak (ErrVersion). Failures
-// are a *ProtocolError.
+// DecodeAbilitiesHello parses a hello line. A version other than
+// AbilitiesVersion is refused (ErrVersion) before anything after it is
+// read. Unknown keys of "hello" are ignored (room for compatible
+// extensions), but every known one is checked: the game must be
+// "abilities", the seat 0 or 1, the sides "ai" or "humans", every option a
+// known name with a boolean. Failures are a *ProtocolError.
 func DecodeAbilitiesHello(line []byte) (AbilitiesHello, error) {
 	h, err := decodeAbilitiesHello(line)
 	if err != nil {
@@ -140,6 +140,9 @@ func decodeAbilitiesHello(line []byte) (AbilitiesHello, error) {
 	}
 	if h.Version, err = integer(v, `"hello.version"`); err != nil {
 		return h, err
+	}
+	if h.Version != AbilitiesVersion { // checked first: another version may have other keys
+		return h, fmt.Errorf("%w: the server speaks version %d, this side %d", ErrVersion, h.Version, AbilitiesVersion)
 	}
 	if v, err = need("seat"); err != nil {
 		return h, err

@@ -127,10 +127,12 @@ func TestAbilitiesHello(t *testing.T) {
 	}
 	require.Equal(t, `{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai","humans"],"options":{}}}`,
 		string(protocol.EncodeAbilitiesHello(protocol.AbilitiesHello{Version: 1, Sides: [2]abilities.Side{abilities.AI, abilities.Humans}})))
-	ok := `{"hello":{"game":"abilities","version":2,"seat":1,"sides":["ai","ai"],"options":{"hide_moves":false},"board":"later"}}`
+	ok := `{"hello":{"game":"abilities","version":1,"seat":1,"sides":["ai","ai"],"options":{"hide_moves":false},"board":"later"}}`
 	h, err := protocol.DecodeAbilitiesHello([]byte(ok))
-	require.NoError(t, err, "unknown keys of hello are room for later versions")
-	require.Equal(t, 2, h.Version)
+	require.NoError(t, err, "unknown keys of hello are room for compatible extensions")
+	require.Equal(t, 1, h.Seat)
+	_, err = protocol.DecodeAbilitiesHello([]byte(`{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai","humans"],"options":{"fly":true}}}`))
+	require.ErrorIs(t, err, protocol.ErrVersion, "the version is checked before what may differ in it")
 	for _, tc := range []struct{ name, line string }{
 		{"not json", `hello`},
 		{"other game", `{"hello":{"game":"chess","version":1,"seat":0,"sides":["ai","humans"],"options":{}}}`},
