@@ -41,7 +41,10 @@ func (d *counter) run() (*Counts, error) {
 		return nil, err
 	}
 	if d.maxWork > 0 && d.spanMode {
-		if d.work+2*d.sp.entries*workPerEntry > d.maxWork {
+		// Pass 2 knows the work of the numeric passes (each moves the
+		// entries of every cell once): a count that would not fit stops
+		// now, before either starts.
+		if d.work+2*d.sp.numericWork() > d.maxWork {
 			return nil, fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
 		}
 	} else if d.maxWork > 0 {

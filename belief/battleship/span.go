@@ -18,8 +18,11 @@ package bsbelief
 // backward symmetrically. So useful entries hold exactly the numbers of the
 // compact passes, and a row-end product F[a]·B[K-a] over the span is 0 on
 // entries that are not useful (one of the two numbers is exactly 0). A
-// carry is reported only when it happens on a useful entry, so overflow
-// restarts, work and budget decisions are those of the compact passes.
+// carry on any entry restarts the count with more limbs (on the compact
+// passes): results stay exact, only the work can differ from theirs, and
+// only on boards whose counts come near 2^64. The work charged is the
+// compact passes' (the useful entries moved, recorded by pass 2), so
+// budget decisions are theirs.
 
 import (
 	"errors"
@@ -33,14 +36,13 @@ import (
 // spanPlan is what the span passes need from pass 2, recorded as it
 // walks back: the spans of every boundary (first and last useful entry;
 // first > last when there is none), the work each cell charges (the useful
-// entries its transitions move, as the compact passes count them), the
-// useful entries in all, and the per-length validity masks: valid[l][a] is
+// entries its transitions move, as the compact passes count them), and the
+// per-length validity masks: valid[l][a] is
 // all ones when entry a can finish one more ship of length l, 0 otherwise
 // (l = 0: always).
 type spanPlan struct {
 	first, last [][]uint16 // per boundary, per profile
 	work        []int64    // per cell
-	entries     int64
 	valid       [][]uint64
 	maxProfiles int // profiles of the largest boundary
 	maxValues   int // span values of the largest boundary
@@ -64,6 +66,15 @@ func newSpanPlan(d *counter) *spanPlan {
 	return sp
 }
 
+// numericWork is the work one numeric pass charges.
+func (sp *spanPlan) numericWork() int64 {
+	var w int64
+	for _, x := range sp.work {
+		w += x * workPerEntry
+	}
+	return w
+}
+
 // record notes the spans of boundary t and, below the last boundary, the
 // work of cell t, from the masks of t and t+1.
 func (sp *spanPlan) record(d *counter, t int) {
@@ -77,9 +88,6 @@ func (sp *spanPlan) record(d *counter, t int) {
 		for q, x := range w {
 			if x == 0 {
 				continue
-			}
-			if t < d.cells() { // the count the early stop of run uses
-				sp.entries += int64(bits.OnesCount64(x))
 			}
 			if f > l {
 				f = q<<6 + bits.TrailingZeros64(x)
@@ -387,14 +395,14 @@ func (d *counter) combineRow(acc *cellAcc, r int, f, b []uint64) error {
 }
 
 // runSpans runs passes 3 and 4 on spans (one limb) and returns the total:
-// one after the other when the count has a budget (the forward pass tells
-// whether the backward one fits), else at the same time on two goroutines.
-// A row end's values are kept by the pass that reaches it first and
-// combined by the other, so rows above the middle keep forward values and
-// rows below it backward ones: the same memory as keeping the forward
-// values of every row.
+// at the same time on two goroutines (one after the other on one CPU). A
+// row end's values are kept by the pass that reaches it first and combined
+// by the other, so rows above the middle keep forward values and rows below
+// it backward ones: the same memory as keeping the forward values of every
+// row. The work is charged at the end: run has checked that it fits the
+// budget.
 func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
-	if d.maxWork > 0 || runtime.GOMAXPROCS(0) < 2 {
+	if runtime.GOMAXPROCS(0) < 2 {
 		return d.runSpansInTurn(acc)
 	}
 	var mu sync.Mutex
