@@ -26,7 +26,8 @@ type Worker struct {
 	// Heartbeat is the interval of in-progress acks while an item plays
 	// (0 = a third of the consumer's ack wait).
 	Heartbeat time.Duration
-	// Poll is how long one fetch waits for an item (0 = 5s).
+	// Poll is how long one fetch waits for an item (0 = 2s); a stop waits
+	// for the fetch under way.
 	Poll time.Duration
 	// OnItem, when set, is called with each decoded item before it plays
 	// (tests use it to stop a worker mid-item).
@@ -38,13 +39,15 @@ type Worker struct {
 func (w *Worker) Run(ctx context.Context) error {
 	poll := w.Poll
 	if poll <= 0 {
-		poll = 5 * time.Second
+		poll = 2 * time.Second
 	}
 	for ctx.Err() == nil {
-		fctx, cancel := context.WithTimeout(ctx, poll)
-		batch, err := w.Q.Work.Fetch(1, jetstream.FetchContext(fctx))
+		// The wait is the server's (FetchMaxWait), not a context's: a pull
+		// request the client gives up on early may still be handed an
+		// item by the server, which would then sit unseen until its ack
+		// wait runs out. So a stop waits for the poll to end.
+		batch, err := w.Q.Work.Fetch(1, jetstream.FetchMaxWait(poll))
 		if err != nil {
-			cancel()
 			if ctx.Err() != nil {
 				break
 			}
@@ -55,7 +58,6 @@ func (w *Worker) Run(ctx context.Context) error {
 		for msg := range batch.Messages() {
 			w.handle(ctx, msg)
 		}
-		cancel()
 		if err := batch.Error(); err != nil && ctx.Err() == nil && !errors.Is(err, jetstream.ErrNoMessages) &&
 			!errors.Is(err, context.DeadlineExceeded) {
 			w.Log.Warn("fetch", "err", err)

@@ -145,7 +145,7 @@ func (f *shardFlags) runQueued(ctx context.Context, e *env, command string, seed
 	if err != nil {
 		return queueError(command, run, err)
 	}
-	e.log.Info("run gathered", "run", run, "items", stats.Items, "stored before", stats.Reused, "workers", len(stats.Workers))
+	e.log.Info("run gathered", "run", run, "items", stats.Items, "reused", stats.Reused, "workers", len(stats.Workers))
 	return printMerged(e, files[0], time.Since(start), stats.Slots(), asJSON)
 }
 
