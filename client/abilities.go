@@ -82,18 +82,26 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 		return g, err
 	}
 	var ask *abilities.Question // the question this seat must answer, if any
+	// werr is a failed write: the server may have ended the game and
+	// closed already (its end lines can still be read), so the lines it
+	// sent are read before the error is returned.
+	var werr error
 	for {
 		line, err := c.read("turn or result")
 		if err != nil {
+			if werr != nil {
+				return g, werr
+			}
 			return g, err
 		}
 		switch string(line) {
 		case protocol.YourTurn:
+			if werr != nil {
+				return g, werr
+			}
 			a := p.Act(ask)
 			g.Actions++
-			if err := c.write(protocol.EncodeAbilitiesAction(rules, a)); err != nil {
-				return g, err
-			}
+			werr = c.write(protocol.EncodeAbilitiesAction(rules, a))
 			continue
 		case protocol.Waiting:
 			continue

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -419,4 +420,86 @@ func TestAbilitiesListenerConfig(t *testing.T) {
 		})
 	}
 	require.Equal(t, DefaultAbilitiesHouse, DefaultHouse(GameAbilities))
+}
+
+// FuzzAbilitiesSession feeds arbitrary bytes, as one client after its
+// hello, to an abilities game against an honest client (client.PlayAbilities
+// with ab-random) over net.Pipe, in a synctest bubble so that timeouts cost
+// nothing, and checks that the server does not panic, that the game ends,
+// that the honest client reads only well-formed lines and wins, unless the
+// fuzzed client really fired at every cell of its fleet.
+func FuzzAbilitiesSession(f *testing.F) {
+	place := hostileFleet + "\n"
+	for _, s := range []string{
+		place, place + `{"shoot":{"to":[9,9]}}` + "\n", place + `{"move":{"from":[6,0],"to":[7,0]}}` + "\n" + `{"shoot":{"to":[0,0],"special":true}}` + "\n",
+		place + `{"salvo":{"cells":[[0,0],[0,1]]}}` + "\n", place + `{"defend":{"use":true}}` + "\n", place + `{"reveal":{"cells":[[0,0],[0,1],[1,1]]}}` + "\n",
+		"garbage\n", "\xff\xfe\n", place + strings.Repeat("x", 70000) + "\n", place + `{"shoot":{"to":[0,1.5]}}` + "\n", "",
+	} {
+		f.Add([]byte(s), uint8(0))
+		f.Add([]byte(s), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, mode uint8) {
+		synctest.Test(t, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Listeners[0].Game = GameAbilities
+			cfg.ResultLog, cfg.ReplayDir = "", ""
+			cfg.Seed = 1
+			pl := newPipeListener()
+			s, err := New(cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.listen = func(string, string) (net.Listener, error) { return pl, nil }
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- s.Serve(ctx) }()
+			defer func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Error(err)
+				}
+			}()
+			fuzzFirst, closeAfter := mode&1 != 0, mode&2 != 0
+			var fz, honest *pipeClient
+			if fuzzFirst {
+				fz, honest = pl.dial(), pl.dial()
+			} else {
+				honest, fz = pl.dial(), pl.dial()
+			}
+			fuzzDone := make(chan struct{})
+			go func() { // reads everything, writes its bytes once greeted
+				defer close(fuzzDone)
+				greeted := make(chan struct{})
+				go func() {
+					line, _ := fz.r.ReadString('\n')
+					close(greeted)
+					if line != "" {
+						_, _ = io.Copy(io.Discard, fz.r)
+					}
+				}()
+				<-greeted
+				_, _ = fz.c.Write(in)
+				if closeAfter {
+					fz.c.Close()
+				}
+			}()
+			build := func(r *abilities.Rules, seat int) (abplayers.Player, error) {
+				f, err := abplayers.New("ab-random", r, nil)
+				if err != nil {
+					return nil, err
+				}
+				return f(rand.New(rand.NewPCG(5, 0)), seat), nil
+			}
+			g, err := client.PlayAbilities(context.Background(), honest.c, build, client.BattleshipPlayOptions{ReadTimeout: -1})
+			if err != nil {
+				t.Fatalf("honest client: %v", err)
+			}
+			if g.End != protocol.EndWin && !(g.End == protocol.EndLose && g.Shots[1] >= 20) {
+				t.Fatalf("honest client: %v after %d cells fired at it", g.End, g.Shots[1])
+			}
+			honest.c.Close()
+			fz.c.Close()
+			<-fuzzDone
+		})
+	})
 }
