@@ -120,13 +120,14 @@ func (sp *spanPlan) record(d *counter, t int) {
 // span [lo[i], hi[i]) (lo = hi = 0 when it has no useful entry) and the
 // offset off[i] of its values in v (off has one more element: the total).
 //
-// The values are not cleared when the layer is filled: the forward pass
-// clears a destination profile's span when a transition first reaches it
-// (stamp[i] == epoch once it has; every profile with a useful entry is
-// reached, by the transition that brings that entry its count), the
-// backward pass clears each profile's span before pulling into it. That
-// touches each span just before it is used instead of in a separate sweep
-// over the whole layer.
+// The values are not cleared when the layer is filled: the first
+// transition that writes a profile's span (stamp[i] == epoch once one has)
+// stores its values and zeroes the rest of the span, the next ones add. A
+// profile that no transition writes keeps stale values: in the forward
+// pass it has no useful entry (the transition that brings a useful entry
+// its count writes it) and its values are never read where they matter
+// (see above); the backward pass clears it, as every profile of the layer
+// has its two transitions there.
 type spanLayer struct {
 	lo, hi, off []int32
 	v           []uint64
@@ -204,55 +205,67 @@ func (d *counter) spanTransfer(t int, src, dst *spanLayer, backward bool) error 
 	var ov uint64
 	tr := d.trans[t]
 	for e, x := range tr {
-		if backward && e&1 == 0 {
-			clear(src.span(e / 2)) // the first of its two transitions: B is pulled into it
-		}
-		if x == 0 {
-			continue
-		}
-		i, j, ship := e/2, int(x>>6)-1, int(x&63)
-		ls, hs, ld, hd := int(src.lo[i]), int(src.hi[i]), int(dst.lo[j]), int(dst.hi[j])
-		if !backward && dst.stamp[j] != dst.epoch && ld < hd {
-			clear(dst.span(j)) // the first transition to reach it
-			dst.stamp[j] = dst.epoch
-		}
-		s := 0
-		if ship > 0 {
-			s = d.stride[ship]
-		}
-		a0, a1 := max(ls, ld-s), min(hs, hd-s) // source entries moved
-		if a0 >= a1 {
-			continue
-		}
-		vs := src.v[int(src.off[i])+a0-ls : int(src.off[i])+a1-ls]
-		vd := dst.v[int(dst.off[j])+a0+s-ld : int(dst.off[j])+a1+s-ld]
-		vd = vd[:len(vs)]
-		var c uint64
-		switch {
-		case ship == 0 && !backward:
-			for k, y := range vs {
-				vd[k], c = bits.Add64(vd[k], y, 0)
-				ov |= c
+		i := e / 2
+		if x != 0 {
+			j, ship := int(x>>6)-1, int(x&63)
+			ls, hs, ld, hd := int(src.lo[i]), int(src.hi[i]), int(dst.lo[j]), int(dst.hi[j])
+			s := 0
+			if ship > 0 {
+				s = d.stride[ship]
 			}
-		case ship == 0:
-			for k, y := range vd {
-				vs[k], c = bits.Add64(vs[k], y, 0)
-				ov |= c
+			a0, a1 := max(ls, ld-s), min(hs, hd-s) // source entries moved
+			// w is the profile written (forward the destination, backward
+			// the source), r the values read, at offset p0 in w.
+			wl, w, p0, rl, rw, rp := dst, j, a0+s-ld, src, i, a0-ls
+			if backward {
+				wl, w, p0, rl, rw, rp = src, i, a0-ls, dst, j, a0+s-ld
 			}
-		case !backward:
-			vm := valid[ship][a0:a1]
-			vm = vm[:len(vs)]
-			for k, y := range vs {
-				vd[k], c = bits.Add64(vd[k], y&vm[k], 0)
-				ov |= c
+			var r []uint64
+			if a0 < a1 {
+				r = rl.span(rw)[rp : rp+a1-a0]
 			}
-		default:
-			vm := valid[ship][a0:a1]
-			vm = vm[:len(vs)]
-			for k, y := range vd {
-				vs[k], c = bits.Add64(vs[k], y&vm[k], 0)
-				ov |= c
+			ws := wl.span(w)
+			first := wl.stamp[w] != wl.epoch
+			wl.stamp[w] = wl.epoch
+			switch {
+			case a0 >= a1:
+				if first {
+					clear(ws)
+				}
+			case first: // the first transition to write it: store, and zero the rest
+				n := a1 - a0
+				clear(ws[:p0])
+				clear(ws[p0+n:])
+				if ship == 0 {
+					copy(ws[p0:p0+n], r[:n])
+				} else {
+					out, vm := ws[p0:p0+n], valid[ship][a0:a1]
+					vm, r = vm[:len(out)], r[:len(out)]
+					for k := range out {
+						out[k] = r[k] & vm[k]
+					}
+				}
+			case ship == 0:
+				out := ws[p0 : p0+a1-a0]
+				r = r[:len(out)]
+				var c uint64
+				for k, y := range r {
+					out[k], c = bits.Add64(out[k], y, 0)
+					ov |= c
+				}
+			default:
+				out, vm := ws[p0:p0+a1-a0], valid[ship][a0:a1]
+				vm, r = vm[:len(out)], r[:len(out)]
+				var c uint64
+				for k, y := range r {
+					out[k], c = bits.Add64(out[k], y&vm[k], 0)
+					ov |= c
+				}
 			}
+		}
+		if backward && e&1 == 1 && src.stamp[i] != src.epoch {
+			clear(src.span(i)) // no transition wrote it
+			src.stamp[i] = src.epoch
 		}
 	}
 	if ov != 0 {
