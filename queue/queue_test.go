@@ -366,3 +366,24 @@ func noLeak(t *testing.T) {
 		}
 	})
 }
+
+// TestHeartbeatKeepsLongItem: an item that plays for longer than the ack
+// wait stays with its worker while the worker sends in-progress acks; it
+// is played once although another worker is idle.
+func TestHeartbeatKeepsLongItem(t *testing.T) {
+	_, h := startQueue(t, time.Second)
+	var plays atomic.Int64
+	slow := func(ctx context.Context, it *queue.Item, n int) ([]byte, error) {
+		plays.Add(1)
+		select {
+		case <-time.After(2500 * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return (&fakePlay{}).play(ctx, it, n)
+	}
+	startWorkers(t, h, 2, slow)
+	files, _ := gather(t, h, "r8", 1, 5)
+	require.Len(t, files, 1)
+	require.EqualValues(t, 1, plays.Load(), "not redelivered while its worker beats")
+}
