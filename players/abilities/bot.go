@@ -62,6 +62,11 @@ type BotConfig struct {
 	// among the cells within SpecialTop of the best cell's chance (1: the
 	// best cell only). Default 1.
 	SpecialTop float64 `mapstructure:"special_top" tune:"0.5,1"`
+	// HistoryWork bounds, with the hidden belief, the search for a hidden
+	// history of one drawn layout (nodes); a layout whose search needs more
+	// is kept as consistent (rare, and mostly layouts nearly consistent).
+	// 0: hiddenfleet.DefaultMaxWork. Default 0; ab-belief 300.
+	HistoryWork int `mapstructure:"history_work"`
 }
 
 // The beliefs of BotConfig.Belief.
@@ -86,6 +91,7 @@ func DefaultBeliefConfig() BotConfig {
 	c.MoveThreshold = 0.1
 	c.MoveGain = 0.02
 	c.EmptyScanWeight = 1
+	c.HistoryWork = 300
 	return c
 }
 
@@ -114,6 +120,9 @@ func (c *BotConfig) Validate() error {
 	}
 	if c.Belief != BeliefClassic && c.Belief != BeliefHidden {
 		errs = append(errs, fmt.Errorf("belief %q: want %s or %s", c.Belief, BeliefClassic, BeliefHidden))
+	}
+	if c.HistoryWork < 0 {
+		errs = append(errs, fmt.Errorf("history_work %d: want 0 or more", c.HistoryWork))
 	}
 	if c.SpecialTop < 0 || c.SpecialTop > 1 {
 		errs = append(errs, fmt.Errorf("special_top %g: want 0 to 1", c.SpecialTop))
@@ -275,7 +284,7 @@ func (b *Bot) hiddenDensity() ([]float64, grid.Set) {
 	if b.track == nil {
 		return nil, grid.Set{}
 	}
-	est := b.track.Estimate(b.rng, b.cfg.Samples, 0)
+	est := b.track.Estimate(b.rng, b.cfg.Samples, b.cfg.HistoryWork)
 	if est.Stats.Consistent == 0 {
 		return nil, grid.Set{}
 	}
@@ -425,7 +434,7 @@ func (b *Bot) escape() (abilities.Action, bool) {
 // the enemy's shots.
 func (b *Bot) threatDensity() []float64 {
 	if b.threat != nil {
-		est := b.threat.Estimate(b.rng, b.cfg.Samples, 0)
+		est := b.threat.Estimate(b.rng, b.cfg.Samples, b.cfg.HistoryWork)
 		if est.Stats.Consistent > 0 {
 			p := make([]float64, b.rules.Base.Board.Size())
 			for c := range p {
