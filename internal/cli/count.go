@@ -95,7 +95,7 @@ at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
 			// The count's memory is mostly long slices of numbers, which the
 			// collector does not scan: collecting more often costs little
 			// (about 8% of the time on the empty 10x10 board) and keeps the
-			// peak resident memory near what is live (175 MB there, not 250).
+			// peak resident memory near what is live (185 MB there, not 250).
 			defer debug.SetGCPercent(debug.SetGCPercent(25))
 			counts, err := bsbelief.Count(cmd.Context(), pos, opt)
 			if bar != nil && err == nil {
