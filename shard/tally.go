@@ -215,9 +215,10 @@ type Shots struct {
 	Exact     int    `json:"exact"`
 	Sampled   int    `json:"sampled"`
 	Heuristic int    `json:"heuristic"`
-	Moves     int64  `json:"moves"`  // shots timed
-	P50NS     int64  `json:"p50_ns"` // timing
-	P99NS     int64  `json:"p99_ns"` // timing
+	Lookahead int    `json:"lookahead,omitempty"` // of the exact moves, decided by lookahead
+	Moves     int64  `json:"moves"`               // shots timed
+	P50NS     int64  `json:"p50_ns"`              // timing
+	P99NS     int64  `json:"p99_ns"`              // timing
 }
 
 // MergeShots adds up the shards' results.
@@ -236,6 +237,7 @@ func MergeShots(parts []Shots) (Shots, error) {
 		s.Exact += p.Exact
 		s.Sampled += p.Sampled
 		s.Heuristic += p.Heuristic
+		s.Lookahead += p.Lookahead
 		s.Moves += p.Moves
 		s.P50NS = max(s.P50NS, p.P50NS)
 		s.P99NS = max(s.P99NS, p.P99NS)

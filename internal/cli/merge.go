@@ -288,7 +288,7 @@ func printMergedShots(e *env, s *shard.Shots, seed uint64, games int, elapsed ti
 	sum.MsPerMoveP99 = math.Round(float64(s.P99NS)/float64(time.Millisecond)*1e6) / 1e6 // as summarizeShots
 	f := &shotsFlags{player: s.Player, games: games, seed: seed, json: asJSON}
 	tm := shotsTiming{moves: s.Moves, p50: time.Duration(s.P50NS), p99: time.Duration(s.P99NS), elapsed: elapsed}
-	return printShots(e, rules, f, sum, tm, densityLine(s.Player, s.Exact, s.Sampled, s.Heuristic))
+	return printShots(e, rules, f, sum, tm, densityLine(s.Player, s.Exact, s.Sampled, s.Heuristic, s.Lookahead))
 }
 
 // span is the range [lo, hi) of the n games that this command plays: the

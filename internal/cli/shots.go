@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -36,6 +37,8 @@ type shotsFlags struct {
 	json     bool
 	html     string
 	progress string
+	placer   string
+	series   int
 	shard    shardFlags
 }
 
@@ -48,10 +51,18 @@ func newShotsCmd(e *env) *cobra.Command {
 (every valid layout equally likely) until each is sunk, and print the number
 of shots per game (mean, median, standard deviation, 90th percentile, worst)
 and the AI's decision time per shot (50th and 99th percentile, wall clock).
-For the density AI it also prints how many shots were decided by exact
-counting, by sampling and by the last-resort heuristic.
+For the counting AIs (density, greedy, adaptive) it also prints how many
+shots were decided by exact counting (and of those, by density's
+lookahead), by sampling and by the last-resort heuristic.
 
-AIs: bs-random, gridbot, density (see docs/battleship.md).
+AIs: bs-random, gridbot, density, greedy, adaptive (see docs/battleship.md).
+
+--placer human places the fleets with the edge-loving human-like placer
+instead. --series N plays the games in series of N consecutive games
+against one player that learns the layouts between them (adaptive; the
+series run in parallel, the games of one series in order); game i still
+has the fleet and random stream of game i, so a series and the same games
+played by density are paired.
 
 Reproducible: game i draws its fleet and the AI's randomness from the seed
 and i alone, so the same --seed, player, config and -n give the same shot
@@ -67,10 +78,11 @@ prints the summary of the games finished so far (exit code 130).`,
   kaisen shots --player density -n 200 --seed 1 --json
   kaisen shots --player gridbot --weights my-gridbot.yaml -n 1000   (pattern: blocks)
   kaisen shots --player bs-random --size 8x8 --fleet 3,2,2,1,1 -n 5000
-  kaisen shots --player density -n 200 --seed 1 --html density-shots.html`,
+  kaisen shots --player density -n 200 --seed 1 --html density-shots.html
+  kaisen shots --player adaptive --placer human --series 50 -n 1000 --seed 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.shard.check(cmd, "html"); err != nil {
+			if err := f.shard.check(cmd, "html", "series"); err != nil {
 				return err
 			}
 			if err := f.shard.checkGames(f.games); err != nil {
@@ -80,7 +92,7 @@ prints the summary of the games finished so far (exit code 130).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.player, "player", "", "battleship AI: bs-random, gridbot, density (required)")
+	fl.StringVar(&f.player, "player", "", "battleship AI: "+strings.Join(bsplayers.Names(), ", ")+" (required)")
 	addWeightsFlag(cmd, &f.config, "weights", "YAML settings of the AI (default: its built-in settings)", "config")
 	addGamesFlag(cmd, &f.games, 1000, "number of games")
 	addSeedFlag(cmd, &f.seed, "seed of the games")
@@ -92,6 +104,8 @@ prints the summary of the games finished so far (exit code 130).`,
 	fl.StringVar(&f.size, "size", "10x10", "board WIDTHxHEIGHT")
 	fl.StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths")
 	addJSONFlag(cmd, &f.json, "print one JSON line instead of the table")
+	fl.StringVar(&f.placer, "placer", "uniform", "how the fleets are placed: "+strings.Join(placerNames, ", "))
+	fl.IntVar(&f.series, "series", 0, "play the games in series of this many against one player that learns between them (adaptive); 0: each game on its own")
 	fl.StringVar(&f.html, "html", "", "also write the histogram of shots per game as a self-contained HTML page to this file")
 	return cmd
 }
@@ -147,9 +161,12 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	if err != nil {
 		return usageError("--player: %w", err)
 	}
-	placer, err := bsbelief.NewUniformPlacer(rules)
+	placer, err := newShotsPlacer(rules, f.placer)
 	if err != nil {
-		return fmt.Errorf("shots: %w", err)
+		return err
+	}
+	if f.series < 0 {
+		return usageError("--series %d: want 0 (no series) or more", f.series)
 	}
 
 	if f.shard.queued {
@@ -160,12 +177,24 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	results := make([]shotsGame, count)
 	jobs := make(chan int)
 	finished := make(chan struct{}, count)
+	// A job is a game, or with --series the first game of a series.
+	step := 1
+	if f.series > 0 {
+		step = f.series
+	}
 	var wg sync.WaitGroup
-	for range min(workersOf(f.workers), count) {
+	for range min(workersOf(f.workers), (count+step-1)/step) {
 		wg.Go(func() {
 			for i := range jobs {
-				results[i-lo] = playShotsGame(ctx, rules, factory, placer, f.seed, i)
-				finished <- struct{}{}
+				if f.series == 0 {
+					results[i-lo] = playShotsGame(ctx, rules, factory, placer, f.seed, i)
+					finished <- struct{}{}
+					continue
+				}
+				for j, g := range playShotsSeries(ctx, rules, factory, placer, f.seed, i, min(i+step, hi)) {
+					results[i-lo+j] = g
+					finished <- struct{}{}
+				}
 			}
 		})
 	}
@@ -173,7 +202,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	start := time.Now()
 	go func() {
 		defer close(jobs)
-		for i := lo; i < hi; i++ {
+		for i := lo; i < hi; i += step {
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
@@ -216,7 +245,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 		}
 		return f.shard.write(e, "shots", f.seed, f.games, workersOf(f.workers), elapsed, shard.Shots{
 			Player: f.player, Width: w, Height: h, Fleet: battleship.FormatFleet(rules.Fleet), Shots: shard.HistOf(shots),
-			Exact: stats.Exact, Sampled: stats.Sampled, Heuristic: stats.Heuristic,
+			Exact: stats.Exact, Sampled: stats.Sampled, Heuristic: stats.Heuristic, Lookahead: stats.Lookahead,
 			Moves: tm.moves, P50NS: int64(tm.p50), P99NS: int64(tm.p99)})
 	}
 	sum := summarizeShots(f.player, shots, moves)
@@ -226,7 +255,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 			return err
 		}
 	}
-	if err := printShots(e, rules, f, sum, tm, densityLine(f.player, stats.Exact, stats.Sampled, stats.Heuristic)); err != nil {
+	if err := printShots(e, rules, f, sum, tm, densityLine(f.player, stats.Exact, stats.Sampled, stats.Heuristic, stats.Lookahead)); err != nil {
 		return err
 	}
 	if len(shots) < f.games {
@@ -243,13 +272,16 @@ type shotsTiming struct {
 	elapsed  time.Duration
 }
 
-// densityLine is the density AI's count of moves by kind, "" for another
-// player.
-func densityLine(player string, exact, sampled, heuristic int) string {
-	if player != "density" {
-		return ""
+// densityLine is the count of moves by kind of the counting AIs (density,
+// greedy, adaptive), "" for another player.
+func densityLine(player string, exact, sampled, heuristic, lookahead int) string {
+	switch player {
+	case "density", "adaptive":
+		return fmt.Sprintf("%s moves: %d exact (%d of them by lookahead), %d sampled (fallback), %d heuristic", player, exact, lookahead, sampled, heuristic)
+	case "greedy":
+		return fmt.Sprintf("%s moves: %d exact, %d sampled (fallback), %d heuristic", player, exact, sampled, heuristic)
 	}
-	return fmt.Sprintf("density moves: %d exact, %d sampled (fallback), %d heuristic", exact, sampled, heuristic)
+	return ""
 }
 
 // printShots prints the summary as a table or, with --json, a JSON line
@@ -268,15 +300,86 @@ func printShots(e *env, rules *battleship.Rules, f *shotsFlags, sum shotsSummary
 	return writeShotsTable(e.stdout, rules, f, sum, tm)
 }
 
+// placerNames are the values of --placer.
+var placerNames = []string{"uniform", "human"}
+
+// shotsPlacer draws a fleet layout.
+type shotsPlacer func(rng *rand.Rand) (battleship.Placement, error)
+
+// newShotsPlacer returns the placer called name: uniform
+// (bsbelief.UniformPlacer) or human (bsbelief.HumanPlacer, edge-loving).
+func newShotsPlacer(rules *battleship.Rules, name string) (shotsPlacer, error) {
+	switch name {
+	case "uniform":
+		u, err := bsbelief.NewUniformPlacer(rules)
+		if err != nil {
+			return nil, fmt.Errorf("shots: %w", err)
+		}
+		return u.Place, nil
+	case "human":
+		h, err := bsbelief.NewHumanPlacer(rules)
+		if err != nil {
+			return nil, fmt.Errorf("shots: %w", err)
+		}
+		return h.Place, nil
+	}
+	return nil, usageError("--placer %q: want one of %s", name, strings.Join(placerNames, ", "))
+}
+
+// statser is a player that counts its moves by method (the counting AIs).
+type statser interface{ Stats() bsplayers.DensityStats }
+
+// playShotsSeries plays games lo..hi-1 as one series: one player, made
+// from game lo's random stream, starts each game i with game i's stream
+// and learns each layout after its game (bsplayers.Learner; a player that
+// does not learn is an error).
+func playShotsSeries(ctx context.Context, rules *battleship.Rules, factory bsplayers.Factory, placer shotsPlacer, seed uint64, lo, hi int) (gs []shotsGame) {
+	gs = make([]shotsGame, hi-lo)
+	defer func() {
+		if r := recover(); r != nil {
+			gs[0] = shotsGame{err: fmt.Errorf("player panicked: %v", r), done: true}
+		}
+	}()
+	_, first := shotsSeeds(seed, lo)
+	l, ok := factory(first).(bsplayers.Learner)
+	if !ok {
+		gs[0] = shotsGame{err: errors.New("--series: the player does not learn between games (adaptive does)"), done: true}
+		return gs
+	}
+	for i := lo; i < hi; i++ {
+		fleetRNG, playerRNG := shotsSeeds(seed, i)
+		layout, err := placer(fleetRNG)
+		if err != nil {
+			gs[i-lo] = shotsGame{err: err, done: true}
+			return gs
+		}
+		l.NewGame(playerRNG)
+		p := &timedPlayer{Player: l}
+		n, err := bsplayers.Solo(ctx, rules, p, layout)
+		if ctx.Err() != nil {
+			return gs // interrupted: the rest is not counted
+		}
+		gs[i-lo] = shotsGame{shots: n, moves: p.moves, err: err, done: true}
+		if s, ok := l.(statser); ok {
+			gs[i-lo].stats = s.Stats()
+		}
+		if err != nil {
+			return gs
+		}
+		l.Learn(layout)
+	}
+	return gs
+}
+
 // playShotsGame plays game i; a panicking player is reported as an error.
-func playShotsGame(ctx context.Context, rules *battleship.Rules, factory bsplayers.Factory, placer *bsbelief.UniformPlacer, seed uint64, i int) (g shotsGame) {
+func playShotsGame(ctx context.Context, rules *battleship.Rules, factory bsplayers.Factory, placer shotsPlacer, seed uint64, i int) (g shotsGame) {
 	defer func() {
 		if r := recover(); r != nil {
 			g = shotsGame{err: fmt.Errorf("player panicked: %v", r), done: true}
 		}
 	}()
 	fleetRNG, playerRNG := shotsSeeds(seed, i)
-	layout, err := placer.Place(fleetRNG)
+	layout, err := placer(fleetRNG)
 	if err != nil {
 		return shotsGame{err: err, done: true}
 	}
@@ -286,7 +389,7 @@ func playShotsGame(ctx context.Context, rules *battleship.Rules, factory bsplaye
 		return shotsGame{} // interrupted: not counted
 	}
 	g = shotsGame{shots: n, moves: p.moves, err: err, done: true}
-	if d, ok := p.Player.(*bsplayers.Density); ok {
+	if d, ok := p.Player.(statser); ok {
 		g.stats = d.Stats()
 	}
 	return g
@@ -374,8 +477,8 @@ func roundDuration(d time.Duration) time.Duration {
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 func writeShotsTable(w io.Writer, rules *battleship.Rules, f *shotsFlags, s shotsSummary, tm shotsTiming) error {
-	fmt.Fprintf(w, "%s alone against %d uniformly placed fleets (%dx%d, fleet %s), seed %d\n",
-		f.player, s.Games, rules.Board.Width(), rules.Board.Height(), battleship.FormatFleet(rules.Fleet), f.seed)
+	fmt.Fprintf(w, "%s alone against %d %s (%dx%d, fleet %s), seed %d\n",
+		f.player, s.Games, fleetsPhrase(f), rules.Board.Width(), rules.Board.Height(), battleship.FormatFleet(rules.Fleet), f.seed)
 	if s.Games < f.games {
 		fmt.Fprintf(w, "interrupted: %d of %d games played\n", s.Games, f.games)
 	}
@@ -391,13 +494,25 @@ func writeShotsTable(w io.Writer, rules *battleship.Rules, f *shotsFlags, s shot
 	return nil
 }
 
+// fleetsPhrase says how the fleets were placed and, with --series, played.
+func fleetsPhrase(f *shotsFlags) string {
+	p := "uniformly placed fleets"
+	if f.placer != "" && f.placer != "uniform" {
+		p = "fleets placed by the " + f.placer + " placer"
+	}
+	if f.series > 0 {
+		p += fmt.Sprintf(" in series of %d", f.series)
+	}
+	return p
+}
+
 // shotsPage is the --html report: the histogram of shots per game.
 func shotsPage(rules *battleship.Rules, f *shotsFlags, s shotsSummary, shots []int) report.Page {
 	return report.Page{
 		Title: fmt.Sprintf("Shots per game: %s", f.player),
 		Lines: []string{
-			fmt.Sprintf("%s alone against %d uniformly placed fleets (%dx%d, fleet %s), seed %d (kaisen shots --seed %d)",
-				f.player, s.Games, rules.Board.Width(), rules.Board.Height(), battleship.FormatFleet(rules.Fleet), f.seed, f.seed),
+			fmt.Sprintf("%s alone against %d %s (%dx%d, fleet %s), seed %d (kaisen shots --seed %d)",
+				f.player, s.Games, fleetsPhrase(f), rules.Board.Width(), rules.Board.Height(), battleship.FormatFleet(rules.Fleet), f.seed, f.seed),
 			fmt.Sprintf("mean %.2f, median %.1f, sd %.2f, p90 %d, max %d", s.Mean, s.Median, s.SD, s.P90, s.Max),
 		},
 		Sections: []report.Section{{

@@ -81,7 +81,47 @@ func TestShotsTableAndDensityMethods(t *testing.T) {
 	require.Contains(t, stdout, "density alone against 4 uniformly placed fleets (6x6, fleet 3,2,1,1), seed 1")
 	require.Contains(t, stdout, "games")
 	require.Contains(t, stdout, "time/shot p99")
-	require.Regexp(t, `density moves: \d+ exact, 0 sampled \(fallback\), 0 heuristic`, stdout)
+	require.Regexp(t, `density moves: \d+ exact \([1-9]\d* of them by lookahead\), 0 sampled \(fallback\), 0 heuristic`, stdout)
+
+	code, stdout, stderr = shotsRun(t, context.Background(), "--player", "greedy", "-n", "4", "--seed", "1",
+		"--size", "6x6", "--fleet", "3,2,1,1")
+	require.Equal(t, 0, code, stderr)
+	require.Regexp(t, `greedy moves: \d+ exact, 0 sampled \(fallback\), 0 heuristic`, stdout)
+}
+
+// TestShotsSeriesAndPlacers plays a series of the adaptive bot against the
+// human placer; the fleets of a seed are the same with and without
+// --series, so the series' first game (nothing learnt yet) equals density's.
+func TestShotsSeriesAndPlacers(t *testing.T) {
+	small := []string{"--size", "6x6", "--fleet", "3,2,1,1", "--seed", "1", "--placer", "human", "--json"}
+	code, stdout, stderr := shotsRun(t, context.Background(), append([]string{"--player", "adaptive", "-n", "6", "--series", "3", "--workers", "2"}, small...)...)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 6.0, shotsJSON(t, stdout)["games"])
+	require.Regexp(t, `adaptive moves: \d+ exact`, stderr)
+	first := func(player string, extra ...string) float64 {
+		code, stdout, stderr := shotsRun(t, context.Background(), append(append([]string{"--player", player, "-n", "1"}, extra...), small...)...)
+		require.Equal(t, 0, code, stderr)
+		return shotsJSON(t, stdout)["mean"].(float64)
+	}
+	require.Equal(t, first("density"), first("adaptive", "--series", "1"))
+
+	code, stdout, stderr = shotsRun(t, context.Background(), "--player", "gridbot", "-n", "2", "--seed", "1", "--placer", "human")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "gridbot alone against 2 fleets placed by the human placer (10x10")
+
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--player", "gridbot", "--series", "2", "-n", "2", "--seed", "1"}, "does not learn"},
+		{[]string{"--player", "gridbot", "--placer", "nobody", "-n", "2", "--seed", "1"}, `--placer "nobody"`},
+		{[]string{"--player", "adaptive", "--series", "-1", "-n", "2", "--seed", "1"}, "--series -1"},
+	}
+	for _, tt := range tests {
+		code, _, stderr := shotsRun(t, context.Background(), tt.args...)
+		require.NotEqual(t, 0, code, "%v", tt.args)
+		require.Contains(t, stderr, tt.want, "%v", tt.args)
+	}
 }
 
 func TestShotsConfigAndErrors(t *testing.T) {

@@ -27,16 +27,43 @@ type DensityConfig struct {
 	// Samples is how many layouts the fallback draws (sequential importance
 	// sampling, bsbelief.EstimateCounts). Default 2000.
 	Samples int `mapstructure:"samples"`
+	// Lookahead is how many of the densest cells a move compares by one
+	// ply of lookahead (0: fire at the densest cell, the greedy strategy).
+	Lookahead int `mapstructure:"lookahead"`
+	// LookaheadWeight weighs the expected share of the best next shot
+	// against the share of the cell itself.
+	LookaheadWeight float64 `mapstructure:"lookahead_weight"`
+	// LookaheadBudget bounds the work of the lookahead counts of one move
+	// (in the same work units as Budget); beyond it the move is greedy.
+	LookaheadBudget time.Duration `mapstructure:"lookahead_budget"`
 }
 
 // DefaultDensityConfig is the built-in configuration (equal to configs/density.yaml).
 func DefaultDensityConfig() DensityConfig {
+	c := DefaultGreedyConfig()
+	c.Lookahead, c.LookaheadWeight, c.LookaheadBudget = 4, 1, 20*time.Millisecond
+	return c
+}
+
+// DefaultGreedyConfig is the configuration of "greedy" (equal to
+// configs/greedy.yaml): density without lookahead.
+func DefaultGreedyConfig() DensityConfig {
 	return DensityConfig{Budget: 50 * time.Millisecond, WorkPerMS: 100000, Samples: 2000}
 }
 
 // Validate checks the ranges.
 func (c *DensityConfig) Validate() error {
-	return errors.Join(CountingErrors(c.Budget, c.WorkPerMS, c.Samples, 10_000_000)...)
+	errs := CountingErrors(c.Budget, c.WorkPerMS, c.Samples, 10_000_000)
+	if c.Lookahead < 0 || c.Lookahead > 100 {
+		errs = append(errs, fmt.Errorf("lookahead %d: want 0 (greedy) to 100", c.Lookahead))
+	}
+	if !(c.LookaheadWeight >= 0 && c.LookaheadWeight <= 10) {
+		errs = append(errs, fmt.Errorf("lookahead_weight %v: want 0 to 10", c.LookaheadWeight))
+	}
+	if c.LookaheadBudget < 0 || c.LookaheadBudget > time.Hour {
+		errs = append(errs, fmt.Errorf("lookahead_budget %v: want 0 to 1h", c.LookaheadBudget))
+	}
+	return errors.Join(errs...)
 }
 
 // CountingErrors checks the settings every density player shares (the
@@ -73,11 +100,12 @@ const (
 // DensityStats counts the moves by method.
 type DensityStats struct {
 	Exact, Sampled, Heuristic int
+	Lookahead                 int // of the exact moves, those decided by lookahead
 }
 
 // Add returns s + o.
 func (s DensityStats) Add(o DensityStats) DensityStats {
-	return DensityStats{s.Exact + o.Exact, s.Sampled + o.Sampled, s.Heuristic + o.Heuristic}
+	return DensityStats{s.Exact + o.Exact, s.Sampled + o.Sampled, s.Heuristic + o.Heuristic, s.Lookahead + o.Lookahead}
 }
 
 // Density ("density") fires at the UNKNOWN cell that the most layouts
@@ -97,6 +125,9 @@ type Density struct {
 	count  bsbelief.Counter // reuses the last count's first pass (same results as bsbelief.Count)
 	stats  DensityStats
 	last   explain.Decision
+	// prior weighs the share of each cell (nil: every cell 1, the uniform
+	// prior): the placement preference an Adaptive bot has learnt.
+	prior []float64
 
 	// the per-cell map behind the last shot (Heatmaps): one of these
 	exact   *bsbelief.Counts
@@ -181,6 +212,16 @@ func (d *Density) Shoot() grid.Cell {
 		if err == nil && counts.Total.Sign() > 0 {
 			d.stats.Exact++
 			d.exact, d.sampled, d.scores = counts, nil, nil
+			if d.cfg.Lookahead > 0 {
+				if best, v, ok := d.lookahead(context.Background(), counts, unknown, MaxWork(d.cfg.LookaheadBudget, d.cfg.WorkPerMS)); ok {
+					d.stats.Lookahead++
+					return d.pick(best, MethodExact, fmt.Sprintf("lookahead score %.4f (share + %g × best next share) of %s layouts", v, d.cfg.LookaheadWeight, counts.Total))
+				}
+			}
+			if d.prior != nil {
+				best, _ := argmax(unknown, d.weighted(counts.Cells))
+				return d.pick(best, MethodExact, fmt.Sprintf("%s of %s layouts, prior weight %.3f", counts.Cells[best[0]], counts.Total, d.weight(best[0])))
+			}
 			best, score := argmaxBig(unknown, counts.Cells)
 			return d.pick(best, MethodExact, fmt.Sprintf("%s of %s layouts", score, counts.Total))
 		}
@@ -189,7 +230,14 @@ func (d *Density) Shoot() grid.Cell {
 	if err == nil && est.Kept > 0 {
 		d.stats.Sampled++
 		d.exact, d.sampled, d.scores = nil, est, nil
-		best, _ := argmax(unknown, est.Cells)
+		cells := est.Cells
+		if d.prior != nil {
+			cells = slices.Clone(cells)
+			for c := range cells {
+				cells[c] *= d.prior[c]
+			}
+		}
+		best, _ := argmax(unknown, cells)
 		return d.pick(best, MethodSampled, fmt.Sprintf("share %.3f of %d weighted draws (effective %.0f)", est.Share(best[0]), est.Draws, est.ESS))
 	}
 	d.stats.Heuristic++

@@ -16,13 +16,14 @@ import (
 // board with one 3-ship it is the exact share of the 30 positions through
 // each cell (the centre 6/30), with the shot on its largest cell; after a
 // hit, the hit cell is 1 and the missed cells 0; with no budget the
-// sampled shares are drawn instead.
+// sampled shares are drawn instead. (Greedy: the lookahead of density
+// fires elsewhere, on the same map.)
 func TestDensityHeatmaps(t *testing.T) {
 	r, err := battleship.NewRules(grid.MustBoard(5, 5, nil), []int{3})
 	require.NoError(t, err)
 	u, err := bsbelief.NewUniformPlacer(r)
 	require.NoError(t, err)
-	d := NewDensity(r, DefaultDensityConfig(), u, rand.New(rand.NewPCG(3, 3)))
+	d := NewDensity(r, DefaultGreedyConfig(), u, rand.New(rand.NewPCG(3, 3)))
 	require.Empty(t, d.Heatmaps(), "no shot yet")
 
 	at := d.Shoot()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,6 +27,14 @@ func TestConfigFilesEqualDefaults(t *testing.T) {
 	d.WorkPerMS, d.Samples = 1, 1 // pass Validate only if the file sets them
 	require.NoError(t, config.Load(filepath.Join("..", "..", "configs", "density.yaml"), &d))
 	require.Equal(t, DefaultDensityConfig(), d)
+	var gr DensityConfig
+	gr.WorkPerMS, gr.Samples, gr.Lookahead = 1, 1, 7
+	require.NoError(t, config.Load(filepath.Join("..", "..", "configs", "greedy.yaml"), &gr))
+	require.Equal(t, DefaultGreedyConfig(), gr)
+	a := AdaptiveConfig{PriorGames: 1, BaseDraws: 100}
+	a.WorkPerMS, a.Samples = 1, 1
+	require.NoError(t, config.Load(filepath.Join("..", "..", "configs", "adaptive.yaml"), &a))
+	require.Equal(t, DefaultAdaptiveConfig(), a)
 }
 
 func TestConfigValidation(t *testing.T) {
@@ -41,10 +50,20 @@ func TestConfigValidation(t *testing.T) {
 	d = DefaultDensityConfig()
 	require.NoError(t, config.LoadString("x", "budget: 0s\n", &d))
 	require.Equal(t, time.Duration(0), d.Budget)
+	for _, bad := range []string{"lookahead: -1\n", "lookahead_weight: 11\n", "lookahead_budget: 2h\n"} {
+		d = DefaultDensityConfig()
+		key, _, _ := strings.Cut(bad, ":")
+		require.ErrorContains(t, config.LoadString("x", bad, &d), key+" ", bad)
+	}
+	for _, bad := range []string{"prior_games: 0\n", "strength: -1\n", "base_draws: 10\n", "samples: 0\n"} {
+		a := DefaultAdaptiveConfig()
+		key, _, _ := strings.Cut(bad, ":")
+		require.ErrorContains(t, config.LoadString("x", bad, &a), key+" ", bad)
+	}
 }
 
 func TestRegistry(t *testing.T) {
-	require.Equal(t, []string{"bs-random", "gridbot", "density"}, Names())
+	require.Equal(t, []string{"bs-random", "gridbot", "density", "greedy", "adaptive"}, Names())
 	r := battleship.DefaultRules()
 	for _, e := range Entries() {
 		f, err := New(e.Name, r, nil)
@@ -70,7 +89,7 @@ func smallRules(t testing.TB) *battleship.Rules {
 func TestEveryPlayerSinksEveryFleet(t *testing.T) {
 	for _, rules := range []*battleship.Rules{smallRules(t), battleship.DefaultRules()} {
 		for _, name := range Names() {
-			if name == "density" && rules.Board.Size() > 49 {
+			if name != "bs-random" && name != "gridbot" && rules.Board.Size() > 49 {
 				continue // TestFullSizeDensitySinksTheClassicFleet
 			}
 			sinksEveryFleet(t, rules, name, 10)
@@ -116,7 +135,10 @@ func TestDensityIsExactOnSmallBoardsAndSamplesWithoutBudget(t *testing.T) {
 	d := NewDensity(r, DefaultDensityConfig(), u, rand.New(rand.NewPCG(2, 2)))
 	shots, err := Solo(context.Background(), r, d, layout)
 	require.NoError(t, err)
-	require.Equal(t, DensityStats{Exact: shots}, d.Stats())
+	st := d.Stats()
+	require.Equal(t, shots, st.Exact)
+	require.Zero(t, st.Sampled+st.Heuristic)
+	require.Positive(t, st.Lookahead, "the lookahead decides moves where the count is cheap")
 	require.Equal(t, MethodExact, d.Explain().State)
 
 	cfg := DefaultDensityConfig()
@@ -124,7 +146,7 @@ func TestDensityIsExactOnSmallBoardsAndSamplesWithoutBudget(t *testing.T) {
 	s := NewDensity(r, cfg, u, rand.New(rand.NewPCG(2, 2)))
 	shots, err = Solo(context.Background(), r, s, layout)
 	require.NoError(t, err)
-	st := s.Stats()
+	st = s.Stats()
 	require.Zero(t, st.Exact)
 	require.Equal(t, shots, st.Sampled+st.Heuristic)
 	require.Positive(t, st.Sampled)
@@ -137,7 +159,7 @@ func TestDensityFirstShotIsTheDensestCell(t *testing.T) {
 	require.NoError(t, err)
 	u, err := bsbelief.NewUniformPlacer(r)
 	require.NoError(t, err)
-	d := NewDensity(r, DefaultDensityConfig(), u, rand.New(rand.NewPCG(3, 3)))
+	d := NewDensity(r, DefaultGreedyConfig(), u, rand.New(rand.NewPCG(3, 3)))
 	require.Equal(t, "[2,2]", r.CellName(d.Shoot()))
 	require.Contains(t, d.Explain().Reason, "6 of 30 layouts")
 	// After a hit there, the next shot is a neighbour (ties broken at random).

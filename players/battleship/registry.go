@@ -42,11 +42,41 @@ var registry = roster.New(ErrUnknownPlayer, "bsplayers", []Entry{
 	},
 	{
 		Name:    "density",
-		Summary: "fires where the most consistent layouts put a ship (exact count, sampling beyond the budget)",
+		Summary: "exact layout counts with one ply of lookahead over the answers (sampling beyond the budget)",
 		Config:  "configs/density.yaml",
 		Build:   configured(DefaultDensityConfig, NewDensity),
 	},
+	{
+		Name:    "greedy",
+		Summary: "fires where the most consistent layouts put a ship (exact count, sampling beyond the budget)",
+		Config:  "configs/greedy.yaml",
+		Build:   configured(DefaultGreedyConfig, NewDensity),
+	},
+	{
+		Name:    "adaptive",
+		Summary: "density that learns the opponent's placement by rings over a series (kaisen shots --series)",
+		Config:  "configs/adaptive.yaml",
+		Build:   buildAdaptive,
+	},
 }...)
+
+// buildAdaptive is the adaptive bot's Build: each factory call makes a bot
+// with a model of its own (nothing learnt), sharing the uniform estimate.
+func buildAdaptive(r *battleship.Rules, load Loader) (Factory, error) {
+	cfg, err := roster.Configure(load, DefaultAdaptiveConfig())
+	if err != nil {
+		return nil, err
+	}
+	placer, err := bsbelief.NewUniformPlacer(r)
+	if err != nil {
+		return nil, err
+	}
+	base, err := NewPlacementModel(r, rand.New(rand.NewPCG(1, 1)), cfg.BaseDraws)
+	if err != nil {
+		return nil, err
+	}
+	return func(rng *rand.Rand) Player { return NewAdaptive(r, cfg, base.Fresh(), placer, rng) }, nil
+}
 
 // Entries lists the registered players in registry order.
 func Entries() []Entry { return registry.Entries() }

@@ -1,0 +1,211 @@
+package bsplayers
+
+// The adaptive bot: density with a placement prior learnt over a series of
+// games against the same opponent.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+)
+
+// AdaptiveConfig holds the adaptive bot's settings (configs/adaptive.yaml):
+// density's, and how fast it trusts what it has seen of the opponent.
+type AdaptiveConfig struct {
+	DensityConfig `mapstructure:",squash"`
+	// PriorGames is how many uniform layouts the estimate starts from: the
+	// learnt weight of a ring after g layouts is (seen + k·expected) /
+	// ((g + k)·expected) with k = PriorGames. Default 3.
+	PriorGames float64 `mapstructure:"prior_games"`
+	// Strength is the power the learnt ratios are raised to (0: never
+	// adapt, 1: use them as they are). Default 1.
+	Strength float64 `mapstructure:"strength"`
+	// BaseDraws is how many weighted layouts (sequential importance
+	// sampling, fixed seed) estimate the share of ship cells each ring has
+	// under uniform placement. Default 20000.
+	BaseDraws int `mapstructure:"base_draws"`
+}
+
+// DefaultAdaptiveConfig is the built-in configuration (equal to
+// configs/adaptive.yaml).
+func DefaultAdaptiveConfig() AdaptiveConfig {
+	return AdaptiveConfig{DensityConfig: DefaultDensityConfig(), PriorGames: 3, Strength: 1, BaseDraws: 20000}
+}
+
+// Validate checks the ranges.
+func (c *AdaptiveConfig) Validate() error {
+	errs := []error{c.DensityConfig.Validate()}
+	if !(c.PriorGames > 0 && c.PriorGames <= 1e6) {
+		errs = append(errs, fmt.Errorf("prior_games %v: want more than 0, at most 1e6", c.PriorGames))
+	}
+	if !(c.Strength >= 0 && c.Strength <= 4) {
+		errs = append(errs, fmt.Errorf("strength %v: want 0 to 4", c.Strength))
+	}
+	if c.BaseDraws < 100 || c.BaseDraws > 10_000_000 {
+		errs = append(errs, fmt.Errorf("base_draws %d: want 100 to 10000000", c.BaseDraws))
+	}
+	return errors.Join(errs...)
+}
+
+// Learner is a Player that plays a series of games against one opponent
+// and learns from the layouts it has seen. The series driver calls
+// NewGame before each game (the first included) and Learn after it with
+// the opponent's whole layout.
+type Learner interface {
+	Player
+	// NewGame starts a game: what the player knows of the position is
+	// cleared, what it has learnt is kept; rng is this game's randomness.
+	NewGame(rng *rand.Rand)
+	// Learn tells the player the layout the opponent used in the game just
+	// played.
+	Learn(layout battleship.Placement)
+}
+
+// PlacementModel estimates how an opponent places its fleet by rings (a
+// cell's ring is its distance to the nearest edge: 0 for the border): the
+// ship cells it puts in each ring against the share a uniform placer puts
+// there.
+type PlacementModel struct {
+	board    *grid.Board
+	ring     []int     // by cell
+	expected []float64 // by ring: ship cells per uniform layout
+	seen     []float64 // by ring: ship cells in the layouts learnt
+	games    int
+}
+
+// NewPlacementModel estimates the uniform share of each ring of r's board
+// from draws weighted layouts drawn with rng.
+func NewPlacementModel(r *battleship.Rules, rng *rand.Rand, draws int) (*PlacementModel, error) {
+	b := r.Board
+	m := &PlacementModel{board: b, ring: make([]int, b.Size())}
+	rings := 0
+	for c := range b.Size() {
+		x, y := b.XY(grid.Cell(c))
+		m.ring[c] = min(x, y, b.Width()-1-x, b.Height()-1-y)
+		rings = max(rings, m.ring[c]+1)
+	}
+	est, err := bsbelief.EstimateCounts(battleship.NewPosition(r), rng, draws)
+	if err != nil {
+		return nil, fmt.Errorf("bsplayers: placement model: %w", err)
+	}
+	if est.Kept == 0 {
+		return nil, fmt.Errorf("bsplayers: placement model: none of %d draws is a layout", draws)
+	}
+	m.expected = make([]float64, rings)
+	m.seen = make([]float64, rings)
+	for c := range b.Size() {
+		m.expected[m.ring[c]] += est.Share(grid.Cell(c))
+	}
+	return m, nil
+}
+
+// Fresh returns a model with the same uniform estimate and nothing learnt.
+func (m *PlacementModel) Fresh() *PlacementModel {
+	return &PlacementModel{board: m.board, ring: m.ring, expected: m.expected, seen: make([]float64, len(m.seen))}
+}
+
+// Learn adds one layout of the opponent.
+func (m *PlacementModel) Learn(layout battleship.Placement) {
+	for _, s := range layout {
+		for _, c := range s {
+			if m.board.IsUsable(c) {
+				m.seen[m.ring[c]]++
+			}
+		}
+	}
+	m.games++
+}
+
+// Games is the number of layouts learnt.
+func (m *PlacementModel) Games() int { return m.games }
+
+// Ratios returns, by ring, the learnt ship cells against the uniform
+// expectation, shrunk towards 1 as if k uniform layouts had been seen too.
+func (m *PlacementModel) Ratios(k float64) []float64 {
+	out := make([]float64, len(m.expected))
+	for r, e := range m.expected {
+		out[r] = 1
+		if e > 0 {
+			out[r] = (m.seen[r] + k*e) / ((float64(m.games) + k) * e)
+		}
+	}
+	return out
+}
+
+// Weights returns the per-cell prior weights: the ring ratios to the
+// power strength, nil when nothing has been learnt (the uniform prior).
+func (m *PlacementModel) Weights(k, strength float64) []float64 {
+	if m.games == 0 || strength == 0 {
+		return nil
+	}
+	ratios := m.Ratios(k)
+	w := make([]float64, len(m.ring))
+	for c, r := range m.ring {
+		w[c] = math.Pow(ratios[r], strength)
+	}
+	return w
+}
+
+// Adaptive ("adaptive") is density with a learnt placement prior: over a
+// series of games (Learner) it estimates how the opponent places its fleet
+// by rings (PlacementModel) and multiplies each cell's share of consistent
+// layouts by the weight of its ring before choosing. In its first game, or
+// outside a series, it plays exactly as density.
+type Adaptive struct {
+	*Density
+	r     *battleship.Rules
+	u     *bsbelief.UniformPlacer
+	cfg   AdaptiveConfig
+	model *PlacementModel
+}
+
+var (
+	_ Learner           = (*Adaptive)(nil)
+	_ explain.Explainer = (*Adaptive)(nil)
+)
+
+// NewAdaptive returns an adaptive bot for rules that learns into model
+// (not to be shared: Learn adds to it).
+func NewAdaptive(r *battleship.Rules, cfg AdaptiveConfig, model *PlacementModel, placer *bsbelief.UniformPlacer, rng *rand.Rand) *Adaptive {
+	a := &Adaptive{r: r, u: placer, cfg: cfg, model: model}
+	a.NewGame(rng)
+	return a
+}
+
+// NewGame implements Learner.
+func (a *Adaptive) NewGame(rng *rand.Rand) {
+	a.Density = NewDensity(a.r, a.cfg.DensityConfig, a.u, rng)
+	a.prior = a.model.Weights(a.cfg.PriorGames, a.cfg.Strength)
+}
+
+// Learn implements Learner.
+func (a *Adaptive) Learn(layout battleship.Placement) {
+	a.model.Learn(layout)
+}
+
+// Model is what the bot has learnt.
+func (a *Adaptive) Model() *PlacementModel { return a.model }
+
+// Series lets p shoot alone (Solo) at each of layouts in turn, calling
+// NewGame with rngs(i) before game i and Learn with its layout after, and
+// returns the shots of each game.
+func Series(ctx context.Context, r *battleship.Rules, p Learner, layouts []battleship.Placement, rngs func(i int) *rand.Rand) ([]int, error) {
+	shots := make([]int, 0, len(layouts))
+	for i, l := range layouts {
+		p.NewGame(rngs(i))
+		n, err := Solo(ctx, r, p, l)
+		if err != nil {
+			return shots, fmt.Errorf("bsplayers: series game %d: %w", i, err)
+		}
+		shots = append(shots, n)
+		p.Learn(l)
+	}
+	return shots, nil
+}
