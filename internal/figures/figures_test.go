@@ -43,14 +43,14 @@ type output struct {
 	golden string         // what testdata/NAME.golden holds
 	json   map[string]any // the --json line, when there is one
 	text   string         // stdout otherwise
-	stderr []string       // the stderr lines kept (density's method counts)
+	stderr []string       // the stderr lines kept (the counting bots' method counts)
 }
 
 // timing matches the fields of a --json line that depend on the machine.
 var timing = regexp.MustCompile(`,"(games_per_sec|ms_per_move_p99)":[^,}]*`)
 
 // keptStderr matches the stderr lines that belong to a figure.
-var keptStderr = regexp.MustCompile(`^density moves: `)
+var keptStderr = regexp.MustCompile(`^(density|greedy|adaptive) moves: `)
 
 // run runs the figure's command in-process and keeps its deterministic part:
 // the command, then the --json line without timing fields (or all of stdout),

@@ -68,25 +68,33 @@ func figures() []figure {
 		n                   string
 		files               map[string]string
 		pages               []string
+		extra               []string // more flags
 	}{
-		{"bs-random", "bs-random", "bs-random", "10000", nil, []string{results, battleship}},
-		{"gridbot", "gridbot", "gridbot (`diagonal`, default)", "10000", nil, []string{results, battleship}},
-		{"gridbot-blocks", "gridbot", "gridbot (`blocks`)", "10000", blocks, []string{results, battleship}},
-		{"bs-random-1000", "bs-random", "— the same first 1 000 games: bs-random", "1000", nil, []string{battleship}},
-		{"gridbot-1000", "gridbot", "— gridbot `diagonal`", "1000", nil, []string{battleship}},
-		{"gridbot-blocks-1000", "gridbot", "— gridbot `blocks`", "1000", blocks, []string{battleship}},
-		{"density-20", "density", "— density, its first 20 games", "20", nil, []string{battleship}},
+		{"bs-random", "bs-random", "bs-random", "10000", nil, []string{results, battleship}, nil},
+		{"gridbot", "gridbot", "gridbot (`diagonal`, default)", "10000", nil, []string{results, battleship}, nil},
+		{"gridbot-blocks", "gridbot", "gridbot (`blocks`)", "10000", blocks, []string{results, battleship}, nil},
+		{"bs-random-1000", "bs-random", "— the same first 1 000 games: bs-random", "1000", nil, []string{battleship}, nil},
+		{"gridbot-1000", "gridbot", "— gridbot `diagonal`", "1000", nil, []string{battleship}, nil},
+		{"gridbot-blocks-1000", "gridbot", "— gridbot `blocks`", "1000", blocks, []string{battleship}, nil},
+		{"greedy-20", "greedy", "— greedy, its first 20 games", "20", nil, []string{battleship}, nil},
+		{"density-20", "density", "— density (lookahead), the same 20 games", "20", nil, []string{battleship}, nil},
+		// Placement learnt over a series: the human-like placer's fleets,
+		// density on each alone, adaptive in one series of 50.
+		{"density-human-50", "density", "density, human placer", "50", nil, []string{battleship}, []string{"--placer", "human"}},
+		{"adaptive-human-50", "adaptive", "adaptive, human placer, one series of 50", "50", nil, []string{battleship}, []string{"--placer", "human", "--series", "50"}},
 	} {
 		args := []string{"shots", "--player", s.player}
 		if s.files != nil {
 			args = append(args, "--weights", "blocks.yaml")
 		}
+		args = append(args, s.extra...)
 		f := figure{name: "shots-" + s.name, args: append(args, "-n", s.n, "--seed", "1", "--json"), files: s.files}
 		for _, p := range s.pages {
 			f.quotes = append(f.quotes, quote{p, shotsRow(s.label)})
 		}
-		if s.player == "density" {
-			f.quotes = append(f.quotes, quote{battleship, stderrLine("density moves: ")})
+		switch s.player {
+		case "density", "greedy", "adaptive":
+			f.quotes = append(f.quotes, quote{battleship, stderrLine(s.player + " moves: ")})
 		}
 		fs = append(fs, f)
 	}

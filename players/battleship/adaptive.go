@@ -27,16 +27,16 @@ type AdaptiveConfig struct {
 	// Strength is the power the learnt ratios are raised to (0: never
 	// adapt, 1: use them as they are). Default 1.
 	Strength float64 `mapstructure:"strength"`
-	// BaseDraws is how many weighted layouts (sequential importance
-	// sampling, fixed seed) estimate the share of ship cells each ring has
-	// under uniform placement. Default 20000.
+	// BaseDraws is how many uniform layouts (fixed seed) estimate the
+	// cells of each length each ring has under uniform placement. Default
+	// 2000.
 	BaseDraws int `mapstructure:"base_draws"`
 }
 
 // DefaultAdaptiveConfig is the built-in configuration (equal to
 // configs/adaptive.yaml).
 func DefaultAdaptiveConfig() AdaptiveConfig {
-	return AdaptiveConfig{DensityConfig: DefaultDensityConfig(), PriorGames: 3, Strength: 1, BaseDraws: 20000}
+	return AdaptiveConfig{DensityConfig: DefaultDensityConfig(), PriorGames: 3, Strength: 1, BaseDraws: 2000}
 }
 
 // Validate checks the ranges.
@@ -68,96 +68,131 @@ type Learner interface {
 	Learn(layout battleship.Placement)
 }
 
-// PlacementModel estimates how an opponent places its fleet by rings (a
-// cell's ring is its distance to the nearest edge: 0 for the border): the
-// ship cells it puts in each ring against the share a uniform placer puts
-// there.
+// PlacementModel estimates how an opponent places its fleet by ship
+// length and ring (a cell's ring is its distance to the nearest edge: 0
+// for the border): the cells its ships of each length occupy in each ring
+// against what a uniform placer puts there. Lengths are kept apart because
+// people place big and small ships differently (the human-like placer puts
+// big ships on the border and single cells inside).
 type PlacementModel struct {
 	board    *grid.Board
-	ring     []int     // by cell
-	expected []float64 // by ring: ship cells per uniform layout
-	seen     []float64 // by ring: ship cells in the layouts learnt
+	ring     []int             // by cell
+	expected map[int][]float64 // by length, by ring: cells per uniform layout
+	seen     map[int][]float64 // by length, by ring: cells in the layouts learnt
 	games    int
 }
 
-// NewPlacementModel estimates the uniform share of each ring of r's board
-// from draws weighted layouts drawn with rng.
-func NewPlacementModel(r *battleship.Rules, rng *rand.Rand, draws int) (*PlacementModel, error) {
+// NewPlacementModel estimates the uniform cells of each length in each
+// ring of r's board from draws layouts of u drawn with rng.
+func NewPlacementModel(r *battleship.Rules, u *bsbelief.UniformPlacer, rng *rand.Rand, draws int) (*PlacementModel, error) {
 	b := r.Board
-	m := &PlacementModel{board: b, ring: make([]int, b.Size())}
+	m := &PlacementModel{board: b, ring: make([]int, b.Size()), expected: map[int][]float64{}}
 	rings := 0
 	for c := range b.Size() {
 		x, y := b.XY(grid.Cell(c))
 		m.ring[c] = min(x, y, b.Width()-1-x, b.Height()-1-y)
 		rings = max(rings, m.ring[c]+1)
 	}
-	est, err := bsbelief.EstimateCounts(battleship.NewPosition(r), rng, draws)
-	if err != nil {
-		return nil, fmt.Errorf("bsplayers: placement model: %w", err)
+	for _, l := range r.Fleet {
+		m.expected[l] = make([]float64, rings)
 	}
-	if est.Kept == 0 {
-		return nil, fmt.Errorf("bsplayers: placement model: none of %d draws is a layout", draws)
+	for range draws {
+		layout, err := u.Place(rng)
+		if err != nil {
+			return nil, fmt.Errorf("bsplayers: placement model: %w", err)
+		}
+		m.add(m.expected, layout)
 	}
-	m.expected = make([]float64, rings)
-	m.seen = make([]float64, rings)
-	for c := range b.Size() {
-		m.expected[m.ring[c]] += est.Share(grid.Cell(c))
+	for _, e := range m.expected {
+		for i := range e {
+			e[i] /= float64(draws)
+		}
 	}
-	return m, nil
+	return m.Fresh(), nil
+}
+
+// add counts the cells of layout by length and ring into into.
+func (m *PlacementModel) add(into map[int][]float64, layout battleship.Placement) {
+	for _, s := range layout {
+		v, ok := into[len(s)]
+		if !ok {
+			continue // a length the fleet does not have
+		}
+		for _, c := range s {
+			if m.board.IsUsable(c) {
+				v[m.ring[c]]++
+			}
+		}
+	}
 }
 
 // Fresh returns a model with the same uniform estimate and nothing learnt.
 func (m *PlacementModel) Fresh() *PlacementModel {
-	return &PlacementModel{board: m.board, ring: m.ring, expected: m.expected, seen: make([]float64, len(m.seen))}
+	f := &PlacementModel{board: m.board, ring: m.ring, expected: m.expected, seen: map[int][]float64{}}
+	for l, e := range m.expected {
+		f.seen[l] = make([]float64, len(e))
+	}
+	return f
 }
 
 // Learn adds one layout of the opponent.
 func (m *PlacementModel) Learn(layout battleship.Placement) {
-	for _, s := range layout {
-		for _, c := range s {
-			if m.board.IsUsable(c) {
-				m.seen[m.ring[c]]++
-			}
-		}
-	}
+	m.add(m.seen, layout)
 	m.games++
 }
 
 // Games is the number of layouts learnt.
 func (m *PlacementModel) Games() int { return m.games }
 
-// Ratios returns, by ring, the learnt ship cells against the uniform
-// expectation, shrunk towards 1 as if k uniform layouts had been seen too.
-func (m *PlacementModel) Ratios(k float64) []float64 {
-	out := make([]float64, len(m.expected))
-	for r, e := range m.expected {
-		out[r] = 1
-		if e > 0 {
-			out[r] = (m.seen[r] + k*e) / ((float64(m.games) + k) * e)
+// Ratios returns, by ring, the learnt cells of ships of length l against
+// the uniform expectation, shrunk towards 1 as if k uniform layouts had
+// been seen too (all 1 for a length the fleet does not have).
+func (m *PlacementModel) Ratios(l int, k float64) []float64 {
+	e := m.expected[l]
+	out := make([]float64, 0, max(len(e), 1))
+	for r := range max(len(e), 1) {
+		x := 1.0
+		if r < len(e) && e[r] > 0 {
+			x = (m.seen[l][r] + k*e[r]) / ((float64(m.games) + k) * e[r])
 		}
+		out = append(out, x)
 	}
 	return out
 }
 
-// Weights returns the per-cell prior weights: the ring ratios to the
-// power strength, nil when nothing has been learnt (the uniform prior).
-func (m *PlacementModel) Weights(k, strength float64) []float64 {
-	if m.games == 0 || strength == 0 {
+// Weights returns the per-cell prior weights for a hunt among the ships
+// rem: each ring's ratio, averaged over the lengths of rem weighted by
+// their cells, to the power strength; nil when nothing has been learnt
+// (the uniform prior).
+func (m *PlacementModel) Weights(rem []int, k, strength float64) []float64 {
+	if m.games == 0 || strength == 0 || len(rem) == 0 {
 		return nil
 	}
-	ratios := m.Ratios(k)
+	var ring []float64
+	cells := 0
+	for _, l := range rem {
+		rs := m.Ratios(l, k)
+		if ring == nil {
+			ring = make([]float64, len(rs))
+		}
+		for r, x := range rs {
+			ring[r] += float64(l) * x
+		}
+		cells += l
+	}
 	w := make([]float64, len(m.ring))
 	for c, r := range m.ring {
-		w[c] = math.Pow(ratios[r], strength)
+		w[c] = math.Pow(ring[r]/float64(cells), strength)
 	}
 	return w
 }
 
 // Adaptive ("adaptive") is density with a learnt placement prior: over a
 // series of games (Learner) it estimates how the opponent places its fleet
-// by rings (PlacementModel) and multiplies each cell's share of consistent
-// layouts by the weight of its ring before choosing. In its first game, or
-// outside a series, it plays exactly as density.
+// by ship length and ring (PlacementModel) and, while it hunts (no unsunk
+// hit on the board), multiplies each cell's share of consistent layouts by
+// the weight of its ring for the ships still afloat before choosing. In its first game, or outside a series, it
+// plays exactly as density.
 type Adaptive struct {
 	*Density
 	r     *battleship.Rules
@@ -182,7 +217,17 @@ func NewAdaptive(r *battleship.Rules, cfg AdaptiveConfig, model *PlacementModel,
 // NewGame implements Learner.
 func (a *Adaptive) NewGame(rng *rand.Rand) {
 	a.Density = NewDensity(a.r, a.cfg.DensityConfig, a.u, rng)
-	a.prior = a.model.Weights(a.cfg.PriorGames, a.cfg.Strength)
+}
+
+// Shoot implements Player: density's shot with the prior of the ships
+// still afloat.
+func (a *Adaptive) Shoot() grid.Cell {
+	rem, err := a.pos.Remaining()
+	a.prior = nil
+	if err == nil {
+		a.prior = a.model.Weights(rem, a.cfg.PriorGames, a.cfg.Strength)
+	}
+	return a.Density.Shoot()
 }
 
 // Learn implements Learner.

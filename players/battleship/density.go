@@ -126,8 +126,10 @@ type Density struct {
 	stats  DensityStats
 	last   explain.Decision
 	// prior weighs the share of each cell (nil: every cell 1, the uniform
-	// prior): the placement preference an Adaptive bot has learnt.
-	prior []float64
+	// prior): the placement preference an Adaptive bot has learnt. It is
+	// in force (inForce) only while no unsunk hit is on the board: a
+	// ship already hit is found by the exact counts.
+	prior, inForce []float64
 
 	// the per-cell map behind the last shot (Heatmaps): one of these
 	exact   *bsbelief.Counts
@@ -207,6 +209,10 @@ func (d *Density) Shoot() grid.Cell {
 	if unknown.Empty() {
 		return d.rules.Board.Usable().First()
 	}
+	d.inForce = nil
+	if d.pos.Set(battleship.Damaged).Empty() {
+		d.inForce = d.prior
+	}
 	if d.cfg.Budget > 0 {
 		counts, err := d.count.Count(context.Background(), d.pos, bsbelief.CountOptions{MaxWork: MaxWork(d.cfg.Budget, d.cfg.WorkPerMS)})
 		if err == nil && counts.Total.Sign() > 0 {
@@ -218,7 +224,7 @@ func (d *Density) Shoot() grid.Cell {
 					return d.pick(best, MethodExact, fmt.Sprintf("lookahead score %.4f (share + %g × best next share) of %s layouts", v, d.cfg.LookaheadWeight, counts.Total))
 				}
 			}
-			if d.prior != nil {
+			if d.inForce != nil {
 				best, _ := argmax(unknown, d.weighted(counts.Cells))
 				return d.pick(best, MethodExact, fmt.Sprintf("%s of %s layouts, prior weight %.3f", counts.Cells[best[0]], counts.Total, d.weight(best[0])))
 			}
@@ -231,10 +237,10 @@ func (d *Density) Shoot() grid.Cell {
 		d.stats.Sampled++
 		d.exact, d.sampled, d.scores = nil, est, nil
 		cells := est.Cells
-		if d.prior != nil {
+		if d.inForce != nil {
 			cells = slices.Clone(cells)
 			for c := range cells {
-				cells[c] *= d.prior[c]
+				cells[c] *= d.inForce[c]
 			}
 		}
 		best, _ := argmax(unknown, cells)

@@ -105,12 +105,13 @@ func (d *Density) lookahead(ctx context.Context, counts *bsbelief.Counts, unknow
 	return best, top, true
 }
 
-// weight is the prior weight of cell c (1 without a prior).
+// weight is the prior weight of cell c in force for this move (1 without
+// a prior).
 func (d *Density) weight(c grid.Cell) float64 {
-	if d.prior == nil {
+	if d.inForce == nil {
 		return 1
 	}
-	return d.prior[c]
+	return d.inForce[c]
 }
 
 // weighted returns the counts as floats times the prior weights.

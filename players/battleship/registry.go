@@ -71,7 +71,7 @@ func buildAdaptive(r *battleship.Rules, load Loader) (Factory, error) {
 	if err != nil {
 		return nil, err
 	}
-	base, err := NewPlacementModel(r, rand.New(rand.NewPCG(1, 1)), cfg.BaseDraws)
+	base, err := NewPlacementModel(r, placer, rand.New(rand.NewPCG(1, 1)), cfg.BaseDraws)
 	if err != nil {
 		return nil, err
 	}
