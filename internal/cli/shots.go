@@ -39,6 +39,7 @@ type shotsFlags struct {
 	progress string
 	placer   string
 	series   int
+	vs       string
 	shard    shardFlags
 }
 
@@ -58,10 +59,11 @@ lookahead), by sampling and by the last-resort heuristic.
 AIs: bs-random, gridbot, density, greedy, adaptive (see docs/battleship.md).
 
 --placer human places the fleets with the edge-loving human-like placer
-instead. --series N plays the games in series of N consecutive games
-against one player that learns the layouts between them (adaptive; the
-series run in parallel, the games of one series in order); game i still
-has the fleet and random stream of game i, so a series and the same games
+instead, --placer inner with its opposite for big ships (off the border).
+--series N plays the games in series of N consecutive games against one
+player that learns the layouts between them (adaptive; the series run in
+parallel, the games of one series in order); game i still has the fleet
+and random stream of game i, so a series and the same games
 played by density are paired.
 
 Reproducible: game i draws its fleet and the AI's randomness from the seed
@@ -82,7 +84,7 @@ prints the summary of the games finished so far (exit code 130).`,
   kaisen shots --player adaptive --placer human --series 50 -n 1000 --seed 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.shard.check(cmd, "html", "series"); err != nil {
+			if err := f.shard.check(cmd, "html", "series", "vs"); err != nil {
 				return err
 			}
 			if err := f.shard.checkGames(f.games); err != nil {
@@ -105,6 +107,7 @@ prints the summary of the games finished so far (exit code 130).`,
 	fl.StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths")
 	addJSONFlag(cmd, &f.json, "print one JSON line instead of the table")
 	fl.StringVar(&f.placer, "placer", "uniform", "how the fleets are placed: "+strings.Join(placerNames, ", "))
+	fl.StringVar(&f.vs, "vs", "", "also play every game with this AI (built-in settings) on the same fleet and random stream, and report the paired difference")
 	fl.IntVar(&f.series, "series", 0, "play the games in series of this many against one player that learns between them (adaptive); 0: each game on its own")
 	fl.StringVar(&f.html, "html", "", "also write the histogram of shots per game as a self-contained HTML page to this file")
 	return cmd
@@ -165,6 +168,12 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	if err != nil {
 		return err
 	}
+	var vsFactory bsplayers.Factory
+	if f.vs != "" {
+		if vsFactory, err = bsplayers.New(f.vs, rules, nil); err != nil {
+			return usageError("--vs: %w", err)
+		}
+	}
 	if f.series < 0 {
 		return usageError("--series %d: want 0 (no series) or more", f.series)
 	}
@@ -175,6 +184,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	lo, hi := f.shard.span(f.games)
 	count := hi - lo
 	results := make([]shotsGame, count)
+	vsShots := make([]int, count) // with --vs: its shots in the same games
 	jobs := make(chan int)
 	finished := make(chan struct{}, count)
 	// A job is a game, or with --series the first game of a series.
@@ -186,12 +196,23 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	for range min(workersOf(f.workers), (count+step-1)/step) {
 		wg.Go(func() {
 			for i := range jobs {
+				var gs []shotsGame
 				if f.series == 0 {
-					results[i-lo] = playShotsGame(ctx, rules, factory, placer, f.seed, i)
-					finished <- struct{}{}
-					continue
+					gs = []shotsGame{playShotsGame(ctx, rules, factory, placer, f.seed, i)}
+				} else {
+					gs = playShotsSeries(ctx, rules, factory, placer, f.seed, i, min(i+step, hi))
 				}
-				for j, g := range playShotsSeries(ctx, rules, factory, placer, f.seed, i, min(i+step, hi)) {
+				for j, g := range gs {
+					if vsFactory != nil && g.done && g.err == nil {
+						v := playShotsGame(ctx, rules, vsFactory, placer, f.seed, i+j)
+						if !v.done || v.err != nil {
+							g = shotsGame{err: v.err, done: v.done}
+							if v.err != nil {
+								g.err = fmt.Errorf("--vs %s: %w", f.vs, v.err)
+							}
+						}
+						vsShots[i-lo+j] = v.shots
+					}
 					results[i-lo+j] = g
 					finished <- struct{}{}
 				}
@@ -223,7 +244,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	}
 	elapsed := time.Since(start)
 
-	var shots []int
+	var shots, vs []int
 	var moves []time.Duration
 	var stats bsplayers.DensityStats
 	for i, g := range results {
@@ -234,6 +255,7 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 			return fmt.Errorf("shots: game %d (seed %d): %w", lo+i, f.seed, g.err)
 		}
 		shots = append(shots, g.shots)
+		vs = append(vs, vsShots[i])
 		moves = append(moves, g.moves...)
 		stats = stats.Add(g.stats)
 	}
@@ -250,6 +272,9 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	}
 	sum := summarizeShots(f.player, shots, moves)
 	sum.Seed = f.seed
+	if vsFactory != nil {
+		sum.pair(f.vs, shots, vs)
+	}
 	if f.html != "" {
 		if err := writeReport(f.html, shotsPage(rules, f, sum, shots)); err != nil {
 			return err
@@ -301,13 +326,16 @@ func printShots(e *env, rules *battleship.Rules, f *shotsFlags, sum shotsSummary
 }
 
 // placerNames are the values of --placer.
-var placerNames = []string{"uniform", "human"}
+var placerNames = []string{"uniform", "human", "inner"}
 
 // shotsPlacer draws a fleet layout.
 type shotsPlacer func(rng *rand.Rand) (battleship.Placement, error)
 
 // newShotsPlacer returns the placer called name: uniform
-// (bsbelief.UniformPlacer) or human (bsbelief.HumanPlacer, edge-loving).
+// (bsbelief.UniformPlacer), human (bsbelief.HumanPlacer, edge-loving) or
+// inner (the human placer turned against density bots: a ship of 2+
+// cells entirely on the border ring weighs 0.1 instead of 6, so the big
+// ships keep off the border, where a uniform prior looks first).
 func newShotsPlacer(rules *battleship.Rules, name string) (shotsPlacer, error) {
 	switch name {
 	case "uniform":
@@ -316,10 +344,13 @@ func newShotsPlacer(rules *battleship.Rules, name string) (shotsPlacer, error) {
 			return nil, fmt.Errorf("shots: %w", err)
 		}
 		return u.Place, nil
-	case "human":
+	case "human", "inner":
 		h, err := bsbelief.NewHumanPlacer(rules)
 		if err != nil {
 			return nil, fmt.Errorf("shots: %w", err)
+		}
+		if name == "inner" {
+			h.EdgeWeight = 0.1
 		}
 		return h.Place, nil
 	}
@@ -407,6 +438,36 @@ type shotsSummary struct {
 	Max          int     `json:"max"`
 	MsPerMoveP99 float64 `json:"ms_per_move_p99"`
 	Seed         uint64  `json:"seed"`
+	// With --vs: the other AI, its mean over the same games, and the mean
+	// of the paired differences (player − vs) with the half-width of its
+	// 95% interval (1.96 sample sd / sqrt(games)).
+	Vs       string   `json:"vs,omitempty"`
+	VsMean   *float64 `json:"vs_mean,omitempty"`
+	DiffMean *float64 `json:"diff_mean,omitempty"`
+	DiffCI95 *float64 `json:"diff_ci95,omitempty"`
+}
+
+// pair sets the --vs fields from the paired shot counts.
+func (s *shotsSummary) pair(name string, shots, vs []int) {
+	s.Vs = name
+	n := float64(len(shots))
+	if n == 0 {
+		return
+	}
+	var sv, sd, sdd float64
+	for i := range shots {
+		d := float64(shots[i] - vs[i])
+		sv += float64(vs[i])
+		sd += d
+		sdd += d * d
+	}
+	mean := sd / n
+	ci := 0.0
+	if n > 1 {
+		ci = 1.96 * math.Sqrt(max(0, sdd-n*mean*mean)/(n-1)) / math.Sqrt(n)
+	}
+	vm, dm, dc := round3(sv/n), round3(mean), round3(ci)
+	s.VsMean, s.DiffMean, s.DiffCI95 = &vm, &dm, &dc
 }
 
 // summarizeShots computes the statistics: sd is the sample standard
@@ -491,6 +552,10 @@ func writeShotsTable(w io.Writer, rules *battleship.Rules, f *shotsFlags, s shot
 		return err
 	}
 	fmt.Fprintf(w, "\n%d shots in %v\n", tm.moves, tm.elapsed.Round(time.Millisecond))
+	if s.Vs != "" {
+		fmt.Fprintf(w, "%s on the same fleets: mean %.2f; %s − %s per game: %+.2f ± %.2f (95%%)\n",
+			s.Vs, *s.VsMean, f.player, s.Vs, *s.DiffMean, *s.DiffCI95)
+	}
 	return nil
 }
 

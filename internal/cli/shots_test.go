@@ -81,7 +81,7 @@ func TestShotsTableAndDensityMethods(t *testing.T) {
 	require.Contains(t, stdout, "density alone against 4 uniformly placed fleets (6x6, fleet 3,2,1,1), seed 1")
 	require.Contains(t, stdout, "games")
 	require.Contains(t, stdout, "time/shot p99")
-	require.Regexp(t, `density moves: \d+ exact \([1-9]\d* of them by lookahead\), 0 sampled \(fallback\), 0 heuristic`, stdout)
+	require.Regexp(t, `density moves: \d+ exact \(\d+ of them by lookahead\), 0 sampled \(fallback\), 0 heuristic`, stdout)
 
 	code, stdout, stderr = shotsRun(t, context.Background(), "--player", "greedy", "-n", "4", "--seed", "1",
 		"--size", "6x6", "--fleet", "3,2,1,1")
@@ -122,6 +122,33 @@ func TestShotsSeriesAndPlacers(t *testing.T) {
 		require.NotEqual(t, 0, code, "%v", tt.args)
 		require.Contains(t, stderr, tt.want, "%v", tt.args)
 	}
+}
+
+// TestShotsVs pairs two AIs on the same fleets: against itself every
+// difference is 0; gridbot beats random by the gap of their means, with an
+// interval that excludes 0.
+func TestShotsVs(t *testing.T) {
+	code, stdout, stderr := shotsRun(t, context.Background(), "--player", "gridbot", "--vs", "gridbot", "-n", "30", "--seed", "2", "--json")
+	require.Equal(t, 0, code, stderr)
+	j := shotsJSON(t, stdout)
+	require.Equal(t, "gridbot", j["vs"])
+	require.Equal(t, j["mean"], j["vs_mean"])
+	require.Zero(t, j["diff_mean"])
+	require.Zero(t, j["diff_ci95"])
+
+	code, stdout, stderr = shotsRun(t, context.Background(), "--player", "gridbot", "--vs", "bs-random", "-n", "100", "--seed", "2", "--json")
+	require.Equal(t, 0, code, stderr)
+	j = shotsJSON(t, stdout)
+	require.InDelta(t, j["mean"].(float64)-j["vs_mean"].(float64), j["diff_mean"], 1e-9)
+	require.Less(t, j["diff_mean"].(float64)+j["diff_ci95"].(float64), 0.0)
+
+	code, stdout, stderr = shotsRun(t, context.Background(), "--player", "gridbot", "--vs", "bs-random", "-n", "10", "--seed", "2")
+	require.Equal(t, 0, code, stderr)
+	require.Regexp(t, `bs-random on the same fleets: mean \d+\.\d\d; gridbot − bs-random per game: -\d+\.\d\d ± \d+\.\d\d \(95%\)`, stdout)
+
+	code, _, stderr = shotsRun(t, context.Background(), "--player", "gridbot", "--vs", "nobody", "-n", "10", "--seed", "2")
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "--vs")
 }
 
 func TestShotsConfigAndErrors(t *testing.T) {

@@ -63,6 +63,7 @@ func figures() []figure {
 
 	// Battleship: shots alone, seed 1 (game i has the same fleet for every bot).
 	blocks := map[string]string{"blocks.yaml": "pattern: blocks\n"}
+	lookahead := map[string]string{"lookahead.yaml": "lookahead: 4\n"}
 	for _, s := range []struct {
 		name, player, label string
 		n                   string
@@ -77,15 +78,15 @@ func figures() []figure {
 		{"gridbot-1000", "gridbot", "— gridbot `diagonal`", "1000", nil, []string{battleship}, nil},
 		{"gridbot-blocks-1000", "gridbot", "— gridbot `blocks`", "1000", blocks, []string{battleship}, nil},
 		{"greedy-20", "greedy", "— greedy, its first 20 games", "20", nil, []string{battleship}, nil},
-		{"density-20", "density", "— density (lookahead), the same 20 games", "20", nil, []string{battleship}, nil},
+		{"density-lookahead-20", "density", "— density with `lookahead: 4`, the same 20 games", "20", lookahead, []string{battleship}, nil},
 		// Placement learnt over a series: the human-like placer's fleets,
 		// density on each alone, adaptive in one series of 50.
 		{"density-human-50", "density", "density, human placer", "50", nil, []string{battleship}, []string{"--placer", "human"}},
 		{"adaptive-human-50", "adaptive", "adaptive, human placer, one series of 50", "50", nil, []string{battleship}, []string{"--placer", "human", "--series", "50"}},
 	} {
 		args := []string{"shots", "--player", s.player}
-		if s.files != nil {
-			args = append(args, "--weights", "blocks.yaml")
+		for name := range s.files {
+			args = append(args, "--weights", name)
 		}
 		args = append(args, s.extra...)
 		f := figure{name: "shots-" + s.name, args: append(args, "-n", s.n, "--seed", "1", "--json"), files: s.files}

@@ -232,7 +232,7 @@ func TestLookaheadWithoutWeightIsGreedy(t *testing.T) {
 func TestLookaheadGivesUpBeyondItsBudget(t *testing.T) {
 	r := smallRules(t)
 	cfg := DefaultDensityConfig()
-	cfg.LookaheadBudget = 0
+	cfg.Lookahead, cfg.LookaheadBudget = 4, 0
 	u := mustPlacer(t, r)
 	layout, err := u.Place(rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)

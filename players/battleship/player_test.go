@@ -132,7 +132,9 @@ func TestDensityIsExactOnSmallBoardsAndSamplesWithoutBudget(t *testing.T) {
 	layout, err := u.Place(rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
 
-	d := NewDensity(r, DefaultDensityConfig(), u, rand.New(rand.NewPCG(2, 2)))
+	look := DefaultDensityConfig()
+	look.Lookahead = 4
+	d := NewDensity(r, look, u, rand.New(rand.NewPCG(2, 2)))
 	shots, err := Solo(context.Background(), r, d, layout)
 	require.NoError(t, err)
 	st := d.Stats()

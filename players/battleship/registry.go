@@ -42,7 +42,7 @@ var registry = roster.New(ErrUnknownPlayer, "bsplayers", []Entry{
 	},
 	{
 		Name:    "density",
-		Summary: "exact layout counts with one ply of lookahead over the answers (sampling beyond the budget)",
+		Summary: "greedy, with an optional one-ply lookahead over the answers (configs/density.yaml: lookahead)",
 		Config:  "configs/density.yaml",
 		Build:   configured(DefaultDensityConfig, NewDensity),
 	},
