@@ -59,7 +59,8 @@ lookahead), by sampling and by the last-resort heuristic.
 AIs: bs-random, gridbot, density, greedy, adaptive (see docs/battleship.md).
 
 --placer human places the fleets with the edge-loving human-like placer
-instead, --placer inner with its opposite for big ships (off the border).
+instead, --placer inner with its opposite for big ships (off the border),
+--placer edge with every ship on the border when it can.
 --series N plays the games in series of N consecutive games against one
 player that learns the layouts between them (adaptive; the series run in
 parallel, the games of one series in order); game i still has the fleet
@@ -326,16 +327,17 @@ func printShots(e *env, rules *battleship.Rules, f *shotsFlags, sum shotsSummary
 }
 
 // placerNames are the values of --placer.
-var placerNames = []string{"uniform", "human", "inner"}
+var placerNames = []string{"uniform", "human", "inner", "edge"}
 
 // shotsPlacer draws a fleet layout.
 type shotsPlacer func(rng *rand.Rand) (battleship.Placement, error)
 
 // newShotsPlacer returns the placer called name: uniform
-// (bsbelief.UniformPlacer), human (bsbelief.HumanPlacer, edge-loving) or
-// inner (the human placer turned against density bots: a ship of 2+
-// cells entirely on the border ring weighs 0.1 instead of 6, so the big
-// ships keep off the border, where a uniform prior looks first).
+// (bsbelief.UniformPlacer), human (bsbelief.HumanPlacer, edge-loving),
+// inner (the human placer with a ship of 2+ cells entirely on the border
+// ring weighing 0.1 instead of 6: big ships off the border) or edge (every
+// ship on the border when it can: weight 30 for a ship of 2+ cells on the
+// border ring, 1/30 for a single cell off it, 1 otherwise).
 func newShotsPlacer(rules *battleship.Rules, name string) (shotsPlacer, error) {
 	switch name {
 	case "uniform":
@@ -344,13 +346,16 @@ func newShotsPlacer(rules *battleship.Rules, name string) (shotsPlacer, error) {
 			return nil, fmt.Errorf("shots: %w", err)
 		}
 		return u.Place, nil
-	case "human", "inner":
+	case "human", "inner", "edge":
 		h, err := bsbelief.NewHumanPlacer(rules)
 		if err != nil {
 			return nil, fmt.Errorf("shots: %w", err)
 		}
-		if name == "inner" {
+		switch name {
+		case "inner":
 			h.EdgeWeight = 0.1
+		case "edge":
+			h.EdgeWeight, h.InnerWeight = 30, 1.0/30
 		}
 		return h.Place, nil
 	}

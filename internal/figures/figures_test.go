@@ -227,6 +227,13 @@ func shotsRow(label string) func(o *output) string {
 	}
 }
 
+// vsLine is the paired comparison kaisen shots --vs prints under its
+// table.
+func vsLine(o *output) string {
+	return fmt.Sprintf("%s on the same fleets: mean %.2f; %s − %s per game: %+.2f ± %.2f (95%%)",
+		o.str("vs"), o.float("vs_mean"), o.str("player"), o.str("vs"), o.float("diff_mean"), o.float("diff_ci95"))
+}
+
 // bsMatchRow is a row of the Battleship head-to-head tables: the pair,
 // games, p1's wins and losses with intervals, each side's mean shots.
 func bsMatchRow(o *output) string {

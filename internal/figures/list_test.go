@@ -1,6 +1,9 @@
 package figures
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // The pages that quote figures.
 const (
@@ -80,9 +83,8 @@ func figures() []figure {
 		{"greedy-20", "greedy", "— greedy, its first 20 games", "20", nil, []string{battleship}, nil},
 		{"density-lookahead-20", "density", "— density with `lookahead: 4`, the same 20 games", "20", lookahead, []string{battleship}, nil},
 		// Placement learnt over a series: the human-like placer's fleets,
-		// density on each alone, adaptive in one series of 50.
-		{"density-human-50", "density", "density, human placer", "50", nil, []string{battleship}, []string{"--placer", "human"}},
-		{"adaptive-human-50", "adaptive", "adaptive, human placer, one series of 50", "50", nil, []string{battleship}, []string{"--placer", "human", "--series", "50"}},
+		// adaptive in one series of 50, density on each fleet alone (--vs).
+		{"adaptive-human-50", "adaptive", "adaptive, human placer, one series of 50", "50", nil, []string{battleship}, []string{"--placer", "human", "--series", "50", "--vs", "density"}},
 	} {
 		args := []string{"shots", "--player", s.player}
 		for name := range s.files {
@@ -92,6 +94,9 @@ func figures() []figure {
 		f := figure{name: "shots-" + s.name, args: append(args, "-n", s.n, "--seed", "1", "--json"), files: s.files}
 		for _, p := range s.pages {
 			f.quotes = append(f.quotes, quote{p, shotsRow(s.label)})
+		}
+		if slices.Contains(s.extra, "--vs") {
+			f.quotes = append(f.quotes, quote{battleship, vsLine})
 		}
 		switch s.player {
 		case "density", "greedy", "adaptive":
