@@ -82,9 +82,13 @@ func figures() []figure {
 		{"gridbot-blocks-1000", "gridbot", "— gridbot `blocks`", "1000", blocks, []string{battleship}, nil},
 		{"greedy-20", "greedy", "— greedy, its first 20 games", "20", nil, []string{battleship}, nil},
 		{"density-lookahead-20", "density", "— density with `lookahead: 4`, the same 20 games", "20", lookahead, []string{battleship}, nil},
+		// The placers of --placer against gridbot.
+		{"gridbot-human", "gridbot", "gridbot, human placer", "10000", nil, []string{battleship}, []string{"--placer", "human"}},
+		{"gridbot-inner", "gridbot", "gridbot, inner placer", "10000", nil, []string{battleship}, []string{"--placer", "inner"}},
+		{"gridbot-edge", "gridbot", "gridbot, edge placer", "10000", nil, []string{battleship}, []string{"--placer", "edge"}},
 		// Placement learnt over a series: the human-like placer's fleets,
 		// adaptive in one series of 50, density on each fleet alone (--vs).
-		{"adaptive-human-50", "adaptive", "adaptive, human placer, one series of 50", "50", nil, []string{battleship}, []string{"--placer", "human", "--series", "50", "--vs", "density"}},
+		{"adaptive-human-50", "adaptive", "adaptive, human placer, one series of 50", "50", nil, []string{results, battleship}, []string{"--placer", "human", "--series", "50", "--vs", "density"}},
 	} {
 		args := []string{"shots", "--player", s.player}
 		for name := range s.files {
