@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/queue"
@@ -386,4 +389,29 @@ func TestHeartbeatKeepsLongItem(t *testing.T) {
 	files, _ := gather(t, h, "r8", 1, 5)
 	require.Len(t, files, 1)
 	require.EqualValues(t, 1, plays.Load(), "not redelivered while its worker beats")
+}
+
+// TestBrokerNkey: with an nkey the broker accepts only a client holding
+// the user's seed.
+func TestBrokerNkey(t *testing.T) {
+	user, err := nkeys.CreateUser()
+	require.NoError(t, err)
+	pub, err := user.PublicKey()
+	require.NoError(t, err)
+	seed, err := user.Seed()
+	require.NoError(t, err)
+	seedFile := filepath.Join(t.TempDir(), "user.nk")
+	require.NoError(t, os.WriteFile(seedFile, seed, 0o600))
+	b, err := queue.StartBroker(queue.BrokerConfig{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Nkey: pub})
+	require.NoError(t, err)
+	defer b.Close()
+	_, _, err = queue.Connect(b.URL(), "anon", "")
+	require.Error(t, err)
+	nc, js, err := queue.Connect(b.URL(), "nkey", seedFile)
+	require.NoError(t, err)
+	defer nc.Close()
+	_, err = queue.Setup(context.Background(), js, queue.Settings{})
+	require.NoError(t, err)
+	_, _, err = queue.Connect(b.URL(), "missing", filepath.Join(t.TempDir(), "none.nk"))
+	require.ErrorContains(t, err, "nkey seed")
 }

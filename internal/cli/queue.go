@@ -348,7 +348,9 @@ the URL: nats://USER:PASS@HOST:PORT.
 
 --ack-wait is how long an item may go without news of its worker before it
 is given to another (workers send news every third of it); it applies when
-the queue is first created in the store.`,
+the broker creates the queue in a new store. With --nkey alone the broker
+cannot log in to itself: the first client creates the queue, with the
+default 30s.`,
 		Example: `  kaisen broker
   kaisen broker --listen 127.0.0.1:4222 --store /var/lib/kaisen/broker
   KAISEN_NATS_PASSWORD=s3cret kaisen broker --listen 0.0.0.0:4222 --user kaisen`,
