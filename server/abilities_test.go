@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -439,50 +438,9 @@ func FuzzAbilitiesSession(f *testing.F) {
 		f.Add([]byte(s), uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, in []byte, mode uint8) {
-		synctest.Test(t, func(t *testing.T) {
-			cfg := DefaultConfig()
-			cfg.Listeners[0].Game = GameAbilities
-			cfg.ResultLog, cfg.ReplayDir = "", ""
-			cfg.Seed = 1
-			pl := newPipeListener()
-			s, err := New(cfg, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.listen = func(string, string) (net.Listener, error) { return pl, nil }
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- s.Serve(ctx) }()
-			defer func() {
-				cancel()
-				if err := <-done; err != nil {
-					t.Error(err)
-				}
-			}()
-			fuzzFirst, closeAfter := mode&1 != 0, mode&2 != 0
-			var fz, honest *pipeClient
-			if fuzzFirst {
-				fz, honest = pl.dial(), pl.dial()
-			} else {
-				honest, fz = pl.dial(), pl.dial()
-			}
-			fuzzDone := make(chan struct{})
-			go func() { // reads everything, writes its bytes once greeted
-				defer close(fuzzDone)
-				greeted := make(chan struct{})
-				go func() {
-					line, _ := fz.r.ReadString('\n')
-					close(greeted)
-					if line != "" {
-						_, _ = io.Copy(io.Discard, fz.r)
-					}
-				}()
-				<-greeted
-				_, _ = fz.c.Write(in)
-				if closeAfter {
-					fz.c.Close()
-				}
-			}()
+		cfg := DefaultConfig()
+		cfg.Listeners[0].Game = GameAbilities
+		fuzzSession(t, cfg, in, mode, func(t *testing.T, c net.Conn) {
 			build := func(r *abilities.Rules, seat int) (abplayers.Player, error) {
 				f, err := abplayers.New("ab-random", r, nil)
 				if err != nil {
@@ -490,16 +448,13 @@ func FuzzAbilitiesSession(f *testing.F) {
 				}
 				return f(rand.New(rand.NewPCG(5, 0)), seat), nil
 			}
-			g, err := client.PlayAbilities(context.Background(), honest.c, build, client.BattleshipPlayOptions{ReadTimeout: -1})
+			g, err := client.PlayAbilities(context.Background(), c, build, client.BattleshipPlayOptions{ReadTimeout: -1})
 			if err != nil {
 				t.Fatalf("honest client: %v", err)
 			}
 			if g.End != protocol.EndWin && !(g.End == protocol.EndLose && g.Shots[1] >= 20) {
 				t.Fatalf("honest client: %v after %d cells fired at it", g.End, g.Shots[1])
 			}
-			honest.c.Close()
-			fz.c.Close()
-			<-fuzzDone
 		})
 	})
 }

@@ -202,54 +202,9 @@ func FuzzSession(f *testing.F) {
 	}
 	rules := submarine.DefaultRules()
 	f.Fuzz(func(t *testing.T, in []byte, mode uint8) {
-		synctest.Test(t, func(t *testing.T) {
-			cfg := DefaultConfig()
-			cfg.ResultLog, cfg.ReplayDir = "", ""
-			cfg.Seed = 1
-			pl := newPipeListener()
-			s, err := New(cfg, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.listen = func(string, string) (net.Listener, error) { return pl, nil }
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- s.Serve(ctx) }()
-			defer func() {
-				cancel()
-				if err := <-done; err != nil {
-					t.Error(err)
-				}
-			}()
-
-			fuzzFirst, closeAfter := mode&1 != 0, mode&2 != 0
-			var fz, honest *pipeClient
-			if fuzzFirst {
-				fz, honest = pl.dial(), pl.dial()
-			} else {
-				honest, fz = pl.dial(), pl.dial()
-			}
-			// The fuzzed client: reads everything the server sends, writes
-			// its bytes once greeted, then closes or stays silent.
-			fuzzDone := make(chan struct{})
-			go func() {
-				defer close(fuzzDone)
-				greeted := make(chan struct{})
-				go func() {
-					line, _ := fz.r.ReadString('\n')
-					close(greeted)
-					if line != "" {
-						_, _ = io.Copy(io.Discard, fz.r)
-					}
-				}()
-				<-greeted
-				_, _ = fz.c.Write(in)
-				if closeAfter {
-					fz.c.Close()
-				}
-			}()
+		fuzzSession(t, DefaultConfig(), in, mode, func(t *testing.T, c net.Conn) {
 			var last protocol.Result
-			ends, err := playRandomConn(honest.c, protocol.Classic, rules, 5, "", clientOpts{last: &last})
+			ends, err := playRandomConn(c, protocol.Classic, rules, 5, "", clientOpts{last: &last})
 			if err != nil {
 				t.Fatalf("honest client: %v (ends %v)", err, ends)
 			}
@@ -259,9 +214,62 @@ func FuzzSession(f *testing.F) {
 			if ends[0] != protocol.EndWin && !(ends[0] == protocol.EndLose && last.View.Me.Alive == 0) {
 				t.Fatalf("honest client: %v with ships %v left", ends[0], last.View.Me.Alive)
 			}
-			honest.c.Close()
-			fz.c.Close()
-			<-fuzzDone
 		})
+	})
+}
+
+// fuzzSession runs one game of a server with cfg's first listener over
+// net.Pipe in a synctest bubble (timeouts cost nothing): a fuzzed client
+// reads everything the server sends and writes in once greeted, then
+// closes (mode&2) or stays silent; it connects first when mode&1. honest
+// plays the other client on its connection and checks how it went (t is
+// the bubble's).
+func fuzzSession(t *testing.T, cfg Config, in []byte, mode uint8, honest func(t *testing.T, c net.Conn)) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg.ResultLog, cfg.ReplayDir = "", ""
+		cfg.Seed = 1
+		pl := newPipeListener()
+		s, err := New(cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.listen = func(string, string) (net.Listener, error) { return pl, nil }
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- s.Serve(ctx) }()
+		defer func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
+		}()
+		fuzzFirst, closeAfter := mode&1 != 0, mode&2 != 0
+		var fz, hc *pipeClient
+		if fuzzFirst {
+			fz, hc = pl.dial(), pl.dial()
+		} else {
+			hc, fz = pl.dial(), pl.dial()
+		}
+		fuzzDone := make(chan struct{})
+		go func() {
+			defer close(fuzzDone)
+			greeted := make(chan struct{})
+			go func() {
+				line, _ := fz.r.ReadString('\n')
+				close(greeted)
+				if line != "" {
+					_, _ = io.Copy(io.Discard, fz.r)
+				}
+			}()
+			<-greeted
+			_, _ = fz.c.Write(in)
+			if closeAfter {
+				fz.c.Close()
+			}
+		}()
+		honest(t, hc.c)
+		hc.c.Close()
+		fz.c.Close()
+		<-fuzzDone
 	})
 }
