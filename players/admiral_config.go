@@ -110,6 +110,14 @@ type AdmiralModel struct {
 	// Sure is the probability of hitting above which the model attacks a cell
 	// of ours rather than flee (a counter-attack). Default 0.959.
 	Sure float64 `mapstructure:"sure" tune:"0.3,1"`
+	// Refuge is the largest risk (the probability, as the enemy sees it,
+	// that a cell is within our reach) of a cell the modelled enemy flees
+	// to: 1 = any cell less exposed than where it stands (the default);
+	// 0 = only a cell certainly out of our reach, as the published
+	// joint-belief players flee (issue 11). The risk of a cell is exact at
+	// 0 (no placement of ours the enemy holds possible reaches it) and 1
+	// (every one does), sampled in between.
+	Refuge float64 `mapstructure:"refuge" tune:"0,1"`
 }
 
 // AdmiralEndgame keeps games from stalling into the draw limit.
@@ -125,6 +133,11 @@ type AdmiralEndgame struct {
 	// Boldness is the factor applied to our costs per Stall turns of
 	// stalling (0 < boldness <= 1). Default 0.854.
 	Boldness float64 `mapstructure:"boldness" tune:"0.2,1"`
+	// FirstShot: in the one-ply danger, an attack on a located enemy ship
+	// counts that ship's answer with its hp after our hit, so the stall
+	// rule may take an exchange between equal ships when we fire first
+	// (the side that fires first wins it). Default false.
+	FirstShot bool `mapstructure:"first_shot"`
 	// Solve turns on the exact solver (package endgame) once both joint
 	// beliefs hold one placement each: take a win, never step from a draw
 	// into a loss, choose among the actions that keep the value. Default
@@ -161,6 +174,13 @@ type AdmiralPlacement struct {
 	// (12 put 86% there, a placement a prior-aware opponent could exploit;
 	// docs/admiral.md).
 	Temperature float64 `mapstructure:"temperature" tune:"0,20"`
+	// Aware is the weight, in the opening-attack risk, of an opponent that
+	// knows our placement distribution and makes the opening attack that
+	// is best against it (the equilibrium of the opening, solved by
+	// fictitious play over every placement); the rest is the simulated
+	// splash-maximising opener. 0 to 1 (boards scored by sampling
+	// placements use the splash opener only). Default 0.
+	Aware float64 `mapstructure:"aware" tune:"0,1"`
 	// Candidates is the number of random placements scored when the board is
 	// too large to score them all. Default 20000.
 	Candidates int `mapstructure:"candidates"`
@@ -228,7 +248,7 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Search: AdmiralSearch{Worlds: 48, Candidates: 5, Depth: 3, Discount: 0.924, EvalCap: 2000, MaxMillis: 0},
 		Value: AdmiralValue{Hit: 1.33, Sink: 0.51, Win: 10.4, Hurt: 1.1, Lost: 1.22, Info: 0.62, Leak: 0.21, Detect: 0.186,
 			Next: 0.198, Edge: 2, Repeat: 0.01},
-		Model:     AdmiralModel{Flee: 0.3, Sure: 0.959, Attack: 0.113},
+		Model:     AdmiralModel{Flee: 0.3, Sure: 0.959, Attack: 0.113, Refuge: 1},
 		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854, Solve: true, Nodes: 3000},
 		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 4, Candidates: 20000},
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5},
@@ -262,6 +282,7 @@ func (c *AdmiralConfig) Validate() error {
 	check(c.Model.Flee >= 0 && c.Model.Flee <= 1, "model.flee %g: want 0 to 1", c.Model.Flee)
 	check(c.Model.Attack >= 0 && c.Model.Attack <= 1, "model.attack %g: want 0 to 1", c.Model.Attack)
 	check(c.Model.Sure >= 0 && c.Model.Sure <= 1, "model.sure %g: want 0 to 1", c.Model.Sure)
+	check(c.Model.Refuge >= 0 && c.Model.Refuge <= 1, "model.refuge %g: want 0 to 1", c.Model.Refuge)
 	e := c.Endgame
 	check(e.Memory >= 0 && e.Memory <= 1000, "endgame.memory %d: want 0 to 1000", e.Memory)
 	check(e.Stall >= 1 && e.Stall <= 100000, "endgame.stall %d: want 1 to 100000", e.Stall)
@@ -276,6 +297,7 @@ func (c *AdmiralConfig) Validate() error {
 	}{{"hit_risk", p.HitRisk}, {"near_risk", p.NearRisk}, {"cluster", p.Cluster}, {"cover", p.Cover}, {"temperature", p.Temperature}} {
 		check(w.v >= 0 && w.v <= 1000, "placement.%s %g: want 0 to 1000", w.name, w.v)
 	}
+	check(p.Aware >= 0 && p.Aware <= 1, "placement.aware %g: want 0 to 1", p.Aware)
 	b := c.Belief
 	check(b.MaxJoint >= 0 && b.MaxJoint <= 50_000_000, "belief.max_joint %d: want 0 to 50000000", b.MaxJoint)
 	check(b.Particles >= 10 && b.Particles <= 1_000_000, "belief.particles %d: want 10 to 1000000", b.Particles)

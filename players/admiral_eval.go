@@ -14,6 +14,7 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	a := p.a
 	s.pHit, s.ig = 0, 0
 	v := &a.cfg.Value
+	first := a.cfg.Endgame.FirstShot
 	us := a.me // our fleet after the action
 	var x *exposure
 	switch s.act.Kind {
@@ -50,12 +51,16 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	// The stall rule's boldness scales it only where no located enemy ship
 	// at least as strong can attack.
 	danger, scaled := 0.0, 0.0
+	at := grid.None // the cell we attack first, when first is on
+	if first && s.act.Kind == submarine.Attack {
+		at = s.act.To
+	}
 	for j := range p.nf {
 		if us.Alive.Has(j) {
 			c := us.Pos[j]
 			d := p.reachE[c] * x.ship[j*p.size+int(c)]
 			danger += d
-			scaled += caution(bold, us.HP[j], p.guard[c]) * d
+			scaled += caution(bold, us.HP[j], p.guardAfter(c, at)) * d
 		}
 	}
 	s.danger = danger

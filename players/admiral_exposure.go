@@ -19,6 +19,21 @@ type exposure struct {
 	occ    []float64 // P(one of our ships is on c), in the enemy's eyes
 	ship   []float64 // ship[j*size+c]: P(our ship j is on c), in the enemy's eyes
 	reachP []float64 // P(c is within our reach), in the enemy's eyes (sampled)
+	// Cells within our reach in every placement the enemy holds possible
+	// (all), in at least one (any): exact, over all of them.
+	reachAll, reachAny grid.Set
+}
+
+// risk is the probability, in the enemy's eyes, that c is within our
+// reach: exact at 0 and 1, sampled in between (kept strictly inside).
+func (x *exposure) risk(c grid.Cell) float64 {
+	switch {
+	case x.reachAll.Has(c):
+		return 1
+	case !x.reachAny.Has(c):
+		return 0
+	}
+	return min(max(x.reachP[c], 1e-3), 1-1e-3)
 }
 
 const admiralReachSamples = 48
@@ -185,6 +200,7 @@ func (p *planner) expose(f func(uint64) (uint64, bool)) *exposure {
 	n, sampled := 0, 0
 	o := p.oo
 	p.survivors = p.survivors[:0]
+	x.reachAll, x.reachAny = b.Usable(), grid.Set{}
 	for k := range len(p.po.tup) {
 		t, ok := f(p.po.tup[o.at(k)])
 		if !ok {
@@ -196,10 +212,9 @@ func (p *planner) expose(f func(uint64) (uint64, bool)) *exposure {
 		for _, i := range p.po.ships {
 			c := cellOf(t, i)
 			p.expCount[i*p.size+int(c)]++
-			if sampled < admiralReachSamples {
-				r = r.Union(b.Around(c))
-			}
+			r = r.Union(b.Around(c))
 		}
+		x.reachAll, x.reachAny = x.reachAll.Intersect(r), x.reachAny.Union(r)
 		if sampled < admiralReachSamples {
 			sampled++
 			for c := range r.All() {
@@ -214,6 +229,7 @@ func (p *planner) expose(f func(uint64) (uint64, bool)) *exposure {
 		clear(x.occ)
 		clear(x.ship)
 		clear(x.reachP)
+		x.reachAll = grid.Set{}
 		for _, i := range p.po.ships {
 			c := p.a.me.Pos[i]
 			x.occ[c] = 1
@@ -221,7 +237,9 @@ func (p *planner) expose(f func(uint64) (uint64, bool)) *exposure {
 			for d := range b.Around(c).All() {
 				x.reachP[d] = 1
 			}
+			x.reachAll = x.reachAll.Union(b.Around(c))
 		}
+		x.reachAny = x.reachAll
 		return x
 	}
 	x.leak = math.Log2(float64(len(p.po.tup)) / float64(n))

@@ -1,6 +1,7 @@
 package players
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -14,10 +15,13 @@ import (
 // admiralShared is what every Admiral of one factory shares, read-only: the
 // early-attack risk of every cell of the board.
 type admiralShared struct {
-	riskHit  []float64       // probability that a first attack lands on the cell
-	riskNear []float64       // probability that a first attack splashes the cell
-	prior    *spreadPrior    // the enemy placement prior's counts
-	solver   *endgame.Solver // exact play once everything is known (nil: off)
+	riskHit  []float64 // probability that a first attack lands on the cell
+	riskNear []float64 // probability that a first attack splashes the cell
+	// The same for the simulated splash-maximising opener alone (riskHit
+	// and riskNear mix in the prior-aware one, placement.aware).
+	splashHit, splashNear []float64
+	prior                 *spreadPrior    // the enemy placement prior's counts
+	solver                *endgame.Solver // exact play once everything is known (nil: off)
 
 	// Every placement with its cumulative weight, when there are at most
 	// placement.candidates of them (computed once, on the first Place).
@@ -70,6 +74,7 @@ func newAdmiralShared(rules *submarine.Rules, cfg AdmiralConfig) *admiralShared 
 			}
 		}
 	}
+	sh.splashHit, sh.splashNear = slices.Clone(sh.riskHit), slices.Clone(sh.riskNear)
 	return sh
 }
 
@@ -93,16 +98,8 @@ func (sh *admiralShared) placementScore(b *grid.Board, cfg *AdmiralPlacement, ce
 // exp(-Temperature * score): over every placement when there are at most
 // cfg.Candidates of them, else over cfg.Candidates uniform ones.
 func (sh *admiralShared) place(rules *submarine.Rules, cfg *AdmiralPlacement, rng *rand.Rand) submarine.Placement {
-	n := len(rules.Fleet)
-	total := 1.0
-	for i := range n {
-		total *= float64(rules.Board.Usable().Count() - i)
-	}
-	if total <= float64(cfg.Candidates) {
-		sh.once.Do(func() {
-			sh.all = allPlacements(rules)
-			sh.cumul = sh.weigh(rules.Board, cfg, sh.all)
-		})
+	if placementsOf(rules) <= float64(cfg.Candidates) {
+		sh.once.Do(func() { sh.all, sh.cumul = sh.distribution(rules, cfg) })
 		return sh.draw(sh.all, sh.cumul, rng)
 	}
 	cands := make([][]grid.Cell, cfg.Candidates)
@@ -110,6 +107,102 @@ func (sh *admiralShared) place(rules *submarine.Rules, cfg *AdmiralPlacement, rn
 		cands[k] = RandomPlacement(rules, rng)
 	}
 	return sh.draw(cands, sh.weigh(rules.Board, cfg, cands), rng)
+}
+
+// placementCache holds the exact placement distribution of every
+// (rules, placement weights) seen in the process: with placement.aware it
+// costs fictitious play over every placement, which every factory of the
+// same weights would otherwise repeat.
+var placementCache sync.Map // key string -> *placementDist
+
+type placementDist struct {
+	once  sync.Once
+	all   [][]grid.Cell
+	cumul []float64
+}
+
+// distribution is every placement with its cumulative weight.
+func (sh *admiralShared) distribution(rules *submarine.Rules, cfg *AdmiralPlacement) ([][]grid.Cell, []float64) {
+	key := fmt.Sprintf("%v|%v|%+v", rules.Board.Shape(), rules.Fleet, *cfg)
+	v, _ := placementCache.LoadOrStore(key, &placementDist{})
+	d := v.(*placementDist)
+	d.once.Do(func() {
+		d.all = allPlacements(rules)
+		sh.aware(rules.Board, cfg, d.all)
+		d.cumul = sh.weigh(rules.Board, cfg, d.all)
+	})
+	return d.all, d.cumul
+}
+
+// admiralOpeningRounds is the number of fictitious-play rounds of the
+// opening game (aware).
+const admiralOpeningRounds = 300
+
+// aware mixes into the risk maps, with weight cfg.Aware, the opening attack
+// of an opponent that knows our placement distribution: the equilibrium of
+// the opening game in which we draw a placement from exp(-Temperature *
+// cost) under the risk maps and the attacker picks the cell of the largest
+// expected cost to us (hit_risk x P(a ship on it) + near_risk x the ships
+// expected within 1). Fictitious play: each round the attacker best
+// responds to our current distribution, and the risk maps follow the
+// average of its responses. The attacker is assumed able to reach any cell
+// (it chooses its own placement), so this is the cautious side.
+func (sh *admiralShared) aware(b *grid.Board, cfg *AdmiralPlacement, all [][]grid.Cell) {
+	if cfg.Aware <= 0 || len(all) == 0 {
+		return
+	}
+	size := b.Size()
+	splashHit, splashNear := sh.splashHit, sh.splashNear
+	mix := make([]float64, size) // the attacker's average response
+	occ := make([]float64, size)
+	near := make([]float64, size)
+	for round := range admiralOpeningRounds {
+		cumul := sh.weigh(b, cfg, all)
+		total := cumul[len(cumul)-1]
+		clear(occ)
+		prev := 0.0
+		for k, pl := range all {
+			q := (cumul[k] - prev) / total
+			prev = cumul[k]
+			for _, c := range pl {
+				occ[c] += q
+			}
+		}
+		clear(near)
+		best, bc := -1.0, grid.None
+		for c := range b.Usable().All() {
+			for d := range b.Around(c).All() {
+				if d != c {
+					near[c] += occ[d]
+				}
+			}
+			if v := cfg.HitRisk*occ[c] + cfg.NearRisk*near[c]; v > best {
+				best, bc = v, c
+			}
+		}
+		for c := range mix {
+			mix[c] *= float64(round) / float64(round+1)
+		}
+		mix[bc] += 1 / float64(round+1)
+		for c := range size {
+			sh.riskHit[c] = (1-cfg.Aware)*splashHit[c] + cfg.Aware*mix[c]
+			sh.riskNear[c] = (1 - cfg.Aware) * splashNear[c]
+			for a := range b.Around(grid.Cell(c)).All() {
+				if a != grid.Cell(c) {
+					sh.riskNear[c] += cfg.Aware * mix[a]
+				}
+			}
+		}
+	}
+}
+
+// placementsOf is the number of placements of the fleet of rules.
+func placementsOf(rules *submarine.Rules) float64 {
+	total := 1.0
+	for i := range len(rules.Fleet) {
+		total *= float64(rules.Board.Usable().Count() - i)
+	}
+	return total
 }
 
 // allPlacements lists every placement of the fleet of rules.
@@ -161,4 +254,58 @@ func (sh *admiralShared) draw(cands [][]grid.Cell, cumul []float64, rng *rand.Ra
 	k, _ := slices.BinarySearch(cumul, u)
 	k = min(k, len(cands)-1)
 	return slices.Clone(submarine.Placement(cands[k]))
+}
+
+// placementLeak describes how much an opponent that knows the placement
+// distribution (a prior-aware player, an exploiter tuned against us) gains
+// from it, over every placement of the board (nil when there are more than
+// placement.candidates).
+type placementLeak struct {
+	Entropy float64 // bits of the distribution (uniform: log2 of the placements)
+	Bits    float64 // its head start: log2(placements) - Entropy
+	// BestHit is the chance that the best opening attack of such an
+	// opponent lands on a ship (the cell most likely occupied); Uniform is
+	// the same against a uniform placement.
+	BestHit, Uniform float64
+	// BestSplash is the chance that its best opening attack hits or reports
+	// a ship near (some ship within 1 of the cell).
+	BestSplash float64
+	Corners    float64 // share of ships on corner cells
+}
+
+// leak computes placementLeak for the exact distribution of cfg.
+func (sh *admiralShared) leak(rules *submarine.Rules, cfg *AdmiralPlacement) *placementLeak {
+	b := rules.Board
+	if placementsOf(rules) > float64(cfg.Candidates) {
+		return nil
+	}
+	all, cumul := sh.distribution(rules, cfg)
+	total := cumul[len(cumul)-1]
+	occ := make([]float64, b.Size())
+	splash := make([]float64, b.Size())
+	out := &placementLeak{}
+	prev := 0.0
+	for k, pl := range all {
+		q := (cumul[k] - prev) / total
+		prev = cumul[k]
+		if q > 0 {
+			out.Entropy -= q * math.Log2(q)
+		}
+		var near grid.Set
+		for _, c := range pl {
+			occ[c] += q
+			near = near.Union(b.Around(c))
+			x, y := b.XY(c)
+			if (x == 0 || x == b.Width()-1) && (y == 0 || y == b.Height()-1) {
+				out.Corners += q / float64(len(pl))
+			}
+		}
+		for c := range near.All() {
+			splash[c] += q
+		}
+	}
+	out.Bits = math.Log2(float64(len(all))) - out.Entropy
+	out.BestHit, out.BestSplash = slices.Max(occ), slices.Max(splash)
+	out.Uniform = float64(len(rules.Fleet)) / float64(b.Usable().Count())
+	return out
 }

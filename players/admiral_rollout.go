@@ -82,24 +82,30 @@ func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, b
 			}
 		}
 		fled := false
+		// The risk of a cell in the enemy's eyes: sampled (refuge 1, the
+		// default), or exact at 0 and 1 for the refuge rule.
+		risk := func(c grid.Cell) float64 { return x.reachP[c] }
+		if m.Refuge < 1 {
+			risk = x.risk
+		}
 		if tp < m.Sure {
-			ship, risk := -1, -1.0
+			ship, worst := -1, -1.0
 			for i := range p.nf {
-				if c := ro.known[i]; c != grid.None && ro.ealive.Has(i) && x.reachP[c] > risk {
-					ship, risk = i, x.reachP[c]
+				if c := ro.known[i]; c != grid.None && ro.ealive.Has(i) && risk(c) > worst {
+					ship, worst = i, risk(c)
 				}
 			}
-			if ship >= 0 && risk >= m.Flee {
+			if ship >= 0 && worst >= m.Flee {
 				c := ro.known[ship]
 				dest, dr, dd := grid.None, 2.0, -1
 				for d := range b.Lines(c).AndNot(eocc).All() {
-					r := x.reachP[d]
+					r := risk(d)
 					dist := b.Chebyshev(c, d)
 					if r < dr || (r == dr && dist > dd) {
 						dest, dr, dd = d, r, dist
 					}
 				}
-				if dest != grid.None && dr < risk {
+				if dest != grid.None && dr < worst && dr <= m.Refuge {
 					ro.moved = append(ro.moved, [2]grid.Cell{c, dest})
 					ro.known[ship], ro.ecell[ship] = dest, dest
 					fled = true

@@ -46,6 +46,8 @@ func TestAdmiralConfigValidate(t *testing.T) {
 		{name: "boldness", yaml: "endgame:\n  boldness: 0\n", want: "endgame.boldness"},
 		{name: "probability", yaml: "model:\n  flee: 1.5\n", want: "model.flee"},
 		{name: "particles", yaml: "belief:\n  particles: 1\n", want: "belief.particles"},
+		{name: "refuge", yaml: "model:\n  refuge: 2\n", want: "model.refuge"},
+		{name: "aware", yaml: "placement:\n  aware: -0.1\n", want: "placement.aware"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
