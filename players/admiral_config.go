@@ -102,7 +102,9 @@ type AdmiralValue struct {
 type AdmiralModel struct {
 	// Flee is the probability (as the enemy sees it) that one of its pinned
 	// ships is within our reach above which the model moves it away instead
-	// of attacking. Default 0.3.
+	// of attacking. Default 1: only when it is certain, as the published
+	// joint-belief players flee (docs/admiral.md, "Staying unlocated"; 0.3
+	// until then).
 	Flee float64 `mapstructure:"flee" tune:"0.05,1"`
 	// Attack is the hit probability from which our side of a play-out
 	// attacks an unlocated cell (below it, it waits). Default 0.113.
@@ -112,8 +114,8 @@ type AdmiralModel struct {
 	Sure float64 `mapstructure:"sure" tune:"0.3,1"`
 	// Refuge is the largest risk (the probability, as the enemy sees it,
 	// that a cell is within our reach) of a cell the modelled enemy flees
-	// to: 1 = any cell less exposed than where it stands (the default);
-	// 0 = only a cell certainly out of our reach, as the published
+	// to: 1 = any cell less exposed than where it stands; 0 (the default)
+	// = only a cell certainly out of our reach, as the published
 	// joint-belief players flee (issue 11). The risk of a cell is exact at
 	// 0 (no placement of ours the enemy holds possible reaches it) and 1
 	// (every one does), sampled in between.
@@ -179,7 +181,9 @@ type AdmiralPlacement struct {
 	// is best against it (the equilibrium of the opening, solved by
 	// fictitious play over every placement); the rest is the simulated
 	// splash-maximising opener. 0 to 1 (boards scored by sampling
-	// placements use the splash opener only). Default 0.
+	// placements use the splash opener only). Default 0.5: the best opening
+	// attack of an opponent that knows the distribution hits 25% instead of
+	// 42% (docs/admiral.md, "Placement").
 	Aware float64 `mapstructure:"aware" tune:"0,1"`
 	// Candidates is the number of random placements scored when the board is
 	// too large to score them all. Default 20000.
@@ -248,9 +252,9 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Search: AdmiralSearch{Worlds: 48, Candidates: 5, Depth: 3, Discount: 0.924, EvalCap: 2000, MaxMillis: 0},
 		Value: AdmiralValue{Hit: 1.33, Sink: 0.51, Win: 10.4, Hurt: 1.1, Lost: 1.22, Info: 0.62, Leak: 0.21, Detect: 0.186,
 			Next: 0.198, Edge: 2, Repeat: 0.01},
-		Model:     AdmiralModel{Flee: 0.3, Sure: 0.959, Attack: 0.113, Refuge: 1},
+		Model:     AdmiralModel{Flee: 1, Sure: 0.959, Attack: 0.113, Refuge: 0},
 		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854, Solve: true, Nodes: 3000},
-		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 4, Candidates: 20000},
+		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 4, Aware: 0.5, Candidates: 20000},
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5},
 		Opponent:  AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, Camper: 0.1, Evader: 0.5, EvaderLeak: 1},
 	}

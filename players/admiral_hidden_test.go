@@ -1,6 +1,8 @@
 package players
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -37,8 +39,28 @@ func TestAdmiralPlacementLeak(t *testing.T) {
 	if race.Enabled {
 		return // fictitious play over 13,800 placements: slow under -race
 	}
-	aware := leak(4, 1)
-	assert.Less(t, aware.BestHit, 0.7*sharp.BestHit)
-	assert.Greater(t, aware.Entropy, sharp.Entropy)
-	assert.Less(t, aware.Corners, sharp.Corners)
+	for _, w := range []float64{0.5, 1} {
+		aware := leak(4, w)
+		assert.Less(t, aware.BestHit, 0.7*sharp.BestHit, "aware %g", w)
+		assert.Greater(t, aware.Entropy, sharp.Entropy, "aware %g", w)
+		assert.Less(t, aware.Corners, sharp.Corners, "aware %g", w)
+	}
+	// The default placement is still cheaper than a uniform one under the
+	// risk maps it was drawn for, and varied.
+	cfg := DefaultAdmiralConfig()
+	sh := newAdmiralShared(r, cfg)
+	all, cumul := sh.distribution(r, &cfg.Placement)
+	mixed := sh.aware(r.Board, &cfg.Placement, all)
+	var ours, random float64
+	seen := map[string]bool{}
+	const n = 300
+	for k := range n {
+		pl := sh.place(r, &cfg.Placement, rand.New(rand.NewPCG(uint64(k), 11)))
+		seen[fmt.Sprint(pl)] = true
+		ours += mixed.placementScore(r.Board, &cfg.Placement, pl)
+		random += mixed.placementScore(r.Board, &cfg.Placement, RandomPlacement(r, rand.New(rand.NewPCG(uint64(k), 13))))
+	}
+	assert.Less(t, ours, random)
+	assert.Greater(t, len(seen), n/2)
+	assert.Len(t, cumul, len(all))
 }

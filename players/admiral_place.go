@@ -15,13 +15,10 @@ import (
 // admiralShared is what every Admiral of one factory shares, read-only: the
 // early-attack risk of every cell of the board.
 type admiralShared struct {
-	riskHit  []float64 // probability that a first attack lands on the cell
-	riskNear []float64 // probability that a first attack splashes the cell
-	// The same for the simulated splash-maximising opener alone (riskHit
-	// and riskNear mix in the prior-aware one, placement.aware).
-	splashHit, splashNear []float64
-	prior                 *spreadPrior    // the enemy placement prior's counts
-	solver                *endgame.Solver // exact play once everything is known (nil: off)
+	riskHit  []float64       // probability that a first attack lands on the cell
+	riskNear []float64       // probability that a first attack splashes the cell
+	prior    *spreadPrior    // the enemy placement prior's counts
+	solver   *endgame.Solver // exact play once everything is known (nil: off)
 
 	// Every placement with its cumulative weight, when there are at most
 	// placement.candidates of them (computed once, on the first Place).
@@ -74,7 +71,6 @@ func newAdmiralShared(rules *submarine.Rules, cfg AdmiralConfig) *admiralShared 
 			}
 		}
 	}
-	sh.splashHit, sh.splashNear = slices.Clone(sh.riskHit), slices.Clone(sh.riskNear)
 	return sh
 }
 
@@ -128,8 +124,7 @@ func (sh *admiralShared) distribution(rules *submarine.Rules, cfg *AdmiralPlacem
 	d := v.(*placementDist)
 	d.once.Do(func() {
 		d.all = allPlacements(rules)
-		sh.aware(rules.Board, cfg, d.all)
-		d.cumul = sh.weigh(rules.Board, cfg, d.all)
+		d.cumul = sh.aware(rules.Board, cfg, d.all).weigh(rules.Board, cfg, d.all)
 	})
 	return d.all, d.cumul
 }
@@ -138,7 +133,8 @@ func (sh *admiralShared) distribution(rules *submarine.Rules, cfg *AdmiralPlacem
 // opening game (aware).
 const admiralOpeningRounds = 300
 
-// aware mixes into the risk maps, with weight cfg.Aware, the opening attack
+// aware returns risk maps (in an admiralShared that holds only them) that
+// mix into ours, with weight cfg.Aware, the opening attack
 // of an opponent that knows our placement distribution: the equilibrium of
 // the opening game in which we draw a placement from exp(-Temperature *
 // cost) under the risk maps and the attacker picks the cell of the largest
@@ -147,36 +143,55 @@ const admiralOpeningRounds = 300
 // responds to our current distribution, and the risk maps follow the
 // average of its responses. The attacker is assumed able to reach any cell
 // (it chooses its own placement), so this is the cautious side.
-func (sh *admiralShared) aware(b *grid.Board, cfg *AdmiralPlacement, all [][]grid.Cell) {
+func (sh *admiralShared) aware(b *grid.Board, cfg *AdmiralPlacement, all [][]grid.Cell) *admiralShared {
 	if cfg.Aware <= 0 || len(all) == 0 {
-		return
+		return sh
 	}
 	size := b.Size()
-	splashHit, splashNear := sh.splashHit, sh.splashNear
+	splashHit, splashNear := sh.riskHit, sh.riskNear
+	out := &admiralShared{riskHit: slices.Clone(splashHit), riskNear: slices.Clone(splashNear)}
+	// The cost of a placement is static (cluster, cover) plus the sum of
+	// a per-cell cost under the risk maps: only the latter changes.
+	static := make([]float64, len(all))
+	zero := &admiralShared{riskHit: make([]float64, size), riskNear: make([]float64, size)}
+	for k, pl := range all {
+		static[k] = zero.placementScore(b, cfg, pl)
+	}
+	cell := make([]float64, size)
+	score := make([]float64, len(all))
 	mix := make([]float64, size) // the attacker's average response
 	occ := make([]float64, size)
-	near := make([]float64, size)
 	for round := range admiralOpeningRounds {
-		cumul := sh.weigh(b, cfg, all)
-		total := cumul[len(cumul)-1]
-		clear(occ)
-		prev := 0.0
+		for c := range size {
+			cell[c] = cfg.HitRisk*out.riskHit[c] + cfg.NearRisk*out.riskNear[c]
+		}
+		lo := math.Inf(1)
 		for k, pl := range all {
-			q := (cumul[k] - prev) / total
-			prev = cumul[k]
+			v := static[k]
+			for _, c := range pl {
+				v += cell[c]
+			}
+			score[k] = v
+			lo = math.Min(lo, v)
+		}
+		clear(occ)
+		total := 0.0
+		for k, pl := range all {
+			q := math.Exp(-cfg.Temperature * (score[k] - lo))
+			total += q
 			for _, c := range pl {
 				occ[c] += q
 			}
 		}
-		clear(near)
 		best, bc := -1.0, grid.None
 		for c := range b.Usable().All() {
+			near := 0.0
 			for d := range b.Around(c).All() {
 				if d != c {
-					near[c] += occ[d]
+					near += occ[d]
 				}
 			}
-			if v := cfg.HitRisk*occ[c] + cfg.NearRisk*near[c]; v > best {
+			if v := (cfg.HitRisk*occ[c] + cfg.NearRisk*near) / total; v > best {
 				best, bc = v, c
 			}
 		}
@@ -185,15 +200,16 @@ func (sh *admiralShared) aware(b *grid.Board, cfg *AdmiralPlacement, all [][]gri
 		}
 		mix[bc] += 1 / float64(round+1)
 		for c := range size {
-			sh.riskHit[c] = (1-cfg.Aware)*splashHit[c] + cfg.Aware*mix[c]
-			sh.riskNear[c] = (1 - cfg.Aware) * splashNear[c]
+			out.riskHit[c] = (1-cfg.Aware)*splashHit[c] + cfg.Aware*mix[c]
+			out.riskNear[c] = (1 - cfg.Aware) * splashNear[c]
 			for a := range b.Around(grid.Cell(c)).All() {
 				if a != grid.Cell(c) {
-					sh.riskNear[c] += cfg.Aware * mix[a]
+					out.riskNear[c] += cfg.Aware * mix[a]
 				}
 			}
 		}
 	}
+	return out
 }
 
 // placementsOf is the number of placements of the fleet of rules.

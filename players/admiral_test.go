@@ -288,8 +288,11 @@ func TestAdmiralPlacement(t *testing.T) {
 	// weighs the cells that opening attacks favour: it must be cheaper on
 	// average than the reference player's max-spread placement and than a
 	// uniform one, and still random.
+	// (Against the simulated opener alone: placement.aware 0. The default
+	// mixes in a prior-aware opener, TestAdmiralPlacementLeak.)
 	r := submarine.DefaultRules()
 	cfg := DefaultAdmiralConfig()
+	cfg.Placement.Aware = 0
 	sh := newAdmiralShared(r, cfg)
 	sp2, err := New("stateplayer2", r, nil)
 	require.NoError(t, err)
