@@ -135,11 +135,6 @@ type AdmiralEndgame struct {
 	// Boldness is the factor applied to our costs per Stall turns of
 	// stalling (0 < boldness <= 1). Default 0.854.
 	Boldness float64 `mapstructure:"boldness" tune:"0.2,1"`
-	// FirstShot: in the one-ply danger, an attack on a located enemy ship
-	// counts that ship's answer with its hp after our hit, so the stall
-	// rule may take an exchange between equal ships when we fire first
-	// (the side that fires first wins it). Default false.
-	FirstShot bool `mapstructure:"first_shot"`
 	// Solve turns on the exact solver (package endgame) once both joint
 	// beliefs hold one placement each: take a win, never step from a draw
 	// into a loss, choose among the actions that keep the value. Default

@@ -14,7 +14,6 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	a := p.a
 	s.pHit, s.ig = 0, 0
 	v := &a.cfg.Value
-	first := a.cfg.Endgame.FirstShot
 	us := a.me // our fleet after the action
 	var x *exposure
 	switch s.act.Kind {
@@ -51,16 +50,12 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	// The stall rule's boldness scales it only where no located enemy ship
 	// at least as strong can attack.
 	danger, scaled := 0.0, 0.0
-	at := grid.None // the cell we attack first, when first is on
-	if first && s.act.Kind == submarine.Attack {
-		at = s.act.To
-	}
 	for j := range p.nf {
 		if us.Alive.Has(j) {
 			c := us.Pos[j]
 			d := p.reachE[c] * x.ship[j*p.size+int(c)]
 			danger += d
-			scaled += caution(bold, us.HP[j], p.guardAfter(c, at)) * d
+			scaled += caution(bold, us.HP[j], p.guard[c]) * d
 		}
 	}
 	s.danger = danger

@@ -33,10 +33,9 @@ type planner struct {
 	reachCnt []uint32
 	buf      submarine.Placement
 	cands    []scored
-	reachE   []float64                     // P(the enemy can attack c)
-	guard    []int8                        // per cell: hp of the strongest located enemy ship that can attack it
-	pinned   [submarine.MaxShips]grid.Cell // the located enemy ships' cells (grid.None: not located)
-	margin   int8                          // hp over a located enemy ship that the stall rule needs to approach it
+	reachE   []float64 // P(the enemy can attack c)
+	guard    []int8    // per cell: hp of the strongest located enemy ship that can attack it
+	margin   int8      // hp over a located enemy ship that the stall rule needs to approach it
 	kind     opponentKind
 	seen     float64 // P(our ship on its cell), in the enemy's eyes, from which it is seen
 	leakW    float64 // the leak weight against this opponent

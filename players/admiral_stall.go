@@ -42,12 +42,8 @@ func caution(bold float64, hp, guard int8) float64 {
 func (p *planner) guards() {
 	b := p.a.rules.Board
 	clear(p.guard)
-	for i := range p.pinned {
-		p.pinned[i] = grid.None
-	}
 	for _, i := range p.pe.ships {
 		c := p.pinnedEnemy(i)
-		p.pinned[i] = c
 		if c == grid.None {
 			continue
 		}
@@ -56,31 +52,6 @@ func (p *planner) guards() {
 			p.guard[d] = max(p.guard[d], hp)
 		}
 	}
-}
-
-// guardAfter is the guard of cell c (see guards) after our attack on at:
-// a located enemy ship on at is hit first, so it guards with one hp less
-// (none when sunk). Our ship that fires first wins the exchange against
-// an equal one: the first shot is ours.
-func (p *planner) guardAfter(c, at grid.Cell) int8 {
-	g := p.guard[c]
-	if at == grid.None || g == 0 {
-		return g
-	}
-	b := p.a.rules.Board
-	g = 0
-	for _, i := range p.pe.ships {
-		pc := p.pinned[i]
-		if pc == grid.None || b.Chebyshev(pc, c) > 1 {
-			continue
-		}
-		hp := p.a.enemyHP[i]
-		if pc == at {
-			hp--
-		}
-		g = max(g, hp)
-	}
-	return g
 }
 
 // threat is the probability that the best attack of our ships hits next
