@@ -167,9 +167,9 @@ type AdmiralPlacement struct {
 	// Default 0.077.
 	Cover float64 `mapstructure:"cover" tune:"0,4"`
 	// Temperature sharpens the choice (0 = uniform over placements; large =
-	// always a lowest-risk placement). Default 4: 48% of ships on corners
-	// (12 put 86% there, a placement a prior-aware opponent could exploit;
-	// docs/admiral.md).
+	// always a lowest-risk placement). Default 4 (12 put 86% of ships on
+	// corners, a placement a prior-aware opponent could exploit; with Aware
+	// 0.5, 33% are; docs/admiral.md).
 	Temperature float64 `mapstructure:"temperature" tune:"0,20"`
 	// Aware is the weight, in the opening-attack risk, of an opponent that
 	// knows our placement distribution and makes the opening attack that

@@ -25,9 +25,12 @@ type exposure struct {
 }
 
 // risk is the probability, in the enemy's eyes, that c is within our
-// reach: exact at 0 and 1, sampled in between (kept strictly inside).
-func (x *exposure) risk(c grid.Cell) float64 {
+// reach: with exact, exact at 0 and 1 and sampled in between (kept
+// strictly inside); otherwise the sample alone.
+func (x *exposure) risk(c grid.Cell, exact bool) float64 {
 	switch {
+	case !exact:
+		return x.reachP[c]
 	case x.reachAll.Has(c):
 		return 1
 	case !x.reachAny.Has(c):

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/race"
 )
@@ -63,4 +64,68 @@ func TestAdmiralPlacementLeak(t *testing.T) {
 	assert.Less(t, ours, random)
 	assert.Greater(t, len(seen), n/2)
 	assert.Len(t, cumul, len(all))
+}
+
+// TestExposureReachBounds: the exact ends of the risk the refuge rule
+// reads. After every action of admiral's games, with the whole exposure
+// pool kept, reachAll holds exactly the cells within our reach in every
+// placement the enemy holds possible and reachAny those within it in at
+// least one; our true reach lies between them.
+func TestExposureReachBounds(t *testing.T) {
+	r := submarine.DefaultRules()
+	cfg := smallAdmiral()
+	games, actions := 2, 30
+	if race.Enabled {
+		games, actions = 1, 12
+	}
+	for g := range games {
+		a := NewAdmiral(r, cfg, rand.New(rand.NewPCG(uint64(g), 1)))
+		e := NewRandom(r, rand.New(rand.NewPCG(uint64(g), 2)))
+		game, err := submarine.NewGame(r, a.Place(), e.Place(), g%2)
+		require.NoError(t, err)
+		ps := [2]Player{a, e}
+		for n := 0; n < actions && game.Outcome() == submarine.Running; n++ {
+			seat := game.Turn()
+			st := game.Apply(ps[seat].Act())
+			require.NoError(t, st.Err)
+			v := game.View(seat)
+			ps[seat].Observe(st.Actor, &v)
+			v = game.View(1 - seat)
+			ps[1-seat].Observe(st.Other, &v)
+			if game.Outcome() != submarine.Running {
+				break
+			}
+			p := &a.plan
+			p.snapshot()
+			x := p.expose(func(t uint64) (uint64, bool) { return t, true })
+			require.Equal(t, len(p.po.tup), x.n)
+			var all, any grid.Set
+			all = r.Board.Usable()
+			for _, tup := range p.po.tup {
+				var reach grid.Set
+				for _, i := range p.po.ships {
+					reach = reach.Union(r.Board.Around(cellOf(tup, i)))
+				}
+				all, any = all.Intersect(reach), any.Union(reach)
+			}
+			require.Equal(t, all, x.reachAll, "game %d action %d", g, game.Actions())
+			require.Equal(t, any, x.reachAny, "game %d action %d", g, game.Actions())
+			if p.po.full == len(p.po.tup) { // the pool is the whole belief: it holds the truth
+				me := game.Fleet(0)
+				truth := r.Reach(&me)
+				require.True(t, truth.AndNot(x.reachAny).Empty())
+				require.True(t, x.reachAll.AndNot(truth).Empty())
+			}
+			for c := range r.Board.Usable().All() {
+				switch q := x.risk(c, true); {
+				case x.reachAll.Has(c):
+					require.Equal(t, 1.0, q)
+				case !x.reachAny.Has(c):
+					require.Equal(t, 0.0, q)
+				default:
+					require.True(t, q > 0 && q < 1)
+				}
+			}
+		}
+	}
 }

@@ -82,24 +82,21 @@ func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, b
 			}
 		}
 		fled := false
-		// The risk of a cell in the enemy's eyes: sampled (refuge 1, the
-		// default), or exact at 0 and 1 for the refuge rule.
-		risk := func(c grid.Cell) float64 { return x.reachP[c] }
-		if m.Refuge < 1 {
-			risk = x.risk
-		}
+		// The risk of a cell in the enemy's eyes: exact at 0 and 1 for the
+		// refuge rule (refuge < 1), sampled otherwise.
+		exact := m.Refuge < 1
 		if tp < m.Sure {
 			ship, worst := -1, -1.0
 			for i := range p.nf {
-				if c := ro.known[i]; c != grid.None && ro.ealive.Has(i) && risk(c) > worst {
-					ship, worst = i, risk(c)
+				if c := ro.known[i]; c != grid.None && ro.ealive.Has(i) && x.risk(c, exact) > worst {
+					ship, worst = i, x.risk(c, exact)
 				}
 			}
 			if ship >= 0 && worst >= m.Flee {
 				c := ro.known[ship]
 				dest, dr, dd := grid.None, 2.0, -1
 				for d := range b.Lines(c).AndNot(eocc).All() {
-					r := risk(d)
+					r := x.risk(d, exact)
 					dist := b.Chebyshev(c, d)
 					if r < dr || (r == dr && dist > dd) {
 						dest, dr, dd = d, r, dist
