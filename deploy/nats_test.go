@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -135,4 +139,66 @@ func TestNATSMultiProcess(t *testing.T) {
 	logs := others + workers[0].String()
 	require.Contains(t, logs, "bad work item: terminated")
 	require.Contains(t, logs, "unknown message version")
+}
+
+// manifestArgs are the one-line args lists of the containers of a
+// manifest, by container name.
+func manifestArgs(t *testing.T, manifest string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	name := regexp.MustCompile(`(?m)^\s+- name: (\w+)\n\s+image: kaisen:latest`)
+	args := regexp.MustCompile(`(?m)^\s+args: (\[.*\])$`)
+	names := name.FindAllStringSubmatch(manifest, -1)
+	lists := args.FindAllStringSubmatch(manifest, -1)
+	require.Len(t, lists, len(names), "one args line per container")
+	for i, n := range names {
+		var a []string
+		require.NoError(t, json.Unmarshal([]byte(lists[i][1]), &a), lists[i][1])
+		out[n[1]] = a
+	}
+	return out
+}
+
+// TestKubernetesQueue runs the containers of kubernetes/queue.yaml on this
+// machine with their own args: the broker (on loopback instead of
+// 0.0.0.0, with the password of the secret), two workers and the run's Job
+// (a small -n instead of 100000); the run prints the local run's result.
+func TestKubernetesQueue(t *testing.T) {
+	data, err := os.ReadFile("kubernetes/queue.yaml")
+	require.NoError(t, err)
+	args := manifestArgs(t, string(data))
+	require.Equal(t, []string{"broker", "run", "worker"}, slices.Sorted(maps.Keys(args)))
+	require.Contains(t, args["run"], "--run-id", "a restarted Job pod resumes its run")
+
+	bin := kaisen(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const password = "test-secret"
+	expand := func(a []string, url string) []string {
+		var out []string
+		for _, s := range a {
+			s = strings.ReplaceAll(s, "$(KAISEN_NATS_PASSWORD)", password)
+			s = strings.ReplaceAll(s, "kaisen-broker:4222", url)
+			s = strings.ReplaceAll(s, "0.0.0.0:4222", "127.0.0.1:0")
+			s = strings.ReplaceAll(s, "/data", t.TempDir())
+			out = append(out, s)
+		}
+		return out
+	}
+	t.Setenv("KAISEN_NATS_PASSWORD", password) // the secret, as the pods' env has it
+	b := start(t, ctx, bin, listening, expand(args["broker"], "")...)
+	host := strings.TrimPrefix(listening.FindStringSubmatch(b.next(t, "broker"))[1], "nats://")
+	for range 2 {
+		start(t, ctx, bin, nil, expand(args["worker"], host)...)
+	}
+	job := expand(args["run"], host)
+	i := slices.Index(job, "-n")
+	require.Positive(t, i)
+	job[i+1] = "60"
+	job[slices.Index(job, "--p1")+1] = "random" // admiral is slow: the manifest's run, smaller
+	out, err := exec.CommandContext(ctx, bin, job...).Output()
+	require.NoError(t, err)
+	local := slices.Clone(job[:slices.Index(job, "--nats")])
+	require.Equal(t, unsharded(t, bin, strings.Join(slices.DeleteFunc(local, func(s string) bool { return s == "--json" }), " ")),
+		withoutTiming(t, string(out)))
 }
