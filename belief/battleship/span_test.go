@@ -130,13 +130,13 @@ func FuzzSpansMatchCompact(f *testing.F) {
 	})
 }
 
-// TestSpansMatchCompactOnRandomMarks is the fuzz test's property on a few
-// hundred seeds.
+// TestSpansMatchCompactOnRandomMarks is the fuzz test's property on a
+// thousand seeds (every fifth also against plain enumeration).
 func TestSpansMatchCompactOnRandomMarks(t *testing.T) {
 	rules := mustRules(t, grid.MustBoard(6, 5, nil), 3, 2, 2, 1)
-	n := 300
+	n := 1000
 	if race.Enabled {
-		n = 60
+		n = 100
 	}
 	for seed := range uint64(n) {
 		pos := randomMarks(rules, seed, int(seed%17), int(seed%4))
@@ -147,5 +147,8 @@ func TestSpansMatchCompactOnRandomMarks(t *testing.T) {
 			continue
 		}
 		requireSameCount(t, want, wantErr, got, gotErr, pos.Text())
+		if seed%5 == 0 {
+			requireCountsEqual(t, pos, got)
+		}
 	}
 }
