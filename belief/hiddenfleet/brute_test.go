@@ -377,8 +377,12 @@ func bruteGame(t *testing.T, c bruteCase, seed uint64) int {
 
 // bruteGames scales the brute-force check: games per case (0: the test's
 // own count). The figure in docs/abilities.md ran
-// go test ./belief/hiddenfleet -run BruteForceFullSize -brute.games 400.
-var bruteGames = flag.Int("brute.games", 0, "games per case of the brute-force checks (0: the default)")
+// go test ./belief/hiddenfleet -run BruteForceFullSize -brute.games 250
+// (-brute.from: the first seed).
+var (
+	bruteGames = flag.Int("brute.games", 0, "games per case of the brute-force checks (0: the default)")
+	bruteFrom  = flag.Uint64("brute.from", 0, "seed of the first game of each case")
+)
 
 func bruteCases() []bruteCase {
 	ai, hu := abilities.AI, abilities.Humans
@@ -407,7 +411,7 @@ func runBrute(t *testing.T, games int, cases []bruteCase) {
 		t.Run(c.name, func(t *testing.T) {
 			games := n
 			checks := 0
-			for seed := range uint64(games) {
+			for seed := *bruteFrom; seed < *bruteFrom+uint64(games); seed++ {
 				checks += bruteGame(t, c, seed)
 			}
 			t.Logf("%d games, %d checks, 0 mismatches", games, checks)
