@@ -59,7 +59,7 @@ var submarineGame = Game{
 		}
 		return submarineReplay{rp}, nil
 	},
-	ReplayFlags:      []string{"heatmap"},
+	ReplayFlags:      []string{"heatmap", "audit"},
 	PlayDefault:      "random",
 	ErrUnknownPlayer: players.ErrUnknownPlayer,
 	Tools:            []Tool{ToolTournament, ToolTune, ToolExploit, ToolLoadtest},

@@ -55,6 +55,20 @@ func TestMatchAudit(t *testing.T) {
 		assert.True(t, rep.Throw.Proven())
 		assert.Equal(t, "random", g.Name)
 		assert.Equal(t, rp.Header.Seed, g.Seed)
+
+		// kaisen replay --audit finds the same throw in the file.
+		file := filepath.Join(dir, "1", arena.ReplayName(g.Index))
+		code, stdout, stderr := matchRun(t, context.Background(), "replay", file, "--audit", "--json")
+		require.Equal(t, 0, code, stderr)
+		var got replayAuditJSON
+		require.NoError(t, json.Unmarshal([]byte(stdout), &got))
+		require.NotNil(t, got.Throw)
+		assert.Equal(t, g.Ply, got.Throw.Ply)
+		assert.True(t, got.Proven)
+		assert.Equal(t, "random", got.Throw.Name)
+		code, stdout, stderr = matchRun(t, context.Background(), "replay", file, "--audit")
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "lost a position the solver holds: action ")
 	}
 
 	code, stdout, stderr := matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "simple",
@@ -66,7 +80,12 @@ func TestMatchAudit(t *testing.T) {
 }
 
 func TestMatchAuditErrors(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := matchRun(t, context.Background(), "match", "--game", "battleship", "-n", "1", "--seed", "1", "--replays", dir)
+	require.Equal(t, 0, code, stderr)
 	for _, args := range [][]string{
+		{"replay", filepath.Join(dir, arena.ReplayName(0)), "--audit"},
+		{"replay", filepath.Join(dir, arena.ReplayName(0)), "--audit", "--turn", "3"},
 		{"match", "--game", "battleship", "-n", "2", "--seed", "1", "--audit"},
 		{"match", "-n", "4", "--seed", "1", "--audit", "--shard", "1/2", "--out", filepath.Join(t.TempDir(), "s.json")},
 	} {

@@ -24,6 +24,7 @@ type replayFlags struct {
 	cyrillic            bool
 	json                bool
 	html                string
+	audit               bool
 }
 
 func newReplayCmd(e *env) *cobra.Command {
@@ -60,6 +61,12 @@ when the replay was recorded with kaisen match --explain, the heatmaps of
 each belief player's view of the enemy fleet and of its own exposure at every
 turn (docs/replays.md).
 
+With --audit (submarine) the game is checked with the exact endgame solver
+instead of drawn (docs/endgame.md, "Auditing finished games"): when both
+fleets became common knowledge, and whether the loser lost a position the
+solver values drawn or won for it, with the action that threw it away;
+with --json as one object.
+
 With --json the replay is checked as with --verify and summarised as one
 JSON object: file, game, version, seed, players, first, outcome, winner,
 actions (submarine) or shots (battleship), forfeits.`,
@@ -70,6 +77,7 @@ actions (submarine) or shots (battleship), forfeits.`,
   kaisen replay out/game-000003.jsonl --turn 42 --heatmap   with each side's belief (submarine)
   kaisen replay out/game-000003.jsonl --verify    check the file, print a one-line summary
   kaisen replay out/game-000003.jsonl --html game.html   a web page to step through (with heatmaps)
+  kaisen replay out/game-000003.jsonl --audit     lost after a position the exact solver holds? (submarine)
   kaisen match --game battleship -n 3 --replays bs/ && kaisen replay bs/game-000001.jsonl --boards turn
   kaisen replay bs/game-000001.jsonl --cyrillic   columns а б в г д е ж з и к`,
 		Args: cobra.ExactArgs(1),
@@ -83,6 +91,7 @@ actions (submarine) or shots (battleship), forfeits.`,
 	cmd.Flags().BoolVar(&f.heatmap, "heatmap", false, "under each board, what the opponent can know of that fleet (% ship per cell; submarine)")
 	cmd.Flags().StringVar(&f.boards, "boards", replay.BoardsEnd, "battleship: draw the boards at the end, after every turn or every shot (end, turn, shot)")
 	cmd.Flags().BoolVar(&f.cyrillic, "cyrillic", false, "battleship: name the columns а б в г д е ж з и к instead of A to J")
+	cmd.Flags().BoolVar(&f.audit, "audit", false, "submarine: check the game with the exact endgame solver (a position drawn or won thrown away) instead of drawing it")
 	cmd.Flags().StringVar(&f.html, "html", "", "write the game as a self-contained HTML page to this file instead of drawing it")
 	addJSONFlag(cmd, &f.json, "check the replay and print a one-object JSON summary instead of the boards")
 	completeWords(cmd, "boards", replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot)
@@ -108,6 +117,12 @@ func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
 		if err := g.CheckRender(opt); err != nil {
 			return usageError("%w", err)
 		}
+	}
+	if f.audit {
+		if f.html != "" || f.verifyOnly || cmd.Flags().Changed("turn") || cmd.Flags().Changed("from") || f.heatmap {
+			return usageError("--audit checks the whole game: it excludes --html, --verify, --turn, --from and --heatmap")
+		}
+		return auditReplay(e, path, f.json)
 	}
 	rp, err := g.OpenReplay(path)
 	if err != nil {
