@@ -38,6 +38,10 @@ type queueFlags struct {
 	nkey       string
 }
 
+// maxRunID is the longest --run-id: tune's sub-runs add 17 characters and
+// a run id of the queue may have 96.
+const maxRunID = 64
+
 // queueFlagNames are the flags of queueFlags (not game-deciding).
 var queueFlagNames = []string{"nats", "run-id", "shard-games", "nats-nkey"}
 
@@ -65,8 +69,8 @@ func (q *queueFlags) check(cmd *cobra.Command) error {
 		return usageError("--shard-games %d: want at least 1", q.shardGames)
 	}
 	if q.runID != "" {
-		if err := queue.CheckRunID(q.runID); err != nil {
-			return &UsageError{Err: fmt.Errorf("--run-id: %w", err)}
+		if err := queue.CheckRunID(q.runID); err != nil || len(q.runID) > maxRunID {
+			return usageError("--run-id %q: want 1 to %d letters, digits, '-' or '_'", q.runID, maxRunID)
 		}
 	}
 	return nil
