@@ -442,7 +442,7 @@ func TestLayoutsMatchBruteForce(t *testing.T) {
 // TestLayoutsMatchBruteForceFullSize is the same check over more games.
 func TestLayoutsMatchBruteForceFullSize(t *testing.T) {
 	race.SkipFullSize(t)
-	games := 6
+	games := 3
 	if *bruteGames > 0 {
 		games = *bruteGames
 	}
