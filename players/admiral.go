@@ -62,8 +62,16 @@ type Admiral struct {
 	placement submarine.Placement
 
 	opp opponentStats
+	// model is the posterior over opponent policies (admiral_model.go);
+	// pols is nil when opponent.model is off.
+	model oppModel
+	// pub is our fleet as a joint-greedy opponent that ignores the near
+	// report of a hit (hirota) knows it: the chart the model's policies read.
+	pub       jgChart
+	pubBroken bool // pub could not explain an event (never expected)
 	// perfectAt is the action at which the exact solver first took over.
 	perfectAt int
+	exploits  int // decisions played from a proof against the model
 	plan      planner
 	dec       explain.Decision
 	beliefEr  int // observations a belief refused (should stay 0)
@@ -92,6 +100,12 @@ func newAdmiral(rules *submarine.Rules, cfg AdmiralConfig, rng *rand.Rand, sh *a
 	}
 	for i, s := range rules.Fleet {
 		a.enemyHP[i] = int8(s.HP)
+	}
+	if cfg.Opponent.Model && a.enemyJ != nil {
+		if all, err := jgPlacements(rules, jgMaxPlacements); err == nil {
+			a.model = newOppModel(modelFamily(sh.solver), cfg.Opponent.Epsilon)
+			a.pub.reset(rules.Board, len(rules.Fleet), false, all)
+		}
 	}
 	a.plan.init(a)
 	return a
@@ -123,6 +137,9 @@ func (a *Admiral) Explain() explain.Decision { return a.dec }
 // Observe implements Player.
 func (a *Admiral) Observe(ev submarine.Event, v *submarine.View) {
 	a.actions++
+	if !ev.Mine && !ev.Illegal {
+		a.observeModel(ev) // before the view: the position the enemy acted in
+	}
 	if v != nil {
 		a.me = v.Me
 		a.enemyHP = v.EnemyHP
@@ -148,6 +165,7 @@ func (a *Admiral) Observe(ev submarine.Event, v *submarine.View) {
 			a.beliefEr++
 		}
 	}
+	a.observeChart(ev)
 	a.enemyS.ObserveCareful(ev, belief.Enemy)
 	a.ownS.ObserveCareful(ev, belief.Own)
 	// A sinking reported through the view only (never expected, but cheap).

@@ -239,6 +239,31 @@ type AdmiralOpponent struct {
 	// evader: stay unlocated, since a located ship of ours is what it
 	// waits for. Default 1.
 	EvaderLeak float64 `mapstructure:"evader_leak" tune:"0.5,4"`
+	// Model keeps the online opponent model (admiral_model.go): a
+	// posterior over a family of policies (joint-greedy points, the
+	// solver's perfect player, uniform), updated by every enemy action
+	// taken with both fleets known, and, in positions the solver calls
+	// drawn, a search for a win forced against it. Default true.
+	Model bool `mapstructure:"model"`
+	// Epsilon is the share of the uniform policy mixed into every
+	// policy's probability of an action, so that one surprise does not
+	// rule a policy out. 0 < epsilon < 1. Default 0.05.
+	Epsilon float64 `mapstructure:"epsilon" tune:"0.001,0.5"`
+	// ExploitMin is the posterior weight the exploitable policies (the
+	// joint-greedy points) need before the search plays against them.
+	// 0 to 1. Default 0.8.
+	ExploitMin float64 `mapstructure:"exploit_min" tune:"0,1"`
+	// ExploitSupport: replies of the model with at least this share of
+	// the mixture's probability must all lose for a proof. 0 to 1.
+	// Default 0.05.
+	ExploitSupport float64 `mapstructure:"exploit_support" tune:"0,1"`
+	// ExploitDepth is the most moves of ours a proof may take. 1 to 64.
+	// Default 6.
+	ExploitDepth int `mapstructure:"exploit_depth"`
+	// ExploitNodes is the search's node budget per decision (counted, so
+	// play stays a function of the seed). 0 (off) to 10000000.
+	// Default 2000.
+	ExploitNodes int `mapstructure:"exploit_nodes"`
 }
 
 // DefaultAdmiralConfig returns the built-in weights (configs/admiral.yaml).
@@ -251,7 +276,8 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854, Solve: true, Nodes: 3000},
 		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 4, Aware: 0.5, Candidates: 20000},
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5},
-		Opponent:  AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, Camper: 0.1, Evader: 0.5, EvaderLeak: 1},
+		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
+			Model: true, Epsilon: 0.05, ExploitMin: 0.8, ExploitSupport: 0.05, ExploitDepth: 6, ExploitNodes: 2000},
 	}
 }
 
@@ -310,6 +336,11 @@ func (c *AdmiralConfig) Validate() error {
 	check(o.Camper >= 0 && o.Camper <= 1, "opponent.camper %g: want 0 to 1", o.Camper)
 	check(o.Evader >= 0 && o.Evader <= 1, "opponent.evader %g: want 0 to 1", o.Evader)
 	check(o.EvaderLeak > 0 && o.EvaderLeak <= 100, "opponent.evader_leak %g: want 0 < evader_leak <= 100", o.EvaderLeak)
+	check(o.Epsilon > 0 && o.Epsilon < 1, "opponent.epsilon %g: want 0 < epsilon < 1", o.Epsilon)
+	check(o.ExploitMin >= 0 && o.ExploitMin <= 1, "opponent.exploit_min %g: want 0 to 1", o.ExploitMin)
+	check(o.ExploitSupport >= 0 && o.ExploitSupport <= 1, "opponent.exploit_support %g: want 0 to 1", o.ExploitSupport)
+	check(o.ExploitDepth >= 1 && o.ExploitDepth <= 64, "opponent.exploit_depth %d: want 1 to 64", o.ExploitDepth)
+	check(o.ExploitNodes >= 0 && o.ExploitNodes <= 10_000_000, "opponent.exploit_nodes %d: want 0 to 10000000", o.ExploitNodes)
 	return errors.Join(errs...)
 }
 

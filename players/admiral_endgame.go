@@ -2,6 +2,9 @@ package players
 
 import (
 	"fmt"
+	"slices"
+
+	"github.com/kaisen-ai/kaisen/explain"
 
 	"github.com/kaisen-ai/kaisen/endgame"
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -22,13 +25,25 @@ type solved struct {
 	value   endgame.Value             // the position's value for us
 	allowed map[submarine.Action]bool // the actions that keep it
 	best    submarine.Action          // the solver's best action
+	pos     endgame.Position          // the position, us to move
+	// partial: we know the enemy fleet but it does not know ours exactly.
+	// The value is then what an enemy that knew it could force: a floor.
+	partial bool
 }
 
-// solve values the position when both beliefs are exact singletons.
+// solve values the position when the enemy fleet is known: with on set
+// when our exposure belief is a singleton too (perfect information);
+// otherwise partial, and only when the opponent model's search may use it
+// (see exploit): a forced win is then played, a draw is what the search
+// may improve on.
 func (p *planner) solve() (solved, error) {
 	a := p.a
 	sv := a.shared.solver
-	if sv == nil || a.enemyJ == nil || a.enemyJ.Count() != 1 || a.ownJ.Count() != 1 {
+	if sv == nil || a.enemyJ == nil || a.enemyJ.Count() != 1 {
+		return solved{}, nil
+	}
+	known := a.ownJ.Count() == 1
+	if !known && !p.exploitable() {
 		return solved{}, nil
 	}
 	enemy := a.enemyJ.Placement(0, nil)
@@ -40,10 +55,15 @@ func (p *planner) solve() (solved, error) {
 	if err != nil {
 		return solved{}, fmt.Errorf("admiral: endgame: %w", err)
 	}
-	if a.perfectAt == 0 {
+	s := solved{on: known, partial: !known, value: acts[0].Value, best: acts[0].Action, allowed: map[submarine.Action]bool{}, pos: pos}
+	if !known && s.value.Outcome != endgame.Win && s.value.Outcome != endgame.Draw {
+		// A loss (or unproved) against an enemy that knew our fleet says
+		// little against one that does not: admiral's search decides.
+		return solved{}, nil
+	}
+	if known && a.perfectAt == 0 {
 		a.perfectAt = a.actions + 1
 	}
-	s := solved{on: true, value: acts[0].Value, best: acts[0].Action, allowed: map[submarine.Action]bool{}}
 	for _, sa := range acts {
 		if sa.Value.Compare(s.value) == 0 {
 			s.allowed[sa.Action] = true
@@ -52,7 +72,8 @@ func (p *planner) solve() (solved, error) {
 	return s, nil
 }
 
-// keepAllowed drops the candidates the solver's verdict rules out.
+// keepAllowed drops the candidates the solver's verdict rules out (with
+// perfect information only).
 func (p *planner) keepAllowed(s *solved) {
 	if !s.on {
 		return
@@ -75,3 +96,50 @@ func (p *planner) keepAllowed(s *solved) {
 // which the game first became one of perfect information for this player
 // and the exact solver took over, 0 if it never did.
 func (a *Admiral) PerfectAt() int { return a.perfectAt }
+
+// exploitable reports whether the opponent model is sure enough of a
+// policy it can search against, and the enemy's chart of us small enough.
+func (p *planner) exploitable() bool {
+	a := p.a
+	o := &a.cfg.Opponent
+	return a.model.pols != nil && !a.pubBroken && o.ExploitNodes > 0 &&
+		a.pub.total() <= modelSearchChart && a.model.exploitable() >= o.ExploitMin
+}
+
+// modelSearchChart bounds the enemy's chart of us the search carries.
+const modelSearchChart = 64
+
+// exploit looks, in a position the solver calls drawn (or cannot prove)
+// with the enemy fleet known, for a win forced against the opponent model
+// among the actions that keep the solver's value (admiral_model_search.go).
+// When the enemy does not know our fleet exactly the solver's value is a
+// floor (it assumes the enemy knows it), so the actions kept are safe
+// either way.
+func (p *planner) exploit(s *solved) (submarine.Action, explain.Decision, bool) {
+	a := p.a
+	o := &a.cfg.Opponent
+	if !(s.on || s.partial) || s.value.Outcome == endgame.Loss || !p.exploitable() {
+		return submarine.Action{}, explain.Decision{}, false
+	}
+	ms := &p.ms
+	if ms.m == nil {
+		*ms = modelSearch{r: a.rules, sv: a.shared.solver, m: &a.model, support: o.ExploitSupport}
+	}
+	ms.reset(o.ExploitNodes)
+	root := msState{us: s.pos.Mover, them: s.pos.Other, chart: slices.Clone(a.pub.pl)}
+	act, depth, ok := ms.exploit(root, func(x submarine.Action) bool { return s.allowed[x] }, o.ExploitDepth)
+	if !ok {
+		return submarine.Action{}, explain.Decision{}, false
+	}
+	a.exploits++
+	top, w := a.model.top()
+	dec := explain.Decision{State: "exploit", Reason: fmt.Sprintf(
+		"enemy fleet known (%s against an enemy that knew ours); a win forced in %d moves of ours against the model (%s %.2f; enemy's chart of us %d placements; %d nodes), every action keeping the solver's value",
+		s.value, depth, top, w, len(root.chart), ms.nodes)}
+	dec.Candidates = []explain.Candidate{{Action: a.actionName(act), Score: 1}}
+	return act, dec, true
+}
+
+// Exploits is the number of decisions in which the model's search found a
+// win forced against the opponent model and played it.
+func (a *Admiral) Exploits() int { return a.exploits }

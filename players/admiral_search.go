@@ -45,6 +45,7 @@ type planner struct {
 	// attackCells: the enemy's modelled next attack in each sampled world.
 	attackCells []grid.Cell
 	ro          rollState
+	ms          modelSearch // the search against the opponent model (admiral_model_search.go)
 }
 
 func (p *planner) init(a *Admiral) {
@@ -89,13 +90,17 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 	if err != nil {
 		a.beliefEr++ // a belief the solver refuses is inconsistent
 	}
-	if sol.on && (sol.value.Outcome == endgame.Win || sol.value.Outcome == endgame.Loss) {
+	if (sol.on && (sol.value.Outcome == endgame.Win || sol.value.Outcome == endgame.Loss)) ||
+		(sol.partial && sol.value.Outcome == endgame.Win) {
 		// A forced result: the fastest win, or the slowest loss.
 		dec := explain.Decision{State: "solved", Reason: "perfect information: " + sol.value.String() + " (exact solver)"}
 		dec.Candidates = []explain.Candidate{{Action: a.actionName(sol.best), Score: 0}}
 		return sol.best, dec
 	}
 	p.keepAllowed(&sol)
+	if act, dec, ok := p.exploit(&sol); ok {
+		return act, dec
+	}
 	p.enemyReach()
 	p.guards()
 	for k := range p.cands {
