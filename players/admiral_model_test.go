@@ -301,3 +301,40 @@ func TestExploitKeepsSolverValue(t *testing.T) {
 	t.Logf("proofs found on %d drawn positions", found)
 	require.Positive(t, found)
 }
+
+// TestAdmiralWithModelPlaysSoundGames: admiral with the opponent model on
+// plays legal games against hirota with its beliefs holding the truth
+// throughout (checkedGame), hirota's chart of us never contradicted, the
+// posterior a distribution that learns.
+func TestAdmiralWithModelPlaysSoundGames(t *testing.T) {
+	r := submarine.DefaultRules()
+	r.DrawLimit = 600
+	games := 4
+	if race.Enabled {
+		r.DrawLimit, games = 200, 1
+	}
+	cfg := smallAdmiral()
+	cfg.Opponent.Model = true
+	sh := newAdmiralShared(r, cfg)
+	hir := mustFactory(t, "hirota", r, "")
+	updates := 0
+	for g := range games {
+		a := newAdmiral(r, cfg, rand.New(rand.NewPCG(uint64(g), 1)), sh)
+		h := hir(rand.New(rand.NewPCG(uint64(g), 2)))
+		ps := [2]Player{a, h}
+		if g%2 == 1 {
+			ps = [2]Player{h, a}
+		}
+		checkedGame(t, r, ps[0], ps[1], g%2)
+		require.False(t, a.pubBroken)
+		updates += a.model.updates
+		sum := 0.0
+		for _, w := range a.model.w {
+			sum += w
+		}
+		require.InDelta(t, 1, sum, 1e-9)
+	}
+	if !race.Enabled {
+		require.Positive(t, updates, "the posterior never saw a known position")
+	}
+}
