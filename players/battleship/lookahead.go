@@ -38,8 +38,12 @@ func answers(pos *battleship.Position, c grid.Cell) []*battleship.Position {
 			if !ok || pos.Marks[n] != battleship.Damaged {
 				break
 			}
-			if k == 1 {
-				lines |= 1 << min(1, abs(d[1]))
+			switch {
+			case k > 1:
+			case d[0] != 0:
+				lines |= 1 // a hit beside c in its row
+			default:
+				lines |= 2 // a hit beside c in its column
 			}
 			kill.Marks[n] = battleship.Sunk
 		}
@@ -51,8 +55,6 @@ func answers(pos *battleship.Position, c grid.Cell) []*battleship.Position {
 	}
 	return out
 }
-
-func abs(x int) int { return max(x, -x) }
 
 // lookahead scores the candidate cells (the top ones by weighted share)
 // by p(hit) + weight * E[p(hit) of the best next shot], the expectation over
