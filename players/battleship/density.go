@@ -39,10 +39,9 @@ type DensityConfig struct {
 }
 
 // DefaultDensityConfig is the built-in configuration (equal to
-// configs/density.yaml). The lookahead is off (Lookahead 0): over the
-// paired games measured so far no setting of it beat the greedy choice
-// (docs/battleship.md); LookaheadWeight and LookaheadBudget are what
-// lookahead: N uses.
+// configs/density.yaml). The lookahead is off (Lookahead 0): its gain
+// over the greedy choice is not established yet (docs/battleship.md);
+// LookaheadWeight and LookaheadBudget are what lookahead: N uses.
 func DefaultDensityConfig() DensityConfig {
 	c := DefaultGreedyConfig()
 	c.LookaheadWeight, c.LookaheadBudget = 1, 20*time.Millisecond
