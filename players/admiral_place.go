@@ -105,28 +105,57 @@ func (sh *admiralShared) place(rules *submarine.Rules, cfg *AdmiralPlacement, rn
 	return sh.draw(cands, sh.weigh(rules.Board, cfg, cands), rng)
 }
 
-// placementCache holds the exact placement distribution of every
+// placementCache holds the exact placement distribution of the
 // (rules, placement weights) seen in the process: with placement.aware it
 // costs fictitious play over every placement, which every factory of the
-// same weights would otherwise repeat.
-var placementCache sync.Map // key string -> *placementDist
+// same weights would otherwise repeat. The placements themselves are kept
+// once per board and fleet; the distributions of at most
+// admiralPlacementCache weight sets (a tuning run tries many).
+var placementCache struct {
+	sync.Mutex
+	lists map[string]*placementList
+	dists map[string]*placementDist
+}
+
+// admiralPlacementCache bounds the distributions kept.
+const admiralPlacementCache = 16
+
+type placementList struct {
+	once sync.Once
+	all  [][]grid.Cell
+}
 
 type placementDist struct {
 	once  sync.Once
-	all   [][]grid.Cell
 	cumul []float64
 }
 
 // distribution is every placement with its cumulative weight.
 func (sh *admiralShared) distribution(rules *submarine.Rules, cfg *AdmiralPlacement) ([][]grid.Cell, []float64) {
-	key := fmt.Sprintf("%v|%v|%+v", rules.Board.Shape(), rules.Fleet, *cfg)
-	v, _ := placementCache.LoadOrStore(key, &placementDist{})
-	d := v.(*placementDist)
-	d.once.Do(func() {
-		d.all = allPlacements(rules)
-		d.cumul = sh.aware(rules.Board, cfg, d.all).weigh(rules.Board, cfg, d.all)
-	})
-	return d.all, d.cumul
+	board := fmt.Sprintf("%v|%v", rules.Board.Shape(), rules.Fleet)
+	key := fmt.Sprintf("%s|%+v", board, *cfg)
+	c := &placementCache
+	c.Lock()
+	if c.lists == nil || len(c.dists) >= admiralPlacementCache {
+		if c.lists == nil {
+			c.lists = map[string]*placementList{}
+		}
+		c.dists = map[string]*placementDist{}
+	}
+	l := c.lists[board]
+	if l == nil {
+		l = &placementList{}
+		c.lists[board] = l
+	}
+	d := c.dists[key]
+	if d == nil {
+		d = &placementDist{}
+		c.dists[key] = d
+	}
+	c.Unlock()
+	l.once.Do(func() { l.all = allPlacements(rules) })
+	d.once.Do(func() { d.cumul = sh.aware(rules.Board, cfg, l.all).weigh(rules.Board, cfg, l.all) })
+	return l.all, d.cumul
 }
 
 // admiralOpeningRounds is the number of fictitious-play rounds of the
