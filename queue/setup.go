@@ -107,9 +107,12 @@ func (h *Handles) AckWait() time.Duration {
 
 // Connect connects to the NATS server at url (user and password may be in
 // it: nats://USER:PASS@HOST:PORT) and opens JetStream. nkeySeed, when not
-// empty, is the file of an nkey seed to authenticate with.
-func Connect(url, name, nkeySeed string) (*nats.Conn, jetstream.JetStream, error) {
+// empty, is the file of an nkey seed to authenticate with; more are
+// further connection options (a worker adds nats.RetryOnFailedConnect, so
+// that it may start before its server).
+func Connect(url, name, nkeySeed string, more ...nats.Option) (*nats.Conn, jetstream.JetStream, error) {
 	opts := []nats.Option{nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(500 * time.Millisecond)}
+	opts = append(opts, more...)
 	if nkeySeed != "" {
 		if _, err := os.Stat(nkeySeed); err != nil {
 			return nil, nil, fmt.Errorf("queue: nkey seed: %w", err)

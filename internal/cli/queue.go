@@ -316,11 +316,28 @@ func runWorker(ctx context.Context, e *env, f *workerFlags) error {
 		host, _ := os.Hostname()
 		name = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
-	h, nc, err := f.queue.connect(ctx, "kaisen worker "+name)
+	// A worker may start before its server (a pod before the broker's):
+	// it keeps trying until the queue answers or it is stopped.
+	nc, js, err := queue.Connect(f.queue.url, "kaisen worker "+name, f.queue.nkey, nats.RetryOnFailedConnect(true))
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
+	var h *queue.Handles
+	for {
+		if h, err = queue.Setup(ctx, js, queue.Settings{}); err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		e.log.Warn("waiting for the queue", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(2 * time.Second):
+		}
+	}
 	w := &queue.Worker{Q: h, Play: playItem, Name: name, Workers: workersOf(f.workers), Log: e.log.With("worker", name)}
 	e.log.Info("worker ready", "worker", name, "workers", w.Workers, "ack_wait", h.AckWait())
 	return w.Run(ctx)
