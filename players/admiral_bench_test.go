@@ -27,7 +27,19 @@ func BenchmarkAdmiralDecision(b *testing.B) { benchAdmiralDecision(b, "stateplay
 
 func BenchmarkAdmiralDecisionHirota(b *testing.B) { benchAdmiralDecision(b, "hirota", 2000) }
 
+// BenchmarkAdmiralDecisionHirotaModel is the Hirota variant with the
+// opponent model on (opponent.model: true).
+func BenchmarkAdmiralDecisionHirotaModel(b *testing.B) {
+	cfg := DefaultAdmiralConfig()
+	cfg.Opponent.Model = true
+	benchAdmiralDecisionCfg(b, "hirota", 2000, cfg)
+}
+
 func benchAdmiralDecision(b *testing.B, against string, drawLimit int) {
+	benchAdmiralDecisionCfg(b, against, drawLimit, DefaultAdmiralConfig())
+}
+
+func benchAdmiralDecisionCfg(b *testing.B, against string, drawLimit int, cfg AdmiralConfig) {
 	r := submarine.DefaultRules()
 	if drawLimit > 0 {
 		r.DrawLimit = drawLimit
@@ -36,7 +48,7 @@ func benchAdmiralDecision(b *testing.B, against string, drawLimit int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sh := newAdmiralShared(r, DefaultAdmiralConfig())
+	sh := newAdmiralShared(r, cfg)
 	var times []time.Duration
 	var perfectAt []int
 	wins, draws := 0, 0
@@ -44,7 +56,7 @@ func benchAdmiralDecision(b *testing.B, against string, drawLimit int) {
 	for game := range b.N {
 		seat := game % 2
 		var ps [2]Player
-		adm := newAdmiral(r, DefaultAdmiralConfig(), rand.New(rand.NewPCG(uint64(game), 1)), sh)
+		adm := newAdmiral(r, cfg, rand.New(rand.NewPCG(uint64(game), 1)), sh)
 		ps[seat] = adm
 		ps[1-seat] = opp(rand.New(rand.NewPCG(uint64(game), 2)))
 		g, err := submarine.NewGame(r, ps[0].Place(), ps[1].Place(), 0)
