@@ -243,9 +243,7 @@ type AdmiralOpponent struct {
 	// posterior over a family of policies (joint-greedy points, the
 	// solver's perfect player, uniform), updated by every enemy action
 	// taken with both fleets known, and, in positions the solver calls
-	// drawn, a search for a win forced against it. Default false
-	// (on in a weights file: `opponent: {model: true}`), until the
-	// pinned figures are re-measured with it.
+	// drawn, a search for a win forced against it. Default true.
 	Model bool `mapstructure:"model"`
 	// Epsilon is the share of the uniform policy mixed into every
 	// policy's probability of an action, so that one surprise does not
@@ -279,7 +277,7 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 4, Aware: 0.5, Candidates: 20000},
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5},
 		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
-			Model: false, Epsilon: 0.05, ExploitMin: 0.8, ExploitSupport: 0.05, ExploitDepth: 6, ExploitNodes: 2000},
+			Model: true, Epsilon: 0.05, ExploitMin: 0.8, ExploitSupport: 0.05, ExploitDepth: 6, ExploitNodes: 2000},
 	}
 }
 
