@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/belief"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/cputime"
 )
 
 // meter accumulates the wall and thread CPU time of the measured parts of a
@@ -22,13 +23,13 @@ type meter struct {
 }
 
 func (m *meter) start() {
-	m.c0, m.cpuOK = threadCPU()
+	m.c0, m.cpuOK = cputime.Thread()
 	m.w0 = time.Now()
 }
 
 func (m *meter) stop(n int) {
 	m.wall += time.Since(m.w0)
-	if c, ok := threadCPU(); ok && m.cpuOK {
+	if c, ok := cputime.Thread(); ok && m.cpuOK {
 		m.cpu += c - m.c0
 	}
 	m.n += n
@@ -59,7 +60,7 @@ func BenchmarkJointUpdate(b *testing.B) {
 	}
 	j := fresh.Clone()
 	b.Run("all", func(b *testing.B) {
-		defer lockThread()()
+		defer cputime.LockThread()()
 		var m meter
 		b.ReportAllocs()
 		for b.Loop() {
@@ -75,7 +76,7 @@ func BenchmarkJointUpdate(b *testing.B) {
 		m.report(b, "update")
 	})
 	b.Run("first", func(b *testing.B) {
-		defer lockThread()()
+		defer cputime.LockThread()()
 		var m meter
 		b.ReportAllocs()
 		k := 0
@@ -113,7 +114,7 @@ func snapshots(b *testing.B) []*belief.Joint {
 // (statistics from scratch, then one []float64 per ship) at every position of
 // a few real games, 5x5 with 3 ships; ns/query excludes copying the position.
 func BenchmarkJointMarginals(b *testing.B) {
-	defer lockThread()()
+	defer cputime.LockThread()()
 	snaps := snapshots(b)
 	var j belief.Joint
 	var m meter

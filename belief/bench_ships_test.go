@@ -6,6 +6,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/belief"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/cputime"
 )
 
 // benchHistories returns the events seat 0 was told in a few random games on
@@ -37,9 +38,9 @@ func BenchmarkShipsUpdate(b *testing.B) {
 			name = "careful"
 		}
 		b.Run(name, func(b *testing.B) {
-			defer lockThread()()
+			defer cputime.LockThread()()
 			updates := 0
-			c0, cpuOK := threadCPU()
+			c0, cpuOK := cputime.Thread()
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, h := range hs {
@@ -55,7 +56,7 @@ func BenchmarkShipsUpdate(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(updates), "ns/update")
-			if c1, ok := threadCPU(); ok && cpuOK {
+			if c1, ok := cputime.Thread(); ok && cpuOK {
 				b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(updates), "cpu-ns/update")
 			}
 		})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/cputime"
 )
 
 // BenchmarkBuild solves from scratch every class of the published fleet
@@ -27,7 +28,7 @@ func benchBuild(b *testing.B, ka, kb int) {
 	ms := Materials(r)
 	var positions int
 	var bytes int64
-	cpu0, ok := processCPU()
+	cpu0, ok := cputime.Process()
 	for b.Loop() {
 		t := NewTablebase(r.Board, 0)
 		if ka == 0 {
@@ -49,7 +50,7 @@ func benchBuild(b *testing.B, ka, kb int) {
 	b.ReportMetric(float64(positions), "positions")
 	b.ReportMetric(float64(bytes)/(1<<20), "MiB")
 	b.ReportMetric(float64(positions)/(b.Elapsed().Seconds()/float64(b.N)), "positions/s")
-	if cpu1, ok1 := processCPU(); ok && ok1 {
+	if cpu1, ok1 := cputime.Process(); ok && ok1 {
 		b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	}
 }
@@ -87,7 +88,7 @@ func BenchmarkSearch(b *testing.B) {
 	r := submarine.DefaultRules()
 	rng := rand.New(rand.NewPCG(3, 4))
 	nodes, proved, n := 0, 0, 0
-	cpu0, ok := processCPU()
+	cpu0, ok := cputime.Process()
 	for b.Loop() {
 		p := randomPosition(rng, r, 3, 2+rng.IntN(2))
 		if rng.IntN(2) == 0 {
@@ -107,7 +108,7 @@ func BenchmarkSearch(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	if cpu1, ok1 := processCPU(); ok && ok1 {
+	if cpu1, ok1 := cputime.Process(); ok && ok1 {
 		b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
 	}
 	b.ReportMetric(float64(proved)/float64(n), "proved")
@@ -121,7 +122,7 @@ func BenchmarkBuild32(b *testing.B) {
 	r := submarine.DefaultRules()
 	var positions int
 	var bytes int64
-	cpu0, ok := processCPU()
+	cpu0, ok := cputime.Process()
 	for b.Loop() {
 		t := NewTablebase(r.Board, 1<<25)
 		if _, err := t.Tally([]int{3, 2, 1}, []int{3, 2}); err != nil {
@@ -131,7 +132,7 @@ func BenchmarkBuild32(b *testing.B) {
 	}
 	b.ReportMetric(float64(positions), "positions")
 	b.ReportMetric(float64(bytes)/(1<<20), "MiB")
-	if cpu1, ok1 := processCPU(); ok && ok1 {
+	if cpu1, ok1 := cputime.Process(); ok && ok1 {
 		b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kaisen-ai/kaisen/fsm"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/cputime"
 )
 
 // gameResult is the outcome of one in-process game.
@@ -220,7 +221,7 @@ func BenchmarkStatePlayer2VsRandom(b *testing.B) {
 	var next atomic.Int64
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0, _ := cputime.Process()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			k := int(next.Add(1))
@@ -228,7 +229,8 @@ func BenchmarkStatePlayer2VsRandom(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/game")
+	cpu1, _ := cputime.Process()
+	b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/game")
 }
 
 // BenchmarkStatePlayer2Decision measures one Act of stateplayer2 on

@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/cputime"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
@@ -55,7 +55,8 @@ func BenchmarkServerLoopback(b *testing.B) {
 
 			clients := 4 * runtime.GOMAXPROCS(0)
 			b.ResetTimer()
-			start, cpu0 := time.Now(), cpuTime()
+			start := time.Now()
+			cpu0, _ := cputime.Process()
 			var wg sync.WaitGroup
 			for i := range clients {
 				wg.Go(func() {
@@ -70,7 +71,8 @@ func BenchmarkServerLoopback(b *testing.B) {
 			for finished() < int64(b.N) && !b.Failed() {
 				time.Sleep(time.Millisecond)
 			}
-			elapsed, cpu := time.Since(start), cpuTime()-cpu0
+			cpu1, _ := cputime.Process()
+			elapsed, cpu := time.Since(start), cpu1-cpu0
 			b.StopTimer()
 			games, actions := finished(), s.metrics.actions.Load()
 			cancel()
@@ -84,13 +86,4 @@ func BenchmarkServerLoopback(b *testing.B) {
 			b.ReportMetric(cpu.Seconds()*1000/float64(games), "cpu-ms/game")
 		})
 	}
-}
-
-// cpuTime is the CPU time (user + system) used by this process so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -3,10 +3,10 @@ package bsbelief
 import (
 	"context"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/internal/cputime"
 )
 
 // BenchmarkCountEmpty counts the empty classic board (1855545978831780
@@ -60,7 +60,7 @@ func BenchmarkCountWork(b *testing.B) {
 		positions := playedPositions(b, k, 8)
 		b.Run(map[int]string{10: "shots=10", 20: "shots=20", 30: "shots=30"}[k], func(b *testing.B) {
 			var work int64
-			cpu := cpuTime()
+			cpu0, _ := cputime.Process()
 			for b.Loop() {
 				for _, pos := range positions {
 					c, err := Count(context.Background(), pos, CountOptions{})
@@ -72,7 +72,8 @@ func BenchmarkCountWork(b *testing.B) {
 			}
 			ms := float64(b.Elapsed().Microseconds()) / 1000
 			b.ReportMetric(float64(work)/ms, "work/ms")
-			b.ReportMetric(float64(work)/(float64(cpuTime()-cpu)/1e6), "work/cpu-ms")
+			cpu1, _ := cputime.Process()
+			b.ReportMetric(float64(work)/(float64(cpu1-cpu0)/1e6), "work/cpu-ms")
 			b.ReportMetric(float64(work)/float64(b.N*len(positions)), "work/count")
 		})
 	}
@@ -124,16 +125,9 @@ func BenchmarkCountEngines(b *testing.B) {
 // every thread): on a loaded machine it is steadier than the wall time.
 // Call the function it returns when the loop is done.
 func reportCPU(b *testing.B) func() {
-	start := cpuTime()
+	start, _ := cputime.Process()
 	return func() {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		now, _ := cputime.Process()
+		b.ReportMetric(float64(now-start)/float64(b.N), "cpu-ns/op")
 	}
-}
-
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

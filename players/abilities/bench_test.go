@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/internal/cputime"
 )
 
 // timed times every Act of a player: wall time and, where the platform
@@ -19,10 +20,10 @@ type timed struct {
 
 func (p timed) Act(q *abilities.Question) abilities.Action {
 	start := time.Now()
-	c0, ok := threadCPU()
+	c0, ok := cputime.Thread()
 	a := p.Player.Act(q)
 	*p.wall = append(*p.wall, time.Since(start))
-	if c1, ok1 := threadCPU(); ok && ok1 {
+	if c1, ok1 := cputime.Thread(); ok && ok1 {
 		*p.cpu = append(*p.cpu, c1-c0)
 	}
 	return a
@@ -42,7 +43,7 @@ func quantile(ts []time.Duration, f float64) float64 {
 // with the Russian fleet, sides and seats alternating, and reports the
 // p50 and p99 decision times, wall and thread CPU.
 func BenchmarkBeliefBotMove(b *testing.B) {
-	defer lockThread()()
+	defer cputime.LockThread()()
 	var wall, cpu []time.Duration
 	games := 0
 	for b.Loop() {
