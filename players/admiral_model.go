@@ -476,7 +476,9 @@ func (p jgPolicy) dist(r *submarine.Rules, v *modelView, out []actProb) []actPro
 // answer to an attack on at.
 func chartGain(r *submarine.Rules, v *modelView, at grid.Cell) float64 {
 	around := r.Board.Around(at)
-	buckets := map[int]int{}
+	// A slice in key order, as jgChart.gain sums: the float sum, and so the
+	// decision, must not depend on a map's iteration order.
+	buckets := make([]int, (len(r.Fleet)+1)<<len(r.Fleet))
 	for _, p := range v.chart {
 		hit, near := 0, 0
 		for i := range len(r.Fleet) {
@@ -495,7 +497,9 @@ func chartGain(r *submarine.Rules, v *modelView, at grid.Cell) float64 {
 	t := float64(len(v.chart))
 	h := 0.0
 	for _, k := range buckets {
-		h += float64(k) / t * math.Log2(float64(k))
+		if k > 0 {
+			h += float64(k) / t * math.Log2(float64(k))
+		}
 	}
 	return math.Log2(t) - h
 }
