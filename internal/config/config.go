@@ -204,8 +204,8 @@ func check(key string, value any, t reflect.Type) error {
 		if !ok {
 			return typeError(key, value, "a mapping")
 		}
-		for k, v := range m {
-			if err := check(join(key, k), v, t.Elem()); err != nil {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if err := check(join(key, k), m[k], t.Elem()); err != nil {
 				return err
 			}
 		}

@@ -99,6 +99,8 @@ func TestLoadTypes(t *testing.T) {
 		{name: "interface takes a list", yaml: "shape: ['#.', '##']\n", want: func(c *typed) { c.Shape = []any{"#.", "##"} }},
 		{name: "map replaces the default", yaml: "weights: {b: 2}\n", want: func(c *typed) { c.Weights = map[string]uint16{"b": 2} }},
 		{name: "map value", yaml: "weights: {b: -2}\n", wantErr: "weights.b: got -2, want a non-negative integer"},
+		// Two bad values: the error names the first in key order, every run.
+		{name: "map values in key order", yaml: "weights: {z: -1, c: -3, m: -2}\n", wantErr: "weights.c: got -3, want a non-negative integer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
