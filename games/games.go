@@ -73,8 +73,6 @@ type Tool string
 // The tools.
 const (
 	ToolTournament Tool = "tournament" // round robin with ratings (package tournament)
-	ToolTune       Tool = "tune"       // SPSA tuning of an AI's weights (package tune)
-	ToolExploit    Tool = "exploit"    // SPSA search for an exploiter of a frozen AI (package tune)
 	ToolLoadtest   Tool = "loadtest"   // load test of a server (package loadtest)
 	ToolShots      Tool = "shots"      // one AI shooting alone at random fleets
 	ToolCount      Tool = "count"      // exact counts of the fleets consistent with a position
@@ -82,7 +80,7 @@ const (
 
 // Tools lists every tool.
 func Tools() []Tool {
-	return []Tool{ToolTournament, ToolTune, ToolExploit, ToolLoadtest, ToolShots, ToolCount}
+	return []Tool{ToolTournament, ToolLoadtest, ToolShots, ToolCount}
 }
 
 // Has reports whether the game lists tool t.

@@ -62,7 +62,7 @@ var submarineGame = Game{
 	ReplayFlags:      []string{"heatmap", "audit"},
 	PlayDefault:      "random",
 	ErrUnknownPlayer: players.ErrUnknownPlayer,
-	Tools:            []Tool{ToolTournament, ToolTune, ToolExploit, ToolLoadtest},
+	Tools:            []Tool{ToolTournament, ToolLoadtest},
 	NewClient:        newSubmarineClient,
 	HumanClient: func(name string, in *bufio.Reader, out io.Writer) Client {
 		build := func(r *submarine.Rules) (players.Factory, error) {

@@ -5,13 +5,30 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/players"
 )
+
+// Entrant is one player of a tuning run, the tuned player or an opponent
+// of the pool.
+type Entrant struct {
+	// Name labels it in progress lines, headers and tables, e.g.
+	// "stateplayer2@sp2.yaml".
+	Name string
+	// Player is its name in its game's registry of AIs.
+	Player string
+	// Load overlays its settings onto its config struct (a roster.Loader;
+	// nil = the built-in defaults).
+	Load func(into any) error
+}
+
+// Arena is the game a tuning run plays: it builds the arena family of a
+// match of p1 against p2 (p1 takes seat 0 in even games, seat 1 in odd
+// ones), under rules fixed when the Arena was made. kaisen tune makes one
+// from the games registry (games.Game.Family on the match config), so the
+// objective plays any registered game.
+type Arena func(p1, p2 Entrant) (arena.Family, error)
 
 // GameObjective scores a parameter vector by games: the tuned player, built
 // from Base with the vector's values written in, plays Games games against
@@ -22,27 +39,28 @@ import (
 // arena matches whose seeds derive from the evaluation seed, so two
 // evaluations with one seed play the same deals (common random numbers).
 type GameObjective struct {
-	Rules     *submarine.Rules
+	Arena     Arena  // the game and its rules
 	Player    string // registry name of the tuned player
 	Base      string // YAML text of its config (values not tuned are kept)
 	Space     Space
-	Opponents []arena.SubmarineEntrant
+	Opponents []Entrant
 	Games     int       // games per evaluation, at least one per opponent
 	Workers   int       // parallel games; 0 = GOMAXPROCS
 	DrawScore float64   // points for a draw (0: a draw counts as a non-win)
 	Aggregate Aggregate // how the opponents' scores combine (zero value: the mean)
-	Dir       string    // where candidate configs are written ("" = os.TempDir())
 	Log       *slog.Logger
 }
 
 // ErrObjective reports a game objective that cannot run.
 var ErrObjective = errors.New("tune: bad game objective")
 
-// Validate checks the objective.
+// Validate checks the objective: its settings, and that the tuned player
+// with its base config can be built to play the first opponent (an unknown
+// player's error is the game's, e.g. players.ErrUnknownPlayer).
 func (g *GameObjective) Validate() error {
 	var errs []error
-	if g.Rules == nil {
-		errs = append(errs, fmt.Errorf("%w: no rules", ErrObjective))
+	if g.Arena == nil {
+		errs = append(errs, fmt.Errorf("%w: no game", ErrObjective))
 	}
 	if len(g.Opponents) == 0 {
 		errs = append(errs, fmt.Errorf("%w: no opponents", ErrObjective))
@@ -56,8 +74,10 @@ func (g *GameObjective) Validate() error {
 	if g.DrawScore < 0 || g.DrawScore > 1 {
 		errs = append(errs, fmt.Errorf("%w: draw score %g, want 0 to 1", ErrObjective, g.DrawScore))
 	}
-	if _, err := players.Lookup(g.Player); err != nil {
-		errs = append(errs, err)
+	if len(errs) == 0 {
+		if _, err := g.Arena(g.entrant(g.Base), g.Opponents[0]); err != nil {
+			errs = append(errs, fmt.Errorf("tune: %s: %w", g.Player, err))
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -67,39 +87,34 @@ func (g *GameObjective) Config(x []float64) (string, error) {
 	return SetValues(g.Base, g.Space.Values(x))
 }
 
-// Factory builds the tuned player at x (through a temporary config file, the
-// way the registry reads configs).
-func (g *GameObjective) Factory(x []float64) (players.Factory, error) {
+// Tuned is the tuned player at x: its config is Config(x), read the way
+// the registry reads a settings file.
+func (g *GameObjective) Tuned(x []float64) (Entrant, error) {
 	text, err := g.Config(x)
 	if err != nil {
-		return nil, err
+		return Entrant{}, err
 	}
-	f, err := os.CreateTemp(g.Dir, "kaisen-tune-*.yaml")
-	if err != nil {
-		return nil, fmt.Errorf("tune: %w", err)
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("tune: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("tune: %w", err)
-	}
-	fac, err := players.New(g.Player, g.Rules, config.File(f.Name()))
-	if err != nil {
-		return nil, fmt.Errorf("tune: candidate %v: %w", x, err)
-	}
-	return fac, nil
+	return g.entrant(text), nil
+}
+
+// entrant is the tuned player with the YAML config text.
+func (g *GameObjective) entrant(text string) Entrant {
+	return Entrant{Name: g.Player, Player: g.Player, Load: func(into any) error {
+		return config.LoadString(g.Player+" candidate", text, into)
+	}}
 }
 
 // Evaluate implements Objective.
 func (g *GameObjective) Evaluate(ctx context.Context, x []float64, seed uint64) (Sample, error) {
-	fac, err := g.Factory(x)
+	e, err := g.Tuned(x)
 	if err != nil {
 		return Sample{}, err
 	}
-	return g.Play(ctx, fac, seed)
+	s, err := g.Play(ctx, e, seed)
+	if err != nil {
+		return s, fmt.Errorf("tune: candidate %v: %w", x, err)
+	}
+	return s, nil
 }
 
 // Share is the games of one opponent in an evaluation: an arena match of
@@ -141,22 +156,20 @@ func (g *GameObjective) Add(s *Sample, sh Share, wins, draws int) {
 	s.Sum += part.Sum
 }
 
-// Play scores an already built player with the evaluation seed. The
-// sample's Parts are the opponents' shares, in pool order.
-func (g *GameObjective) Play(ctx context.Context, fac players.Factory, seed uint64) (Sample, error) {
+// Play scores the player e with the evaluation seed. The sample's Parts
+// are the opponents' shares, in pool order.
+func (g *GameObjective) Play(ctx context.Context, e Entrant, seed uint64) (Sample, error) {
 	s := Sample{Parts: make([]Sample, len(g.Opponents))}
 	for _, sh := range g.Shares(seed) {
 		opp := g.Opponents[sh.Opponent]
-		m := arena.Match{
-			Family:  &arena.Submarine{Rules: g.Rules, P1: arena.SubmarineEntrant{Name: g.Player, Factory: fac}, P2: opp},
-			Games:   sh.Games,
-			Seed:    sh.Seed,
-			Workers: g.Workers,
-			Log:     g.Log,
+		fam, err := g.Arena(e, opp)
+		if err != nil {
+			return s, fmt.Errorf("against %s: %w", opp.Name, err)
 		}
+		m := arena.Match{Family: fam, Games: sh.Games, Seed: sh.Seed, Workers: g.Workers, Log: g.Log}
 		sum, err := m.Run(ctx, nil)
 		if err != nil {
-			return s, fmt.Errorf("tune: against %s: %w", opp.Name, err)
+			return s, fmt.Errorf("against %s: %w", opp.Name, err)
 		}
 		g.Add(&s, Share{Opponent: sh.Opponent, Games: sum.Games}, sum.P1Wins, sum.Draws)
 	}

@@ -10,8 +10,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
 )
 
@@ -19,15 +17,11 @@ import (
 // games, enough to exercise the whole pipeline.
 func simpleObjective(t *testing.T, games int) *GameObjective {
 	t.Helper()
-	r := submarine.DefaultRules()
-	base, ok := DefaultYAML("simple")
-	require.True(t, ok)
-	s, err := SpaceFor("simple", "simple.yaml", base)
+	base := DefaultYAML(probed(t, "simple"))
+	s, err := SpaceFor(probed(t, "simple"), "simple.yaml", base)
 	require.NoError(t, err)
-	rnd, err := players.New("random", r, nil)
-	require.NoError(t, err)
-	return &GameObjective{Rules: r, Player: "simple", Base: base, Space: s, Games: games, Workers: 2,
-		Opponents: []arena.SubmarineEntrant{{Name: "random", Factory: rnd}}, Dir: t.TempDir()}
+	return &GameObjective{Arena: submarineArena(t), Player: "simple", Base: base, Space: s, Games: games, Workers: 2,
+		Opponents: []Entrant{opponent("random")}}
 }
 
 func TestGameObjectiveCommonRandomNumbers(t *testing.T) {
@@ -54,6 +48,9 @@ func TestGameObjectiveCommonRandomNumbers(t *testing.T) {
 	bad = *o
 	bad.Player = "nobody"
 	require.ErrorIs(t, bad.Validate(), players.ErrUnknownPlayer)
+	bad = *o
+	bad.Arena = nil
+	require.ErrorContains(t, bad.Validate(), "no game")
 }
 
 func TestTuningRunResumeAndHeader(t *testing.T) {

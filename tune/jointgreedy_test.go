@@ -11,9 +11,8 @@ import (
 // searched within its tune tag, from the family's defaults or from hirota's
 // weights (configs/hirota.yaml, a point of the family).
 func TestSpaceForJointGreedy(t *testing.T) {
-	text, ok := DefaultYAML("joint-greedy")
-	require.True(t, ok)
-	s, err := SpaceFor("joint-greedy", "joint-greedy.yaml", text)
+	text := DefaultYAML(probed(t, "joint-greedy"))
+	s, err := SpaceFor(probed(t, "joint-greedy"), "joint-greedy.yaml", text)
 	require.NoError(t, err)
 	require.Len(t, s, 17)
 	for _, p := range s {
@@ -21,7 +20,7 @@ func TestSpaceForJointGreedy(t *testing.T) {
 	}
 	hirota, err := os.ReadFile("../configs/hirota.yaml")
 	require.NoError(t, err)
-	h, err := SpaceFor("joint-greedy", "hirota.yaml", string(hirota))
+	h, err := SpaceFor(probed(t, "hirota"), "hirota.yaml", string(hirota))
 	require.NoError(t, err)
 	require.Equal(t, s.Keys(), h.Keys())
 	got := map[string]float64{}

@@ -1,65 +1,75 @@
 package tune
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/players"
-	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 )
 
-// configs maps a registered player to a fresh copy of its config struct
-// holding the defaults. Players listed here are tuned through SpaceOf (their
-// `tune` tags give the ranges); any other player with a YAML config through
-// SpaceOfYAML.
-var configs = map[string]func() any{
-	"admiral":      func() any { c := players.DefaultAdmiralConfig(); return &c },
-	"stateplayer2": func() any { c := players.DefaultStatePlayer2Config(); return &c },
-	"state":        func() any { c := players.DefaultStatePlayerConfig(); return &c },
-	"simple":       func() any { c := players.DefaultSimpleConfig(); return &c },
-	"joint-greedy": func() any { c := players.DefaultJointGreedyConfig(); return &c },
-	"ab-density":   func() any { c := abplayers.DefaultBotConfig(); return &c },
-	"ab-belief":    func() any { c := abplayers.DefaultBeliefConfig(); return &c },
-	"ab-plain":     func() any { c := abplayers.DefaultPlainConfig(); return &c },
+// errProbed stops the build of a player once Probe has its config struct.
+var errProbed = errors.New("tune: config probed")
+
+// Probe returns a fresh copy of the config struct of player, holding its
+// built-in defaults, or nil for a player without one (one that takes no
+// settings). It asks the game: a registry entry builds a player by calling
+// its Loader with a pointer to its config struct holding the defaults
+// (roster.Configure), and the Loader Probe hands to a the player through
+// keeps that pointer and stops the build. So every game's players are
+// tuned through their config structs (SpaceOf, the tune tags) without a
+// list of them here.
+func Probe(a Arena, player string) any {
+	var got any
+	load := func(into any) error {
+		if got == nil {
+			got = into
+		}
+		return errProbed
+	}
+	if _, err := a(Entrant{Name: player, Player: player, Load: load}, Entrant{Name: player, Player: player}); !errors.Is(err, errProbed) {
+		return nil
+	}
+	if v := reflect.ValueOf(got); v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	return got
 }
 
-// SpaceFor discovers the tunable weights of player whose config is the YAML
-// text base (named name in errors): the player's config struct loaded with
-// base, through SpaceOf, when the struct is known; else the floating-point
-// values of base, through SpaceOfYAML. The defaults of the space are the
-// values of base.
-func SpaceFor(player, name, base string) (Space, error) {
-	mk, ok := configs[player]
-	if !ok {
+// SpaceFor discovers the tunable weights of a player whose config is the
+// YAML text base (named name in errors): cfg, the player's config struct
+// (Probe), loaded with base, through SpaceOf; when cfg is nil, the
+// floating-point values of base, through SpaceOfYAML. The defaults of the
+// space are the values of base.
+func SpaceFor(cfg any, name, base string) (Space, error) {
+	if cfg == nil {
 		return SpaceOfYAML(name, base)
 	}
-	cfg := mk()
 	if err := config.LoadString(name, base, cfg); err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	return SpaceOf(cfg)
 }
 
-// DefaultYAML renders the built-in defaults of a known player's config
-// struct as YAML (no comments): the base of a run when the player's config
-// file cannot be read. ok is false for a player without a known struct.
-func DefaultYAML(player string) (text string, ok bool) {
-	mk, ok := configs[player]
-	if !ok {
-		return "", false
-	}
+// DefaultYAML renders the values of a config struct (a pointer to it, as
+// Probe returns) as YAML without comments: the base of a run when the
+// player's config file cannot be read.
+func DefaultYAML(cfg any) string {
 	var b strings.Builder
-	writeYAML(&b, reflect.ValueOf(mk()).Elem(), 0)
-	return b.String(), true
+	writeYAML(&b, reflect.ValueOf(cfg).Elem(), 0)
+	return b.String()
 }
 
 func writeYAML(b *strings.Builder, v reflect.Value, depth int) {
 	t := v.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		name, opts, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		if name == "" && opts == "squash" && f.Type.Kind() == reflect.Struct {
+			writeYAML(b, v.Field(i), depth)
+			continue
+		}
 		if name == "" || name == "-" || !f.IsExported() {
 			continue
 		}

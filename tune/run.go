@@ -33,7 +33,10 @@ type Tuning struct {
 	Evaluate func(ctx context.Context, g *GameObjective, x []float64, seed uint64) (Sample, error)
 	Progress io.Writer // one line per iteration (nil = none)
 	Against  string    // opponent names, for the header and the checkpoint
-	Now      func() time.Time
+	// Game names the game played (the --game of the header's command and
+	// part of what a checkpoint must match; "" = not named).
+	Game string
+	Now  func() time.Time
 	// Command is the command line quoted on the first line of the YAML
 	// header ("" = the `kaisen tune` command of these settings).
 	Command string
@@ -69,7 +72,7 @@ func (t *Tuning) Plan() (iterations, final int, err error) {
 // meta is what a checkpoint must agree on to be resumed.
 func (t *Tuning) meta(iterations int) map[string]string {
 	o := t.Objective
-	return map[string]string{
+	m := map[string]string{
 		"player":     o.Player,
 		"against":    t.Against,
 		"keys":       strings.Join(o.Space.Keys(), ","),
@@ -81,6 +84,10 @@ func (t *Tuning) meta(iterations int) map[string]string {
 		"a":          strconv.FormatFloat(t.A, 'g', -1, 64),
 		"c":          strconv.FormatFloat(t.C, 'g', -1, 64),
 	}
+	if t.Game != "" {
+		m["game"] = t.Game
+	}
+	return m
 }
 
 // Run tunes. A run stopped by ctx leaves its checkpoint (when one is set);
@@ -222,7 +229,11 @@ func (t *Tuning) progress(s *State, iterations int, began time.Time) {
 // TuneCommand is the `kaisen tune` command line of these settings.
 func (t *Tuning) TuneCommand() string {
 	o := t.Objective
-	cmd := fmt.Sprintf("kaisen tune --player %s --against %s", o.Player, t.Against)
+	cmd := "kaisen tune"
+	if t.Game != "" {
+		cmd += " --game " + t.Game
+	}
+	cmd += fmt.Sprintf(" --player %s --against %s", o.Player, t.Against)
 	if o.Aggregate.Min {
 		cmd += fmt.Sprintf(" --objective min --min-temperature %g", o.Aggregate.Temperature)
 	}

@@ -163,7 +163,13 @@ func walk(v reflect.Value, prefix string, s *Space) error {
 	t := v.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		name, opts, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		if name == "" && opts == "squash" && f.Type.Kind() == reflect.Struct {
+			if err := walk(v.Field(i), prefix, s); err != nil { // an embedded config: its keys are the parent's
+				return err
+			}
+			continue
+		}
 		if name == "" || name == "-" || !f.IsExported() {
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/arena"
 )
 
 type innerCfg struct {
@@ -94,21 +96,26 @@ func TestSpaceOfYAML(t *testing.T) {
 }
 
 func TestSpaceForKnownPlayers(t *testing.T) {
-	for _, name := range []string{"admiral", "stateplayer2", "simple", "ab-density", "ab-belief"} {
-		t.Run(name, func(t *testing.T) {
-			text, ok := DefaultYAML(name)
-			require.True(t, ok)
-			s, err := SpaceFor(name, name+".yaml", text)
+	for _, tt := range []struct{ game, player string }{
+		{"submarine", "admiral"}, {"submarine", "stateplayer2"}, {"submarine", "simple"},
+		{"abilities", "ab-density"}, {"abilities", "ab-belief"}, {"battleship", "density"},
+	} {
+		t.Run(tt.player, func(t *testing.T) {
+			a := gameArena(t, tt.game, arena.DefaultConfig())
+			cfg := Probe(a, tt.player)
+			require.NotNil(t, cfg)
+			text := DefaultYAML(cfg)
+			s, err := SpaceFor(Probe(a, tt.player), tt.player+".yaml", text)
 			require.NoError(t, err)
 			require.NotEmpty(t, s)
 			// The rendered defaults are the struct's defaults.
-			fresh, err := SpaceOf(configs[name]())
+			fresh, err := SpaceOf(Probe(a, tt.player))
 			require.NoError(t, err)
 			require.Equal(t, fresh, s)
 		})
 	}
 	// A config that moves a default moves the starting point.
-	s, err := SpaceFor("admiral", "a.yaml", "value:\n  leak: 0.75\n")
+	s, err := SpaceFor(probed(t, "admiral"), "a.yaml", "value:\n  leak: 0.75\n")
 	require.NoError(t, err)
 	i := -1
 	for k, p := range s {
@@ -118,13 +125,24 @@ func TestSpaceForKnownPlayers(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, i, 0)
 	require.InDelta(t, 0.75, s[i].Default, 1e-12)
-	_, err = SpaceFor("admiral", "a.yaml", "value:\n  leek: 0.75\n")
+	_, err = SpaceFor(probed(t, "admiral"), "a.yaml", "value:\n  leek: 0.75\n")
 	require.ErrorContains(t, err, "leek")
-	_, ok := DefaultYAML("random")
-	require.False(t, ok)
+	// random takes no settings, and nobody is no player: no struct.
+	require.Nil(t, Probe(submarineArena(t), "random"))
+	require.Nil(t, Probe(submarineArena(t), "nobody"))
+	require.Nil(t, Probe(gameArena(t, "abilities", arena.DefaultConfig()), "ab-random"))
 	// state's config has switches only: nothing to tune.
-	text, ok := DefaultYAML("state")
-	require.True(t, ok)
-	_, err = SpaceFor("state", "state.yaml", text)
+	_, err = SpaceFor(probed(t, "state"), "state.yaml", DefaultYAML(probed(t, "state")))
 	require.ErrorIs(t, err, ErrSpace)
+}
+
+// TestSpaceOfSquashedConfig: the keys of an embedded config squashed into
+// its parent (adaptive's density settings) are the parent's keys.
+func TestSpaceOfSquashedConfig(t *testing.T) {
+	a := gameArena(t, "battleship", arena.DefaultConfig())
+	s, err := SpaceOf(Probe(a, "adaptive"))
+	require.NoError(t, err)
+	require.Contains(t, s.Keys(), "lookahead_weight")
+	require.Contains(t, s.Keys(), "strength")
+	require.Contains(t, DefaultYAML(Probe(a, "adaptive")), "\nlookahead_weight: ")
 }

@@ -42,8 +42,7 @@ func TestToolsRefuseOtherGames(t *testing.T) {
 		game string
 	}{
 		{games.ToolTournament, "battleship"},
-		{games.ToolTune, "battleship"},
-		{games.ToolExploit, "battleship"},
+		{games.ToolLoadtest, "abilities"},
 		{games.ToolTournament, "submarine"},
 	} {
 		cfg := arena.DefaultConfig()

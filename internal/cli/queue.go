@@ -185,6 +185,9 @@ func queuedEvaluate(h *queue.Handles, e *env, f *tuneFlags, run string) func(con
 			if weights != "" {
 				args = append(args, "--p2-weights="+weights)
 			}
+			if f.game != "" { // else the --rules config's game, as in kaisen tune
+				args = append(args, "--game="+f.game)
+			}
 			if f.matchConfig != "" {
 				args = append(args, "--rules="+f.matchConfig)
 			}

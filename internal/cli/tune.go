@@ -14,12 +14,12 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
-	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/queue"
 	"github.com/kaisen-ai/kaisen/tune"
 )
 
 type tuneFlags struct {
+	game        string
 	player      string
 	against     string
 	budget      int
@@ -43,10 +43,17 @@ type tuneFlags struct {
 func newTuneCmd(e *env) *cobra.Command {
 	var f tuneFlags
 	cmd := &cobra.Command{
-		Use:   "tune --player NAME --against A,B,... [--budget-games N] [--seed S]",
+		Use:   "tune [--game G] --player NAME --against A,B,... [--budget-games N] [--seed S]",
 		Short: "Optimise a player's YAML weights against a pool of opponents",
 		Long: `Optimise the numeric weights of a player's YAML config by playing games
 against a pool of opponents, and write the tuned config.
+
+Any game of the registry (--game, default the --rules config's game, else
+the submarine game): the player and the opponents are that game's AIs (kaisen
+players), the matches its arena matches under the rules of --rules (board,
+fleet, draw limit; the sides and options of the abilities variant). Seats
+alternate: the tuned player takes seat 0 in half of the games (in the
+abilities variant, each side in half of them).
 
 The optimiser is SPSA (simultaneous perturbation stochastic approximation):
 each iteration perturbs every weight at once by ±c (a random sign per
@@ -55,10 +62,10 @@ seeds (common random numbers: the same deals, seats and opponents), and steps
 along the estimated gradient of the win rate. The result is the average of the
 iterates of the second half of the run. Games run in parallel (--workers).
 
-Tunable weights: for the built-in players with a config struct (admiral,
-stateplayer2, state, simple, joint-greedy) every float64 field of the struct; a
-tune:"min,max" tag gives its range, otherwise [0, 2 x its value]. For any
-other player, every floating-point value of its YAML file. --keys restricts
+Tunable weights: for a player with a config struct (every built-in AI
+that takes settings) every float64 field of the struct; a tune:"min,max"
+tag gives its range, otherwise [0, 2 x its value]. For any other player,
+every floating-point value of its YAML file. --keys restricts
 the run to some of them. The starting point is --weights (default: the
 player's file under configs/).
 
@@ -94,6 +101,8 @@ the same file (except the date).`,
   kaisen tune --player admiral --against stateplayer2 --keys value.leak,value.info --budget-games 4000
   kaisen tune --player stateplayer2 --against state --budget-games 10000 --out sp2.yaml
   kaisen tune --player admiral --against stateplayer2,stateplayer2@sp2-vs-admiral.yaml --objective min
+  kaisen tune --game abilities --player ab-belief --against ab-plain,ab-density --budget-games 2000 --batch 40
+  kaisen tune --game battleship --player density --against greedy,gridbot --budget-games 2000
   kaisen match --p1 admiral --p1-weights admiral-tuned.yaml --p2 stateplayer2 -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -107,21 +116,23 @@ the same file (except the date).`,
 		},
 	}
 	fl := cmd.Flags()
+	fl.StringVar(&f.game, "game", "", gameFlagHelp("the game played")+" (default: the --rules config's game, else "+games.Default().Name+")")
+	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	fl.StringVar(&f.player, "player", "", "the player to tune (required; see kaisen players)")
 	fl.StringVar(&f.against, "against", "", "comma-separated opponents, played in equal shares (required)")
 	fl.IntVar(&f.budget, "budget-games", 20000, "total games, the final measurement included")
 	fl.IntVar(&f.batch, "batch", 200, "games per evaluation of one point (an iteration plays two)")
 	fl.IntVar(&f.finalGames, "final-games", 0, "games of the final measurement of each of the tuned and starting weights (0 = a tenth of the budget)")
 	addWeightsFlag(cmd, &f.config, "weights", "starting YAML weights (default: the player's file under configs/)", "config")
-	addRulesFlag(cmd, &f.matchConfig, "match rules YAML: board, fleet, draw limit (default: the published game)", "match-config")
+	addRulesFlag(cmd, &f.matchConfig, "match rules YAML: game, board, fleet, draw limit, sides (default: the published rules of --game)", "match-config")
 	fl.StringVar(&f.keys, "keys", "", "comma-separated dotted keys to tune (default: every tunable weight)")
 	fl.StringVar(&f.out, "out", "", "tuned YAML to write (default: NAME-tuned.yaml)")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint file (default: OUT.checkpoint.json)")
 	addSeedFlag(cmd, &f.seed, "seed of the whole run")
 	addWorkersFlag(cmd, &f.workers, 0)
 	addJSONFlag(cmd, &f.json, "print the result as one JSON object instead of the table")
-	completePlayers(cmd, "player", false, hasTool(games.ToolTune))
-	completePlayers(cmd, "against", true, hasTool(games.ToolTune))
+	completePlayers(cmd, "player", false, anyGame)
+	completePlayers(cmd, "against", true, anyGame)
 	completeYAML(cmd, "weights", "rules", "out")
 	defer completeWords(cmd, "objective", "mean", "min")
 	fl.StringVar(&f.objective, "objective", "mean", "mean: the score over the whole pool; min: the worst opponent's (a soft-min, see --min-temperature)")
@@ -133,16 +144,59 @@ the same file (except the date).`,
 	return cmd
 }
 
-// tuneBase reads the starting config of the tuned player: the file config,
-// else the player's registered config file, else its built-in defaults.
-func tuneBase(player, config string) (name, text string, err error) {
+// tuneGame is the game a tuning command plays and its arena: the --game
+// named, else the game of the --rules config (the submarine game without
+// either), under the rules of that config. The arena builds matches
+// through the game's registry entry (games.Game.Family), so every game of
+// the registry is tuned alike.
+func tuneGame(game, rules string) (games.Game, tune.Arena, error) {
+	cfg, err := loadMatchConfig(rules)
+	if err != nil {
+		return games.Game{}, nil, err
+	}
+	if game == "" {
+		game = cfg.Game
+	} else if rules != "" && game != cfg.Game {
+		return games.Game{}, nil, usageError("--game %q but --rules %s is a %q config", game, rules, cfg.Game)
+	}
+	g, err := lookupGame(game)
+	if err != nil {
+		return g, nil, err
+	}
+	return g, func(p1, p2 tune.Entrant) (arena.Family, error) {
+		return g.Family(cfg, games.Entrant{Name: p1.Player, Load: p1.Load}, games.Entrant{Name: p2.Player, Load: p2.Load})
+	}, nil
+}
+
+// gamePlayer checks that player is an AI of g: a usage error (exit 2)
+// naming g's AIs when it is not.
+func gamePlayer(g games.Game, flag, player string) error {
+	if err := g.CheckPlayer(player); err != nil {
+		return &UsageError{Err: fmt.Errorf("%s: %w", flag, err)}
+	}
+	return nil
+}
+
+// playerNames lists the AIs of g.
+func playerNames(g games.Game) string {
+	var names []string
+	for _, p := range g.Players() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// tuneBase reads the starting config of the tuned player of g: the file
+// config, else the player's registered config file, else its built-in
+// defaults (its config struct, through tune.Probe).
+func tuneBase(g games.Game, a tune.Arena, player, config string) (name, text string, err error) {
 	path := config
 	if path == "" {
-		entry, err := players.Lookup(player)
-		if err != nil {
-			return "", "", err
+		for _, p := range g.Players() {
+			if p.Name == player {
+				path = p.Config
+			}
 		}
-		path = entry.Config
 	}
 	if path != "" {
 		data, err := os.ReadFile(path)
@@ -153,19 +207,22 @@ func tuneBase(player, config string) (name, text string, err error) {
 			return "", "", fmt.Errorf("tune: %w", err)
 		}
 	}
-	if text, ok := tune.DefaultYAML(player); ok {
-		return "built-in defaults", text, nil
+	if cfg := tune.Probe(a, player); cfg != nil {
+		return "built-in defaults", tune.DefaultYAML(cfg), nil
 	}
 	return "", "", usageError("--player %s has no YAML config to tune (pass one with --weights)", player)
 }
 
 // tuneSpace reads the starting config of player (tuneBase) and the space of
 // its tunable parameters, narrowed to the comma-separated keys when set.
-func tuneSpace(player, config, keys string) (baseName, base string, space tune.Space, err error) {
-	if baseName, base, err = tuneBase(player, config); err != nil {
+func tuneSpace(g games.Game, a tune.Arena, player, config, keys string) (baseName, base string, space tune.Space, err error) {
+	if baseName, base, err = tuneBase(g, a, player, config); err != nil {
 		return "", "", nil, err
 	}
-	if space, err = tune.SpaceFor(player, baseName, base); err != nil {
+	if space, err = tune.SpaceFor(tune.Probe(a, player), baseName, base); err != nil {
+		if errors.Is(err, tune.ErrSpace) {
+			return "", "", nil, &UsageError{Err: fmt.Errorf("--player %s: %w", player, err)}
+		}
 		return "", "", nil, err
 	}
 	if keys != "" {
@@ -177,9 +234,13 @@ func tuneSpace(player, config, keys string) (baseName, base string, space tune.S
 }
 
 func runTune(ctx context.Context, e *env, f *tuneFlags) error {
+	g, a, err := tuneGame(f.game, f.matchConfig)
+	if err != nil {
+		return err
+	}
 	switch {
 	case f.player == "" || f.against == "":
-		return usageError("--player and --against are required (players: %s)", strings.Join(players.Names(), ", "))
+		return usageError("--player and --against are required (%s players: %s)", g.Name, playerNames(g))
 	case f.budget < 1 || f.batch < 1 || f.finalGames < 0:
 		return usageError("--budget-games, --batch must be positive and --final-games not negative")
 	case f.workers < 0:
@@ -191,15 +252,14 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	if err != nil {
 		return usageError("--objective %s --min-temperature %g: %v", f.objective, f.temperature, err)
 	}
-	rules, err := submarineRules(f.matchConfig, games.ToolTune)
+	if err := gamePlayer(g, "--player", f.player); err != nil {
+		return err
+	}
+	baseName, base, space, err := tuneSpace(g, a, f.player, f.config, f.keys)
 	if err != nil {
 		return err
 	}
-	baseName, base, space, err := tuneSpace(f.player, f.config, f.keys)
-	if err != nil {
-		return err
-	}
-	opps, err := pool(rules, "--against", f.against)
+	opps, err := pool(g, a, "--against", f.against)
 	if err != nil {
 		return err
 	}
@@ -216,10 +276,10 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 		final = max(len(opps), f.budget/10)
 	}
 	t := &tune.Tuning{
-		Objective: &tune.GameObjective{Rules: rules, Player: f.player, Base: base, Space: space,
+		Objective: &tune.GameObjective{Arena: a, Player: f.player, Base: base, Space: space,
 			Opponents: opps, Games: f.batch, Workers: f.workers, DrawScore: f.drawScore, Aggregate: agg, Log: e.log},
 		Budget: f.budget, Batch: f.batch, EvalGames: final, Seed: f.seed, A: f.a, C: f.c,
-		Checkpoint: ck, Progress: e.stderr, Against: strings.Join(splitList(f.against), ","),
+		Checkpoint: ck, Progress: e.stderr, Against: strings.Join(splitList(f.against), ","), Game: g.Name,
 	}
 	iters, _, err := t.Plan()
 	if err != nil {
@@ -240,8 +300,8 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 		t.Store = &queue.Checkpoints{KV: h.Tune, Run: run, Ctx: ctx}
 		t.Evaluate = queuedEvaluate(h, e, f, run)
 	}
-	fmt.Fprintf(e.stderr, "tuning %d weights of %s (from %s) against %s, objective %s: %d iterations x 2 x %d games, then 2 x %d final games\n",
-		len(space), f.player, baseName, t.Against, agg, iters, f.batch, final)
+	fmt.Fprintf(e.stderr, "tuning %d weights of %s (from %s) against %s (%s), objective %s: %d iterations x 2 x %d games, then 2 x %d final games\n",
+		len(space), f.player, baseName, t.Against, g.Name, agg, iters, f.batch, final)
 	res, err := t.Run(ctx)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -255,7 +315,7 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	ct := arena.Wilson(int(math.Round(res.Tuned.Sum)), res.Tuned.N, arena.Z95)
 	cb := arena.Wilson(int(math.Round(res.Baseline.Sum)), res.Baseline.N, arena.Z95)
 	if f.json {
-		return json.NewEncoder(e.stdout).Encode(tuneJSON{Player: f.player, Against: t.Against, Objective: agg.String(),
+		return json.NewEncoder(e.stdout).Encode(tuneJSON{Game: g.Name, Player: f.player, Against: t.Against, Objective: agg.String(),
 			Seed: f.seed, Games: res.Games, Tuned: res.Tuned, Start: res.Baseline,
 			TunedCI95: [2]float64{ct.Lo, ct.Hi}, StartCI95: [2]float64{cb.Lo, cb.Hi}, Weights: res.Space.Values(res.Best), Out: out})
 	}
@@ -274,6 +334,7 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 
 // tuneJSON is the --json output of kaisen tune.
 type tuneJSON struct {
+	Game      string             `json:"game"`
 	Player    string             `json:"player"`
 	Against   string             `json:"against"`
 	Objective string             `json:"objective"`

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/stretchr/testify/require"
 )
 
@@ -69,7 +70,11 @@ func TestTuneErrors(t *testing.T) {
 		want string
 	}{
 		{name: "no player", args: []string{"tune", "--against", "random"}, want: "--player and --against are required"},
-		{name: "battleship config", args: []string{"tune", "--player", "simple", "--against", "random", "--rules", "../../configs/battleship-match.yaml", "--seed", "1"}, want: "submarine game only"},
+		{name: "player of another game", args: []string{"tune", "--player", "simple", "--against", "random", "--rules", "../../configs/battleship-match.yaml", "--seed", "1"}, want: `--player: bsplayers: unknown player "simple" (known: bs-random, gridbot`},
+		{name: "opponent of another game", args: []string{"tune", "--game", "abilities", "--player", "ab-belief", "--against", "ab-plain,density", "--seed", "1"}, want: `--against: abplayers: unknown player "density"`},
+		{name: "unknown game", args: []string{"tune", "--game", "chess", "--player", "simple", "--against", "random", "--seed", "1"}, want: `--game "chess": unknown game (games: submarine, battleship, abilities)`},
+		{name: "game and rules disagree", args: []string{"tune", "--game", "abilities", "--player", "ab-belief", "--against", "ab-plain", "--rules", "../../configs/battleship-match.yaml", "--seed", "1"}, want: `--game "abilities" but --rules ../../configs/battleship-match.yaml is a "battleship" config`},
+		{name: "no players named", args: []string{"tune", "--game", "abilities", "--seed", "1"}, want: "abilities players: ab-random, ab-density, ab-belief, ab-plain"},
 		{name: "unknown opponent", args: []string{"tune", "--player", "simple", "--against", "nobody", "--seed", "1"}, want: "nobody"},
 		{name: "unknown key", args: []string{"tune", "--player", "simple", "--against", "random", "--keys", "nope", "--seed", "1"}, want: `"nope"`},
 		{name: "budget too small", args: []string{"tune", "--player", "simple", "--against", "random", "--budget-games", "10", "--seed", "1"}, want: "no iteration"},
@@ -80,7 +85,7 @@ func TestTuneErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := tuneRun(t, tt.args...)
-			require.NotEqual(t, 0, code)
+			require.Equal(t, ExitUsage, code, stderr)
 			require.Contains(t, stderr, tt.want)
 		})
 	}
@@ -91,5 +96,56 @@ func TestTuneHelpTeaches(t *testing.T) {
 	require.Equal(t, 0, code)
 	for _, want := range []string{"SPSA", "common random numbers", "tune:\"min,max\"", "--checkpoint", "Examples:", "95% interval"} {
 		require.True(t, strings.Contains(stdout, want), "help lacks %q", want)
+	}
+}
+
+// TestTuneEveryGame: kaisen tune plays every game of the registry through
+// its entry: a short run of an AI of each game (cheap settings, a
+// deliberately poor start) writes its tuned YAML with the game in the
+// command, and the same seed gives the same file.
+func TestTuneEveryGame(t *testing.T) {
+	tests := []struct {
+		game, player, against, weights, keys string
+	}{
+		{game: "submarine", player: "simple", against: "random,simple",
+			weights: "move_probability: 0.2\n"},
+		{game: "battleship", player: "density", against: "greedy@cheap.yaml,gridbot",
+			weights: "budget: 0s\nsamples: 20\nlookahead: 2\nlookahead_weight: 0.1\nlookahead_budget: 1ms\n"},
+		{game: "abilities", player: "ab-density", against: "ab-plain@cheap.yaml,ab-random",
+			weights: "samples: 10\nsalvo_ratio: 2.9\nmove_threshold: 0.45\n", keys: "salvo_ratio,move_threshold"},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		covered[tt.game] = true
+		t.Run(tt.game, func(t *testing.T) {
+			dir := t.TempDir()
+			weights := filepath.Join(dir, "start.yaml")
+			require.NoError(t, os.WriteFile(weights, []byte(tt.weights), 0o644))
+			// cheap.yaml: a density bot (greedy, ab-plain) that samples 20
+			// layouts a shot
+			t.Chdir(dir)
+			require.NoError(t, os.WriteFile("cheap.yaml", []byte("budget: 0s\nsamples: 20\n"), 0o644))
+			run := func(out string) string {
+				args := []string{"tune", "--game", tt.game, "--player", tt.player, "--against", tt.against, "--weights", weights,
+					"--budget-games", "24", "--batch", "4", "--final-games", "4", "--seed", "7", "--workers", "2", "--out", out}
+				if tt.keys != "" {
+					args = append(args, "--keys", tt.keys)
+				}
+				code, stdout, stderr := tuneRun(t, args...)
+				require.Equal(t, 0, code, stderr)
+				require.Contains(t, stderr, "iter 2/2")
+				require.Contains(t, stdout, "per opponent", "a pool of two reports each opponent")
+				text, err := os.ReadFile(out)
+				require.NoError(t, err)
+				return tuneDate.ReplaceAllString(string(text), "")
+			}
+			first := run(filepath.Join(dir, "a.yaml"))
+			require.Contains(t, first, "# Tuned by `kaisen tune --game "+tt.game+" --player "+tt.player+" --against "+tt.against)
+			require.Contains(t, first, "# seed 7; 24 games played")
+			require.Equal(t, first, run(filepath.Join(dir, "b.yaml")), "the same seed gives the same file")
+		})
+	}
+	for _, g := range games.Names() {
+		require.True(t, covered[g], "no tuning run of game %s", g)
 	}
 }
