@@ -10,7 +10,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/players"
+	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
+	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
 // simpleObjective tunes simple's move probability against random: cheap
@@ -114,4 +117,43 @@ func (c *cancelAfter) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// TestGameObjectiveEveryGame: the objective plays the games of any
+// registered game through its Arena: the same point and seed give the
+// same sample, and a player the game does not know is refused with the
+// game's own error.
+func TestGameObjectiveEveryGame(t *testing.T) {
+	tests := []struct {
+		game, player, opponent, base string
+		unknown                      error
+	}{
+		{"submarine", "simple", "random", "move_probability: 0.3\n", players.ErrUnknownPlayer},
+		{"battleship", "density", "gridbot", "budget: 0s\nsamples: 10\nlookahead: 2\nlookahead_weight: 1.0\nlookahead_budget: 1ms\n", bsplayers.ErrUnknownPlayer},
+		{"abilities", "ab-plain", "ab-random", "samples: 10\nsalvo_ratio: 1.3\n", abplayers.ErrUnknownPlayer},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game, func(t *testing.T) {
+			a := gameArena(t, tt.game, arena.DefaultConfig())
+			s, err := SpaceFor(Probe(a, tt.player), "base.yaml", tt.base)
+			require.NoError(t, err)
+			o := &GameObjective{Arena: a, Player: tt.player, Base: tt.base, Space: s, Games: 4, Workers: 2,
+				Opponents: []Entrant{opponent(tt.opponent)}}
+			require.NoError(t, o.Validate())
+			x := s.Defaults()
+			first, err := o.Evaluate(context.Background(), x, 9)
+			require.NoError(t, err)
+			require.Equal(t, 4, first.N)
+			again, err := o.Evaluate(context.Background(), x, 9)
+			require.NoError(t, err)
+			require.Equal(t, first, again)
+
+			bad := *o
+			bad.Player = "nobody"
+			require.ErrorIs(t, bad.Validate(), tt.unknown)
+			bad = *o
+			bad.Opponents = []Entrant{opponent("nobody")}
+			require.ErrorIs(t, bad.Validate(), tt.unknown)
+		})
+	}
 }
