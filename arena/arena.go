@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kaisen-ai/kaisen/audit"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // ErrMatch is wrapped by the errors of an invalid Match.
@@ -48,6 +49,10 @@ type Deal struct {
 	Replay    io.Writer // where to write the game's replay; nil = none
 	Explain   bool      // record each actor's Decision in the replay (explain.Explainer)
 	Audit     bool      // audit the game with the exact endgame solver (submarine only; GameResult.Audit)
+	// Series is the game's place in its series (Match.Series), nil outside
+	// one. The Table keeps the Learners of a series from its first game to
+	// its last, so the games of a series must come to one Table in order.
+	Series *replay.SeriesRef
 }
 
 // GameResult is the outcome of one game, by seat.
@@ -90,15 +95,23 @@ func SeatRand(gameSeed uint64, s int) *rand.Rand {
 
 // Match is a series of games between two players.
 type Match struct {
-	Family  Family       // what is played and by whom, e.g. &Submarine{...}
-	Games   int          // number of games, at least 1
-	First   int          // index of the first game: games First..First+Games-1 are played (a shard of a longer match)
-	Seed    uint64       // match seed; game i uses GameSeed(Seed, i)
-	Workers int          // parallel games; 0 = GOMAXPROCS
-	Replays string       // directory for one replay per game ("" = none), game-000042.jsonl
-	Explain bool         // record Decisions in the replays
-	Audit   bool         // audit every game with the exact endgame solver (submarine only; Summary.Audit)
-	Log     *slog.Logger // forfeits are logged here; nil = discard
+	Family  Family // what is played and by whom, e.g. &Submarine{...}
+	Games   int    // number of games, at least 1
+	First   int    // index of the first game: games First..First+Games-1 are played (a shard of a longer match)
+	Seed    uint64 // match seed; game i uses GameSeed(Seed, i)
+	Workers int    // parallel games; 0 = GOMAXPROCS
+	Replays string // directory for one replay per game ("" = none), game-000042.jsonl
+	Explain bool   // record Decisions in the replays
+	Audit   bool   // audit every game with the exact endgame solver (submarine only; Summary.Audit)
+	// Series plays the games in series of this many (0: no series): games
+	// k·Series .. (k+1)·Series−1 are series k, played in order by one
+	// worker with the same Learner players (a player that is not one is
+	// still made fresh for every game); series run in parallel. Seeds and
+	// seats are those of the same games without series, so a series match
+	// of players that do not learn plays exactly the games of a plain one.
+	// First must be a multiple of Series.
+	Series int
+	Log    *slog.Logger // forfeits are logged here; nil = discard
 }
 
 // Summary is what a match produced.
@@ -106,6 +119,7 @@ type Summary struct {
 	Game       string        // family name
 	P1, P2     string        // player names
 	Seed       uint64        // match seed
+	Series     int           // games per series (Match.Series), 0 for none
 	Requested  int           // games asked for
 	Games      int           // games played (fewer than Requested after a cancellation)
 	Workers    int           // workers used
@@ -176,6 +190,11 @@ func (m *Match) Validate() error {
 	if m.First < 0 {
 		errs = append(errs, fmt.Errorf("%w: first game %d, want 0 or more", ErrMatch, m.First))
 	}
+	if m.Series < 0 {
+		errs = append(errs, fmt.Errorf("%w: series of %d games, want 0 (no series) or more", ErrMatch, m.Series))
+	} else if m.Series > 0 && m.First%m.Series != 0 {
+		errs = append(errs, fmt.Errorf("%w: first game %d is not the first of a series of %d", ErrMatch, m.First, m.Series))
+	}
 	if m.Workers < 0 {
 		errs = append(errs, fmt.Errorf("%w: %d workers, want 0 (all CPUs) or more", ErrMatch, m.Workers))
 	}
@@ -232,7 +251,8 @@ const maxWarnForfeits = 20
 // once at the end.
 //
 // The result is the same for a given Seed, Family and Games whatever Workers
-// is (except Elapsed), and so is every replay file. When ctx is cancelled Run
+// is (except Elapsed), and so is every replay file; with Series a worker
+// plays whole series, in order. When ctx is cancelled Run
 // stops starting games, waits for those under way and returns the partial
 // Summary with ctx's error. A failure to write a replay stops the match and
 // is returned with the partial Summary.
@@ -245,13 +265,16 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, m.Games)
+	// A job is a game, or with Series the games of one series.
+	step := max(m.Series, 1)
+	jobs := (m.Games + step - 1) / step
+	workers = min(workers, jobs)
 	if m.Replays != "" {
 		if err := os.MkdirAll(m.Replays, 0o755); err != nil {
 			return Summary{}, fmt.Errorf("arena: replays: %w", err)
 		}
 	}
-	sum := Summary{Game: m.Family.Game(), Seed: m.Seed, Requested: m.Games, Workers: workers}
+	sum := Summary{Game: m.Family.Game(), Seed: m.Seed, Series: m.Series, Requested: m.Games, Workers: workers}
 	sum.P1, sum.P2 = m.Family.Players()
 
 	start := time.Now()
@@ -269,26 +292,27 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		table := m.Family.NewTable(log)
 		wg.Go(func() {
 			for {
-				select {
-				case <-ctx.Done():
-					return
-				default:
-				}
-				i := int(next.Add(1) - 1)
-				if i >= m.Games {
+				j := int(next.Add(1) - 1)
+				if j >= jobs {
 					return
 				}
-				i += m.First
-				r, err := m.playOne(table, i)
-				if err != nil {
-					failOnce.Do(func() { failErr = err })
-					cancel()
-					return
-				}
-				parts[w].add(&r)
-				done.Add(1)
-				if r.Forfeit[0] || r.Forfeit[1] {
-					m.logForfeit(log, &sum, &r, warned.Add(1))
+				for i := j * step; i < min((j+1)*step, m.Games); i++ {
+					select {
+					case <-ctx.Done():
+						return
+					default:
+					}
+					r, err := m.playOne(table, m.First+i)
+					if err != nil {
+						failOnce.Do(func() { failErr = err })
+						cancel()
+						return
+					}
+					parts[w].add(&r)
+					done.Add(1)
+					if r.Forfeit[0] || r.Forfeit[1] {
+						m.logForfeit(log, &sum, &r, warned.Add(1))
+					}
 				}
 			}
 		})
@@ -357,7 +381,8 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 }
 
 func (m *Match) playOne(t Table, i int) (GameResult, error) {
-	d := Deal{Index: i, Seed: GameSeed(m.Seed, i), MatchSeed: m.Seed, P1Seat: i % 2, Explain: m.Explain, Audit: m.Audit}
+	d := Deal{Index: i, Seed: GameSeed(m.Seed, i), MatchSeed: m.Seed, P1Seat: i % 2, Explain: m.Explain, Audit: m.Audit,
+		Series: seriesOf(i, m.Series)}
 	if m.Replays == "" {
 		return t.Play(d)
 	}

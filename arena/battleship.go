@@ -75,13 +75,15 @@ func (b *Battleship) Validate() error {
 // bsTable plays Battleship games one after another for one worker.
 type bsTable struct {
 	seatRands
-	fam *Battleship
+	fam  *Battleship
+	keep keeper
 }
 
 // Play implements Table.
 func (t *bsTable) Play(d Deal) (GameResult, error) {
 	rules := t.fam.Rules
-	f, seats := seatPlayers(d, t.fam.P1.Name, t.fam.P2.Name, t.fam.P1.Factory, t.fam.P2.Factory)
+	f, seats := seatPlayers(d, t.fam.P1.Name, t.fam.P2.Name,
+		keep(&t.keep, d, 0, t.fam.P1.Factory), keep(&t.keep, d, 1, t.fam.P2.Factory))
 	var (
 		rec *replay.BattleshipWriter
 		rr  fleetRecorder // nil when there is no replay
@@ -96,6 +98,7 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 	if ff.any() {
 		// The game never starts: a seat that could not place loses; both: draw.
 		res.Winner = ff.walkover()
+		t.keep.end(&t.seatRands, d, &res)
 		return finishFleetGame(&res, &ff, rr)
 	}
 	g, err := battleship.NewGame(rules, pl[0], pl[1], 0)
@@ -144,6 +147,7 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 	res.Winner = g.Winner()
 	res.Shots = [2]int{g.Shots(0), g.Shots(1)}
 	res.Actions = res.Shots[0] + res.Shots[1]
+	t.keep.end(&t.seatRands, d, &res)
 	return finishFleetGame(&res, &ff, rr)
 }
 

@@ -45,12 +45,14 @@ func (s *Submarine) Validate() error {
 }
 
 type subTable struct {
-	fam *Submarine
-	t   *table
+	fam  *Submarine
+	t    *table
+	keep keeper
 }
 
 func (st *subTable) Play(d Deal) (GameResult, error) {
-	f, seats := seatPlayers(d, st.fam.P1.Name, st.fam.P2.Name, st.fam.P1.Factory, st.fam.P2.Factory)
+	f, seats := seatPlayers(d, st.fam.P1.Name, st.fam.P2.Name,
+		keep(&st.keep, d, 0, st.fam.P1.Factory), keep(&st.keep, d, 1, st.fam.P2.Factory))
 	var rec *replay.SubmarineWriter
 	if d.Replay != nil {
 		rec = replay.NewSubmarineWriter(d.Replay, st.fam.Rules, replay.SubmarineHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats})
@@ -58,6 +60,7 @@ func (st *subTable) Play(d Deal) (GameResult, error) {
 	st.t.record = d.Audit
 	r := st.t.play(&f, d.Seed, rec, d.Explain)
 	r.Index, r.P1Seat = d.Index, d.P1Seat
+	st.keep.end(&st.t.seatRands, d, &r)
 	if d.Audit {
 		if err := st.t.auditGame(&r, st.t.placed); err != nil {
 			return r, err

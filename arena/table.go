@@ -85,7 +85,7 @@ func seatPlayers[F any](d Deal, n1, n2 string, f1, f2 F) ([2]F, [2]replay.SeatIn
 
 // matchRef is the game's place in its match, for the replay header.
 func (d Deal) matchRef() *replay.MatchRef {
-	return &replay.MatchRef{Seed: d.MatchSeed, Index: d.Index}
+	return &replay.MatchRef{Seed: d.MatchSeed, Index: d.Index, Series: d.Series}
 }
 
 // explainers are the players' Explainers (nil for a player that is not one)

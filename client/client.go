@@ -15,6 +15,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
+	"github.com/kaisen-ai/kaisen/series"
 )
 
 // Client defaults.
@@ -79,7 +80,10 @@ type SubmarineResult struct {
 }
 
 // PlaySubmarine plays every game the server at conn offers, with a new player for
-// each game from build's factory and rngFor(game). It recognises the dialect
+// each game from build's factory and rngFor(game); in a series, a player that
+// learns across games (NewGame and EndGame, as arena.Learner) is kept from
+// the first game to the last instead, started with NewGame(rngFor(game)) and
+// told each game's end (series.End, seat 0 being the side that moved first). It recognises the dialect
 // from the greeting: the classic one plays one game; "roundN." greetings are
 // a series, played until the last end line ("you win." etc.) and its tally
 // trailer; the submarine-py one sends opts.Name, reads the field (which sets
@@ -138,6 +142,31 @@ type client struct {
 	d       protocol.Dialect
 	rules   *submarine.Rules // rules of the cached factory
 	factory players.Factory
+	kept    players.Player // in a series: the player kept across its games (a learner), else nil
+}
+
+// learner is a player that learns across the games of a series (as
+// arena.Learner): PlaySubmarine keeps it from the first game of a series to
+// the last, starts every later game with NewGame and tells it each game's
+// end with EndGame.
+type learner interface {
+	NewGame(rng *rand.Rand)
+	EndGame(end series.End)
+}
+
+// endOf is game g's end for a learner: seat 0 is the side that moved first.
+func endOf(g *SubmarineGame) series.End {
+	e := series.End{Game: g.Game, Seat: 1, First: 0, Winner: -1}
+	if g.First {
+		e.Seat = 0
+	}
+	switch g.End {
+	case protocol.EndWin:
+		e.Winner = e.Seat
+	case protocol.EndLose:
+		e.Winner = 1 - e.Seat
+	}
+	return e
 }
 
 func (c *client) run() (SubmarineResult, error) {
@@ -157,6 +186,9 @@ func (c *client) run() (SubmarineResult, error) {
 			return res, fmt.Errorf("client: play game %d: %w", game+1, err)
 		}
 		res.Games = append(res.Games, g)
+		if l, ok := c.kept.(learner); ok {
+			l.EndGame(endOf(&g))
+		}
 		if c.opts.OnGame != nil {
 			c.opts.OnGame(g)
 		}
@@ -212,9 +244,18 @@ func (c *client) game(game, round int) (SubmarineGame, error) {
 		if err != nil {
 			return g, fmt.Errorf("build player: %w", err)
 		}
-		c.factory, c.rules = f, rules
+		c.factory, c.rules, c.kept = f, rules, nil
 	}
-	p := c.factory(c.rngFor(game))
+	var p players.Player
+	if l, ok := c.kept.(learner); ok {
+		l.NewGame(c.rngFor(game))
+		p = c.kept
+	} else {
+		p = c.factory(c.rngFor(game))
+		if _, ok := p.(learner); ok && round > 0 {
+			c.kept = p
+		}
+	}
 	place := p.Place()
 	if err := rules.ValidatePlacement(place); err != nil {
 		return g, fmt.Errorf("the player's placement: %w", err)

@@ -131,8 +131,20 @@ type SeatInfo struct {
 // MatchRef places a game in its match: kaisen match --seed Seed plays this
 // game as game number Index (from 0).
 type MatchRef struct {
-	Seed  uint64 `json:"seed"`
-	Index int    `json:"index"`
+	Seed   uint64     `json:"seed"`
+	Index  int        `json:"index"`
+	Series *SeriesRef `json:"series,omitempty"` // kaisen match --series: the game's place in its series
+}
+
+// SeriesRef places a game of a match played in series (kaisen match
+// --series Size) in its series: game Game (from 0) of series Index (from
+// 0), whose players learn across its games. Index is the match index
+// divided by Size, Game the remainder; the last series of a match may be
+// shorter than Size.
+type SeriesRef struct {
+	Index int `json:"index"`
+	Game  int `json:"game"`
+	Size  int `json:"size"`
 }
 
 // SubmarineHeader is the first line of a replay.

@@ -414,7 +414,11 @@ func boardShape(b *grid.Board) string {
 func writeSeed(w io.Writer, seed uint64, m *MatchRef) {
 	fmt.Fprintf(w, "game seed %d", seed)
 	if m != nil {
-		fmt.Fprintf(w, " (game %d of the match with seed %d)", m.Index, m.Seed)
+		fmt.Fprintf(w, " (game %d of the match with seed %d", m.Index, m.Seed)
+		if sr := m.Series; sr != nil {
+			fmt.Fprintf(w, "; game %d of series %d, series of %d", sr.Game, sr.Index, sr.Size)
+		}
+		fmt.Fprint(w, ")")
 	}
 }
 

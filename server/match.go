@@ -14,12 +14,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
+	"github.com/kaisen-ai/kaisen/series"
 )
 
 // maxNameBytes is the most of a submarine-py client's name that is kept.
@@ -32,6 +34,11 @@ type seat struct {
 	house   string          // the house AI's name
 	name    string          // the name a submarine-py client sent
 	bot     string          // the authenticated bot (rated listener)
+
+	// kept is the house AI kept across the games of a series (a pairing
+	// of more than one game) because it learns across them
+	// (arena.Learner); nil otherwise.
+	kept players.Player
 
 	// Per game. ai, place and order are a submarine game's (a bsMatch
 	// keeps its own); fault and pipelined serve both games.
@@ -109,6 +116,7 @@ func (m *match) run(ctx context.Context, play func(ctx context.Context, k int) (
 	n := m.st.cfg.Games
 	for k := 1; k <= n; k++ {
 		res, rp := play(ctx, k)
+		m.learn(res, k)
 		// An illegal action only loses the game; any other forfeit (the
 		// client is broken or gone) or a shutdown ends the series.
 		last := k == n || res.Outcome == OutcomeAborted || (len(res.Forfeits) > 0 && res.Reason != ReasonIllegal)
@@ -132,6 +140,46 @@ func (m *match) run(ctx context.Context, play func(ctx context.Context, k int) (
 		}
 	}
 	m.close()
+}
+
+// newHouseAI makes the house AI of seat s for the next game, drawing from
+// rng: the kept Learner started anew (NewGame) when there is one, else a
+// fresh player from the factory, kept when it is a Learner and the pairing
+// plays a series. A panic in NewGame is returned (the seat forfeits) and
+// the learner is dropped.
+func (s *seat) newHouseAI(rng *rand.Rand, series bool) error {
+	if s.kept != nil {
+		s.ai = s.kept
+		if err := protect(func() { s.kept.(arena.Learner).NewGame(rng) }); err != nil {
+			s.kept = nil
+			return err
+		}
+		return nil
+	}
+	s.ai = s.factory(rng)
+	if _, ok := s.ai.(arena.Learner); ok && series {
+		s.kept = s.ai
+	}
+	return nil
+}
+
+// learn tells the kept house AIs how game k of the series ended (not an
+// aborted one: the series ends there). A learner that panics is logged and
+// dropped: the next game has a fresh house AI.
+func (m *match) learn(res *Result, k int) {
+	if res.Outcome == OutcomeAborted {
+		return
+	}
+	for i, s := range m.seats {
+		if s.kept == nil {
+			continue
+		}
+		e := series.End{Game: k - 1, Seat: i, First: res.First, Winner: res.Winner}
+		if err := protect(func() { s.kept.(arena.Learner).EndGame(e) }); err != nil {
+			m.log.Warn("house AI panicked at the end of a game of its series; a fresh one plays the next game", "round", k, "err", err)
+			s.kept = nil
+		}
+	}
 }
 
 // sendString queues line for seat i (nothing for the house AI). Lines
@@ -687,8 +735,9 @@ func (m *match) handshake(ctx context.Context, k int, seed uint64) {
 		if s.c != nil {
 			continue
 		}
-		s.ai = s.factory(rand.New(rand.NewPCG(seed, uint64(i))))
-		if err := protect(func() { s.place = s.ai.Place() }); err != nil {
+		if err := s.newHouseAI(rand.New(rand.NewPCG(seed, uint64(i))), m.st.cfg.Games > 1); err != nil {
+			s.fault = err
+		} else if err := protect(func() { s.place = s.ai.Place() }); err != nil {
 			s.fault = err
 		} else if err := rules.ValidatePlacement(s.place); err != nil {
 			s.fault = fmt.Errorf("house placement: %w", err)

@@ -27,6 +27,7 @@ type matchFlags struct {
 	p1Config, p2Config string
 	config             string
 	games              int
+	series             int
 	seed               uint64
 	workers            int
 	replays            string
@@ -73,6 +74,18 @@ table and the JSON add each player's mean shots per game
 (configs/battleship-match.yaml). --replays writes Battleship JSON-lines
 replays (schema in docs/battleship.md; kaisen replay draws them).
 
+--series N plays the games in series of N: games 0..N-1 are series 0,
+N..2N-1 series 1, and so on (the last may be shorter). The players of a
+series are the same instances from its first game to its last, so a player
+that learns across games (arena.Learner, e.g. the Battleship AI adaptive)
+learns from the earlier games of its series and from nothing else; every other player is made fresh for every game as
+without --series. Seats still alternate (p1 in seat 0 in even games) and
+game i keeps its seed, so a series match of players that do not learn
+plays exactly the games of a plain one. The games of a series are played
+in order, series in parallel: the results are the same whatever --workers.
+Replays record the game's series ("series": {"index", "game", "size"} in
+the header's "match"). Not with --shard or --nats.
+
 --audit (submarine) checks every game with the exact endgame solver
 (docs/endgame.md): from the first position where both fleets are common
 knowledge, it finds the games a player lost after a position the solver
@@ -87,6 +100,7 @@ table lists them by game index and seed; --json adds an "audit" object.`,
   kaisen match --p1 random --p2 random -n 10 --replays out/ && kaisen replay out/game-000003.jsonl
   kaisen match --p1 random --p2 random --rules configs/match.yaml   (board, fleet, draw limit)
   kaisen match --game battleship --p1 density --p2 gridbot -n 200 --seed 1 --json
+  kaisen match --game battleship --p1 adaptive --p2 gridbot -n 500 --series 50 --seed 1
   kaisen match --p1 admiral --p2 hirota -n 400 --seed 2027 --audit
   kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
 		Args: cobra.NoArgs,
@@ -95,7 +109,7 @@ table lists them by game index and seed; --json adds an "audit" object.`,
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
 			}
-			if err := f.shard.check(cmd, "replays", "explain", "html", "audit"); err != nil {
+			if err := f.shard.check(cmd, "replays", "explain", "html", "audit", "series"); err != nil {
 				return err
 			}
 			if err := f.shard.checkGames(f.games); err != nil {
@@ -113,6 +127,7 @@ table lists them by game index and seed; --json adds an "audit" object.`,
 	addWeightsFlag(cmd, &f.p2Config, "p2-weights", "YAML weights of the second player", "p2-config")
 	addRulesFlag(cmd, &f.config, "match rules YAML: game, board, fleet, draw limit (default: configs/match.yaml's values)", "config")
 	addGamesFlag(cmd, &f.games, 1000, "number of games")
+	fl.IntVar(&f.series, "series", 0, "play the games in series of this many, with the same players learning across each series (0: every game fresh)")
 	addSeedFlag(cmd, &f.seed, "match seed")
 	addWorkersFlag(cmd, &f.workers, 0)
 	fl.StringVar(&f.replays, "replays", "", "write one replay per game into this directory (game-000000.jsonl, ...)")
@@ -173,6 +188,8 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 		return usageError("--explain records explanations in replays: add --replays DIR")
 	case f.html && f.replays == "":
 		return usageError("--html writes the replays as web pages: add --replays DIR")
+	case f.series < 0:
+		return usageError("--series %d: want 0 (no series) or more", f.series)
 	}
 	cfg, err := loadMatchConfig(f.config)
 	if err != nil {
@@ -193,7 +210,7 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	}
 	lo, hi := f.shard.span(f.games)
 	m := arena.Match{Family: fam, First: lo, Games: hi - lo, Seed: f.seed, Workers: f.workers,
-		Replays: f.replays, Explain: f.explain, Audit: f.audit, Log: e.log}
+		Replays: f.replays, Explain: f.explain, Audit: f.audit, Series: f.series, Log: e.log}
 	if _, sub := fam.(*arena.Submarine); f.audit && !sub {
 		return usageError("--audit is for the submarine game only")
 	}
@@ -253,6 +270,8 @@ type matchJSON struct {
 	P90Actions  int32   `json:"p90_actions"`
 	GamesPerSec float64 `json:"games_per_sec"`
 	Seed        uint64  `json:"seed"`
+	// --series only: games per series.
+	Series int `json:"series,omitempty"`
 	// Battleship only: mean shots fired per game by each player.
 	P1MeanShots *float64 `json:"p1_mean_shots,omitempty"`
 	P2MeanShots *float64 `json:"p2_mean_shots,omitempty"`
@@ -264,7 +283,7 @@ func writeMatchJSON(w io.Writer, s *arena.Summary) error {
 	out := matchJSON{
 		Games: s.Games, P1: s.P1, P2: s.P2, P1Wins: s.P1Wins, P2Wins: s.P2Wins, Draws: s.Draws,
 		P1Forfeits: s.P1Forfeits, P2Forfeits: s.P2Forfeits, MeanActions: s.Mean, P90Actions: s.P90,
-		GamesPerSec: float64(int64(s.GamesPerSec()*10+0.5)) / 10, Seed: s.Seed,
+		GamesPerSec: float64(int64(s.GamesPerSec()*10+0.5)) / 10, Seed: s.Seed, Series: s.Series,
 	}
 	if countsShots(s.Game) {
 		m1, m2 := s.P1MeanShots(), s.P2MeanShots()
@@ -291,6 +310,9 @@ func writeMatchTable(w io.Writer, s *arena.Summary) error {
 		fmt.Fprintf(w, "interrupted: %d of %d games played\n", s.Games, s.Requested)
 	}
 	fmt.Fprintln(w, "p1 sits in seat 0 in even games and in seat 1 in odd games; seat 0 acts first")
+	if s.Series > 0 {
+		fmt.Fprintf(w, "played in series of %d games: a player that learns keeps what it learnt within its series\n", s.Series)
+	}
 	fmt.Fprintln(w)
 	n := s.Games
 	d := len(fmt.Sprint(n))

@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/series"
 )
 
 // AdaptiveConfig holds the adaptive bot's settings (configs/adaptive.yaml):
@@ -77,8 +79,10 @@ type Learner interface {
 type PlacementModel struct {
 	board    *grid.Board
 	ring     []int             // by cell
+	fleet    map[int]float64   // by length: ships of that length in the fleet
 	expected map[int][]float64 // by length, by ring: cells per uniform layout
-	seen     map[int][]float64 // by length, by ring: cells in the layouts learnt
+	seen     map[int][]float64 // by length, by ring: cells of the ships learnt
+	ships    map[int]float64   // by length: ships learnt
 	games    int
 }
 
@@ -86,7 +90,7 @@ type PlacementModel struct {
 // ring of r's board from draws layouts of u drawn with rng.
 func NewPlacementModel(r *battleship.Rules, u *bsbelief.UniformPlacer, rng *rand.Rand, draws int) (*PlacementModel, error) {
 	b := r.Board
-	m := &PlacementModel{board: b, ring: make([]int, b.Size()), expected: map[int][]float64{}}
+	m := &PlacementModel{board: b, ring: make([]int, b.Size()), fleet: map[int]float64{}, expected: map[int][]float64{}}
 	rings := 0
 	for c := range b.Size() {
 		x, y := b.XY(grid.Cell(c))
@@ -95,13 +99,14 @@ func NewPlacementModel(r *battleship.Rules, u *bsbelief.UniformPlacer, rng *rand
 	}
 	for _, l := range r.Fleet {
 		m.expected[l] = make([]float64, rings)
+		m.fleet[l]++
 	}
 	for range draws {
 		layout, err := u.Place(rng)
 		if err != nil {
 			return nil, fmt.Errorf("bsplayers: placement model: %w", err)
 		}
-		m.add(m.expected, layout)
+		m.add(m.expected, nil, layout)
 	}
 	for _, e := range m.expected {
 		for i := range e {
@@ -111,12 +116,16 @@ func NewPlacementModel(r *battleship.Rules, u *bsbelief.UniformPlacer, rng *rand
 	return m.Fresh(), nil
 }
 
-// add counts the cells of layout by length and ring into into.
-func (m *PlacementModel) add(into map[int][]float64, layout battleship.Placement) {
+// add counts the cells of the ships by length and ring into into, and the
+// ships by length into ships when it is not nil.
+func (m *PlacementModel) add(into map[int][]float64, ships map[int]float64, layout []battleship.Ship) {
 	for _, s := range layout {
 		v, ok := into[len(s)]
 		if !ok {
 			continue // a length the fleet does not have
+		}
+		if ships != nil {
+			ships[len(s)]++
 		}
 		for _, c := range s {
 			if m.board.IsUsable(c) {
@@ -128,32 +137,46 @@ func (m *PlacementModel) add(into map[int][]float64, layout battleship.Placement
 
 // Fresh returns a model with the same uniform estimate and nothing learnt.
 func (m *PlacementModel) Fresh() *PlacementModel {
-	f := &PlacementModel{board: m.board, ring: m.ring, expected: m.expected, seen: map[int][]float64{}}
+	f := &PlacementModel{board: m.board, ring: m.ring, fleet: m.fleet, expected: m.expected, seen: map[int][]float64{}, ships: map[int]float64{}}
 	for l, e := range m.expected {
 		f.seen[l] = make([]float64, len(e))
 	}
 	return f
 }
 
-// Learn adds one layout of the opponent.
+// Learn adds one whole layout of the opponent (a game learnt).
 func (m *PlacementModel) Learn(layout battleship.Placement) {
-	m.add(m.seen, layout)
+	m.LearnShips(layout)
+}
+
+// LearnShips adds the ships of the opponent seen in one game (a game
+// learnt): its whole layout, or the ships sunk in a game lost before the
+// fleet was sunk. Each length counts the games its ships make up (ships
+// seen over ships of that length in the fleet), so a whole layout counts
+// as Learn's one game.
+func (m *PlacementModel) LearnShips(ships []battleship.Ship) {
+	m.add(m.seen, m.ships, ships)
 	m.games++
 }
 
-// Games is the number of layouts learnt.
+// Games is the number of games learnt.
 func (m *PlacementModel) Games() int { return m.games }
 
 // Ratios returns, by ring, the learnt cells of ships of length l against
 // the uniform expectation, shrunk towards 1 as if k uniform layouts had
-// been seen too (all 1 for a length the fleet does not have).
+// been seen too (all 1 for a length the fleet does not have). The layouts
+// learnt are the ships of length l seen over those of the fleet.
 func (m *PlacementModel) Ratios(l int, k float64) []float64 {
 	e := m.expected[l]
 	out := make([]float64, 0, max(len(e), 1))
+	layouts := 0.0
+	if n := m.fleet[l]; n > 0 {
+		layouts = m.ships[l] / n
+	}
 	for r := range max(len(e), 1) {
 		x := 1.0
 		if r < len(e) && e[r] > 0 {
-			x = (m.seen[l][r] + k*e[r]) / ((float64(m.games) + k) * e[r])
+			x = (m.seen[l][r] + k*e[r]) / ((layouts + k) * e[r])
 		}
 		out = append(out, x)
 	}
@@ -188,7 +211,9 @@ func (m *PlacementModel) Weights(rem []int, k, strength float64) []float64 {
 }
 
 // Adaptive ("adaptive") is density with a learnt placement prior: over a
-// series of games (Learner) it estimates how the opponent places its fleet
+// series of games (Learner in kaisen shots --series, arena.Learner in
+// kaisen match --series and the server's series, where it learns the
+// ships it sank) it estimates how the opponent places its fleet
 // by ship length and ring (PlacementModel) and, while it hunts (no unsunk
 // hit on the board), multiplies each cell's share of consistent layouts by
 // the weight of its ring for the ships still afloat before choosing. In its first game, or outside a series, it
@@ -199,6 +224,7 @@ type Adaptive struct {
 	u     *bsbelief.UniformPlacer
 	cfg   AdaptiveConfig
 	model *PlacementModel
+	sunk  []battleship.Ship // the enemy ships sunk in this game
 }
 
 var (
@@ -217,6 +243,22 @@ func NewAdaptive(r *battleship.Rules, cfg AdaptiveConfig, model *PlacementModel,
 // NewGame implements Learner.
 func (a *Adaptive) NewGame(rng *rand.Rand) {
 	a.Density = NewDensity(a.r, a.cfg.DensityConfig, a.u, rng)
+	a.sunk = a.sunk[:0]
+}
+
+// Observe implements Player: density's, keeping the enemy ships it sinks.
+func (a *Adaptive) Observe(ev battleship.Event) {
+	a.Density.Observe(ev)
+	if ev.Mine && ev.Outcome == battleship.Kill && !ev.Repeat && !ev.Illegal {
+		a.sunk = append(a.sunk, slices.Clone(ev.Sunk))
+	}
+}
+
+// EndGame learns the enemy ships the bot sank in the game just played:
+// the whole layout when it won (as Learn), the ships it sank when not
+// (arena.Learner, with NewGame).
+func (a *Adaptive) EndGame(series.End) {
+	a.model.LearnShips(a.sunk)
 }
 
 // Shoot implements Player: density's shot with the prior of the ships
