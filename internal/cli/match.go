@@ -92,7 +92,16 @@ knowledge, it finds the games a player lost after a position the solver
 values drawn or won for it, with the action that threw it away (proven
 throws), and those lost from a position of three ships against two or
 three that the solver's bounded search could not value (unproved). The
-table lists them by game index and seed; --json adds an "audit" object.`,
+table lists them by game index and seed; --json adds an "audit" object.
+It also says how each player's games went: a win before perfect
+information, or after it from a known position the solver values won,
+drawn or lost (the loser threw it), or could not value, with the loser's
+ships sunk before it; a game not won as a draw forced under perfect
+information (the first known position drawn for the player, with its
+material, e.g. "3+2 vs 2"), lost or unvalued there, a known won position
+not converted, or no perfect information at all, with the enemy's fleet
+known while the player's own was hidden or the other way round.
+kaisen replay --audit DIR audits a directory of replays the same way.`,
 		Example: `  kaisen match                                   (stateplayer2 vs random, 1000 games)
   kaisen match --p1 random --p2 random -n 10000
   kaisen match --p1 stateplayer2 --p2 random -n 1000 --seed 42 --json
@@ -255,15 +264,21 @@ func printMatch(e *env, sum *arena.Summary, asJSON bool) error {
 	return writeMatchTable(e.stdout, sum)
 }
 
+// resultJSON is the games played and won of a match's --json summary
+// (and of kaisen replay --audit DIR's).
+type resultJSON struct {
+	Games  int    `json:"games"`
+	P1     string `json:"p1"`
+	P2     string `json:"p2"`
+	P1Wins int    `json:"p1_wins"`
+	P2Wins int    `json:"p2_wins"`
+	Draws  int    `json:"draws"`
+}
+
 // matchJSON is the --json summary; its keys are part of the command's
 // interface (scripts parse the last line of stdout).
 type matchJSON struct {
-	Games       int     `json:"games"`
-	P1          string  `json:"p1"`
-	P2          string  `json:"p2"`
-	P1Wins      int     `json:"p1_wins"`
-	P2Wins      int     `json:"p2_wins"`
-	Draws       int     `json:"draws"`
+	resultJSON
 	P1Forfeits  int     `json:"p1_forfeits"`
 	P2Forfeits  int     `json:"p2_forfeits"`
 	MeanActions float64 `json:"mean_actions"`
@@ -281,7 +296,7 @@ type matchJSON struct {
 
 func writeMatchJSON(w io.Writer, s *arena.Summary) error {
 	out := matchJSON{
-		Games: s.Games, P1: s.P1, P2: s.P2, P1Wins: s.P1Wins, P2Wins: s.P2Wins, Draws: s.Draws,
+		resultJSON: resultJSON{Games: s.Games, P1: s.P1, P2: s.P2, P1Wins: s.P1Wins, P2Wins: s.P2Wins, Draws: s.Draws},
 		P1Forfeits: s.P1Forfeits, P2Forfeits: s.P2Forfeits, MeanActions: s.Mean, P90Actions: s.P90,
 		GamesPerSec: float64(int64(s.GamesPerSec()*10+0.5)) / 10, Seed: s.Seed, Series: s.Series,
 	}

@@ -30,7 +30,7 @@ type replayFlags struct {
 func newReplayCmd(e *env) *cobra.Command {
 	var f replayFlags
 	cmd := &cobra.Command{
-		Use:   "replay FILE",
+		Use:   "replay FILE|DIR",
 		Short: "Show a recorded game turn by turn as ASCII boards",
 		Long: `Show a replay written by kaisen match --replays or kaisen serve. The game
 (submarine or battleship) is read from the file's header.
@@ -64,8 +64,12 @@ turn (docs/replays.md).
 With --audit (submarine) the game is checked with the exact endgame solver
 instead of drawn (docs/endgame.md, "Auditing finished games"): when both
 fleets became common knowledge, and whether the loser lost a position the
-solver values drawn or won for it, with the action that threw it away;
-with --json as one object.
+solver values drawn or won for it, with the action that threw it away,
+and how the game went for each side by the solver (see kaisen match
+--audit); with --json as one object. --audit DIR audits every replay
+(*.jsonl) of a directory, e.g. one written by kaisen match --replays, and
+prints the summary kaisen match --audit prints, with the games won, drawn
+and lost and the length of the longest game won by a player.
 
 With --json the replay is checked as with --verify and summarised as one
 JSON object: file, game, version, seed, players, first, outcome, winner,
@@ -78,6 +82,7 @@ actions (submarine) or shots (battleship), forfeits.`,
   kaisen replay out/game-000003.jsonl --verify    check the file, print a one-line summary
   kaisen replay out/game-000003.jsonl --html game.html   a web page to step through (with heatmaps)
   kaisen replay out/game-000003.jsonl --audit     lost after a position the exact solver holds? (submarine)
+  kaisen replay out/ --audit --json               the same for every replay of a match (submarine)
   kaisen match --game battleship -n 3 --replays bs/ && kaisen replay bs/game-000001.jsonl --boards turn
   kaisen replay bs/game-000001.jsonl --cyrillic   columns а б в г д е ж з и к`,
 		Args: cobra.ExactArgs(1),
