@@ -13,6 +13,7 @@ import (
 // layouts and the per-cell map).
 func BenchmarkCountEmpty(b *testing.B) {
 	pos := battleship.NewPosition(battleship.DefaultRules())
+	defer reportCPU(b)()
 	for b.Loop() {
 		c, err := Count(context.Background(), pos, CountOptions{})
 		if err != nil {

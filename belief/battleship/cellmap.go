@@ -202,14 +202,25 @@ func (a *cellAcc) result(total *big.Int) (*Counts, error) {
 	for i := range res.Cells {
 		res.Cells[i] = new(big.Int)
 	}
+	frame := make([]*big.Int, len(a.frameCells))
 	for i := range a.frameCells {
 		v := a.frameCells[i]
 		if m == 1 {
 			v = a.fast[i].big()
 		}
-		if v != nil {
-			res.Cells[d.orig(i)] = v
+		if v == nil {
+			v = new(big.Int)
 		}
+		frame[i] = v
+	}
+	for i, v := range frame {
+		if d.mirror {
+			// The representatives' cells and their mirror images, each
+			// orbit counted twice (see counter.mirror): halve.
+			v = new(big.Int).Add(v, frame[i-i%d.w+d.w-1-i%d.w])
+			v.Rsh(v, 1)
+		}
+		res.Cells[d.orig(i)] = v
 	}
 	for r := range d.h {
 		rt := a.rowTotals[r]

@@ -118,7 +118,7 @@ func count(ctx context.Context, pos *battleship.Position, opt CountOptions, cc *
 	}
 	var work int64
 	for m := 1; m <= maxLimbs; m *= 2 {
-		c := &counter{problem: pr, m: m, ctx: ctx, maxWork: opt.MaxWork, work: work, progress: opt.Progress}
+		c := &counter{problem: pr, m: m, ctx: ctx, maxWork: opt.MaxWork, work: work, progress: opt.Progress, mirror: pr.symmetric}
 		if cc != nil {
 			c.reuse, c.keepAll = cc.last, true
 		}

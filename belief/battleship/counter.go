@@ -39,6 +39,8 @@ const maxCachedStates = 1 << 20
 // shares those.
 type enumCache struct {
 	w, h   int
+	tr     bool // the frame is the board transposed
+	mirror bool // row-end profiles merged with their mirror images
 	kc     []int
 	status []uint8
 	keys   [][]key    // per boundary 0..done
@@ -56,7 +58,7 @@ func (d *counter) cache() *enumCache {
 		return nil
 	}
 	return &enumCache{
-		w: d.w, h: d.h, kc: d.kc, status: d.status,
+		w: d.w, h: d.h, tr: d.tr, mirror: d.mirror, kc: d.kc, status: d.status,
 		keys: d.keys[:d.done+1], fwd: d.fwd[:d.done+1], trans: d.trans[:d.done],
 		done: d.done, failKeys: d.failKeys,
 	}
@@ -66,7 +68,7 @@ func (d *counter) cache() *enumCache {
 // the number of leading cells whose status is the same (d.cells() when all
 // are: the virtual last row always is).
 func (c *enumCache) prefix(p *problem) (int, bool) {
-	if c.w != p.w || c.h != p.h || !slices.Equal(c.kc, p.kc) {
+	if c.w != p.w || c.h != p.h || c.tr != p.tr || c.mirror != p.symmetric || !slices.Equal(c.kc, p.kc) {
 		return 0, false
 	}
 	for i, st := range p.status {

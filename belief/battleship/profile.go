@@ -22,6 +22,7 @@ const (
 type problem struct {
 	w, h      int  // frame size: w is the profile width
 	tr        bool // frame is the board transposed
+	symmetric bool // every row of the frame reads the same right to left (mirrorSymmetric)
 	ow        int  // board width
 	size      int  // board cells
 	status    []uint8
@@ -68,6 +69,21 @@ func newProblem(pos *battleship.Position) (*problem, error) {
 	for i := range p.status {
 		p.status[i] = status[p.orig(i)]
 	}
+	p.symmetric = p.mirrorSymmetric()
+	if W == H && !p.symmetric {
+		// A square board symmetric top to bottom only is symmetric left to
+		// right transposed: count it transposed.
+		q := *p
+		q.tr = true
+		q.status = make([]uint8, p.w*p.h)
+		for i := range q.status {
+			q.status[i] = status[q.orig(i)]
+		}
+		if q.mirrorSymmetric() {
+			q.symmetric = true
+			*p = q
+		}
+	}
 	p.kc = battleship.CountByLength(rem)
 	p.L = len(p.kc) - 1
 	if p.L > battleship.MaxShipLen {
@@ -92,6 +108,20 @@ func newProblem(pos *battleship.Position) (*problem, error) {
 		}
 	}
 	return p, nil
+}
+
+// mirrorSymmetric reports whether every row of the frame reads the same
+// right to left.
+func (p *problem) mirrorSymmetric() bool {
+	for r := range p.h {
+		row := p.status[r*p.w : (r+1)*p.w]
+		for c := range p.w / 2 {
+			if row[c] != row[p.w-1-c] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // orig maps a frame index to the board's cell index.
@@ -125,6 +155,21 @@ func (p *problem) run(x uint8) (h, u int) {
 // key is a profile: one byte per column, columns 0-7 in lo and 8-15 in hi
 // (a struct rather than an array so that it travels in registers).
 type key struct{ lo, hi uint64 }
+
+// mirror returns the profile of w columns read right to left.
+func (k key) mirror(w int) key {
+	// Reverse all 16 bytes, then shift the w codes down to columns 0..w-1.
+	lo, hi := bits.ReverseBytes64(k.hi), bits.ReverseBytes64(k.lo)
+	s := uint(8 * (16 - w))
+	if s >= 64 {
+		return key{lo: hi >> (s - 64)}
+	}
+	return key{lo: lo>>s | hi<<(64-s), hi: hi >> s}
+}
+
+// less orders profiles (any fixed total order does: it picks the
+// representative of a profile and its mirror image).
+func (k key) less(o key) bool { return k.hi < o.hi || k.hi == o.hi && k.lo < o.lo }
 
 func (k key) get(j int) uint8 {
 	if j < 8 {

@@ -29,6 +29,7 @@ import (
 	"math/big"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -275,14 +276,15 @@ func (d *counter) spanTransfer(t int, src, dst *spanLayer, backward bool) error 
 }
 
 // gatherUseful returns the useful entries of layer l at boundary t (a row
-// end, whose masks are kept), in mask order, profile after profile.
-func (d *counter) gatherUseful(t int, l *spanLayer) []uint64 {
+// end, whose masks are kept), in mask order, profile after profile, in a
+// buffer from bufs.
+func (d *counter) gatherUseful(t int, l *spanLayer, bufs *bufPool) []uint64 {
 	pw, m := d.pw, d.masks[t]
 	n := 0
 	for _, x := range m {
 		n += bits.OnesCount64(x)
 	}
-	out := make([]uint64, 0, n)
+	out := bufs.get(n)[:0]
 	for i := range d.sizes[t] {
 		base := int(l.off[i]) - int(l.lo[i])
 		for q, x := range m[i*pw : (i+1)*pw] {
@@ -292,6 +294,33 @@ func (d *counter) gatherUseful(t int, l *spanLayer) []uint64 {
 		}
 	}
 	return out
+}
+
+// bufPool keeps the buffers of the row ends' values once combined, for
+// the next row ends (safe for concurrent use).
+type bufPool struct {
+	mu   sync.Mutex
+	free [][]uint64
+}
+
+// get returns a buffer of n elements, reused when one is large enough.
+func (p *bufPool) get(n int) []uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, b := range p.free {
+		if cap(b) >= n {
+			p.free = slices.Delete(p.free, i, i+1)
+			return b[:n]
+		}
+	}
+	return make([]uint64, n)
+}
+
+// put gives buffers back.
+func (p *bufPool) put(bs ...[]uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.free = append(p.free, bs...)
 }
 
 // spanPass is what a numeric pass on spans calls back: charge with the
@@ -419,10 +448,11 @@ func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
 		return d.runSpansInTurn(acc)
 	}
 	var mu sync.Mutex
+	var bufs bufPool
 	kept := make([][]uint64, d.h)
 	meet := func(forward bool) func(r int, l *spanLayer) error {
 		return func(r int, l *spanLayer) error {
-			g := d.gatherUseful((r+1)*d.w, l)
+			g := d.gatherUseful((r+1)*d.w, l, &bufs)
 			mu.Lock()
 			other := kept[r]
 			if other == nil {
@@ -432,6 +462,7 @@ func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
 			}
 			kept[r] = nil
 			mu.Unlock()
+			defer bufs.put(g, other)
 			if forward {
 				return d.combineRow(acc, r, g, other)
 			}
@@ -485,11 +516,12 @@ func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
 // the backward pass, combining as it goes.
 func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
 	before := d.work
+	var bufs bufPool
 	rowF := make([][]uint64, d.h)
 	total, err := d.spanForward(spanPass{
 		charge: d.charge,
 		row: func(r int, l *spanLayer) error {
-			rowF[r] = d.gatherUseful((r+1)*d.w, l)
+			rowF[r] = d.gatherUseful((r+1)*d.w, l, &bufs)
 			return nil
 		},
 	})
@@ -502,9 +534,10 @@ func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
 	err = d.spanBackward(spanPass{
 		charge: d.charge,
 		row: func(r int, l *spanLayer) error {
-			f := rowF[r]
+			f, b := rowF[r], d.gatherUseful((r+1)*d.w, l, &bufs)
 			rowF[r] = nil
-			return d.combineRow(acc, r, f, d.gatherUseful((r+1)*d.w, l))
+			defer bufs.put(f, b)
+			return d.combineRow(acc, r, f, b)
 		},
 	})
 	if err != nil {

@@ -22,7 +22,7 @@ func countWith(pos *battleship.Position, compact bool) (*Counts, error) {
 	}
 	var work int64
 	for m := 1; ; m *= 2 {
-		c := &counter{problem: pr, m: m, ctx: context.Background(), compact: compact, work: work}
+		c := &counter{problem: pr, m: m, ctx: context.Background(), compact: compact, work: work, mirror: pr.symmetric}
 		res, err := c.run()
 		work = c.work
 		if errors.Is(err, errOverflow) && m < maxLimbs {

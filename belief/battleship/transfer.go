@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -47,7 +48,21 @@ type counter struct {
 	compact bool // run passes 3 and 4 on compact vectors even with one limb (the reference)
 	// spanMode: pass 2 also records what the span passes need (sp) and
 	// keeps the masks of the row ends only.
-	spanMode       bool
+	spanMode bool
+	// mirror: the frame is symmetric left to right (problem.symmetric) and
+	// the row-end profiles are merged with their mirror images. The
+	// programme then runs on orbits: at a row end a state stands for a
+	// profile s and its mirror image s' (one profile when s = s'), its
+	// forward values are the sum of F over the orbit and its backward
+	// values B of either profile (B(s) = B(s'), as the rest of the board
+	// is symmetric too). From a row end the next row's cells start from
+	// one profile per orbit and its transitions land on the orbits of the
+	// next row end, so forward values stay orbit sums (the layouts from
+	// s to an orbit number those from s' to it) and backward values stay
+	// per profile; a row end's F·B is the layouts through the orbit. The
+	// cells of each row are counted for the representative and folded
+	// (cellAcc.result): about half the profiles, the same numbers.
+	mirror         bool
 	sp             *spanPlan
 	done, failKeys int
 	progress       func(done, total int) // CountOptions.Progress
@@ -213,6 +228,27 @@ func (d *counter) orShiftDown(dst, src []uint64, l int) {
 	dst[1] |= x1 & v[1]
 }
 
+// arena hands out slices carved from large chunks: fewer, larger
+// allocations for the many slices of the first pass, without the spare
+// capacity of slices grown by append.
+type arena[T any] struct{ free []T }
+
+// arenaChunk is the size of an arena's chunks, in elements.
+const arenaChunk = 1 << 16
+
+// alloc returns a zeroed slice of n elements whose capacity is n.
+func (a *arena[T]) alloc(n int) []T {
+	if n > len(a.free) {
+		if n > arenaChunk/4 {
+			return make([]T, n)
+		}
+		a.free = make([]T, arenaChunk)
+	}
+	s := a.free[:n:n]
+	a.free = a.free[n:]
+	return s
+}
+
 func maskZero(m []uint64) bool {
 	for _, x := range m {
 		if x != 0 {
@@ -278,6 +314,9 @@ func (d *counter) forwardSupports() error {
 	d.ticks += start // reused cells count as done
 	keys, sf := d.keys[start], d.fwd[start]
 	var idx keyTable
+	var kbuf [2][]key
+	var sbuf []uint64
+	fwdArena, trArena := arena[uint64]{}, arena[uint32]{}
 	// cellRules tabled per (row end, status): entry up*nc+left, 0 until used.
 	nc := 4*d.L + 1
 	var tabs []uint64
@@ -306,9 +345,11 @@ func (d *counter) forwardSupports() error {
 			maxKeys = int((d.maxWork - d.work) / workPerState)
 		}
 		idx.reset(len(keys) + len(keys)/4)
-		nkeys := make([]key, 0, len(keys)+len(keys)/2)
-		nsf := make([]uint64, 0, cap(nkeys)*pw)
-		tr := make([]uint32, 2*len(keys))
+		// The layer is built in scratch buffers and copied to its exact
+		// size once complete (the buffers keep the largest layer's size).
+		nkeys := kbuf[(t-start)&1][:0]
+		nsf := sbuf[:0]
+		tr := trArena.alloc(2 * len(keys))
 		for i, k := range keys {
 			m := sf[i*pw : (i+1)*pw]
 			if maskZero(m) {
@@ -341,13 +382,19 @@ func (d *counter) forwardSupports() error {
 				if c > 0 {
 					nk.set(c-1, uint8(r>>8))
 				}
+				if rowEnd && d.mirror {
+					if mk := nk.mirror(d.w); mk.less(nk) {
+						nk = mk // a profile and its mirror image are one state (see mirror)
+					}
+				}
 				ship := int(r >> 16 & 0xff)
 				j, seen := idx.find(nk, nkeys)
 				if !seen {
 					j = int32(len(nkeys))
 					nkeys = append(nkeys, nk)
 					idx.put(j, nkeys)
-					nsf = append(nsf, make([]uint64, pw)...)
+					nsf = slices.Grow(nsf, pw)[:len(nsf)+pw]
+					clear(nsf[len(nsf)-pw:])
 					if len(nkeys) == maxKeys+1 {
 						// The charge below cannot pass any more: fail now.
 						d.failKeys = len(nkeys)
@@ -366,7 +413,13 @@ func (d *counter) forwardSupports() error {
 		if _, ok := d.rowEnd(t); !ok && !d.keepAll {
 			d.keys[t] = nil // only the row ends' profiles are needed later
 		}
-		keys, sf = nkeys, nsf
+		kbuf[(t-start)&1], sbuf = nkeys, nsf // keep the grown buffers
+		sf = fwdArena.alloc(len(nsf))
+		copy(sf, nsf)
+		keys = nkeys
+		if _, ok := d.rowEnd(t + 1); ok || d.keepAll || t+1 == n {
+			keys = slices.Clone(nkeys) // kept: the scratch buffer is reused two cells on
+		}
 		d.keys[t+1], d.fwd[t+1] = keys, sf
 		d.sizes[t+1] = len(keys)
 		d.states += len(keys)
@@ -405,8 +458,22 @@ func (d *counter) completionSupports() {
 	if d.spanMode {
 		d.sp.record(d, n)
 	}
+	var spare []uint64 // a dropped mask to reuse (span mode)
+	maxSize := slices.Max(d.sizes)
 	for t := n - 1; t >= 0; t-- {
-		cur := make([]uint64, pw*d.sizes[t])
+		var cur []uint64
+		_, kept := d.rowEnd(t)
+		kept = kept || !d.spanMode || t == 0
+		switch {
+		case kept:
+			cur = make([]uint64, pw*d.sizes[t])
+		case spare != nil:
+			cur = spare[:pw*d.sizes[t]] // dropped after the cell before: reuse it
+			clear(cur)
+			spare = nil
+		default:
+			cur = make([]uint64, pw*d.sizes[t], pw*maxSize)
+		}
 		for e, x := range d.trans[t] {
 			if x == 0 {
 				continue
@@ -419,6 +486,7 @@ func (d *counter) completionSupports() {
 			d.sp.record(d, t)
 			if _, ok := d.rowEnd(t + 1); !ok && t+1 < n {
 				d.masks[t+1] = nil // the span passes need the masks of the row ends only
+				spare = rb
 			}
 		}
 		rb = cur
