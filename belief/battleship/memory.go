@@ -21,8 +21,9 @@ func syntacticExcess(w int) float64 { return min(5, 0.6*float64(w)) }
 // programme will create. On empty boards it is within 10% of the count
 // (25.5 million on 12x12, exactly as counted); on positions with shots it
 // is above it, by up to about 3.5 times on the positions of the tests,
-// because the fleet prunes profiles the bound keeps. It costs
-// microseconds.
+// because the fleet prunes profiles the bound keeps. On positions
+// symmetric left to right (in the frame) it is halved, as the count
+// merges mirror images. It costs microseconds.
 func EstimateStates(pos *battleship.Position) (int64, error) {
 	p, err := newProblem(pos)
 	if err != nil {
@@ -85,16 +86,20 @@ func EstimateStates(pos *battleship.Position) (int64, error) {
 		}
 		total += ways[0][0] + ways[0][1] + ways[1][0] + ways[1][1]
 	}
+	if p.symmetric {
+		total /= 2 // a profile and its mirror image are one state (counter.mirror)
+	}
 	return int64(total / syntacticExcess(w)), nil
 }
 
-// EstimateMemory estimates the peak memory of Count(pos) in bytes:
-// EstimateStates times the bytes a profile costs over the four passes
-// (its code, transitions, supports and values: 96 bytes for the Russian
-// fleet, the peak resident memory over Counts.States of the compact passes
-// on the empty 10x10 to 12x12 boards). The span passes need less (82 bytes
-// a profile on 10x10, 48 on 12x12, measured with kaisen count), so the
-// estimate is an upper bound there.
+// EstimateMemory estimates the peak resident memory of a process that runs
+// Count(pos), in bytes: processOverhead plus EstimateStates times the
+// bytes a profile costs over the four passes (its code, transitions,
+// supports and values: 96 bytes for the Russian fleet, the peak resident
+// memory over Counts.States of the compact passes on the empty 10x10 to
+// 12x12 boards). The span passes need less (about 69 bytes a profile on
+// the empty 10x10 board and 39 on 12x12 over the process's own 21 MB,
+// measured with kaisen count), so the estimate is an upper bound there.
 func EstimateMemory(pos *battleship.Position) (int64, error) {
 	states, err := EstimateStates(pos)
 	if err != nil {
@@ -105,5 +110,10 @@ func EstimateMemory(pos *battleship.Position) (int64, error) {
 		return 0, err
 	}
 	words := int64((p.P + 63) / 64)
-	return states * (64 + 16*words), nil
+	return processOverhead + states*(64+16*words), nil
 }
+
+// processOverhead is the resident memory of the process beside the
+// count's own (the Go runtime and the binary: 21 MB for kaisen count of a
+// 5x5 board), rounded up.
+const processOverhead = 32 << 20

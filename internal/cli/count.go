@@ -60,8 +60,10 @@ empty 10x10 board, the scale of the published map); --div 1 prints exact
 counts. --json prints exact numbers. --html FILE also draws the map as a
 heatmap (the probability of a ship on each cell) in a web page.
 
-Memory: the count keeps every profile of its transfer-matrix programme,
-about 1.2 GB for the empty 12x12 board and hundreds of GiB for 16x16. The
+Memory: the count keeps every profile of its transfer-matrix programme
+(a board symmetric left to right keeps one of each profile and its mirror
+image): about 100 MB for the empty 10x10 board, 520 MB for 12x12 and
+hundreds of GiB for 16x16. The
 estimate (from the board, the fleet and the shots) is printed on stderr
 before counting, and a count above --max-memory (default 4GiB) is refused
 at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
@@ -95,7 +97,7 @@ at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
 			// The count's memory is mostly long slices of numbers, which the
 			// collector does not scan: collecting more often costs little
 			// (about 8% of the time on the empty 10x10 board) and keeps the
-			// peak resident memory near what is live (185 MB there, not 250).
+			// peak resident memory near what is live.
 			defer debug.SetGCPercent(debug.SetGCPercent(25))
 			counts, err := bsbelief.Count(cmd.Context(), pos, opt)
 			if bar != nil && err == nil {

@@ -148,7 +148,7 @@ func TestCountMemoryGuard(t *testing.T) {
 	}{
 		{"16x16 refused", []string{"--size", "16x16"}, ExitUsage, "more than --max-memory 4.00 GiB", ""},
 		{"small board counted", []string{"--size", "5x5", "--fleet", "3,2,1", "--div", "1"}, ExitOK, "count: about ", "layouts: "},
-		{"tight limit", []string{"--size", "8x8", "--fleet", "4,3,2,2,1,1", "--max-memory", "1MiB"}, ExitUsage, "needs about 12.2 MiB of memory, more than --max-memory 1.00 MiB", ""},
+		{"tight limit", []string{"--size", "8x8", "--fleet", "4,3,2,2,1,1", "--max-memory", "1MiB"}, ExitUsage, "needs about 38.1 MiB of memory, more than --max-memory 1.00 MiB", ""},
 		{"bad limit", []string{"--max-memory", "lots"}, ExitUsage, `--max-memory "lots"`, ""},
 		{"bad unit", []string{"--max-memory", "4bb"}, ExitUsage, `unit "bb"`, ""},
 	}
