@@ -52,6 +52,9 @@ type Admiral struct {
 	// enemyDisp is each enemy ship's summed displacement: its current cell
 	// minus its initial one (every move tells it).
 	enemyDisp [submarine.MaxShips][2]int
+	// learnt is the enemy placement prior learnt over a series
+	// (admiral_series.go), nil outside one.
+	learnt *learntPrior
 
 	enemyJ, ownJ *belief.Joint // nil in the per-ship fallback
 	enemyS, ownS belief.Ships  // always kept (careful updates)

@@ -166,25 +166,32 @@ func (p *planner) weighEnemy(limit int) bool {
 	sp := a.shared.prior
 	w := a.cfg.Belief.SpreadWeight
 	count := a.enemyJ.Count()
-	if w <= 0 || sp.disabled || count > admiralPriorMaxPool {
+	spreadOn := w > 0 && !sp.disabled
+	if (!spreadOn && a.learnt == nil) || count > admiralPriorMaxPool {
 		return false
 	}
 	p.fromJoint(&p.pall, count, a.enemyJ.Alive(), count, a.enemyJ.Placement)
 	ships := p.pall.ships
-	plain, spread := sp.priorWeights(w, len(ships))
+	plain, spread := 1.0, 1.0
+	if spreadOn {
+		plain, spread = sp.priorWeights(w, len(ships))
+	}
 	p.weights = slices.Grow(p.weights[:0], count)[:count]
 	total, nSpread := 0.0, 0
 	b := a.rules.Board
 	for k, t := range p.pall.tup {
 		q := plain
-		if sp.spreadAt(b, t, ships, &a.enemyDisp) {
+		if spreadOn && sp.spreadAt(b, t, ships, &a.enemyDisp) {
 			q = spread
 			nSpread++
+		}
+		if a.learnt != nil {
+			q *= a.learnt.at(b, t, ships, &a.enemyDisp)
 		}
 		p.weights[k] = q
 		total += q
 	}
-	if nSpread == 0 || nSpread == count {
+	if a.learnt == nil && (nSpread == 0 || nSpread == count) {
 		return false
 	}
 	dst := &p.pe

@@ -55,6 +55,7 @@ var registry = roster.New(ErrUnknownPlayer, "players", []Entry{
 		Config:  "configs/admiral.yaml",
 		Build:   buildAdmiral,
 	},
+	{Name: "admiral-series", Summary: "admiral that learns the enemy's placement prior over a series (kaisen match --series; admiral's settings)", Config: "configs/admiral.yaml", Build: buildSeriesAdmiral},
 	{Name: "hirota", Summary: "port of the published hirota_player: exact joint beliefs, attack max P(ship)/hp, flee when located and in reach", Config: "configs/hirota.yaml", Build: jgBuild(DefaultHirotaConfig)},
 	{Name: "joint-greedy", Summary: "the family of hirota: tunable attack score, flee, approach, idling and placement prior", Config: "configs/joint-greedy.yaml", Build: jgBuild(DefaultJointGreedyConfig)},
 }...)
