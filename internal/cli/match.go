@@ -77,8 +77,9 @@ replays (schema in docs/battleship.md; kaisen replay draws them).
 --series N plays the games in series of N: games 0..N-1 are series 0,
 N..2N-1 series 1, and so on (the last may be shorter). The players of a
 series are the same instances from its first game to its last, so a player
-that learns across games (arena.Learner, e.g. the Battleship AI adaptive)
-learns from the earlier games of its series and from nothing else; every other player is made fresh for every game as
+that learns across games (arena.Learner: the Battleship AI adaptive, the
+submarine AI admiral-series) learns from the earlier games of its series
+and from nothing else; every other player is made fresh for every game as
 without --series. Seats still alternate (p1 in seat 0 in even games) and
 game i keeps its seed, so a series match of players that do not learn
 plays exactly the games of a plain one. The games of a series are played
@@ -110,6 +111,7 @@ kaisen replay --audit DIR audits a directory of replays the same way.`,
   kaisen match --p1 random --p2 random --rules configs/match.yaml   (board, fleet, draw limit)
   kaisen match --game battleship --p1 density --p2 gridbot -n 200 --seed 1 --json
   kaisen match --game battleship --p1 adaptive --p2 gridbot -n 500 --series 50 --seed 1
+  kaisen match --p1 admiral-series --p2 hirota -n 200 --series 20 --seed 5100
   kaisen match --p1 admiral --p2 hirota -n 400 --seed 2027 --audit
   kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
 		Args: cobra.NoArgs,
