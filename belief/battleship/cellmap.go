@@ -37,6 +37,7 @@ func limbsBig(v []uint64) *big.Int {
 
 func (d *counter) run() (*Counts, error) {
 	d.spanMode = d.m == 1 && !d.compact
+	d.half = !d.plain && d.h >= 2 && d.tbSymmetric()
 	if err := d.enumerate(); err != nil {
 		return nil, err
 	}
@@ -44,7 +45,7 @@ func (d *counter) run() (*Counts, error) {
 		// Pass 2 knows the work of the numeric passes (each moves the
 		// entries of every cell once): a count that would not fit stops
 		// now, before either starts.
-		if d.work+2*d.sp.numericWork() > d.maxWork {
+		if d.work+d.sp.numericWorkTo(d.fwdEnd())+d.sp.numericWork() > d.maxWork {
 			return nil, fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
 		}
 	} else if d.maxWork > 0 {
@@ -52,11 +53,15 @@ func (d *counter) run() (*Counts, error) {
 		// now if that alone breaks the budget.
 		var entries int64
 		for t := range d.cells() {
+			k := 1 // the backward pass
+			if t < d.fwdEnd() {
+				k = 2 // and the forward pass
+			}
 			for _, x := range d.masks[t] {
-				entries += int64(bits.OnesCount64(x))
+				entries += int64(k * bits.OnesCount64(x))
 			}
 		}
-		if d.work+2*entries*workPerEntry > d.maxWork {
+		if d.work+entries*workPerEntry > d.maxWork {
 			return nil, fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
 		}
 	}
@@ -105,11 +110,16 @@ func (d *counter) runCompact(acc *cellAcc) (*big.Int, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The backward pass moves at least the entries the forward pass moved
+	// (all of them when the forward pass walked every cell).
 	if err := d.checkBackwardBudget(d.work - before); err != nil {
 		return nil, err
 	}
 	m := d.m
 	combine := func(r int, b []uint64, off []int32) error {
+		if d.half && r > d.halfRow() {
+			return nil // a mirror image of a row above
+		}
 		f := rowF[(r+1)*d.w]
 		for i, k := range d.rowKeys(r) {
 			lo, hi := int(off[i]), int(off[i+1])
@@ -140,12 +150,44 @@ func (d *counter) runCompact(acc *cellAcc) (*big.Int, error) {
 	if _, err := d.backwardValues(false, combine); err != nil {
 		return nil, err
 	}
+	if d.half {
+		return acc.halfTotal(), nil
+	}
 	// The total: the count through the last boundary (the all-empty profile).
 	total := new(big.Int)
 	if last := rowF[n]; len(last) > 0 {
 		total = limbsBig(last[:m])
 	}
 	return total, nil
+}
+
+// halfTotal copies the sums of the rows above the middle to the rows
+// below it, on a count whose forward pass stopped at the middle
+// (counter.half: the board is symmetric top to bottom, so is its map),
+// and returns the total, row 0's.
+func (a *cellAcc) halfTotal() *big.Int {
+	d := a.d
+	R, w := d.halfRow(), d.w
+	for r := R + 1; r < d.h; r++ {
+		m := d.h - 1 - r
+		copy(a.fast[r*w:(r+1)*w], a.fast[m*w:(m+1)*w])
+		a.fastTotals[r] = a.fastTotals[m]
+		for c := range w {
+			if v := a.frameCells[m*w+c]; v != nil {
+				a.frameCells[r*w+c] = new(big.Int).Set(v)
+			}
+		}
+		if v := a.rowTotals[m]; v != nil {
+			a.rowTotals[r] = new(big.Int).Set(v)
+		}
+	}
+	if d.m == 1 {
+		return a.fastTotals[0].big()
+	}
+	if a.rowTotals[0] == nil {
+		return new(big.Int)
+	}
+	return new(big.Int).Set(a.rowTotals[0])
 }
 
 // cellAcc accumulates the layouts through each row-end profile into the

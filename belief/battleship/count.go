@@ -97,8 +97,10 @@ type CountOptions struct {
 	// or the work done plus a proven lower bound of what remains, passes it.
 	MaxWork int64
 	// Progress, when set, is called after each cell of each of the three
-	// long passes, with done of total steps (total is 3 cells; a count
-	// that restarts with more precision starts over from 0). The two
+	// long passes, with done of total steps (total is 3 cells, less the
+	// bottom rows of the frame on a board symmetric top to bottom, whose
+	// forward pass stops at the middle; a count that restarts with more
+	// precision starts over from 0). The two
 	// numeric passes of a count without MaxWork run at the same time on
 	// two goroutines: the calls are serialized, in order of done, but may
 	// come from either.

@@ -81,13 +81,29 @@ func TestCountProgress(t *testing.T) {
 	require.NoError(t, err)
 	r, err := battleship.NewRules(b, []int{3, 2, 1})
 	require.NoError(t, err)
-	var calls, last, total int
-	_, err = Count(context.Background(), battleship.NewPosition(r), CountOptions{Progress: func(done, n int) {
-		require.Equal(t, last+1, done)
-		calls, last, total = calls+1, done, n
-	}})
-	require.NoError(t, err)
-	require.Equal(t, 3*5*(6+1), total, "three passes over the frame (5 wide after transposing) and its closing row")
-	require.Equal(t, total, last)
-	require.Equal(t, total, calls)
+	asym := battleship.NewPosition(r)
+	asym.Marks[7] = battleship.Water
+	tests := []struct {
+		name  string
+		pos   *battleship.Position
+		total int
+		why   string
+	}{
+		{"empty", battleship.NewPosition(r), 2*5*(6+1) + 5*3,
+			"two passes over the frame (5 wide after transposing) and its closing row, the forward pass over its top 3 rows (symmetric)"},
+		{"one miss", asym, 3 * 5 * (6 + 1), "three passes over the frame (5 wide after transposing) and its closing row"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls, last, total int
+			_, err = Count(context.Background(), tt.pos, CountOptions{Progress: func(done, n int) {
+				require.Equal(t, last+1, done)
+				calls, last, total = calls+1, done, n
+			}})
+			require.NoError(t, err)
+			require.Equal(t, tt.total, total, tt.why)
+			require.Equal(t, total, last)
+			require.Equal(t, total, calls)
+		})
+	}
 }

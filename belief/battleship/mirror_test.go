@@ -3,6 +3,7 @@ package bsbelief
 import (
 	"context"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -59,17 +60,23 @@ func symmetricMarks(rules *battleship.Rules, seed uint64, misses, hits int, flip
 	return pos
 }
 
-// countPlain counts pos without merging mirror images (the programme as it
-// runs on boards that are not symmetric).
+// countPlain counts pos without merging mirror images and with a forward
+// pass over every row (the programme as it runs on boards that are not
+// symmetric).
 func countPlain(t *testing.T, pos *battleship.Position) (*Counts, error) {
 	t.Helper()
 	pr, err := newProblem(pos)
 	require.NoError(t, err)
+	var work int64
 	for m := 1; ; m *= 2 {
-		c := &counter{problem: pr, m: m, ctx: context.Background()}
+		c := &counter{problem: pr, m: m, ctx: context.Background(), plain: true, work: work}
 		res, err := c.run()
+		work = c.work
 		if err == errOverflow && m < maxLimbs {
 			continue
+		}
+		if err == nil {
+			res.Work = work
 		}
 		return res, err
 	}
@@ -161,4 +168,95 @@ func TestMirrorOnlyWhenSymmetric(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want.States, got.States)
 	requireCountsEqual(t, pos, got)
+}
+
+// bothWaysMarks returns a position of rules with random misses and hits
+// mirrored top to bottom, and left to right too when both is set.
+func bothWaysMarks(rules *battleship.Rules, seed uint64, misses, hits int, both bool) *battleship.Position {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	b := rules.Board
+	w, h := b.Width(), b.Height()
+	pos := battleship.NewPosition(rules)
+	for i := range misses + hits {
+		x, y := rng.IntN(w), rng.IntN(h)
+		m := battleship.Water
+		if i >= misses {
+			m = battleship.Damaged
+		}
+		cells := []grid.Cell{grid.Cell(y*w + x), grid.Cell((h-1-y)*w + x)}
+		if both {
+			cells = append(cells, grid.Cell(y*w+w-1-x), grid.Cell((h-1-y)*w+w-1-x))
+		}
+		for _, c := range cells {
+			if b.IsUsable(c) {
+				pos.Marks[c] = m
+			}
+		}
+	}
+	return pos
+}
+
+// TestHalfCountsEqualPlainCounts counts positions symmetric top to bottom
+// (in the frame), where the forward pass stops at the middle row and the
+// map of the rows below it is mirrored, against the plain count: same
+// totals and maps, same profiles, less work; every tenth also against
+// plain enumeration. Odd and even heights, symmetric both ways or top to
+// bottom only, counts above 64 bits (the compact passes), one goroutine
+// (the passes in turn).
+func TestHalfCountsEqualPlainCounts(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules *battleship.Rules
+		both  bool
+		n     int
+		procs int
+	}{
+		{"5x7 top to bottom", mustRules(t, grid.MustBoard(5, 7, nil), 3, 2, 1, 1), false, 60, 0},
+		{"6x6 both ways", mustRules(t, grid.MustBoard(6, 6, nil), 3, 2, 2, 1), true, 60, 0},
+		{"4x5 odd height in turn", mustRules(t, grid.MustBoard(4, 5, nil), 3, 2, 1), false, 40, 1},
+		{"3x2 two rows", mustRules(t, grid.MustBoard(3, 2, nil), 2, 1), true, 10, 0},
+		{"4x40 overflow", mustRules(t, grid.MustBoard(4, 40, nil), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), false, 4, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.procs > 0 {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(tt.procs))
+			}
+			n := tt.n
+			if race.Enabled {
+				n = max(2, n/5)
+			}
+			halved := 0
+			for seed := range uint64(n) {
+				pos := bothWaysMarks(tt.rules, seed, int(seed%7), int(seed%3), tt.both)
+				pr, err := newProblem(pos)
+				if err != nil {
+					continue // an inconsistent pattern (a hit next to a sunk ship)
+				}
+				require.True(t, pr.tbSymmetric(), pos.Text())
+				want, wantErr := countPlain(t, pos)
+				got, gotErr := Count(context.Background(), pos, CountOptions{})
+				if wantErr != nil {
+					require.EqualError(t, gotErr, wantErr.Error(), pos.Text())
+					continue
+				}
+				require.NoError(t, gotErr, pos.Text())
+				require.Equal(t, want.Total.String(), got.Total.String(), pos.Text())
+				for c := range want.Cells {
+					require.Equal(t, want.Cells[c].String(), got.Cells[c].String(), "%s: cell %d", pos.Text(), c)
+				}
+				if !pr.symmetric {
+					require.Equal(t, want.States, got.States, pos.Text())
+				}
+				if got.Total.Sign() > 0 {
+					require.Less(t, got.Work, want.Work, pos.Text())
+				}
+				halved++
+				if seed%10 == 0 && tt.rules.Board.Size() <= 40 {
+					requireCountsEqual(t, pos, got)
+				}
+			}
+			require.Positive(t, halved)
+		})
+	}
 }

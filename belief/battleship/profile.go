@@ -7,6 +7,7 @@ package bsbelief
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 )
@@ -119,6 +120,17 @@ func (p *problem) mirrorSymmetric() bool {
 			if row[c] != row[p.w-1-c] {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// tbSymmetric reports whether every row of the frame has the statuses of
+// its mirror row, top to bottom.
+func (p *problem) tbSymmetric() bool {
+	for r := range p.h / 2 {
+		if !slices.Equal(p.status[r*p.w:(r+1)*p.w], p.status[(p.h-1-r)*p.w:(p.h-r)*p.w]) {
+			return false
 		}
 	}
 	return true

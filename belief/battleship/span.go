@@ -67,10 +67,13 @@ func newSpanPlan(d *counter) *spanPlan {
 	return sp
 }
 
-// numericWork is the work one numeric pass charges.
-func (sp *spanPlan) numericWork() int64 {
+// numericWork is the work one numeric pass over every cell charges.
+func (sp *spanPlan) numericWork() int64 { return sp.numericWorkTo(len(sp.work)) }
+
+// numericWorkTo is the work of cells 0..n-1.
+func (sp *spanPlan) numericWorkTo(n int) int64 {
 	var w int64
-	for _, x := range sp.work {
+	for _, x := range sp.work[:n] {
 		w += x * workPerEntry
 	}
 	return w
@@ -345,7 +348,7 @@ func (d *counter) checkPass(p spanPass) error {
 
 // spanForward is pass 3 on spans; it returns the total.
 func (d *counter) spanForward(p spanPass) (uint64, error) {
-	n := d.cells()
+	n := d.fwdEnd()
 	var cur, next spanLayer
 	cur.fill(d, 0)
 	if len(cur.v) > 0 {
@@ -371,7 +374,7 @@ func (d *counter) spanForward(p spanPass) (uint64, error) {
 		}
 	}
 	var total uint64
-	if len(cur.v) > 0 {
+	if len(cur.v) > 0 && n == d.cells() {
 		total = cur.v[0] // the last boundary: one profile, span [K, K+1)
 	}
 	return total, nil
@@ -452,6 +455,9 @@ func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
 	kept := make([][]uint64, d.h)
 	meet := func(forward bool) func(r int, l *spanLayer) error {
 		return func(r int, l *spanLayer) error {
+			if d.half && r > d.halfRow() {
+				return nil // a mirror image of a row above
+			}
 			g := d.gatherUseful((r+1)*d.w, l, &bufs)
 			mu.Lock()
 			other := kept[r]
@@ -509,13 +515,22 @@ func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
 	if err := d.charge(workF + workB); err != nil {
 		return nil, err
 	}
-	return new(big.Int).SetUint64(total), nil
+	return d.spanTotal(acc, total), nil
+}
+
+// spanTotal returns the total of a count whose passes on spans are done:
+// the forward pass's, or when it stopped at the middle (half) the total
+// of row 0, once the rows below the middle are mirrored.
+func (d *counter) spanTotal(acc *cellAcc, total uint64) *big.Int {
+	if !d.half {
+		return new(big.Int).SetUint64(total)
+	}
+	return acc.halfTotal()
 }
 
 // runSpansInTurn runs the forward pass, keeping the row ends' values, then
 // the backward pass, combining as it goes.
 func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
-	before := d.work
 	var bufs bufPool
 	rowF := make([][]uint64, d.h)
 	total, err := d.spanForward(spanPass{
@@ -528,12 +543,15 @@ func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := d.checkBackwardBudget(d.work - before); err != nil {
+	if err := d.checkBackwardBudget(d.sp.numericWork()); err != nil {
 		return nil, err
 	}
 	err = d.spanBackward(spanPass{
 		charge: d.charge,
 		row: func(r int, l *spanLayer) error {
+			if d.half && r > d.halfRow() {
+				return nil // a mirror image of a row above
+			}
 			f, b := rowF[r], d.gatherUseful((r+1)*d.w, l, &bufs)
 			rowF[r] = nil
 			defer bufs.put(f, b)
@@ -543,5 +561,5 @@ func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
 	if err != nil {
 		return nil, err
 	}
-	return new(big.Int).SetUint64(total), nil
+	return d.spanTotal(acc, total), nil
 }

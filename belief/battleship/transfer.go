@@ -62,7 +62,14 @@ type counter struct {
 	// per profile; a row end's F·B is the layouts through the orbit. The
 	// cells of each row are counted for the representative and folded
 	// (cellAcc.result): about half the profiles, the same numbers.
-	mirror         bool
+	mirror bool
+	// half: the frame is symmetric top to bottom (each row has the
+	// statuses of its mirror row), so the forward numeric pass stops after
+	// row R = (h-1)/2 and the map of the rows below it is the mirror image
+	// of the rows above (fwdEnd): the backward pass still walks every
+	// cell, down to row 0, and the rows 0..R are combined as usual.
+	half           bool
+	plain          bool // no half (the tests' reference; mirror is set by the caller)
 	sp             *spanPlan
 	done, failKeys int
 	progress       func(done, total int) // CountOptions.Progress
@@ -77,8 +84,21 @@ func (d *counter) tick() {
 		d.tickMu.Lock()
 		defer d.tickMu.Unlock()
 		d.ticks++
-		d.progress(d.ticks, 3*d.cells())
+		d.progress(d.ticks, 2*d.cells()+d.fwdEnd())
 	}
+}
+
+// halfRow is the last row the forward numeric pass walks when it stops at
+// the middle (half): the rows below it are the mirror images of rows above.
+func (d *counter) halfRow() int { return (d.h - 1) / 2 }
+
+// fwdEnd is the number of cells the forward numeric pass walks: every
+// cell, or the rows down to halfRow (half).
+func (d *counter) fwdEnd() int {
+	if d.half {
+		return (d.halfRow() + 1) * d.w
+	}
+	return d.cells()
 }
 
 // cells is the number of cells the programme walks: the board plus one
@@ -641,7 +661,7 @@ func (d *counter) move1(ms, md []uint64, l int, vs, vd []uint64, backward bool) 
 
 // forwardValues is pass 3: F on the useful entries, kept where keep says.
 func (d *counter) forwardValues(keep func(t int) bool) ([][]uint64, error) {
-	n, m := d.cells(), d.m
+	n, m := d.fwdEnd(), d.m
 	out := make([][]uint64, n+1)
 	off := d.offsets(0)
 	vec := make([]uint64, int(off[len(off)-1])*m)
