@@ -105,21 +105,10 @@ func (d *counter) checkBackwardBudget(moved int64) error {
 // and returns the total.
 func (d *counter) runCompact(acc *cellAcc) (*big.Int, error) {
 	n := d.cells()
-	before := d.work
-	rowF, err := d.forwardValues(func(t int) bool { _, ok := d.rowEnd(t); return ok || t == n })
-	if err != nil {
-		return nil, err
-	}
-	// The backward pass moves at least the entries the forward pass moved
-	// (all of them when the forward pass walked every cell).
-	if err := d.checkBackwardBudget(d.work - before); err != nil {
-		return nil, err
-	}
+	keep := func(t int) bool { _, ok := d.rowEnd(t); return ok || t == n }
+	var rowF [][]uint64
 	m := d.m
 	combine := func(r int, b []uint64, off []int32) error {
-		if d.half && r > d.halfRow() {
-			return nil // a mirror image of a row above
-		}
 		f := rowF[(r+1)*d.w]
 		for i, k := range d.rowKeys(r) {
 			lo, hi := int(off[i]), int(off[i+1])
@@ -147,11 +136,42 @@ func (d *counter) runCompact(acc *cellAcc) (*big.Int, error) {
 		}
 		return nil
 	}
-	if _, err := d.backwardValues(false, combine); err != nil {
+	if d.half {
+		// The backward pass first, as runSpansHalf: keep its values at the
+		// row ends down to the middle, then combine them with the forward
+		// values of the rows above.
+		R := d.halfRow()
+		rowB, rowOff := make([][]uint64, R+1), make([][]int32, R+1)
+		_, err := d.backwardValues(false, func(r int, b []uint64, off []int32) error {
+			if r <= R {
+				rowB[r], rowOff[r] = b, off
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if rowF, err = d.forwardValues(keep); err != nil {
+			return nil, err
+		}
+		for r := range R + 1 {
+			if err := combine(r, rowB[r], rowOff[r]); err != nil {
+				return nil, err
+			}
+		}
+		return acc.halfTotal(), nil
+	}
+	before := d.work
+	var err error
+	if rowF, err = d.forwardValues(keep); err != nil {
 		return nil, err
 	}
-	if d.half {
-		return acc.halfTotal(), nil
+	// The backward pass moves exactly the entries the forward pass moved.
+	if err := d.checkBackwardBudget(d.work - before); err != nil {
+		return nil, err
+	}
+	if _, err := d.backwardValues(false, combine); err != nil {
+		return nil, err
 	}
 	// The total: the count through the last boundary (the all-empty profile).
 	total := new(big.Int)

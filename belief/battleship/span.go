@@ -334,6 +334,20 @@ type spanPass struct {
 	charge func(units int64) error
 	row    func(r int, l *spanLayer) error
 	stop   *atomic.Bool
+	// mem, when set, holds the two layers the pass works in (the memory
+	// of a pass run before it, reused).
+	mem *[2]spanLayer
+	// last: no pass walks the cells from fwdEnd on after this one (the
+	// backward pass frees their transitions and spans as it goes).
+	last bool
+}
+
+// layers returns the two layers a pass works in.
+func (p spanPass) layers() (*spanLayer, *spanLayer) {
+	if p.mem == nil {
+		p.mem = new([2]spanLayer)
+	}
+	return &p.mem[0], &p.mem[1]
 }
 
 // errStopped ends a pass that the other pass's failure made useless.
@@ -349,7 +363,7 @@ func (d *counter) checkPass(p spanPass) error {
 // spanForward is pass 3 on spans; it returns the total.
 func (d *counter) spanForward(p spanPass) (uint64, error) {
 	n := d.fwdEnd()
-	var cur, next spanLayer
+	cur, next := p.layers()
 	cur.fill(d, 0)
 	if len(cur.v) > 0 {
 		cur.v[0] = 1 // the empty prefix, entry 0 (its span is [0, 1))
@@ -360,7 +374,7 @@ func (d *counter) spanForward(p spanPass) (uint64, error) {
 		}
 		d.tick()
 		next.fill(d, t+1)
-		if err := d.spanTransfer(t, &cur, &next, false); err != nil {
+		if err := d.spanTransfer(t, cur, next, false); err != nil {
 			return 0, err
 		}
 		if err := p.charge(d.sp.work[t] * workPerEntry); err != nil {
@@ -368,7 +382,7 @@ func (d *counter) spanForward(p spanPass) (uint64, error) {
 		}
 		cur, next = next, cur
 		if r, ok := d.rowEnd(t + 1); ok && r < d.h {
-			if err := p.row(r, &cur); err != nil {
+			if err := p.row(r, cur); err != nil {
 				return 0, err
 			}
 		}
@@ -383,7 +397,7 @@ func (d *counter) spanForward(p spanPass) (uint64, error) {
 // spanBackward is pass 4 on spans.
 func (d *counter) spanBackward(p spanPass) error {
 	n := d.cells()
-	var cur, next spanLayer
+	cur, next := p.layers()
 	next.fill(d, n)
 	for i := range d.sizes[n] {
 		if next.lo[i] < next.hi[i] { // the only useful entry is K: nothing left to finish
@@ -396,15 +410,19 @@ func (d *counter) spanBackward(p spanPass) error {
 		}
 		d.tick()
 		cur.fill(d, t)
-		if err := d.spanTransfer(t, &cur, &next, true); err != nil {
+		if err := d.spanTransfer(t, cur, next, true); err != nil {
 			return err
 		}
 		if err := p.charge(d.sp.work[t] * workPerEntry); err != nil {
 			return err
 		}
 		cur, next = next, cur
+		if p.last && t >= d.fwdEnd() && !d.keepAll {
+			// The last pass is done with cell t and boundary t+1.
+			d.trans[t], d.sp.first[t+1], d.sp.last[t+1] = nil, nil, nil
+		}
 		if r, ok := d.rowEnd(t); ok {
-			if err := p.row(r, &next); err != nil {
+			if err := p.row(r, next); err != nil {
 				return err
 			}
 		}
@@ -447,7 +465,9 @@ func (d *counter) combineRow(acc *cellAcc, r int, f, b []uint64) error {
 // row. The work is charged at the end: run has checked that it fits the
 // budget.
 func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
-	if runtime.GOMAXPROCS(0) < 2 {
+	if runtime.GOMAXPROCS(0) < 2 || d.half {
+		// With half, the forward pass is a third of the work: running
+		// the passes in turn (runSpansHalf) saves memory for little time.
 		return d.runSpansInTurn(acc)
 	}
 	var mu sync.Mutex
@@ -455,9 +475,6 @@ func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
 	kept := make([][]uint64, d.h)
 	meet := func(forward bool) func(r int, l *spanLayer) error {
 		return func(r int, l *spanLayer) error {
-			if d.half && r > d.halfRow() {
-				return nil // a mirror image of a row above
-			}
 			g := d.gatherUseful((r+1)*d.w, l, &bufs)
 			mu.Lock()
 			other := kept[r]
@@ -515,25 +532,63 @@ func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
 	if err := d.charge(workF + workB); err != nil {
 		return nil, err
 	}
-	return d.spanTotal(acc, total), nil
+	return new(big.Int).SetUint64(total), nil
 }
 
-// spanTotal returns the total of a count whose passes on spans are done:
-// the forward pass's, or when it stopped at the middle (half) the total
-// of row 0, once the rows below the middle are mirrored.
-func (d *counter) spanTotal(acc *cellAcc, total uint64) *big.Int {
-	if !d.half {
-		return new(big.Int).SetUint64(total)
+// runSpansHalf runs the passes of a count whose forward pass stops at
+// the middle (half): the backward pass first, keeping the values of rows
+// 0..R and freeing the transitions and spans of the rows below as it
+// goes, then the forward pass over rows 0..R, combining as it goes. The
+// backward pass is the larger: it runs while the fewest row values are
+// kept. Both passes charge as they go (run has checked that they fit the
+// budget); the compact passes run in the same order (runCompact), so
+// that the work charged before a limb overflows is theirs.
+func (d *counter) runSpansHalf(acc *cellAcc) (*big.Int, error) {
+	var bufs bufPool
+	var mem [2]spanLayer
+	R := d.halfRow()
+	rowB := make([][]uint64, d.h)
+	err := d.spanBackward(spanPass{
+		mem:    &mem,
+		charge: d.charge,
+		last:   true,
+		row: func(r int, l *spanLayer) error {
+			if r <= R {
+				rowB[r] = d.gatherUseful((r+1)*d.w, l, &bufs)
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	return acc.halfTotal()
+	_, err = d.spanForward(spanPass{
+		mem:    &mem,
+		charge: d.charge,
+		row: func(r int, l *spanLayer) error {
+			f, b := d.gatherUseful((r+1)*d.w, l, &bufs), rowB[r]
+			rowB[r] = nil
+			defer bufs.put(f, b)
+			return d.combineRow(acc, r, f, b)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return acc.halfTotal(), nil
 }
 
 // runSpansInTurn runs the forward pass, keeping the row ends' values, then
 // the backward pass, combining as it goes.
 func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
+	if d.half {
+		return d.runSpansHalf(acc)
+	}
 	var bufs bufPool
+	var mem [2]spanLayer
 	rowF := make([][]uint64, d.h)
 	total, err := d.spanForward(spanPass{
+		mem:    &mem,
 		charge: d.charge,
 		row: func(r int, l *spanLayer) error {
 			rowF[r] = d.gatherUseful((r+1)*d.w, l, &bufs)
@@ -547,11 +602,9 @@ func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
 		return nil, err
 	}
 	err = d.spanBackward(spanPass{
+		mem:    &mem,
 		charge: d.charge,
 		row: func(r int, l *spanLayer) error {
-			if d.half && r > d.halfRow() {
-				return nil // a mirror image of a row above
-			}
 			f, b := rowF[r], d.gatherUseful((r+1)*d.w, l, &bufs)
 			rowF[r] = nil
 			defer bufs.put(f, b)
@@ -561,5 +614,5 @@ func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.spanTotal(acc, total), nil
+	return new(big.Int).SetUint64(total), nil
 }
