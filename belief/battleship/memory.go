@@ -97,8 +97,8 @@ func EstimateStates(pos *battleship.Position) (int64, error) {
 // bytes a profile costs over the four passes (its code, transitions,
 // supports and values: 96 bytes for the Russian fleet, the peak resident
 // memory over Counts.States of the compact passes on the empty 10x10 to
-// 12x12 boards). The span passes need less (about 54 bytes a profile on
-// the empty 10x10 board and under 40 on 12x12 over the process's own 21 MB,
+// 12x12 boards). The span passes need less (about 46 bytes a profile on
+// the empty 10x10 board and 33 on 12x12 over the process's own 20 MiB,
 // measured with kaisen count), so the estimate is an upper bound there.
 func EstimateMemory(pos *battleship.Position) (int64, error) {
 	states, err := EstimateStates(pos)
