@@ -33,25 +33,32 @@ func TestKeyMirror(t *testing.T) {
 	}
 }
 
-// symmetricMarks returns a position of rules with random misses and hits
-// mirrored left to right (top to bottom when flip is set: the frame of a
-// board wider than tall is its transpose) from seed.
-func symmetricMarks(rules *battleship.Rules, seed uint64, misses, hits int, flip bool) *battleship.Position {
+// mirroredMarks returns a position of rules with random misses and hits
+// drawn from seed, each mirrored left to right (lr) and top to bottom
+// (tb): the frame of a board wider than tall is its transpose, so its
+// rows are the board's columns.
+func mirroredMarks(rules *battleship.Rules, seed uint64, misses, hits int, lr, tb bool) *battleship.Position {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	b := rules.Board
 	w, h := b.Width(), b.Height()
 	pos := battleship.NewPosition(rules)
 	for i := range misses + hits {
 		x, y := rng.IntN(w), rng.IntN(h)
-		mx, my := w-1-x, y
-		if flip {
-			mx, my = x, h-1-y
-		}
 		m := battleship.Water
 		if i >= misses {
 			m = battleship.Damaged
 		}
-		for _, c := range []grid.Cell{grid.Cell(y*w + x), grid.Cell(my*w + mx)} {
+		cells := []grid.Cell{grid.Cell(y*w + x)}
+		if lr {
+			cells = append(cells, grid.Cell(y*w+w-1-x))
+		}
+		if tb {
+			cells = append(cells, grid.Cell((h-1-y)*w+x))
+		}
+		if lr && tb {
+			cells = append(cells, grid.Cell((h-1-y)*w+w-1-x))
+		}
+		for _, c := range cells {
 			if b.IsUsable(c) {
 				pos.Marks[c] = m
 			}
@@ -82,6 +89,55 @@ func countPlain(t *testing.T, pos *battleship.Position) (*Counts, error) {
 	}
 }
 
+// countBothWays counts pos plainly and as Count does and checks that
+// both give the same error, or the same total and map. It returns the
+// problem and the two counts, got nil when pos is not consistent or the
+// count fails.
+func countBothWays(t *testing.T, pos *battleship.Position) (*problem, *Counts, *Counts) {
+	t.Helper()
+	pr, err := newProblem(pos)
+	if err != nil {
+		return nil, nil, nil // an inconsistent pattern (a hit next to a sunk ship)
+	}
+	want, wantErr := countPlain(t, pos)
+	got, gotErr := Count(context.Background(), pos, CountOptions{})
+	if wantErr != nil {
+		require.EqualError(t, gotErr, wantErr.Error(), pos.Text())
+		return pr, nil, nil
+	}
+	require.NoError(t, gotErr, pos.Text())
+	require.Equal(t, want.Total.String(), got.Total.String(), pos.Text())
+	for c := range want.Cells {
+		require.Equal(t, want.Cells[c].String(), got.Cells[c].String(), "%s: cell %d", pos.Text(), c)
+	}
+	return pr, want, got
+}
+
+// eachSymmetricCount counts the positions gen makes from seeds 0..n-1
+// (fewer under the race detector) both ways (countBothWays), checks each
+// consistent one with check and every tenth on a small board against
+// plain enumeration too.
+func eachSymmetricCount(t *testing.T, n int, gen func(seed uint64) *battleship.Position, check func(pos *battleship.Position, pr *problem, want, got *Counts)) {
+	t.Helper()
+	if race.Enabled {
+		n = max(2, n/5)
+	}
+	counted := 0
+	for seed := range uint64(n) {
+		pos := gen(seed)
+		pr, want, got := countBothWays(t, pos)
+		if got == nil {
+			continue
+		}
+		check(pos, pr, want, got)
+		counted++
+		if seed%10 == 0 && pos.Rules.Board.Size() <= 40 {
+			requireCountsEqual(t, pos, got)
+		}
+	}
+	require.Positive(t, counted)
+}
+
 // TestMirrorCountsEqualPlainCounts counts symmetric positions with mirror
 // images merged (as Count does) and without: the totals and every cell of
 // the map agree, with fewer profiles; every tenth also against plain
@@ -106,39 +162,15 @@ func TestMirrorCountsEqualPlainCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := tt.n
-			if race.Enabled {
-				n = max(2, n/5)
-			}
-			merged := 0
-			for seed := range uint64(n) {
-				pos := symmetricMarks(tt.rules, seed, int(seed%7), int(seed%3), tt.flip)
-				pr, err := newProblem(pos)
-				if err != nil {
-					continue // an inconsistent pattern (a hit next to a sunk ship)
-				}
+			eachSymmetricCount(t, tt.n, func(seed uint64) *battleship.Position {
+				return mirroredMarks(tt.rules, seed, int(seed%7), int(seed%3), !tt.flip, tt.flip)
+			}, func(pos *battleship.Position, pr *problem, want, got *Counts) {
 				require.True(t, pr.symmetric, pos.Text())
-				want, wantErr := countPlain(t, pos)
-				got, gotErr := Count(context.Background(), pos, CountOptions{})
-				if wantErr != nil {
-					require.EqualError(t, gotErr, wantErr.Error(), pos.Text())
-					continue
-				}
-				require.NoError(t, gotErr, pos.Text())
-				require.Equal(t, want.Total.String(), got.Total.String(), pos.Text())
-				for c := range want.Cells {
-					require.Equal(t, want.Cells[c].String(), got.Cells[c].String(), "%s: cell %d", pos.Text(), c)
-				}
 				require.LessOrEqual(t, got.States, want.States, pos.Text())
 				if got.Total.Sign() > 0 {
 					require.Less(t, got.States, want.States, pos.Text())
 				}
-				merged++
-				if seed%10 == 0 && tt.rules.Board.Size() <= 40 {
-					requireCountsEqual(t, pos, got)
-				}
-			}
-			require.Positive(t, merged)
+			})
 		})
 	}
 }
@@ -170,32 +202,6 @@ func TestMirrorOnlyWhenSymmetric(t *testing.T) {
 	requireCountsEqual(t, pos, got)
 }
 
-// bothWaysMarks returns a position of rules with random misses and hits
-// mirrored top to bottom, and left to right too when both is set.
-func bothWaysMarks(rules *battleship.Rules, seed uint64, misses, hits int, both bool) *battleship.Position {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	b := rules.Board
-	w, h := b.Width(), b.Height()
-	pos := battleship.NewPosition(rules)
-	for i := range misses + hits {
-		x, y := rng.IntN(w), rng.IntN(h)
-		m := battleship.Water
-		if i >= misses {
-			m = battleship.Damaged
-		}
-		cells := []grid.Cell{grid.Cell(y*w + x), grid.Cell((h-1-y)*w + x)}
-		if both {
-			cells = append(cells, grid.Cell(y*w+w-1-x), grid.Cell((h-1-y)*w+w-1-x))
-		}
-		for _, c := range cells {
-			if b.IsUsable(c) {
-				pos.Marks[c] = m
-			}
-		}
-	}
-	return pos
-}
-
 // TestHalfCountsEqualPlainCounts counts positions symmetric top to bottom
 // (in the frame), where the forward pass stops at the middle row and the
 // map of the rows below it is mirrored, against the plain count: same
@@ -222,41 +228,17 @@ func TestHalfCountsEqualPlainCounts(t *testing.T) {
 			if tt.procs > 0 {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(tt.procs))
 			}
-			n := tt.n
-			if race.Enabled {
-				n = max(2, n/5)
-			}
-			halved := 0
-			for seed := range uint64(n) {
-				pos := bothWaysMarks(tt.rules, seed, int(seed%7), int(seed%3), tt.both)
-				pr, err := newProblem(pos)
-				if err != nil {
-					continue // an inconsistent pattern (a hit next to a sunk ship)
-				}
+			eachSymmetricCount(t, tt.n, func(seed uint64) *battleship.Position {
+				return mirroredMarks(tt.rules, seed, int(seed%7), int(seed%3), tt.both, true)
+			}, func(pos *battleship.Position, pr *problem, want, got *Counts) {
 				require.True(t, pr.tbSymmetric(), pos.Text())
-				want, wantErr := countPlain(t, pos)
-				got, gotErr := Count(context.Background(), pos, CountOptions{})
-				if wantErr != nil {
-					require.EqualError(t, gotErr, wantErr.Error(), pos.Text())
-					continue
-				}
-				require.NoError(t, gotErr, pos.Text())
-				require.Equal(t, want.Total.String(), got.Total.String(), pos.Text())
-				for c := range want.Cells {
-					require.Equal(t, want.Cells[c].String(), got.Cells[c].String(), "%s: cell %d", pos.Text(), c)
-				}
 				if !pr.symmetric {
 					require.Equal(t, want.States, got.States, pos.Text())
 				}
 				if got.Total.Sign() > 0 {
 					require.Less(t, got.Work, want.Work, pos.Text())
 				}
-				halved++
-				if seed%10 == 0 && tt.rules.Board.Size() <= 40 {
-					requireCountsEqual(t, pos, got)
-				}
-			}
-			require.Positive(t, halved)
+			})
 		})
 	}
 }
