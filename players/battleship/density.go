@@ -36,6 +36,20 @@ type DensityConfig struct {
 	// LookaheadBudget bounds the work of the lookahead counts of one move
 	// (in the same work units as Budget); beyond it the move is greedy.
 	LookaheadBudget time.Duration `mapstructure:"lookahead_budget"`
+	// Experimental scores, measured against greedy in docs/battleship.md
+	// (all 0: off). DiagWeight, DiagCellWeight: every move scores
+	// share(c) * (1 + w * (the share, the number) of the unknown cells
+	// diagonal to c). With lookahead, the candidates score share(c) +
+	// ClearWeight * E[share ruled out by the answer] + ClearCellWeight *
+	// E[cells ruled out] + KillClearWeight * E[cells ruled out by a kill]
+	// + EntropyWeight * the entropy of the answer (bits), the answers
+	// counted exactly.
+	DiagWeight      float64 `mapstructure:"diag_weight"`
+	DiagCellWeight  float64 `mapstructure:"diag_cell_weight"`
+	ClearWeight     float64 `mapstructure:"clear_weight"`
+	ClearCellWeight float64 `mapstructure:"clear_cell_weight"`
+	KillClearWeight float64 `mapstructure:"kill_clear_weight"`
+	EntropyWeight   float64 `mapstructure:"entropy_weight"`
 }
 
 // DefaultDensityConfig is the built-in configuration (equal to
@@ -62,6 +76,15 @@ func (c *DensityConfig) Validate() error {
 	}
 	if !(c.LookaheadWeight >= 0 && c.LookaheadWeight <= 10) {
 		errs = append(errs, fmt.Errorf("lookahead_weight %v: want 0 to 10", c.LookaheadWeight))
+	}
+	for _, w := range []struct {
+		key string
+		v   float64
+	}{{"diag_weight", c.DiagWeight}, {"diag_cell_weight", c.DiagCellWeight}, {"clear_weight", c.ClearWeight},
+		{"clear_cell_weight", c.ClearCellWeight}, {"kill_clear_weight", c.KillClearWeight}, {"entropy_weight", c.EntropyWeight}} {
+		if !(w.v >= 0 && w.v <= 10) {
+			errs = append(errs, fmt.Errorf("%s %v: want 0 to 10", w.key, w.v))
+		}
 	}
 	if c.LookaheadBudget < 0 || c.LookaheadBudget > time.Hour {
 		errs = append(errs, fmt.Errorf("lookahead_budget %v: want 0 to 1h", c.LookaheadBudget))
@@ -227,6 +250,10 @@ func (d *Density) Shoot() grid.Cell {
 					return d.pick(best, MethodExact, fmt.Sprintf("lookahead score %.4f (share + %g × best next share) of %s layouts", v, d.cfg.LookaheadWeight, counts.Total))
 				}
 			}
+			if d.cfg.DiagWeight > 0 || d.cfg.DiagCellWeight > 0 {
+				best, _ := argmax(unknown, d.shaped(d.weighted(counts.Cells), bigFloat(counts.Total)))
+				return d.pick(best, MethodExact, "shaped")
+			}
 			if d.inForce != nil {
 				best, _ := argmax(unknown, d.weighted(counts.Cells))
 				return d.pick(best, MethodExact, fmt.Sprintf("%s of %s layouts, prior weight %.3f", counts.Cells[best[0]], counts.Total, d.weight(best[0])))
@@ -245,6 +272,9 @@ func (d *Density) Shoot() grid.Cell {
 			for c := range cells {
 				cells[c] *= d.inForce[c]
 			}
+		}
+		if d.cfg.DiagWeight > 0 || d.cfg.DiagCellWeight > 0 {
+			cells = d.shaped(cells, est.Sum)
 		}
 		best, _ := argmax(unknown, cells)
 		return d.pick(best, MethodSampled, fmt.Sprintf("share %.3f of %d weighted draws (effective %.0f)", est.Share(best[0]), est.Draws, est.ESS))

@@ -5,6 +5,7 @@ package bsplayers
 import (
 	"cmp"
 	"context"
+	"math"
 	"math/big"
 	"slices"
 
@@ -73,6 +74,7 @@ func (d *Density) lookahead(ctx context.Context, counts *bsbelief.Counts, unknow
 	spent := int64(0)
 	for _, c := range cands {
 		next := 0.0 // sum over answers of the (weighted) layouts through the best next cell
+		cleared, clearedCells, entropy, killCleared := 0.0, 0.0, 0.0, 0.0
 		for _, q := range answers(d.pos, c) {
 			if spent >= maxWork {
 				return nil, 0, false
@@ -85,6 +87,28 @@ func (d *Density) lookahead(ctx context.Context, counts *bsbelief.Counts, unknow
 			if cs.Total.Sign() == 0 {
 				continue
 			}
+			pq := bigFloat(cs.Total) / total
+			entropy -= pq * math.Log2(pq)
+			if d.cfg.ClearWeight > 0 || d.cfg.ClearCellWeight > 0 || d.cfg.KillClearWeight > 0 {
+				m, k := 0.0, 0.0
+				for n := range unknown.All() {
+					if n != c && cs.Cells[n].Sign() == 0 && counts.Cells[n].Sign() > 0 {
+						m += bigFloat(counts.Cells[n])
+						k++
+					}
+				}
+				cleared += pq * m / total
+				clearedCells += pq * k
+			}
+			if d.cfg.KillClearWeight > 0 && q.Marks[c] == battleship.Sunk {
+				k := 0.0
+				for n := range unknown.All() {
+					if n != c && cs.Cells[n].Sign() == 0 && counts.Cells[n].Sign() > 0 {
+						k++
+					}
+				}
+				killCleared += pq * k
+			}
 			if len(cs.Remaining) == 0 {
 				next += bigFloat(cs.Total) // the fleet is sunk: nothing more to miss
 				continue
@@ -96,7 +120,7 @@ func (d *Density) lookahead(ctx context.Context, counts *bsbelief.Counts, unknow
 			}
 			next += m
 		}
-		score := (bigFloat(counts.Cells[c])*d.weight(c) + d.cfg.LookaheadWeight*next) / total
+		score := (bigFloat(counts.Cells[c])*d.weight(c)+d.cfg.LookaheadWeight*next)/total + d.cfg.ClearWeight*cleared + d.cfg.ClearCellWeight*clearedCells + d.cfg.EntropyWeight*entropy + d.cfg.KillClearWeight*killCleared
 		switch {
 		case score > top+1e-12:
 			top, best = score, []grid.Cell{c}

@@ -2,6 +2,7 @@ package bsplayers
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -129,21 +130,8 @@ func TestLookaheadMatchesEnumeration(t *testing.T) {
 		"....\n.x..\n....\no..o",
 		"oo..\no...\n....\n...o",
 	} {
-		pos, err := battleship.ParsePosition(marks, r.Fleet)
-		require.NoError(t, err)
-		pos.Rules = r
+		pos, consistent := consistent4x4(t, r, all, marks)
 		unknown := pos.Set(battleship.Unknown)
-		var consistent [][]grid.Set
-		for _, l := range all {
-			occ := l[0].Union(l[1])
-			ok := !occ.Intersects(pos.Set(battleship.Water)) && pos.Set(battleship.Damaged).AndNot(occ).Empty()
-			for _, s := range l {
-				ok = ok && !s.AndNot(pos.Set(battleship.Damaged)).Empty()
-			}
-			if ok {
-				consistent = append(consistent, l)
-			}
-		}
 		want := map[grid.Cell]float64{}
 		for c := range unknown.All() {
 			groups := map[string][][]grid.Set{}
@@ -247,4 +235,138 @@ func TestLookaheadGivesUpBeyondItsBudget(t *testing.T) {
 	shots, err := Solo(context.Background(), r, d, layout)
 	require.NoError(t, err)
 	require.Equal(t, DensityStats{Exact: shots}, d.Stats())
+}
+
+// TestLookaheadTermsMatchEnumeration checks the experimental terms of the
+// lookahead score (entropy of the answer, share and cells ruled out, cells
+// ruled out by a kill) against a plain enumeration of the layouts of a 4x4
+// board with ships 2 and 1, each term alone and all together.
+func TestLookaheadTermsMatchEnumeration(t *testing.T) {
+	r, err := battleship.NewRules(grid.MustBoard(4, 4, nil), []int{2, 1})
+	require.NoError(t, err)
+	b := r.Board
+	all := layouts4x4(b)
+	type terms struct{ share, entropy, mass, cells, kill float64 }
+	for _, marks := range []string{
+		"....\n....\n....\n....",
+		"o...\n.o..\n..x.\n....",
+		"....\n.x..\n....\no..o",
+	} {
+		pos, layouts := consistent4x4(t, r, all, marks)
+		unknown := pos.Set(battleship.Unknown)
+		damaged := pos.Set(battleship.Damaged)
+		var consistent []grid.Set // the occupied cells of each consistent layout
+		for _, l := range layouts {
+			consistent = append(consistent, l[0].Union(l[1]))
+		}
+		n := float64(len(consistent))
+		possible := map[grid.Cell]bool{}
+		for _, occ := range consistent {
+			for c := range occ.All() {
+				possible[c] = true
+			}
+		}
+		want := map[grid.Cell]terms{}
+		for c := range unknown.All() {
+			groups := map[string][]grid.Set{}
+			for _, l := range layouts {
+				occ := l[0].Union(l[1])
+				key := "miss"
+				for _, s := range l {
+					if s.Has(c) {
+						key = "hit"
+						if s.AndNot(damaged).AndNot(setOf(c)).Empty() {
+							key = "kill"
+						}
+					}
+				}
+				groups[key] = append(groups[key], occ)
+			}
+			var tm terms
+			for key, g := range groups {
+				pq := float64(len(g)) / n
+				tm.entropy -= pq * math.Log2(pq)
+				var mass, cells float64
+				for d := range unknown.All() {
+					if d == c || !possible[d] {
+						continue
+					}
+					through := 0
+					for _, occ := range g {
+						if occ.Has(d) {
+							through++
+						}
+					}
+					if through == 0 {
+						k := 0
+						for _, occ := range consistent {
+							if occ.Has(d) {
+								k++
+							}
+						}
+						mass += float64(k) / n
+						cells++
+					}
+				}
+				tm.mass += pq * mass
+				tm.cells += pq * cells
+				if key == "kill" {
+					tm.kill += pq * cells
+				}
+				if key != "miss" {
+					tm.share += pq
+				}
+			}
+			want[c] = tm
+		}
+		for _, w := range [][4]float64{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}, {0.3, 0.5, 0.2, 0.7}} {
+			cfg := DefaultDensityConfig()
+			cfg.Lookahead, cfg.LookaheadWeight = 16, 0
+			cfg.EntropyWeight, cfg.ClearWeight, cfg.ClearCellWeight, cfg.KillClearWeight = w[0], w[1], w[2], w[3]
+			score := func(tm terms) float64 {
+				return tm.share + w[0]*tm.entropy + w[1]*tm.mass + w[2]*tm.cells + w[3]*tm.kill
+			}
+			d := NewDensity(r, cfg, mustPlacer(t, r), rand.New(rand.NewPCG(1, 1)))
+			d.pos = pos
+			counts, err := bsbelief.Count(context.Background(), pos, bsbelief.CountOptions{})
+			require.NoError(t, err)
+			best, got, ok := d.lookahead(context.Background(), counts, unknown, 1<<40)
+			require.True(t, ok)
+			top := -1.0
+			for _, tm := range want {
+				top = max(top, score(tm))
+			}
+			require.InDelta(t, top, got, 1e-9, "%s weights %v", marks, w)
+			var wantBest []grid.Cell
+			for c, tm := range want {
+				if score(tm) > top-1e-9 {
+					wantBest = append(wantBest, c)
+				}
+			}
+			require.ElementsMatch(t, wantBest, best, "%s weights %v", marks, w)
+		}
+	}
+}
+
+// consistent4x4 parses marks on r's 4x4 board and returns the position and
+// the layouts of all (each a ship of 2 and a ship of 1) consistent with it:
+// no ship on a miss, every hit covered, no ship of hits only.
+func consistent4x4(t *testing.T, r *battleship.Rules, all [][]grid.Set, marks string) (*battleship.Position, [][]grid.Set) {
+	t.Helper()
+	pos, err := battleship.ParsePosition(marks, r.Fleet)
+	require.NoError(t, err)
+	pos.Rules = r
+	damaged := pos.Set(battleship.Damaged)
+	var out [][]grid.Set
+	for _, l := range all {
+		occ := l[0].Union(l[1])
+		ok := !occ.Intersects(pos.Set(battleship.Water)) && damaged.AndNot(occ).Empty()
+		for _, s := range l {
+			ok = ok && !s.AndNot(damaged).Empty()
+		}
+		if ok {
+			out = append(out, l)
+		}
+	}
+	return pos, out
 }

@@ -50,7 +50,7 @@ func TestConfigValidation(t *testing.T) {
 	d = DefaultDensityConfig()
 	require.NoError(t, config.LoadString("x", "budget: 0s\n", &d))
 	require.Equal(t, time.Duration(0), d.Budget)
-	for _, bad := range []string{"lookahead: -1\n", "lookahead_weight: 11\n", "lookahead_budget: 2h\n"} {
+	for _, bad := range []string{"lookahead: -1\n", "lookahead_weight: 11\n", "lookahead_budget: 2h\n", "diag_weight: -1\n", "entropy_weight: 11\n", "kill_clear_weight: -0.5\n"} {
 		d = DefaultDensityConfig()
 		key, _, _ := strings.Cut(bad, ":")
 		require.ErrorContains(t, config.LoadString("x", bad, &d), key+" ", bad)
