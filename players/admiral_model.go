@@ -472,36 +472,11 @@ func (p jgPolicy) dist(r *submarine.Rules, v *modelView, out []actProb) []actPro
 	return append(out, actProb{submarine.AttackAt(at), rest})
 }
 
-// chartGain is jgChart.gain on the view's chart: the expected bits of the
+// chartGain is answerGain on the view's chart: the expected bits of the
 // answer to an attack on at.
 func chartGain(r *submarine.Rules, v *modelView, at grid.Cell) float64 {
-	around := r.Board.Around(at)
-	// A slice in key order, as jgChart.gain sums: the float sum, and so the
-	// decision, must not depend on a map's iteration order.
-	buckets := make([]int, (len(r.Fleet)+1)<<len(r.Fleet))
-	for _, p := range v.chart {
-		hit, near := 0, 0
-		for i := range len(r.Fleet) {
-			if !v.us.Alive.Has(i) {
-				continue
-			}
-			switch c := jgCell(p, i); {
-			case c == at:
-				hit = i + 1
-			case around.Has(c):
-				near |= 1 << i
-			}
-		}
-		buckets[hit<<len(r.Fleet)|near]++
-	}
-	t := float64(len(v.chart))
-	h := 0.0
-	for _, k := range buckets {
-		if k > 0 {
-			h += float64(k) / t * math.Log2(float64(k))
-		}
-	}
-	return math.Log2(t) - h
+	buckets := make([]int32, (len(r.Fleet)+1)<<len(r.Fleet))
+	return answerGain(r.Board, len(r.Fleet), v.us.Alive, v.chart, at, buckets)
 }
 
 // jgApproachTo is JointGreedy.approach towards dest: the ship and

@@ -242,15 +242,24 @@ func (c *jgChart) covered(cell grid.Cell) int {
 }
 
 // gain is the expected information, in bits, of the answer to an attack on
-// at: log2(total) minus the expected log2 of the placements that remain, the
-// answer being (ship hit, exact near set).
+// at (answerGain on the chart's placements).
 func (c *jgChart) gain(at grid.Cell, buckets []int32) float64 {
-	around := c.board.Around(at)
+	return answerGain(c.board, c.n, c.alive, c.pl, at, buckets)
+}
+
+// answerGain is the expected information, in bits, of the answer to an
+// attack on at over the placements pl of an n-ship fleet whose live ships
+// are alive: log2(total) minus the expected log2 of the placements that
+// remain, the answer being (ship hit, exact near set). buckets, of length
+// (n+1)<<n, is scratch; it is summed in index order, so the float result
+// does not depend on any map's iteration order.
+func answerGain(board *grid.Board, n int, alive submarine.ShipMask, pl []uint64, at grid.Cell, buckets []int32) float64 {
+	around := board.Around(at)
 	clear(buckets)
-	for _, p := range c.pl {
+	for _, p := range pl {
 		hit, near := 0, 0
-		for i := range c.n {
-			if !c.alive.Has(i) {
+		for i := range n {
+			if !alive.Has(i) {
 				continue
 			}
 			switch cell := jgCell(p, i); {
@@ -260,9 +269,9 @@ func (c *jgChart) gain(at grid.Cell, buckets []int32) float64 {
 				near |= 1 << i
 			}
 		}
-		buckets[hit<<c.n|near]++
+		buckets[hit<<n|near]++
 	}
-	t := float64(len(c.pl))
+	t := float64(len(pl))
 	h := 0.0
 	for _, k := range buckets {
 		if k > 0 {
