@@ -15,24 +15,18 @@ import (
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
+// abRoster lists, checks and builds the game's AIs.
+var abRoster = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, abplayers.Lookup, abplayers.New}
+
 // abilitiesGame is the abilities variant of Battleship: rules in
 // game/abilities, AIs in players/abilities, replays by
 // replay.AbilitiesWriter, network protocol in protocol/abilities.go (the
 // server's abilities listeners, client.PlayAbilities).
 var abilitiesGame = Game{
-	Name:    abilities.Name,
-	Summary: "Battleship with ship abilities (AI vs Humans sides): moving 1-decks, salvoes, counts or suppression, false miss or air defence",
-	Players: func() []Player {
-		var out []Player
-		for _, e := range abplayers.Entries() {
-			out = append(out, Player{Name: e.Name, Summary: e.Summary, Config: e.Config})
-		}
-		return out
-	},
-	CheckPlayer: func(name string) error {
-		_, err := abplayers.Lookup(name)
-		return err
-	},
+	Name:           abilities.Name,
+	Summary:        "Battleship with ship abilities (AI vs Humans sides): moving 1-decks, salvoes, counts or suppression, false miss or air defence",
+	Players:        abRoster.players,
+	CheckPlayer:    abRoster.check,
 	DefaultPlayers: [2]string{"ab-density", "ab-random"},
 	Family: func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error) {
 		base, err := cfg.Battleship.Build()
@@ -43,13 +37,9 @@ var abilitiesGame = Game{
 		if err != nil {
 			return nil, err
 		}
-		f1, err := abplayers.New(p1.Name, rules, p1.Load)
+		f1, f2, err := abRoster.pair(rules, p1, p2)
 		if err != nil {
-			return nil, fmt.Errorf("--p1: %w", err)
-		}
-		f2, err := abplayers.New(p2.Name, rules, p2.Load)
-		if err != nil {
-			return nil, fmt.Errorf("--p2: %w", err)
+			return nil, err
 		}
 		return &arena.Abilities{Rules: rules, AlternateFirst: cfg.Abilities.AlternateFirst,
 			P1: arena.AbilitiesEntrant{Name: p1.Name, Factory: f1},

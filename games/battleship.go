@@ -14,36 +14,26 @@ import (
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
+// bsRoster lists, checks and builds the game's AIs.
+var bsRoster = aiRoster[*battleship.Rules, bsplayers.Factory]{bsplayers.Entries, bsplayers.Lookup, bsplayers.New}
+
 // battleshipGame is classic Battleship (Морской бой): rules in
 // game/battleship, inference in belief/battleship, AIs in
 // players/battleship, replays by replay.BattleshipWriter.
 var battleshipGame = Game{
-	Name:    battleship.Name,
-	Summary: "classic Battleship (Морской бой): 10x10, ships that never touch, a hit shoots again",
-	Players: func() []Player {
-		var out []Player
-		for _, e := range bsplayers.Entries() {
-			out = append(out, Player{Name: e.Name, Summary: e.Summary, Config: e.Config})
-		}
-		return out
-	},
-	CheckPlayer: func(name string) error {
-		_, err := bsplayers.Lookup(name)
-		return err
-	},
+	Name:           battleship.Name,
+	Summary:        "classic Battleship (Морской бой): 10x10, ships that never touch, a hit shoots again",
+	Players:        bsRoster.players,
+	CheckPlayer:    bsRoster.check,
 	DefaultPlayers: [2]string{"gridbot", "bs-random"},
 	Family: func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error) {
 		rules, err := cfg.Battleship.Build()
 		if err != nil {
 			return nil, err
 		}
-		f1, err := bsplayers.New(p1.Name, rules, p1.Load)
+		f1, f2, err := bsRoster.pair(rules, p1, p2)
 		if err != nil {
-			return nil, fmt.Errorf("--p1: %w", err)
-		}
-		f2, err := bsplayers.New(p2.Name, rules, p2.Load)
-		if err != nil {
-			return nil, fmt.Errorf("--p2: %w", err)
+			return nil, err
 		}
 		return &arena.Battleship{Rules: rules,
 			P1: arena.BattleshipEntrant{Name: p1.Name, Factory: f1},

@@ -18,35 +18,25 @@ import (
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
+// subRoster lists, checks and builds the game's AIs.
+var subRoster = aiRoster[*submarine.Rules, players.Factory]{players.Entries, players.Lookup, players.New}
+
 // submarineGame is the submarine game (潜水艦ゲーム): rules in game/submarine,
 // AIs in players, replays by replay.SubmarineWriter.
 var submarineGame = Game{
-	Name:    submarine.Name,
-	Summary: "the submarine game (潜水艦ゲーム): hidden ships that attack, move and hide on a small sea",
-	Players: func() []Player {
-		var out []Player
-		for _, e := range players.Entries() {
-			out = append(out, Player{Name: e.Name, Summary: e.Summary, Config: e.Config})
-		}
-		return out
-	},
-	CheckPlayer: func(name string) error {
-		_, err := players.Lookup(name)
-		return err
-	},
+	Name:           submarine.Name,
+	Summary:        "the submarine game (潜水艦ゲーム): hidden ships that attack, move and hide on a small sea",
+	Players:        subRoster.players,
+	CheckPlayer:    subRoster.check,
 	DefaultPlayers: [2]string{"stateplayer2", "random"},
 	Family: func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error) {
 		rules, err := cfg.Rules.Build()
 		if err != nil {
 			return nil, err
 		}
-		f1, err := players.New(p1.Name, rules, p1.Load)
+		f1, f2, err := subRoster.pair(rules, p1, p2)
 		if err != nil {
-			return nil, fmt.Errorf("--p1: %w", err)
-		}
-		f2, err := players.New(p2.Name, rules, p2.Load)
-		if err != nil {
-			return nil, fmt.Errorf("--p2: %w", err)
+			return nil, err
 		}
 		return &arena.Submarine{Rules: rules,
 			P1: arena.SubmarineEntrant{Name: p1.Name, Factory: f1},
