@@ -51,7 +51,10 @@ func (p *planner) solve() (solved, error) {
 	if err != nil {
 		return solved{}, fmt.Errorf("admiral: endgame position: %w", err)
 	}
-	acts, err := sv.Actions(pos)
+	if p.memo.sv != sv {
+		p.memo = actionsMemo{sv: sv}
+	}
+	acts, err := p.memo.actions(pos)
 	if err != nil {
 		return solved{}, fmt.Errorf("admiral: endgame: %w", err)
 	}

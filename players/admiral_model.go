@@ -128,7 +128,7 @@ func modelFamily(sv *endgame.Solver) []modelPolicy {
 		jgPolicy{label: "evader", cfg: evader},
 	}
 	if sv != nil {
-		pols = append(pols, perfectPolicy{sv: sv})
+		pols = append(pols, perfectPolicy{memo: &actionsMemo{sv: sv}})
 	}
 	return append(pols, uniformPolicy{})
 }
@@ -253,7 +253,7 @@ func (uniformPolicy) dist(r *submarine.Rules, v *modelView, out []actProb) []act
 
 // perfectPolicy chooses uniformly among the exact solver's best actions,
 // as if it knew our fleet.
-type perfectPolicy struct{ sv *endgame.Solver }
+type perfectPolicy struct{ memo *actionsMemo }
 
 func (perfectPolicy) name() string { return "perfect" }
 
@@ -262,7 +262,7 @@ func (p perfectPolicy) dist(r *submarine.Rules, v *modelView, out []actProb) []a
 	if err != nil {
 		return out
 	}
-	acts, err := p.sv.Actions(pos)
+	acts, err := p.memo.actions(pos)
 	if err != nil || len(acts) == 0 {
 		return out
 	}

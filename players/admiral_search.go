@@ -46,6 +46,7 @@ type planner struct {
 	attackCells []grid.Cell
 	ro          rollState
 	ms          modelSearch // the search against the opponent model (admiral_model_search.go)
+	memo        actionsMemo // the solver's answers to this player's positions
 }
 
 func (p *planner) init(a *Admiral) {
