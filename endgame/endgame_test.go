@@ -369,3 +369,28 @@ func TestConversion(t *testing.T) {
 		})
 	}
 }
+
+// TestProbeMatchesSolve: Probe answers what Solve answers wherever the
+// tablebase covers the material, and declines (ok false) elsewhere.
+func TestProbeMatchesSolve(t *testing.T) {
+	s := solver5(t)
+	r := submarine.DefaultRules()
+	rng := rand.New(rand.NewPCG(5, 6))
+	n := 400
+	if light() {
+		n = 100
+	}
+	for range n {
+		p := randomPosition(rng, r, 1+rng.IntN(3), 1+rng.IntN(3))
+		got, ok, err := s.Probe(r, &p.Mover, &p.Other)
+		require.NoError(t, err)
+		covers := s.Tablebase().Covers(p.Mover.Alive.Count(), p.Other.Alive.Count())
+		require.Equal(t, covers, ok, "%s", p)
+		if !covers {
+			continue
+		}
+		want, err := s.Solve(p)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "%s", p)
+	}
+}

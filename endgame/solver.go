@@ -209,6 +209,24 @@ func (s *Solver) Solve(p Position) (Value, error) {
 	return sr.value(&st)
 }
 
+// Probe is Solve for a position the tablebase covers, on fleets taken as
+// they are: mover to move against other. It skips the checks of
+// NewPosition and Solve, so the fleets must be ones NewPosition returns
+// unchanged (each living ship, and only those, in Alive with hp 1 to its
+// fleet hp, on distinct usable cells) on the solver's board. ok is false
+// when the tablebase does not cover the material; it never searches.
+func (s *Solver) Probe(r *submarine.Rules, mover, other *submarine.Fleet) (v Value, ok bool, err error) {
+	st := state{s: [2]side{fromFleet(r, mover), fromFleet(r, other)}}
+	if !s.tb.Covers(st.s[0].n, st.s[1].n) {
+		return Value{}, false, nil
+	}
+	d, err := s.tb.probe(&st)
+	if err != nil {
+		return Value{}, false, err
+	}
+	return fromDist(d), true, nil
+}
+
 // Actions returns every legal action of the side to move with its value for
 // that side, best first (see Value.Compare); actions of equal value keep
 // the order attacks by cell, then moves by ship and cell. Where the search

@@ -291,11 +291,9 @@ func (p jgPolicy) name() string { return p.label }
 // jgScanOrder calls f on the usable cells of b column by column (x outer, y
 // inner), the scan order of hirota_player, until f returns false.
 func jgScanOrder(b *grid.Board, f func(grid.Cell) bool) {
-	for x := range b.Width() {
-		for y := range b.Height() {
-			if c, _ := b.At(x, y); b.IsUsable(c) && !f(c) {
-				return
-			}
+	for _, c := range b.ByColumn() {
+		if !f(c) {
+			return
 		}
 	}
 }

@@ -39,39 +39,62 @@ func chartHash(chart []uint64) uint64 {
 	return h ^ uint64(len(chart))
 }
 
-// chartFired is the chart after our attack at `at`: some living ship of
-// ours is within 1 of it.
-func chartFired(r *submarine.Rules, chart []uint64, alive submarine.ShipMask, at grid.Cell) []uint64 {
-	around := r.Board.Around(at)
-	return chartKeep(chart, func(p uint64) bool {
-		for i := range len(r.Fleet) {
-			if alive.Has(i) && around.Has(jgCell(p, i)) {
-				return true
-			}
-		}
-		return false
-	})
-}
+// The search's charts live on a stack (modelSearch.charts): a chart made
+// for a node is pushed, and popped when the node's proof returns, so the
+// search allocates nothing per node. Each filter keeps the chart as it was
+// when nothing would survive, as jgChart.keep.
 
-// chartKeep is the chart filtered by ok (a new slice; the chart as it was
-// when nothing would survive, as jgChart.keep).
-func chartKeep(chart []uint64, ok func(uint64) bool) []uint64 {
-	var out []uint64
-	for _, p := range chart {
-		if ok(p) {
-			out = append(out, p)
-		}
-	}
-	if len(out) == 0 {
+// push makes the placements pushed since start the new chart, or returns
+// chart when there are none.
+func (s *modelSearch) push(chart []uint64, start int) []uint64 {
+	if len(s.charts) == start {
 		return chart
 	}
-	return out
+	return s.charts[start:len(s.charts):len(s.charts)]
 }
 
-// chartMoved is the chart after our ship i moved by (dx, dy).
-func chartMoved(r *submarine.Rules, chart []uint64, alive submarine.ShipMask, i, dx, dy int) []uint64 {
-	b := r.Board
-	var out []uint64
+// fired is the chart after our attack at `at`: some living ship of ours
+// is within 1 of it.
+func (s *modelSearch) fired(chart []uint64, alive submarine.ShipMask, at grid.Cell) []uint64 {
+	around := s.r.Board.Around(at)
+	start := len(s.charts)
+	for _, p := range chart {
+		if chartNear(p, len(s.r.Fleet), alive, &around) {
+			s.charts = append(s.charts, p)
+		}
+	}
+	return s.push(chart, start)
+}
+
+// firedCount is len(s.fired(chart, alive, at)), without the chart.
+func (s *modelSearch) firedCount(chart []uint64, alive submarine.ShipMask, at grid.Cell) int {
+	around := s.r.Board.Around(at)
+	n := 0
+	for _, p := range chart {
+		if chartNear(p, len(s.r.Fleet), alive, &around) {
+			n++
+		}
+	}
+	if n == 0 {
+		return len(chart)
+	}
+	return n
+}
+
+// chartNear reports whether a living ship of placement p is in around.
+func chartNear(p uint64, ships int, alive submarine.ShipMask, around *grid.Set) bool {
+	for i := range ships {
+		if alive.Has(i) && around.Has(jgCell(p, i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// moved is the chart after our ship i moved by (dx, dy).
+func (s *modelSearch) moved(chart []uint64, alive submarine.ShipMask, i, dx, dy int) []uint64 {
+	b := s.r.Board
+	start := len(s.charts)
 	mask := ^(uint64(0xff) << (8 * i))
 next:
 	for _, p := range chart {
@@ -80,47 +103,51 @@ next:
 		if !ok || !b.IsUsable(to) {
 			continue
 		}
-		for j := range len(r.Fleet) {
+		for j := range len(s.r.Fleet) {
 			if j != i && alive.Has(j) && jgCell(p, j) == to {
 				continue next
 			}
 		}
-		out = append(out, p&mask|uint64(to)<<(8*i))
+		s.charts = append(s.charts, p&mask|uint64(to)<<(8*i))
 	}
-	if len(out) == 0 {
-		return chart
-	}
-	return out
+	return s.push(chart, start)
 }
 
-// chartAttacked is the chart after the enemy's attack at `at` on us (our
-// fleet before it), with hirota's update: a hit keeps the placements with
-// the hit ship there, a miss those with no ship there and exactly the near
-// set within 1.
-func chartAttacked(r *submarine.Rules, chart []uint64, us *submarine.Fleet, at grid.Cell) []uint64 {
-	hit := us.ShipAt(at)
-	if hit != submarine.NoShip {
-		return chartKeep(chart, func(p uint64) bool { return jgCell(p, hit) == at })
+// attacked is the chart after the enemy's attack at `at` on us (our fleet
+// before it), with hirota's update: a hit keeps the placements with the
+// hit ship there, a miss those with no ship there and exactly the near set
+// within 1.
+func (s *modelSearch) attacked(chart []uint64, us *submarine.Fleet, at grid.Cell) []uint64 {
+	start := len(s.charts)
+	if hit := us.ShipAt(at); hit != submarine.NoShip {
+		for _, p := range chart {
+			if jgCell(p, hit) == at {
+				s.charts = append(s.charts, p)
+			}
+		}
+		return s.push(chart, start)
 	}
-	around := r.Board.Around(at)
+	around := s.r.Board.Around(at)
 	var near submarine.ShipMask
-	for i := range len(r.Fleet) {
+	for i := range len(s.r.Fleet) {
 		if us.Alive.Has(i) && around.Has(us.Pos[i]) {
 			near = near.With(i)
 		}
 	}
-	return chartKeep(chart, func(p uint64) bool {
-		for i := range len(r.Fleet) {
+next:
+	for _, p := range chart {
+		for i := range len(s.r.Fleet) {
 			if !us.Alive.Has(i) {
 				continue
 			}
 			c := jgCell(p, i)
 			if c == at || near.Has(i) != around.Has(c) {
-				return false
+				continue next
 			}
 		}
-		return true
-	})
+		s.charts = append(s.charts, p)
+	}
+	return s.push(chart, start)
 }
 
 func packFleet(r *submarine.Rules, f *submarine.Fleet) (cells, hp uint64) {
@@ -147,10 +174,113 @@ type modelSearch struct {
 	// the stored number of our moves. It and the replies are kept from
 	// turn to turn (stalled games revisit the same positions) while the
 	// posterior stays within modelDrift of w0.
-	tt      map[msKey]int
-	replyTT map[msKey][]submarine.Action
+	tt      msTable
+	replyTT msTable // position (them to move) -> its replies in acts
+	acts    []msAction
 	w0      []float64
 	buf     []actProb
+	// charts and ours are stacks: the charts and our candidate actions of
+	// the nodes on the current path.
+	charts []uint64
+	ours   []submarine.Action
+	// the view of the replies' mixture: copies of the fleets and the
+	// statistics buffers, reused from node to node
+	view       modelView
+	vthem, vus submarine.Fleet
+}
+
+// msAction is a reply packed for the reply table: kind, ship + 1, cell.
+type msAction uint32
+
+func packAction(a submarine.Action) msAction {
+	return msAction(uint32(a.Kind)&0xff | uint32(a.Ship+1)&0xff<<8 | uint32(uint16(int16(a.To)))<<16)
+}
+
+func (m msAction) action() submarine.Action {
+	return submarine.Action{Kind: submarine.Kind(m & 0xff), Ship: int(m>>8&0xff) - 1, To: grid.Cell(int16(m >> 16))}
+}
+
+// msEntry is one entry of an msTable.
+type msEntry struct {
+	key  msKey
+	a, b int32
+}
+
+// msTable maps positions of the search to two numbers: a hash table with
+// open addressing (linear probing, at most 3/4 full) that compares whole
+// keys, as a map does, without an allocation per entry or pointers for
+// the garbage collector to scan. A byte per slot (0: empty, else 0x80 and
+// 7 bits of the hash) keeps most probes off the entries.
+type msTable struct {
+	tag []uint8
+	e   []msEntry
+	n   int
+}
+
+func (t *msTable) reset() {
+	t.tag, t.e, t.n = make([]uint8, 1<<10), make([]msEntry, 1<<10), 0
+}
+
+func msHash(k *msKey) uint64 {
+	h := uint64(0)
+	for _, w := range k {
+		h = (h ^ w) * 0x9e3779b97f4a7c15
+		h ^= h >> 29
+	}
+	return h
+}
+
+// slot is the index of k's entry (found) or of the empty slot where it
+// would go, and k's tag.
+func (t *msTable) slot(k *msKey) (i uint64, tag uint8, found bool) {
+	h := msHash(k)
+	tag = uint8(h>>57) | 0x80
+	mask := uint64(len(t.tag) - 1)
+	for i = h & mask; ; i = (i + 1) & mask {
+		switch g := t.tag[i]; {
+		case g == 0:
+			return i, tag, false
+		case g == tag && sameKey(&t.e[i].key, k):
+			return i, tag, true
+		}
+	}
+}
+
+// sameKey is x == y, word by word (the array comparison calls memequal).
+func sameKey(x, y *msKey) bool {
+	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3] && x[4] == y[4]
+}
+
+func (t *msTable) get(k *msKey) (a, b int32, ok bool) {
+	i, _, ok := t.slot(k)
+	if !ok {
+		return 0, 0, false
+	}
+	return t.e[i].a, t.e[i].b, true
+}
+
+func (t *msTable) put(k *msKey, a, b int32) {
+	i, tag, ok := t.slot(k)
+	if !ok {
+		if 4*(t.n+1) > 3*len(t.tag) {
+			t.grow()
+			i, tag, _ = t.slot(k)
+		}
+		t.n++
+		t.tag[i], t.e[i].key = tag, *k
+	}
+	t.e[i].a, t.e[i].b = a, b
+}
+
+func (t *msTable) grow() {
+	tags, old := t.tag, t.e
+	t.tag, t.e = make([]uint8, 2*len(tags)), make([]msEntry, 2*len(old))
+	for j := range old {
+		if tags[j] != 0 {
+			i, tag, _ := t.slot(&old[j].key)
+			t.tag[i], t.e[i] = tag, old[j]
+		}
+	}
 }
 
 // modelDrift is the L1 distance of the posterior from the one the tables
@@ -168,16 +298,17 @@ func (s *modelSearch) reset(budget int) {
 	for k := range s.w0 {
 		d += math.Abs(s.w0[k] - s.m.w[k])
 	}
-	if s.tt == nil || d > modelDrift {
-		s.tt = make(map[msKey]int)
-		s.replyTT = make(map[msKey][]submarine.Action)
+	if s.tt.tag == nil || d > modelDrift {
+		s.tt.reset()
+		s.replyTT.reset()
+		s.acts = s.acts[:0]
 		s.w0 = append(s.w0[:0], s.m.w...)
 	}
 }
 
 func (s *modelSearch) aborted() bool { return s.nodes > s.budget }
 
-const msWon = -1
+const msWon int32 = -1
 
 func (s *modelSearch) key(st *msState) msKey {
 	a, b := packFleet(s.r, &st.us)
@@ -186,17 +317,15 @@ func (s *modelSearch) key(st *msState) msKey {
 }
 
 // solverSays is the solver's outcome for the side to move, when its
-// tablebase answers without search (Unknown otherwise).
+// tablebase answers without search (Unknown otherwise). The search's
+// fleets are always ones endgame.NewPosition accepts unchanged (built by
+// it, then changed only by legal actions), as Solver.Probe needs.
 func (s *modelSearch) solverSays(mover, other *submarine.Fleet) endgame.Outcome {
 	if !s.sv.Tablebase().Covers(mover.Alive.Count(), other.Alive.Count()) {
 		return endgame.Unknown
 	}
-	pos, err := endgame.NewPosition(s.r, *mover, *other)
-	if err != nil {
-		return endgame.Unknown
-	}
-	v, err := s.sv.Solve(pos)
-	if err != nil {
+	v, ok, err := s.sv.Probe(s.r, mover, other)
+	if !ok || err != nil {
 		return endgame.Unknown
 	}
 	return v.Outcome
@@ -236,7 +365,7 @@ func (s *modelSearch) ourActions(st *msState, ok func(submarine.Action) bool, ou
 		}
 		if them.Occupied.Has(c) {
 			out = append(out, a)
-		} else if k := len(chartFired(s.r, st.chart, us.Alive, c)); k > kept {
+		} else if k := s.firedCount(st.chart, us.Alive, c); k > kept {
 			pass, kept = c, k
 		}
 	}
@@ -255,40 +384,43 @@ func (s *modelSearch) ourActions(st *msState, ok func(submarine.Action) bool, ou
 
 // replies are the opponent's modelled replies (them to move against us):
 // the actions the mixture gives at least the support probability.
-func (s *modelSearch) replies(st *msState) []submarine.Action {
+func (s *modelSearch) replies(st *msState) []msAction {
 	k := s.key(st)
-	if r, ok := s.replyTT[k]; ok {
-		return r
+	if off, n, ok := s.replyTT.get(&k); ok {
+		return s.acts[off : off+n : off+n]
 	}
 	s.nodes++
-	v := modelView{them: &st.them, us: &st.us, chart: st.chart}
-	s.buf = s.m.mixture(s.r, &v, s.m.unmodelled, 0.01, s.buf[:0])
+	s.vthem, s.vus = st.them, st.us
+	v := &s.view
+	*v = modelView{them: &s.vthem, us: &s.vus, chart: st.chart, count: v.count, cover: v.cover}
+	s.buf = s.m.mixture(s.r, v, s.m.unmodelled, 0.01, s.buf[:0])
 	total := 0.0
 	for _, ap := range s.buf {
 		total += ap.p
 	}
-	var out []submarine.Action
+	off := len(s.acts)
 	for _, ap := range s.buf {
 		if ap.p >= s.support*total {
-			out = append(out, ap.a)
+			s.acts = append(s.acts, packAction(ap.a))
 		}
 	}
-	s.replyTT[k] = out
-	return out
+	end := len(s.acts)
+	s.replyTT.put(&k, int32(off), int32(end-off))
+	return s.acts[off:end:end]
 }
 
 // after is our action a applied to st: the position after it and whether
 // it won.
 func (s *modelSearch) after(st msState, a submarine.Action) (msState, bool) {
 	if a.Kind == submarine.Attack {
-		st.chart = chartFired(s.r, st.chart, st.us.Alive, a.To)
+		st.chart = s.fired(st.chart, st.us.Alive, a.To)
 		attackFleet(&st.them, a.To)
 		return st, st.them.Alive == 0
 	}
 	b := s.r.Board
 	fx, fy := b.XY(st.us.Pos[a.Ship])
 	tx, ty := b.XY(a.To)
-	st.chart = chartMoved(s.r, st.chart, st.us.Alive, a.Ship, tx-fx, ty-fy)
+	st.chart = s.moved(st.chart, st.us.Alive, a.Ship, tx-fx, ty-fy)
 	moveFleet(&st.us, a.Ship, a.To)
 	return st, false
 }
@@ -297,7 +429,7 @@ func (s *modelSearch) after(st msState, a submarine.Action) (msState, bool) {
 // whether it sank our last ship.
 func (s *modelSearch) reply(st msState, b submarine.Action) (msState, bool) {
 	if b.Kind == submarine.Attack {
-		st.chart = chartAttacked(s.r, st.chart, &st.us, b.To)
+		st.chart = s.attacked(st.chart, &st.us, b.To)
 		attackFleet(&st.us, b.To)
 		return st, st.us.Alive == 0
 	}
@@ -314,7 +446,7 @@ func (s *modelSearch) wins(st *msState, depth int) bool {
 		return s.solverSays(us, them) == endgame.Win
 	}
 	k := s.key(st)
-	if d, ok := s.tt[k]; ok && (d == msWon || d >= depth) {
+	if d, _, ok := s.tt.get(&k); ok && (d == msWon || int(d) >= depth) {
 		return d == msWon
 	}
 	s.nodes++
@@ -323,25 +455,29 @@ func (s *modelSearch) wins(st *msState, depth int) bool {
 	}
 	switch s.solverSays(us, them) {
 	case endgame.Win:
-		s.tt[k] = msWon
+		s.tt.put(&k, msWon, 0)
 		return true
 	case endgame.Loss:
 		return false
 	}
+	mark := len(s.ours)
+	s.ours = s.ourActions(st, nil, s.ours)
 	won := false
-	for _, a := range s.ourActions(st, nil, nil) {
-		if s.proves(*st, a, depth) {
+	for i := mark; i < len(s.ours); i++ {
+		if s.proves(*st, s.ours[i], depth) {
 			won = true
 			break
 		}
 		if s.aborted() {
+			s.ours = s.ours[:mark]
 			return false // unfinished: nothing learnt
 		}
 	}
+	s.ours = s.ours[:mark]
 	if won {
-		s.tt[k] = msWon
+		s.tt.put(&k, msWon, 0)
 	} else {
-		s.tt[k] = depth
+		s.tt.put(&k, int32(depth), 0)
 	}
 	return won
 }
@@ -349,6 +485,13 @@ func (s *modelSearch) wins(st *msState, depth int) bool {
 // proves reports whether our action a wins against every modelled reply
 // within depth of our moves (a included).
 func (s *modelSearch) proves(st msState, a submarine.Action, depth int) bool {
+	mark := len(s.charts)
+	ok := s.provesIn(st, a, depth)
+	s.charts = s.charts[:mark] // the charts of this node and below
+	return ok
+}
+
+func (s *modelSearch) provesIn(st msState, a submarine.Action, depth int) bool {
 	s.nodes++
 	st2, won := s.after(st, a)
 	if won {
@@ -362,7 +505,7 @@ func (s *modelSearch) proves(st msState, a submarine.Action, depth int) bool {
 		return false
 	}
 	for _, b := range replies {
-		st3, lost := s.reply(st2, b)
+		st3, lost := s.reply(st2, b.action())
 		if lost || !s.wins(&st3, depth-1) || s.aborted() {
 			return false
 		}

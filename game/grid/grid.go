@@ -33,6 +33,7 @@ type Board struct {
 	row    []Set // usable cells of the cell's row
 	col    []Set // usable cells of the cell's column
 	rocks  []Cell
+	byCol  []Cell // usable cells column by column
 }
 
 // NewBoard builds a width x height board whose listed cells are rocks (unusable).
@@ -58,6 +59,13 @@ func NewBoard(width, height int, rocks []Cell) (*Board, error) {
 		return nil, fmt.Errorf("%w: every cell is a rock", ErrBoard)
 	}
 	b.rocks = Full(n).AndNot(b.usable).Cells()
+	for x := range width {
+		for y := range height {
+			if c := Cell(y*width + x); b.usable.Has(c) {
+				b.byCol = append(b.byCol, c)
+			}
+		}
+	}
 	b.around = make([]Set, n)
 	b.row = make([]Set, n)
 	b.col = make([]Set, n)
@@ -142,6 +150,10 @@ func (b *Board) Size() int { return b.w * b.h }
 
 // Usable is the set of cells that are not rocks.
 func (b *Board) Usable() Set { return b.usable }
+
+// ByColumn lists the usable cells column by column (x outer, y inner). The
+// slice is the board's own: read it, never change it.
+func (b *Board) ByColumn() []Cell { return b.byCol }
 
 // Rocks lists the unusable cells in index order.
 func (b *Board) Rocks() []Cell { return append([]Cell(nil), b.rocks...) }

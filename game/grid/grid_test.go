@@ -142,3 +142,22 @@ func ExampleBoard_Around() {
 	fmt.Println(b.Around(6).Cells()) // [1,1] and its neighbours, without the rock at [0,0]
 	// Output: [1 2 5 6 7 10 11 12]
 }
+
+func TestByColumn(t *testing.T) {
+	rounded, err := Rounded(3, 3)
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		b    *Board
+		want []Cell
+	}{
+		{"rectangle", MustBoard(3, 2, nil), []Cell{0, 3, 1, 4, 2, 5}},
+		{"rock", MustBoard(2, 2, []Cell{1}), []Cell{0, 2, 3}},
+		{"rounded", rounded, []Cell{3, 1, 4, 7, 5}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, tt.b.ByColumn())
+		})
+	}
+}
