@@ -38,6 +38,7 @@ func limbsBig(v []uint64) *big.Int {
 func (d *counter) run() (*Counts, error) {
 	d.spanMode = d.m == 1 && !d.compact
 	d.half = !d.plain && d.h >= 2 && d.tbSymmetric()
+	d.join = d.half && d.spanMode
 	if err := d.enumerate(); err != nil {
 		return nil, err
 	}
@@ -45,7 +46,7 @@ func (d *counter) run() (*Counts, error) {
 		// Pass 2 knows the work of the numeric passes (each moves the
 		// entries of every cell once): a count that would not fit stops
 		// now, before either starts.
-		if d.work+d.sp.numericWorkTo(d.fwdEnd())+d.sp.numericWork() > d.maxWork {
+		if d.work+d.sp.numericWorkTo(d.fwdEnd())+d.sp.numericWorkTo(d.bwdStart())+d.joinWork() > d.maxWork {
 			return nil, fmt.Errorf("%w: more than %d work units", ErrBudget, d.maxWork)
 		}
 	} else if d.maxWork > 0 {

@@ -47,6 +47,9 @@ package bsbelief
 // table in reverse and combines at row ends. Every row end sees every layout
 // once, so the row totals must agree: run checks that they do.
 //
+// On a board symmetric top to bottom the two halves are joined at the
+// middle row (join.go): the passes walk the top half only.
+//
 // Numbers are vectors of m 64-bit limbs; m = 1 is the fast path, and any
 // overflow restarts the count with twice the limbs, so results are exact.
 // With one limb the numeric passes store each profile's vector densely over
@@ -99,8 +102,8 @@ type CountOptions struct {
 	// Progress, when set, is called after each cell of each of the three
 	// long passes, with done of total steps (total is 3 cells, less the
 	// bottom rows of the frame on a board symmetric top to bottom, whose
-	// forward pass stops at the middle; a count that restarts with more
-	// precision starts over from 0). The two
+	// halves are joined at the middle: about 1.5 cells; a count that
+	// restarts with more precision starts over from 0). The two
 	// numeric passes of a count without MaxWork run at the same time on
 	// two goroutines: the calls are serialized, in order of done, but may
 	// come from either.

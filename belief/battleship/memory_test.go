@@ -89,8 +89,8 @@ func TestCountProgress(t *testing.T) {
 		total int
 		why   string
 	}{
-		{"empty", battleship.NewPosition(r), 2*5*(6+1) + 5*3,
-			"two passes over the frame (5 wide after transposing) and its closing row, the forward pass over its top 3 rows (symmetric)"},
+		{"empty", battleship.NewPosition(r), 5*4 + 5*4 + 5*3,
+			"the first and the forward pass over the top 4 rows of the frame (5 wide after transposing), the backward pass over its top 3 (symmetric: the halves are joined)"},
 		{"one miss", asym, 3 * 5 * (6 + 1), "three passes over the frame (5 wide after transposing) and its closing row"},
 	}
 	for _, tt := range tests {

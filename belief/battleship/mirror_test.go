@@ -232,11 +232,9 @@ func TestHalfCountsEqualPlainCounts(t *testing.T) {
 				return mirroredMarks(tt.rules, seed, int(seed%7), int(seed%3), tt.both, true)
 			}, func(pos *battleship.Position, pr *problem, want, got *Counts) {
 				require.True(t, pr.tbSymmetric(), pos.Text())
-				if !pr.symmetric {
-					require.Equal(t, want.States, got.States, pos.Text())
-				}
 				if got.Total.Sign() > 0 {
 					require.Less(t, got.Work, want.Work, pos.Text())
+					require.LessOrEqual(t, got.States, want.States, pos.Text())
 				}
 			})
 		})

@@ -105,7 +105,7 @@ func (sp *spanPlan) record(d *counter, t int) {
 	}
 	sp.first[t], sp.last[t] = first, last
 	sp.maxProfiles, sp.maxValues = max(sp.maxProfiles, n), max(sp.maxValues, values)
-	if t == d.cells() {
+	if t == d.enumEnd() {
 		return
 	}
 	ms, md := m, d.masks[t+1]
@@ -337,9 +337,6 @@ type spanPass struct {
 	// mem, when set, holds the two layers the pass works in (the memory
 	// of a pass run before it, reused).
 	mem *[2]spanLayer
-	// last: no pass walks the cells from fwdEnd on after this one (the
-	// backward pass frees their transitions and spans as it goes).
-	last bool
 }
 
 // layers returns the two layers a pass works in.
@@ -360,8 +357,9 @@ func (d *counter) checkPass(p spanPass) error {
 	return d.ctx.Err()
 }
 
-// spanForward is pass 3 on spans; it returns the total.
-func (d *counter) spanForward(p spanPass) (uint64, error) {
+// spanForward is pass 3 on spans; it returns the layer of its last
+// boundary (fwdEnd).
+func (d *counter) spanForward(p spanPass) (*spanLayer, error) {
 	n := d.fwdEnd()
 	cur, next := p.layers()
 	cur.fill(d, 0)
@@ -370,40 +368,54 @@ func (d *counter) spanForward(p spanPass) (uint64, error) {
 	}
 	for t := range n {
 		if err := d.checkPass(p); err != nil {
-			return 0, err
+			return nil, err
 		}
 		d.tick()
 		next.fill(d, t+1)
 		if err := d.spanTransfer(t, cur, next, false); err != nil {
-			return 0, err
+			return nil, err
 		}
 		if err := p.charge(d.sp.work[t] * workPerEntry); err != nil {
-			return 0, err
+			return nil, err
 		}
 		cur, next = next, cur
 		if r, ok := d.rowEnd(t + 1); ok && r < d.h {
 			if err := p.row(r, cur); err != nil {
-				return 0, err
+				return nil, err
 			}
 		}
 	}
-	var total uint64
-	if len(cur.v) > 0 && n == d.cells() {
-		total = cur.v[0] // the last boundary: one profile, span [K, K+1)
-	}
-	return total, nil
+	return cur, nil
 }
 
-// spanBackward is pass 4 on spans.
+// spanTotal returns the total a forward pass over every cell ends with.
+func (d *counter) spanTotal(last *spanLayer) uint64 {
+	if len(last.v) > 0 {
+		return last.v[0] // the last boundary: one profile, span [K, K+1)
+	}
+	return 0
+}
+
+// spanBackward is pass 4 on spans, from the end of the board.
 func (d *counter) spanBackward(p spanPass) error {
 	n := d.cells()
-	cur, next := p.layers()
+	if p.mem == nil {
+		p.mem = new([2]spanLayer) // spanBackwardFrom works in the same layers
+	}
+	_, next := p.layers()
 	next.fill(d, n)
 	for i := range d.sizes[n] {
 		if next.lo[i] < next.hi[i] { // the only useful entry is K: nothing left to finish
 			next.v[next.off[i]] = 1
 		}
 	}
+	return d.spanBackwardFrom(p, n)
+}
+
+// spanBackwardFrom runs pass 4 on spans from boundary n, whose values are
+// in the second of p's layers.
+func (d *counter) spanBackwardFrom(p spanPass, n int) error {
+	cur, next := p.layers()
 	for t := n - 1; t >= 0; t-- {
 		if err := d.checkPass(p); err != nil {
 			return err
@@ -417,10 +429,6 @@ func (d *counter) spanBackward(p spanPass) error {
 			return err
 		}
 		cur, next = next, cur
-		if p.last && t >= d.fwdEnd() && !d.keepAll {
-			// The last pass is done with cell t and boundary t+1.
-			d.trans[t], d.sp.first[t+1], d.sp.last[t+1] = nil, nil, nil
-		}
 		if r, ok := d.rowEnd(t); ok {
 			if err := p.row(r, next); err != nil {
 				return err
@@ -465,9 +473,10 @@ func (d *counter) combineRow(acc *cellAcc, r int, f, b []uint64) error {
 // row. The work is charged at the end: run has checked that it fits the
 // budget.
 func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
-	if runtime.GOMAXPROCS(0) < 2 || d.half {
-		// With half, the forward pass is a third of the work: running
-		// the passes in turn (runSpansHalf) saves memory for little time.
+	if d.join {
+		return d.runSpansJoin(acc)
+	}
+	if runtime.GOMAXPROCS(0) < 2 {
 		return d.runSpansInTurn(acc)
 	}
 	var mu sync.Mutex
@@ -509,7 +518,7 @@ func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
 		}
 	}()
 	var workF int64
-	total, errF := d.spanForward(spanPass{
+	last, errF := d.spanForward(spanPass{
 		charge: func(u int64) error { workF += u; return nil },
 		row:    meet(true),
 		stop:   &stop,
@@ -532,29 +541,25 @@ func (d *counter) runSpans(acc *cellAcc) (*big.Int, error) {
 	if err := d.charge(workF + workB); err != nil {
 		return nil, err
 	}
-	return new(big.Int).SetUint64(total), nil
+	return new(big.Int).SetUint64(d.spanTotal(last)), nil
 }
 
-// runSpansHalf runs the passes of a count whose forward pass stops at
-// the middle (half): the backward pass first, keeping the values of rows
-// 0..R and freeing the transitions and spans of the rows below as it
-// goes, then the forward pass over rows 0..R, combining as it goes. The
-// backward pass is the larger: it runs while the fewest row values are
-// kept. Both passes charge as they go (run has checked that they fit the
-// budget); the compact passes run in the same order (runCompact), so
-// that the work charged before a limb overflows is theirs.
-func (d *counter) runSpansHalf(acc *cellAcc) (*big.Int, error) {
+// runSpansJoin runs the passes of a count whose halves are joined (join.go):
+// the forward pass over rows 0..J', keeping the values of rows 0..J, the
+// numeric join, then the backward pass from row J up, combining as it
+// goes. Each charges as it goes (run has checked that they fit the
+// budget).
+func (d *counter) runSpansJoin(acc *cellAcc) (*big.Int, error) {
 	var bufs bufPool
 	var mem [2]spanLayer
 	R := d.halfRow()
-	rowB := make([][]uint64, d.h)
-	err := d.spanBackward(spanPass{
+	rowF := make([][]uint64, d.h)
+	last, err := d.spanForward(spanPass{
 		mem:    &mem,
 		charge: d.charge,
-		last:   true,
 		row: func(r int, l *spanLayer) error {
 			if r <= R {
-				rowB[r] = d.gatherUseful((r+1)*d.w, l, &bufs)
+				rowF[r] = d.gatherUseful((r+1)*d.w, l, &bufs)
 			}
 			return nil
 		},
@@ -562,16 +567,40 @@ func (d *counter) runSpansHalf(acc *cellAcc) (*big.Int, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = d.spanForward(spanPass{
+	t0, t1 := d.joinBounds()
+	if !d.keepAll {
+		for t := t0; t < t1; t++ {
+			d.trans[t] = nil // walked by the forward pass only
+		}
+	}
+	// The join writes the layer the backward pass starts from: the second
+	// of mem, the forward pass's last layer becoming its first.
+	if last == &mem[1] {
+		mem[0], mem[1] = mem[1], mem[0]
+		last = &mem[0]
+	}
+	if err := d.joinValues(last, &mem[1]); err != nil {
+		return nil, err
+	}
+	d.jp = nil
+	// Row J: the join's values, before the backward pass reuses them.
+	f, b := rowF[R], d.gatherUseful(t0, &mem[1], &bufs)
+	rowF[R] = nil
+	err = d.combineRow(acc, R, f, b)
+	bufs.put(f, b)
+	if err != nil {
+		return nil, err
+	}
+	err = d.spanBackwardFrom(spanPass{
 		mem:    &mem,
 		charge: d.charge,
 		row: func(r int, l *spanLayer) error {
-			f, b := d.gatherUseful((r+1)*d.w, l, &bufs), rowB[r]
-			rowB[r] = nil
+			f, b := rowF[r], d.gatherUseful((r+1)*d.w, l, &bufs)
+			rowF[r] = nil
 			defer bufs.put(f, b)
 			return d.combineRow(acc, r, f, b)
 		},
-	})
+	}, t0)
 	if err != nil {
 		return nil, err
 	}
@@ -581,13 +610,10 @@ func (d *counter) runSpansHalf(acc *cellAcc) (*big.Int, error) {
 // runSpansInTurn runs the forward pass, keeping the row ends' values, then
 // the backward pass, combining as it goes.
 func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
-	if d.half {
-		return d.runSpansHalf(acc)
-	}
 	var bufs bufPool
 	var mem [2]spanLayer
 	rowF := make([][]uint64, d.h)
-	total, err := d.spanForward(spanPass{
+	last, err := d.spanForward(spanPass{
 		mem:    &mem,
 		charge: d.charge,
 		row: func(r int, l *spanLayer) error {
@@ -598,6 +624,7 @@ func (d *counter) runSpansInTurn(acc *cellAcc) (*big.Int, error) {
 	if err != nil {
 		return nil, err
 	}
+	total := d.spanTotal(last) // before the backward pass reuses the layer
 	if err := d.checkBackwardBudget(d.sp.numericWork()); err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func TestSpansMatchCompact(t *testing.T) {
 				}
 				want, wantErr := countWith(pos, true)
 				got, gotErr := Count(context.Background(), pos, CountOptions{})
-				requireSameCount(t, want, wantErr, got, gotErr, pos.Text())
+				requireSameNumbers(t, pos, want, wantErr, got, gotErr)
 				n++
 			}
 			if tt.games > 0 {
@@ -87,7 +87,7 @@ func TestFullSizeSpansMatchCompactClassic(t *testing.T) {
 		require.NoError(t, wantErr)
 		got, err := Count(context.Background(), pos, CountOptions{})
 		require.NoError(t, err)
-		requireSameCount(t, want, nil, got, nil, pos.Text())
+		requireSameNumbers(t, pos, want, nil, got, nil)
 	}
 }
 
@@ -125,7 +125,7 @@ func FuzzSpansMatchCompact(f *testing.F) {
 			require.Equal(t, wantErr.Error(), gotErr.Error())
 			return
 		}
-		requireSameCount(t, want, wantErr, got, gotErr, pos.Text())
+		requireSameNumbers(t, pos, want, wantErr, got, gotErr)
 		requireCountsEqual(t, pos, got)
 	})
 }
@@ -146,7 +146,7 @@ func TestSpansMatchCompactOnRandomMarks(t *testing.T) {
 			require.Equal(t, wantErr.Error(), gotErr.Error())
 			continue
 		}
-		requireSameCount(t, want, wantErr, got, gotErr, pos.Text())
+		requireSameNumbers(t, pos, want, wantErr, got, gotErr)
 		if seed%5 == 0 {
 			requireCountsEqual(t, pos, got)
 		}

@@ -66,9 +66,15 @@ type counter struct {
 	// half: the frame is symmetric top to bottom (each row has the
 	// statuses of its mirror row), so the forward numeric pass stops after
 	// row R = (h-1)/2 and the map of the rows below it is the mirror image
-	// of the rows above (fwdEnd): the backward pass still walks every
-	// cell, down to row 0, and the rows 0..R are combined as usual.
-	half           bool
+	// of the rows above (fwdEnd). On compact vectors the backward pass
+	// still walks every cell, down to row 0, and the rows 0..R are
+	// combined as usual; on spans the halves are joined (join).
+	half bool
+	// join: half, on spans: the halves are joined at row J = R (join.go):
+	// passes 1 and 3 walk the rows down to h-1-J, passes 2 and 4 the
+	// rows up from J, and jp holds the join between passes 2 and 4.
+	join           bool
+	jp             *joinPlan
 	plain          bool // no half (the tests' reference; mirror is set by the caller)
 	sp             *spanPlan
 	done, failKeys int
@@ -84,7 +90,7 @@ func (d *counter) tick() {
 		d.tickMu.Lock()
 		defer d.tickMu.Unlock()
 		d.ticks++
-		d.progress(d.ticks, 2*d.cells()+d.fwdEnd())
+		d.progress(d.ticks, d.enumEnd()+d.bwdStart()+d.fwdEnd())
 	}
 }
 
@@ -95,6 +101,9 @@ func (d *counter) halfRow() int { return (d.h - 1) / 2 }
 // fwdEnd is the number of cells the forward numeric pass walks: every
 // cell, or the rows down to halfRow (half).
 func (d *counter) fwdEnd() int {
+	if d.join {
+		return d.enumEnd()
+	}
 	if d.half {
 		return (d.halfRow() + 1) * d.w
 	}
@@ -283,7 +292,9 @@ func (d *counter) enumerate() error {
 	if err := d.forwardSupports(); err != nil {
 		return err
 	}
-	d.completionSupports()
+	if err := d.completionSupports(); err != nil {
+		return err
+	}
 	if !d.keepAll {
 		d.fwd = nil
 	}
@@ -297,11 +308,11 @@ func (d *counter) enumerate() error {
 func (d *counter) forwardSupports() error {
 	d.init()
 	pw := d.pw
-	n := d.cells()
-	d.sizes = make([]int, n+1)
-	d.fwd = make([][]uint64, n+1)
-	d.keys = make([][]key, n+1)
-	d.trans = make([][]uint32, n)
+	d.sizes = make([]int, d.cells()+1)
+	d.fwd = make([][]uint64, d.cells()+1)
+	d.keys = make([][]key, d.cells()+1)
+	d.trans = make([][]uint32, d.cells())
+	n := d.enumEnd()
 	d.keys[0] = []key{{}}
 	d.fwd[0] = make([]uint64, pw)
 	d.fwd[0][0] = 1
@@ -309,7 +320,7 @@ func (d *counter) forwardSupports() error {
 	start := 0
 	if c := d.reuse; c != nil {
 		if p, ok := c.prefix(d.problem); ok {
-			start = min(c.done, p)
+			start = min(c.done, p, n)
 			copy(d.keys[:start+1], c.keys[:start+1])
 			copy(d.fwd[:start+1], c.fwd[:start+1])
 			copy(d.trans[:start], c.trans[:start])
@@ -324,7 +335,7 @@ func (d *counter) forwardSupports() error {
 			// Cell c.done failed the budget with failKeys profiles made: if
 			// it is unchanged it makes them again and fails with this
 			// budget too.
-			if c.failKeys > 0 && p > c.done && d.maxWork > 0 &&
+			if c.failKeys > 0 && p > c.done && c.done < n && d.maxWork > 0 &&
 				d.work+int64(c.failKeys)*workPerState > d.maxWork {
 				d.failKeys = c.failKeys
 				return d.charge(int64(c.failKeys) * workPerState)
@@ -455,15 +466,11 @@ func (d *counter) forwardSupports() error {
 // support itself, which gives the same masks (an entry a of a profile with
 // F[a] > 0 reaches, along any transition the table holds, an entry with
 // F > 0) and leaves d.fwd as it is.
-func (d *counter) completionSupports() {
-	pw, n := d.pw, d.cells()
-	d.masks = make([][]uint64, n+1)
+func (d *counter) completionSupports() error {
+	pw := d.pw
+	d.masks = make([][]uint64, d.cells()+1)
 	if d.spanMode {
 		d.sp = newSpanPlan(d)
-	}
-	rb := make([]uint64, pw*d.sizes[n])
-	for i := range d.sizes[n] {
-		rb[i*pw+d.K>>6] |= 1 << (d.K & 63)
 	}
 	and := func(t int, rb []uint64) {
 		for q, x := range d.fwd[t] {
@@ -472,6 +479,29 @@ func (d *counter) completionSupports() {
 		d.masks[t] = rb
 		if !d.keepAll {
 			d.fwd[t] = nil
+		}
+	}
+	// The walk starts at the last boundary pass 1 built: the end, with
+	// only entry K complete, or row J' (join), with the entries that meet
+	// a top half (joinSupports); at row J the join's completion supports
+	// apply too.
+	n := d.enumEnd()
+	var rb, comp []uint64
+	if d.join {
+		var err error
+		if comp, rb, err = d.joinSupports(); err != nil {
+			return err
+		}
+	} else {
+		rb = make([]uint64, pw*d.sizes[n])
+		for i := range d.sizes[n] {
+			rb[i*pw+d.K>>6] |= 1 << (d.K & 63)
+		}
+	}
+	t0 := d.bwdStart()
+	if n == t0 && comp != nil {
+		for q, x := range comp {
+			rb[q] &= x
 		}
 	}
 	and(n, rb)
@@ -501,6 +531,11 @@ func (d *counter) completionSupports() {
 			i, j, ship := e/2, int(x>>6)-1, int(x&63)
 			d.orShiftDown(cur[i*pw:(i+1)*pw], rb[j*pw:(j+1)*pw], ship)
 		}
+		if t == t0 && comp != nil {
+			for q, x := range comp {
+				cur[q] &= x
+			}
+		}
 		and(t, cur)
 		if d.spanMode {
 			d.sp.record(d, t)
@@ -511,6 +546,7 @@ func (d *counter) completionSupports() {
 		}
 		rb = cur
 	}
+	return nil
 }
 
 // rowKeys returns the profiles at the boundary after board row r.
