@@ -202,15 +202,17 @@ func (k *key) set(j int, v uint8) {
 
 // keyTable maps profiles to their index in a layer: open addressing with
 // linear probing over indices into the layer's key slice (faster than a Go
-// map for 16-byte keys, and reset by clearing one slice). It is kept at
-// most half full (put grows it), and small: its random accesses are most of
-// the first pass's time.
+// map for 16-byte keys, and reset by clearing one slice). Each slot also
+// holds 32 bits of its key's hash, so that a probe reads the key itself
+// only when they match. It is kept at most half full (put grows it), and
+// small: its random accesses are most of the first pass's time.
 type keyTable struct {
-	slots []int32 // index+1, 0 = empty
-	shift uint    // slot = hash >> shift
+	slots []uint64 // hash bits<<32 | index+1, 0 = empty
+	shift uint     // slot = hash >> shift
 	mask  uint64
 	n     int    // keys stored
 	last  uint64 // slot of the last failed find, where put inserts
+	tag   uint64 // hash bits of the last failed find
 }
 
 // reset empties the table and sizes it for n keys at load at most 1/2.
@@ -220,7 +222,7 @@ func (kt *keyTable) reset(n int) {
 		size <<= 1
 	}
 	if cap(kt.slots) < size {
-		kt.slots = make([]int32, size)
+		kt.slots = make([]uint64, size)
 	} else {
 		kt.slots = kt.slots[:size]
 		clear(kt.slots)
@@ -231,7 +233,7 @@ func (kt *keyTable) reset(n int) {
 }
 
 // hash mixes every byte of the key into the high bits (Fibonacci hashing:
-// the slot is taken from the top).
+// the slot is taken from the top; the tag from the low half).
 func (k key) hash() uint64 {
 	h := k.lo*0x9e3779b97f4a7c15 ^ k.hi*0xc2b2ae3d27d4eb4f
 	h ^= h >> 32
@@ -240,14 +242,16 @@ func (k key) hash() uint64 {
 
 // find returns the index of k, looking its candidates up in keys.
 func (kt *keyTable) find(k key, keys []key) (int32, bool) {
-	for s := k.hash() >> kt.shift; ; s = (s + 1) & kt.mask {
+	h := k.hash()
+	tag := h << 32
+	for s := h >> kt.shift; ; s = (s + 1) & kt.mask {
 		v := kt.slots[s]
 		if v == 0 {
-			kt.last = s
+			kt.last, kt.tag = s, tag
 			return 0, false
 		}
-		if keys[v-1] == k {
-			return v - 1, true
+		if v&^0xffffffff == tag && keys[uint32(v)-1] == k {
+			return int32(uint32(v)) - 1, true
 		}
 	}
 }
@@ -256,18 +260,19 @@ func (kt *keyTable) find(k key, keys []key) (int32, bool) {
 // that fills the table to more than one half, it doubles it and stores
 // keys[0..j] again.
 func (kt *keyTable) put(j int32, keys []key) {
-	kt.slots[kt.last] = j + 1
+	kt.slots[kt.last] = kt.tag | uint64(j+1)
 	kt.n++
 	if 2*kt.n <= len(kt.slots) {
 		return
 	}
 	kt.reset(len(kt.slots))
 	for i, k := range keys[:j+1] {
-		s := k.hash() >> kt.shift
+		h := k.hash()
+		s := h >> kt.shift
 		for kt.slots[s] != 0 {
 			s = (s + 1) & kt.mask
 		}
-		kt.slots[s] = int32(i) + 1
+		kt.slots[s] = h<<32 | uint64(i+1)
 	}
 	kt.n = int(j) + 1
 }
