@@ -278,6 +278,21 @@ func (a *arena[T]) alloc(n int) []T {
 	return s
 }
 
+// grab returns room for up to n elements (zeroed) at the start of the
+// free part of a chunk, a new one of at least 4n elements if the current
+// one has less, as a slice of length 0; commit(k) then keeps its first k
+// elements and leaves the rest free: a layer of unknown size built in
+// place, with no copy.
+func (a *arena[T]) grab(n int) []T {
+	if n > len(a.free) {
+		a.free = make([]T, max(arenaChunk, 4*n))
+	}
+	return a.free[:0:n]
+}
+
+// commit keeps the first k elements of the last grab.
+func (a *arena[T]) commit(k int) { a.free = a.free[k:] }
+
 func maskZero(m []uint64) bool {
 	for _, x := range m {
 		if x != 0 {
@@ -346,8 +361,7 @@ func (d *counter) forwardSupports() error {
 	keys, sf := d.keys[start], d.fwd[start]
 	var idx keyTable
 	var kbuf [2][]key
-	var sbuf []uint64
-	fwdArena, trArena := arena[uint64]{}, arena[uint32]{}
+	fwdArena, trArena, keyArena := arena[uint64]{}, arena[uint32]{}, arena[key]{}
 	// cellRules tabled per (row end, status): entry up*nc+left, 0 until used.
 	nc := 4*d.L + 1
 	var tabs []uint64
@@ -376,10 +390,17 @@ func (d *counter) forwardSupports() error {
 			maxKeys = int((d.maxWork - d.work) / workPerState)
 		}
 		idx.reset(len(keys) + len(keys)/4)
-		// The layer is built in scratch buffers and copied to its exact
-		// size once complete (the buffers keep the largest layer's size).
+		// The layer is built in place, in room for its largest size (two
+		// profiles from each), and keeps its size: its forward supports
+		// always, its profiles for a Counter, which keeps them all; else
+		// the profiles are built in one of two scratch buffers, each
+		// reused two cells on, and copied where they are kept (a row end,
+		// the end).
 		nkeys := kbuf[(t-start)&1][:0]
-		nsf := sbuf[:0]
+		if d.keepAll {
+			nkeys = keyArena.grab(2 * len(keys))
+		}
+		nsf := fwdArena.grab(2 * len(keys) * pw)
 		tr := trArena.alloc(2 * len(keys))
 		for i, k := range keys {
 			m := sf[i*pw : (i+1)*pw]
@@ -424,8 +445,7 @@ func (d *counter) forwardSupports() error {
 					j = int32(len(nkeys))
 					nkeys = append(nkeys, nk)
 					idx.put(j, nkeys)
-					nsf = slices.Grow(nsf, pw)[:len(nsf)+pw]
-					clear(nsf[len(nsf)-pw:])
+					nsf = nsf[:len(nsf)+pw] // zeroed by grab
 					if len(nkeys) == maxKeys+1 {
 						// The charge below cannot pass any more: fail now.
 						d.failKeys = len(nkeys)
@@ -444,12 +464,17 @@ func (d *counter) forwardSupports() error {
 		if _, ok := d.rowEnd(t); !ok && !d.keepAll {
 			d.keys[t] = nil // only the row ends' profiles are needed later
 		}
-		kbuf[(t-start)&1], sbuf = nkeys, nsf // keep the grown buffers
-		sf = fwdArena.alloc(len(nsf))
-		copy(sf, nsf)
+		fwdArena.commit(len(nsf))
+		sf = nsf[:len(nsf):len(nsf)]
 		keys = nkeys
-		if _, ok := d.rowEnd(t + 1); ok || d.keepAll || t+1 == n {
-			keys = slices.Clone(nkeys) // kept: the scratch buffer is reused two cells on
+		if d.keepAll {
+			keyArena.commit(len(nkeys))
+			keys = nkeys[:len(nkeys):len(nkeys)]
+		} else {
+			kbuf[(t-start)&1] = nkeys // keep the grown buffer
+			if _, ok := d.rowEnd(t + 1); ok || t+1 == n {
+				keys = slices.Clone(nkeys)
+			}
 		}
 		d.keys[t+1], d.fwd[t+1] = keys, sf
 		d.sizes[t+1] = len(keys)
