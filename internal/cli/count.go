@@ -62,8 +62,9 @@ heatmap (the probability of a ship on each cell) in a web page.
 
 Memory: the count keeps every profile of its transfer-matrix programme
 (a board symmetric left to right keeps one of each profile and its mirror
-image): about 70 MiB for the empty 10x10 board, 400 MiB for 12x12 and
-hundreds of GiB for 16x16. The
+image, one symmetric top to bottom walks its top half only): about 60 MiB
+for the empty 10x10 board, 300 MiB for 12x12 and hundreds of GiB for
+16x16. The
 estimate (from the board, the fleet and the shots) is printed on stderr
 before counting, and a count above --max-memory (default 4GiB) is refused
 at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
