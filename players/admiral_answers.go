@@ -99,9 +99,7 @@ func (p *planner) partitionAttack(at grid.Cell) {
 		code[c] = 1
 	}
 	code[at] = 2
-	o := p.oe
-	for k := range len(p.pe.tup) {
-		t := p.pe.tup[o.at(k)]
+	for _, t := range p.peSeq {
 		hit, near := submarine.NoShip, submarine.ShipMask(0)
 		for _, i := range p.pe.ships {
 			switch code[cellOf(t, i)] {
@@ -127,9 +125,8 @@ func (p *planner) partitionAttack(at grid.Cell) {
 func (p *planner) partitionNone() {
 	p.resetSlots()
 	sl := p.slotFor(0, submarine.NoShip, 0)
-	o := p.oe
-	for k := range len(p.pe.tup) {
-		p.add(sl, p.pe.tup[o.at(k)], submarine.NoShip)
+	for _, t := range p.peSeq {
+		p.add(sl, t, submarine.NoShip)
 	}
 	p.trimWorlds()
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/config"
 )
 
 // BenchmarkAdmiralDecision plays b.N whole games of admiral (default budget)
@@ -23,9 +24,21 @@ import (
 // fleets known) and the median action at which it did (solved-from-p50).
 //
 //	go test ./players -run '^$' -bench AdmiralDecision -benchtime 200x
+//
+// (The thinking time excludes Observe, where the opponent model updates
+// its posterior; kaisen match's CPU time counts everything.)
 func BenchmarkAdmiralDecision(b *testing.B) { benchAdmiralDecision(b, "stateplayer2", 0) }
 
 func BenchmarkAdmiralDecisionHirota(b *testing.B) { benchAdmiralDecision(b, "hirota", 2000) }
+
+// BenchmarkAdmiralDecisionExploiter is the Hirota variant against the
+// joint-greedy exploiter tuned against admiral
+// (configs/exploiters/joint-greedy-vs-admiral-995e2ff.yaml): long drawn
+// games in which the opponent model's search runs on nearly every
+// decision.
+func BenchmarkAdmiralDecisionExploiter(b *testing.B) {
+	benchAdmiralDecisionLoad(b, "joint-greedy", config.File("../configs/exploiters/joint-greedy-vs-admiral-995e2ff.yaml"), 2000, DefaultAdmiralConfig())
+}
 
 // BenchmarkAdmiralDecisionHirotaModel is the Hirota variant with the
 // opponent model on (opponent.model: true).
@@ -40,11 +53,17 @@ func benchAdmiralDecision(b *testing.B, against string, drawLimit int) {
 }
 
 func benchAdmiralDecisionCfg(b *testing.B, against string, drawLimit int, cfg AdmiralConfig) {
+	benchAdmiralDecisionLoad(b, against, nil, drawLimit, cfg)
+}
+
+// benchAdmiralDecisionLoad is benchAdmiralDecisionCfg with the opponent's
+// weights from load (nil: its built-in weights).
+func benchAdmiralDecisionLoad(b *testing.B, against string, load Loader, drawLimit int, cfg AdmiralConfig) {
 	r := submarine.DefaultRules()
 	if drawLimit > 0 {
 		r.DrawLimit = drawLimit
 	}
-	opp, err := New(against, r, nil)
+	opp, err := New(against, r, load)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -18,13 +18,13 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	var x *exposure
 	switch s.act.Kind {
 	case submarine.Attack:
-		x = p.fireExposure(s.act.To)
+		x = p.fireExposure(s.act.To, deepen)
 		p.partitionAttack(s.act.To)
 	default:
 		from := us.Pos[s.act.Ship]
 		fx, fy := a.rules.Board.XY(from)
 		tx, ty := a.rules.Board.XY(s.act.To)
-		x = p.moveExposure(s.act.Ship, tx-fx, ty-fy)
+		x = p.moveExposure(s.act.Ship, tx-fx, ty-fy, deepen)
 		us.Occupied.Remove(from)
 		us.Occupied.Add(s.act.To)
 		us.Pos[s.act.Ship] = s.act.To

@@ -62,7 +62,7 @@ func (p *planner) detectBits(x *exposure, us *submarine.Fleet) float64 {
 	}
 	p.attackCells = p.attackCells[:0]
 	for k := range n {
-		t := p.pe.tup[p.oe.at(k)]
+		t := p.peSeq[k]
 		var r grid.Set
 		for _, i := range p.pe.ships {
 			r = r.Union(b.Around(cellOf(t, i)))
@@ -134,7 +134,7 @@ func (p *planner) enemyReach() {
 	clear(p.reachCnt)
 	n := min(len(p.pe.tup), admiralReachSamples)
 	for k := range n {
-		t := p.pe.tup[p.oe.at(k)]
+		t := p.peSeq[k]
 		var r grid.Set
 		for _, i := range p.pe.ships {
 			r = r.Union(b.Around(cellOf(t, i)))
@@ -149,8 +149,8 @@ func (p *planner) enemyReach() {
 }
 
 // fireExposure is what the enemy learns from our attack on at: one of our
-// ships is within 1 of it.
-func (p *planner) fireExposure(at grid.Cell) *exposure {
+// ships is within 1 of it. The reach fields are filled only withReach.
+func (p *planner) fireExposure(at grid.Cell, withReach bool) *exposure {
 	b := p.a.rules.Board
 	var near [256]bool
 	for c := range b.Around(at).All() {
@@ -163,13 +163,13 @@ func (p *planner) fireExposure(at grid.Cell) *exposure {
 			}
 		}
 		return 0, false
-	})
+	}, withReach)
 }
 
 // moveExposure is what the enemy learns from our move of ship by (dx, dy):
 // the ship's cell shifts, and placements from which the move was impossible
-// drop out.
-func (p *planner) moveExposure(ship, dx, dy int) *exposure {
+// drop out. The reach fields are filled only withReach.
+func (p *planner) moveExposure(ship, dx, dy int, withReach bool) *exposure {
 	b := p.a.rules.Board
 	var to [256]int16
 	for c := range p.size {
@@ -191,31 +191,38 @@ func (p *planner) moveExposure(ship, dx, dy int) *exposure {
 			}
 		}
 		return t&^(0xff<<sh) | uint64(nc)<<sh, true
-	})
+	}, withReach)
 }
 
 // expose filters (and maps) our exposure pool and summarises the survivors.
-func (p *planner) expose(f func(uint64) (uint64, bool)) *exposure {
+// Only the play-outs read the reach fields (reachP, reachAll, reachAny):
+// without withReach they are not computed (and not to be read), which
+// saves the reach of every survivor in the one-ply pass over every
+// candidate.
+func (p *planner) expose(f func(uint64) (uint64, bool), withReach bool) *exposure {
 	x := &p.exp
 	clear(p.expCount)
 	clear(p.reachCnt)
 	b := p.a.rules.Board
 	n, sampled := 0, 0
-	o := p.oo
 	p.survivors = p.survivors[:0]
 	x.reachAll, x.reachAny = b.Usable(), grid.Set{}
-	for k := range len(p.po.tup) {
-		t, ok := f(p.po.tup[o.at(k)])
+	for _, t := range p.poSeq {
+		t, ok := f(t)
 		if !ok {
 			continue
 		}
 		n++
 		p.survivors = append(p.survivors, t)
+		for _, i := range p.po.ships {
+			p.expCount[i*p.size+int(cellOf(t, i))]++
+		}
+		if !withReach {
+			continue
+		}
 		var r grid.Set
 		for _, i := range p.po.ships {
-			c := cellOf(t, i)
-			p.expCount[i*p.size+int(c)]++
-			r = r.Union(b.Around(c))
+			r = r.Union(b.Around(cellOf(t, i)))
 		}
 		x.reachAll, x.reachAny = x.reachAll.Intersect(r), x.reachAny.Union(r)
 		if sampled < admiralReachSamples {
@@ -254,8 +261,10 @@ func (p *planner) expose(f func(uint64) (uint64, bool)) *exposure {
 		x.ship[k] = q
 		x.occ[k%p.size] += q
 	}
-	for c := range p.size {
-		x.reachP[c] = float64(p.reachCnt[c]) * rinv
+	if withReach {
+		for c := range p.size {
+			x.reachP[c] = float64(p.reachCnt[c]) * rinv
+		}
 	}
 	return x
 }

@@ -97,7 +97,7 @@ func TestExposureReachBounds(t *testing.T) {
 			}
 			p := &a.plan
 			p.snapshot()
-			x := p.expose(func(t uint64) (uint64, bool) { return t, true })
+			x := p.expose(func(t uint64) (uint64, bool) { return t, true }, true)
 			require.Equal(t, len(p.po.tup), x.n)
 			var all, any grid.Set
 			all = r.Board.Usable()

@@ -310,11 +310,16 @@ func (p jgPolicy) dist(r *submarine.Rules, v *modelView, out []actProb) []actPro
 		}
 		return int(v.count[i*size+int(c)])
 	}
+	// hp^exponent of each of our ships, the divisor of its count
+	var pw [submarine.MaxShips]float64
+	for i := range r.Fleet {
+		pw[i] = math.Pow(float64(en.HP[i]), cfg.Attack.HPExponent)
+	}
 	score := func(c grid.Cell) float64 {
 		s := 0.0
 		for i := range r.Fleet {
 			if k := count(i, c); k > 0 {
-				s += float64(k) / math.Pow(float64(en.HP[i]), cfg.Attack.HPExponent)
+				s += float64(k) / pw[i]
 			}
 		}
 		return s / et
@@ -328,10 +333,12 @@ func (p jgPolicy) dist(r *submarine.Rules, v *modelView, out []actProb) []actPro
 	// 1. flee. Its own ships are known to us exactly (P(located) = 1).
 	if f := cfg.Flee; f.Located <= 1 {
 		target := false
+	scan:
 		for c := range reach.All() {
 			for i := range r.Fleet {
 				if k := count(i, c); k > 0 && float64(k) >= f.TargetSure*et {
 					target = true
+					break scan
 				}
 			}
 		}
@@ -342,7 +349,8 @@ func (p jgPolicy) dist(r *submarine.Rules, v *modelView, out []actProb) []actPro
 			ship int
 			to   grid.Cell
 		}
-		var best *esc
+		var best esc
+		found := false
 		for i, s := range r.Fleet {
 			if !me.Alive.Has(i) || float64(v.cover[me.Pos[i]]) < f.Reach*et {
 				continue
@@ -362,11 +370,11 @@ func (p jgPolicy) dist(r *submarine.Rules, v *modelView, out []actProb) []actPro
 				continue
 			}
 			e := esc{risk: low / et, hp: me.HP[i], name: s.Name, ship: i, to: to}
-			if best == nil || e.risk < best.risk || (e.risk == best.risk && (e.hp < best.hp || (e.hp == best.hp && e.name < best.name))) {
-				best = &e
+			if !found || e.risk < best.risk || (e.risk == best.risk && (e.hp < best.hp || (e.hp == best.hp && e.name < best.name))) {
+				best, found = e, true
 			}
 		}
-		if best != nil && best.risk <= f.Safe {
+		if found && best.risk <= f.Safe {
 			if rate := min(max(f.Rate, 0), 1); rate > 0 {
 				out = append(out, actProb{submarine.MoveTo(best.ship, best.to), rate})
 				mass -= rate
@@ -377,10 +385,11 @@ func (p jgPolicy) dist(r *submarine.Rules, v *modelView, out []actProb) []actPro
 		}
 	}
 	// 2. attack the best score in reach, ties at random.
-	best, ties := 0.0, []grid.Cell(nil)
-	jgScanOrder(b, func(c grid.Cell) bool {
+	var tieBuf [16]grid.Cell
+	best, ties := 0.0, tieBuf[:0]
+	for _, c := range b.ByColumn() { // jgScanOrder
 		if !reach.Has(c) {
-			return true
+			continue
 		}
 		s := score(c)
 		if cfg.Attack.Info > 0 {
@@ -392,8 +401,7 @@ func (p jgPolicy) dist(r *submarine.Rules, v *modelView, out []actProb) []actPro
 		if s >= best-jgEps {
 			ties = append(ties, c)
 		}
-		return true
-	})
+	}
 	if len(ties) > 0 && best > cfg.Attack.Min {
 		for _, c := range ties {
 			out = append(out, actProb{submarine.AttackAt(c), mass / float64(len(ties))})

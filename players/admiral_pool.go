@@ -25,8 +25,6 @@ type pool struct {
 // sample (the worlds of the search).
 type order struct{ start, step, n int }
 
-func (o order) at(k int) int { return (o.start + k*o.step) % o.n }
-
 func gcd(a, b int) int {
 	for b != 0 {
 		a, b = b, a%b
@@ -49,6 +47,21 @@ func (p *planner) snapshot() {
 	}
 	p.oe = p.newOrder(len(p.pe.tup))
 	p.oo = p.newOrder(len(p.po.tup))
+	p.peSeq = p.oe.visit(p.pe.tup, p.peSeq)
+	p.poSeq = p.oo.visit(p.po.tup, p.poSeq)
+}
+
+// visit lists tup in the visiting order o (tup[start], tup[(start+step)
+// mod n], ...) into dst, reused.
+func (o order) visit(tup, dst []uint64) []uint64 {
+	dst = slices.Grow(dst[:0], len(tup))
+	for i, k := o.start, 0; k < len(tup); k++ {
+		dst = append(dst, tup[i])
+		if i += o.step; i >= o.n {
+			i -= o.n
+		}
+	}
+	return dst
 }
 
 func (p *planner) newOrder(n int) order {

@@ -23,6 +23,8 @@ type planner struct {
 	pall    pool      // the whole enemy belief, when the placement prior weighs it
 	weights []float64 // its prior weights
 	oe, oo  order
+	// the pools in their visiting orders (order.visit)
+	peSeq, poSeq []uint64
 
 	// scratch
 	slots    []slot
