@@ -29,10 +29,15 @@ package bsbelief
 // programme. The states left after the last column are top profiles.
 //
 // On a board that is also symmetric left to right the profiles at row
-// ends are orbits of a profile and its mirror image (counter.mirror): the
-// join starts from both members of each bottom orbit, each with half of
-// the orbit's forward values, and keeps the representatives at the end
-// (B of a profile is B of its mirror image).
+// ends are orbits of a profile and its mirror image (counter.mirror), with
+// forward values summed over the orbit. The join starts from the bottom
+// representatives r' with their orbit's values F(o') and ends at every top
+// profile, representative or mirror image: J(s) sums compat(s, r') F(o')
+// over the orbits. Since compat(mirror s, r') = compat(s, mirror r'),
+// J(s) + J(mirror s) is twice the sum over the orbits of F(o')/|o'| times
+// the matches of s with its members, which is B(s): B of a representative
+// is (J(s) + J(mirror s)) / 2 (exact: the sum is even), and J(s) counts
+// twice when s is its own mirror image.
 //
 // So the programme walks the rows 0..J' forward (passes 1 and 3) and
 // 0..J backward (passes 2 and 4) instead of the whole board: pass 2 runs
@@ -92,20 +97,23 @@ func (d *counter) joinWork() int64 {
 // supports pass 2 left at the two row ends.
 type joinPlan struct {
 	groups []joinGroup
-	// The bottom states: both members of each orbit of row J', their
-	// profile at t1 and whether they hold half of its values.
-	bKey   []key
-	bSrc   []int32
-	bHalve []bool
-	work   int64 // entries the numeric join moves (work units)
+	// The bottom states: the profiles of row J' (representatives of
+	// their orbits), and their index at t1.
+	bKey []key
+	bSrc []int32
+	work int64 // entries the numeric join moves (work units)
 }
 
 // joinGroup is one skeleton: its vertical runs' columns, its bottom
 // states and top profiles (at t0), K plus the index of its horizontal
 // ships and the entries z that have them (all ones, else 0).
 type joinGroup struct {
-	opens   []int
-	bot     []int32
+	opens []int
+	bot   []int32
+	// The top profiles of the skeleton (with mirror images of the
+	// representatives, on a board symmetric left to right) and the index
+	// at t0 of each (of its representative).
+	topKeys []key
 	top     []int32
 	base    int
 	geq     []uint64
@@ -113,7 +121,8 @@ type joinGroup struct {
 	// What joinSupports leaves for joinValues: the bottom state of each
 	// state of layer 0, the span [lo, hi) of the needed entries of every
 	// state of every layer, the transitions of each step that carry
-	// some, and the top profile of each state of the last layer.
+	// some, and the top profile of each state of the last layer (its
+	// index at t0 times 2, plus 1 if it counts twice; -1 if none).
 	b0       []int32
 	lo, hi   [][]int32
 	src, dst [][]int32
@@ -270,7 +279,17 @@ func (d *counter) newJoinPlan(m1 []uint64) *joinPlan {
 	jp := &joinPlan{}
 	groupOf := map[uint64]int32{}
 	geqOf := map[int][]uint64{}
-	for j, k := range d.keys[t0] {
+	tops := func(yield func(key, int32) bool) {
+		for j, k := range d.keys[t0] {
+			if !yield(k, int32(j)) {
+				return
+			}
+			if mk := k.mirror(w); d.mirror && mk != k && !yield(mk, int32(j)) {
+				return
+			}
+		}
+	}
+	for k, j := range tops {
 		s := d.skeleton(k)
 		g, ok := groupOf[s]
 		if !ok {
@@ -304,28 +323,20 @@ func (d *counter) newJoinPlan(m1 []uint64) *joinPlan {
 			}
 			jp.groups = append(jp.groups, joinGroup{opens: opens, base: d.K + hidx, geq: geq, geqBits: gb})
 		}
-		jp.groups[g].top = append(jp.groups[g].top, int32(j))
+		jp.groups[g].topKeys = append(jp.groups[g].topKeys, k)
+		jp.groups[g].top = append(jp.groups[g].top, j)
 	}
 	for i, k := range d.keys[t1] {
 		if maskZero(m1[i*pw : (i+1)*pw]) {
 			continue
 		}
-		members := []key{k}
-		if d.mirror {
-			if mk := k.mirror(w); mk != k {
-				members = append(members, mk)
-			}
+		g, ok := groupOf[d.skeleton(k)]
+		if !ok {
+			continue
 		}
-		for _, mk := range members {
-			g, ok := groupOf[d.skeleton(mk)]
-			if !ok {
-				continue
-			}
-			jp.groups[g].bot = append(jp.groups[g].bot, int32(len(jp.bKey)))
-			jp.bKey = append(jp.bKey, mk)
-			jp.bSrc = append(jp.bSrc, int32(i))
-			jp.bHalve = append(jp.bHalve, len(members) == 2)
-		}
+		jp.groups[g].bot = append(jp.groups[g].bot, int32(len(jp.bKey)))
+		jp.bKey = append(jp.bKey, k)
+		jp.bSrc = append(jp.bSrc, int32(i))
 	}
 	return jp
 }
@@ -398,22 +409,25 @@ func (dp *joinDP) run(d *counter, jp *joinPlan, g *joinGroup, m0, m1 []uint64) (
 	}
 	// The last layer: the top profiles' entries.
 	keys, masks = dp.keys[m], dp.masks[m]
-	dp.idx.reset(len(g.top))
-	tkeys := d.keys[d.bwdStart()]
-	for _, p := range g.top {
-		dp.idx.find(tkeys[p], tkeys)
-		dp.idx.put(p, tkeys)
+	dp.idx.reset(len(g.topKeys))
+	for t, k := range g.topKeys {
+		dp.idx.find(k, g.topKeys)
+		dp.idx.put(int32(t), g.topKeys)
 	}
 	dp.top = grow(dp.top, len(keys), 0)
 	for s, k := range keys {
 		need := masks[s*pw : (s+1)*pw]
-		p, ok := dp.idx.find(k, tkeys)
+		t, ok := dp.idx.find(k, g.topKeys)
 		if !ok {
-			dp.top[s] = -1 // no such top profile, or the mirror image of one
+			dp.top[s] = -1 // no such top profile
 			clear(need)
 			continue
 		}
-		dp.top[s] = p
+		p := g.top[t]
+		dp.top[s] = p << 1
+		if d.mirror && k.mirror(d.w) == k {
+			dp.top[s] |= 1 // its own mirror image: J(s) counts twice
+		}
 		for q := range need {
 			need[q] &= m0[int(p)*pw+q]
 		}
@@ -497,7 +511,9 @@ func (d *counter) joinSupports() (comp, pair []uint64, err error) {
 		m := len(g.opens)
 		for s, p := range dp.top {
 			if p >= 0 {
-				copy(comp[int(p)*pw:(int(p)+1)*pw], dp.masks[m][s*pw:(s+1)*pw])
+				for q, x := range dp.masks[m][s*pw : (s+1)*pw] {
+					comp[int(p>>1)*pw+q] |= x
+				}
 			}
 		}
 		for s, b := range dp.b0 {
@@ -557,9 +573,6 @@ func (d *counter) joinValues(f, out *spanLayer) error {
 				if a >= flo && a < fhi {
 					x = fs[a-flo] & g.geq[z]
 				}
-				if jp.bHalve[b] {
-					x >>= 1 // exact where it matters: 2F(s') on the entries that meet a top half
-				}
 				v[z-l0] = x
 			}
 		}
@@ -591,22 +604,40 @@ func (d *counter) joinValues(f, out *spanLayer) error {
 			}
 			cur, lo, hi = nx, nlo, nhi
 		}
-		// The top profiles.
-		for s, p := range g.final {
-			if p < 0 {
+		// The top profiles (J(s), added to its representative's values).
+		for s, f := range g.final {
+			if f < 0 {
 				continue
 			}
+			p := int(f >> 1)
 			ls, hs := int(lo[s]), int(hi[s])
 			ld, hd := int(out.lo[p]), int(out.hi[p])
 			a0, a1 := max(ls, ld), min(hs, hd)
-			if a0 < a1 {
-				copy(out.span(int(p))[a0-ld:a1-ld], buf[cur][int(off[cur][s])+a0-ls:int(off[cur][s])+a1-ls])
+			if a0 >= a1 {
+				continue
+			}
+			o := out.span(p)[a0-ld : a1-ld]
+			r := buf[cur][int(off[cur][s])+a0-ls:]
+			r = r[:len(o)]
+			var cy uint64
+			for k, y := range r {
+				if f&1 == 1 {
+					ov |= y >> 63
+					y <<= 1
+				}
+				o[k], cy = bits.Add64(o[k], y, 0)
+				ov |= cy
 			}
 		}
 		*g = joinGroup{} // done: free it
 	}
 	if ov != 0 {
 		return errOverflow
+	}
+	if d.mirror {
+		for i, x := range out.v {
+			out.v[i] = x >> 1 // (J(s) + J(mirror s)) / 2, exact on the useful entries
+		}
 	}
 	return d.charge(jp.work)
 }
