@@ -60,7 +60,7 @@ type jgShared struct {
 	rules  *submarine.Rules
 	cfg    JointGreedyConfig
 	all    []uint64    // every placement: the belief before any event
-	order  []grid.Cell // usable cells, column by column (x outer, y inner), the scan order of hirota_player
+	order  []grid.Cell // usable cells, column by column (grid.Board.ByColumn, read only), the scan order of hirota_player
 	places []uint64    // the placements the prior allows
 	cum    []float64   // cumulative prior weights of places (nil: uniform)
 }
@@ -70,15 +70,7 @@ func newJGShared(rules *submarine.Rules, cfg JointGreedyConfig) (*jgShared, erro
 	if err != nil {
 		return nil, err
 	}
-	sh := &jgShared{rules: rules, cfg: cfg, all: all}
-	b := rules.Board
-	for x := range b.Width() {
-		for y := range b.Height() {
-			if c, _ := b.At(x, y); b.IsUsable(c) {
-				sh.order = append(sh.order, c)
-			}
-		}
-	}
+	sh := &jgShared{rules: rules, cfg: cfg, all: all, order: rules.Board.ByColumn()}
 	sh.places, sh.cum = jgPrior(rules, &cfg.Placement, all)
 	return sh, nil
 }
