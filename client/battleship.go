@@ -1,12 +1,15 @@
 package client
 
 // The battleship client: PlayBattleship connects one battleship AI (package
-// bsplayers) to a Kaisen battleship server and plays one game.
+// bsplayers) to a Kaisen battleship server and plays one game;
+// PlayBattleshipSeries plays whatever the server offers, one game or a
+// series.
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"time"
 
@@ -29,12 +32,18 @@ type BattleshipPlayOptions struct {
 	MaxLine int
 	// Log receives one debug record per line sent and received (nil = none).
 	Log *slog.Logger
+	// OnGame, when set, is called by PlayBattleshipSeries as soon as each
+	// game ends.
+	OnGame func(BattleshipGame)
 }
 
 // BattleshipGame is how one battleship game went for the client.
 type BattleshipGame struct {
+	Game  int          // index of the game on this connection (from 0), the argument of rngFor
+	Round int          // series round from the greeting (0 outside a series)
 	End   protocol.End // how it ended for this client
 	Line  string       // the end line exactly as the server sent it
+	Last  bool         // the end line had the series' final "."
 	First bool         // this client shot first
 	Shots [2]int       // shots fired by this client [0] and by the opponent [1]
 	// Errors lists the messages of the {"error":...} lines the server sent
@@ -47,16 +56,84 @@ type BattleshipGame struct {
 // randomness): it reads the greeting, sends p's placement, answers every
 // "your turn" with p's shot, reads the result line after each "your turn"
 // and "waiting", tells p every result (Repeat and Again are worked out from
-// the shots seen), and returns at the end line. A malformed or unexpected
-// line is an error wrapping a *protocol.ProtocolError. Cancelling ctx closes
-// conn; PlayBattleship leaves conn open otherwise.
+// the shots seen), and returns at the end line. A series greeting
+// ("round1.") is an error: PlayBattleshipSeries plays series. A malformed or
+// unexpected line is an error wrapping a *protocol.ProtocolError. Cancelling
+// ctx closes conn; PlayBattleship leaves conn open otherwise.
 func PlayBattleship(ctx context.Context, conn net.Conn, p bsplayers.Player, opts BattleshipPlayOptions) (BattleshipGame, error) {
 	var g BattleshipGame
-	err := playFleet(ctx, conn, opts, "battleship", func(c *client, r *battleship.Rules) (err error) {
+	err := playFleet(ctx, conn, opts, "battleship", func(c *client, r *battleship.Rules) error {
+		line, err := c.read("greeting")
+		if err != nil {
+			return err
+		}
+		if string(line) != protocol.BattleshipGreeting {
+			return protocol.NewProtocolError(line, fmt.Errorf("%w: want the greeting %q (a series greeting needs PlayBattleshipSeries)", protocol.ErrUnexpected, protocol.BattleshipGreeting))
+		}
 		g, err = c.battleship(r, p)
 		return err
 	})
 	return g, err
+}
+
+// BattleshipSeries is every game PlayBattleshipSeries played on one
+// connection.
+type BattleshipSeries struct {
+	Series bool             // the server played a series ("roundN." greetings)
+	Games  []BattleshipGame // in order; the games finished before an error too
+	Tally  *protocol.Tally  // the series trailer as the server sent it (nil without one)
+}
+
+// PlayBattleshipSeries plays every game the server offers on conn: one
+// game after the plain greeting, or a whole series after "round1. please
+// send me initial state." (the classic series variant: a "roundN." greeting
+// per game, a final "." on the last end line, then the trailer). Game k
+// (from 0) is played by factory(rngFor(k)), except in a series where a
+// player that learns across games (NewGame and EndGame, as arena.Learner)
+// is kept from the first game to the last: NewGame(rngFor(k)) starts each
+// later game and EndGame tells it how each one ended. Each game is played
+// as by PlayBattleship; opts.OnGame hears each end.
+func PlayBattleshipSeries(ctx context.Context, conn net.Conn, factory bsplayers.Factory, rngFor func(game int) *rand.Rand, opts BattleshipPlayOptions) (BattleshipSeries, error) {
+	var res BattleshipSeries
+	err := playFleet(ctx, conn, opts, "battleship", func(c *client, r *battleship.Rules) error {
+		line, err := c.read("greeting")
+		if err != nil {
+			return err
+		}
+		d, round, err := protocol.ParseGreeting(line)
+		if err != nil || d != protocol.Classic {
+			return protocol.NewProtocolError(line, fmt.Errorf("%w: want the greeting %q or %q", protocol.ErrUnexpected, protocol.BattleshipGreeting, protocol.SeriesRound(1)))
+		}
+		res.Series = round > 0
+		var kept bsplayers.Player // in a series: the learner kept across its games
+		res.Tally, err = c.playSeries(round, func(game, round int) (bool, error) {
+			var p bsplayers.Player
+			if l, ok := kept.(learner); ok {
+				l.NewGame(rngFor(game))
+				p = kept
+			} else {
+				p = factory(rngFor(game))
+				if _, ok := p.(learner); ok && round > 0 {
+					kept = p
+				}
+			}
+			g, err := c.battleship(r, p)
+			g.Game, g.Round = game, round
+			if err != nil {
+				return false, fmt.Errorf("game %d: %w", game+1, err)
+			}
+			res.Games = append(res.Games, g)
+			if l, ok := kept.(learner); ok {
+				l.EndGame(endOf(game, g.First, g.End))
+			}
+			if opts.OnGame != nil {
+				opts.OnGame(g)
+			}
+			return g.Last, nil
+		})
+		return err
+	})
+	return res, err
 }
 
 // playFleet runs play, one game of a Battleship-board protocol (game names
@@ -92,16 +169,9 @@ func playFleet(ctx context.Context, conn net.Conn, opts BattleshipPlayOptions, g
 	return err
 }
 
-// battleship plays one game on c.
+// battleship plays one game on c, whose greeting has been read.
 func (c *client) battleship(r *battleship.Rules, p bsplayers.Player) (BattleshipGame, error) {
 	var g BattleshipGame
-	line, err := c.read("greeting")
-	if err != nil {
-		return g, err
-	}
-	if string(line) != protocol.BattleshipGreeting {
-		return g, protocol.NewProtocolError(line, fmt.Errorf("%w: want the greeting %q", protocol.ErrUnexpected, protocol.BattleshipGreeting))
-	}
 	place := p.Place()
 	if err := r.ValidatePlacement(place); err != nil {
 		return g, fmt.Errorf("the player's placement: %w", err)
@@ -127,8 +197,8 @@ func (c *client) battleship(r *battleship.Rules, p bsplayers.Player) (Battleship
 			}
 		case protocol.Waiting:
 		default:
-			if e, _ := protocol.ParseEnd(line); e != protocol.NotEnd {
-				g.End, g.Line = e, string(line)
+			if e, last := protocol.ParseEnd(line); e != protocol.NotEnd {
+				g.End, g.Line, g.Last = e, string(line), last
 				return g, nil
 			}
 			res, err := protocol.DecodeShotResult(line, r)
@@ -150,8 +220,8 @@ func (c *client) battleship(r *battleship.Rules, p bsplayers.Player) (Battleship
 			if err != nil {
 				return g, err
 			}
-			if e, _ := protocol.ParseEnd(line); e != protocol.NotEnd {
-				g.End, g.Line = e, string(line)
+			if e, last := protocol.ParseEnd(line); e != protocol.NotEnd {
+				g.End, g.Line, g.Last = e, string(line), last
 				return g, nil
 			}
 			if res, err = protocol.DecodeShotResult(line, r); err != nil {

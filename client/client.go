@@ -154,13 +154,14 @@ type learner interface {
 	EndGame(end series.End)
 }
 
-// endOf is game g's end for a learner: seat 0 is the side that moved first.
-func endOf(g *SubmarineGame) series.End {
-	e := series.End{Game: g.Game, Seat: 1, First: 0, Winner: -1}
-	if g.First {
+// endOf is the end of game number game (from 0) for a learner that moved
+// first (or not) and saw end: seat 0 is the side that moved first.
+func endOf(game int, first bool, end protocol.End) series.End {
+	e := series.End{Game: game, Seat: 1, First: 0, Winner: -1}
+	if first {
 		e.Seat = 0
 	}
-	switch g.End {
+	switch end {
 	case protocol.EndWin:
 		e.Winner = e.Seat
 	case protocol.EndLose:
@@ -180,39 +181,59 @@ func (c *client) run() (SubmarineResult, error) {
 		return res, fmt.Errorf("client: play: %w", err)
 	}
 	c.d, res.Dialect, res.Series = d, d, round > 0
-	for game := 0; ; game++ {
+	var gameErr error // a game's error, wrapped already
+	res.Tally, err = c.playSeries(round, func(game, round int) (bool, error) {
 		g, err := c.game(game, round)
 		if err != nil {
-			return res, fmt.Errorf("client: play game %d: %w", game+1, err)
+			gameErr = fmt.Errorf("client: play game %d: %w", game+1, err)
+			return false, gameErr
 		}
 		res.Games = append(res.Games, g)
 		if l, ok := c.kept.(learner); ok {
-			l.EndGame(endOf(&g))
+			l.EndGame(endOf(g.Game, g.First, g.End))
 		}
 		if c.opts.OnGame != nil {
 			c.opts.OnGame(g)
 		}
-		if !res.Series {
-			return res, nil
+		return g.Last, nil
+	})
+	if err != nil && err != gameErr {
+		err = fmt.Errorf("client: play: %w", err)
+	}
+	return res, err
+}
+
+// playSeries plays the games of a connection whose greeting said round
+// (0: not a series): play(game, round) plays game number game (from 0)
+// and reports whether its end line was the series' last (the final "."),
+// or its error, returned as it is. Outside a series it plays one game. In
+// a series it then reads the next round's greeting, or after the last game
+// the trailer, which it returns; a server that closes the connection
+// between games without a trailer ends the series without an error (nil
+// tally).
+func (c *client) playSeries(round int, play func(game, round int) (bool, error)) (*protocol.Tally, error) {
+	for game := 0; ; game++ {
+		last, err := play(game, round)
+		if err != nil || round == 0 {
+			return nil, err
 		}
-		if g.Last {
+		if last {
 			t, err := c.trailer()
 			if err != nil {
-				return res, err
+				return nil, err
 			}
-			res.Tally = &t
-			return res, nil
+			return &t, nil
 		}
 		line, err := c.readLine() // next round, or the end of the series
 		if errors.Is(err, io.EOF) {
-			return res, nil // a series server that stops without a trailer
+			return nil, nil // a series server that stops without a trailer
 		}
 		if err != nil {
-			return res, fmt.Errorf("client: play: %w", c.readErr("next round", err))
+			return nil, c.readErr("next round", err)
 		}
 		nd, n, err := protocol.ParseGreeting(line)
 		if err != nil || nd != protocol.Classic || n == 0 {
-			return res, fmt.Errorf("client: play: %w", protocol.NewProtocolError(line, fmt.Errorf("%w: want %q after a series game", protocol.ErrUnexpected, protocol.SeriesRound(round+1))))
+			return nil, protocol.NewProtocolError(line, fmt.Errorf("%w: want %q after a series game", protocol.ErrUnexpected, protocol.SeriesRound(round+1)))
 		}
 		round = n
 	}
@@ -363,15 +384,11 @@ func (c *client) trailer() (protocol.Tally, error) {
 	for i := range lines {
 		line, err := c.read("series trailer")
 		if err != nil {
-			return protocol.Tally{}, fmt.Errorf("client: play: %w", err)
+			return protocol.Tally{}, err
 		}
 		lines[i] = line
 	}
-	t, err := protocol.ParseTrailer(lines)
-	if err != nil {
-		return t, fmt.Errorf("client: play: %w", err)
-	}
-	return t, nil
+	return protocol.ParseTrailer(lines)
 }
 
 // read returns the next line from the server within the read timeout; what

@@ -4,6 +4,7 @@
 // submarine_py server or Kaisen's own (package server) — and plays every game
 // the server offers on that connection; PlayBattleship plays one game of the
 // Kaisen Battleship protocol with a Battleship AI (package
-// players/battleship). It is what `kaisen play` runs, and package loadtest
+// players/battleship), PlayBattleshipSeries every game the server offers
+// (one, or a series). It is what `kaisen play` runs, and package loadtest
 // drives many of its connections at once.
 package client

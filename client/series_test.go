@@ -1,17 +1,23 @@
 package client_test
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"math/rand/v2"
 	"net"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
+	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
+	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/series"
 )
 
@@ -60,4 +66,54 @@ func TestPlaySeriesKeepsALearner(t *testing.T) {
 		{Game: 0, Seat: 1, First: 0, Winner: 0}, // lost, moving second
 		{Game: 1, Seat: 0, First: 0, Winner: 0}, // won, moving first
 	}, learners[0].ends)
+}
+
+// TestPlayBattleshipGreetings: PlayBattleship plays one game and refuses a
+// series greeting, naming PlayBattleshipSeries; both refuse a line that is
+// no greeting; PlayBattleshipSeries ends a series whose server closes
+// between games without a trailer, keeping the games played.
+func TestPlayBattleshipGreetings(t *testing.T) {
+	r := battleship.DefaultRules()
+	gridbot, err := bsplayers.New("gridbot", r, nil)
+	require.NoError(t, err)
+	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(1, uint64(game))) }
+	serve := func(t *testing.T, lines ...string) net.Conn {
+		cc, sc := net.Pipe()
+		t.Cleanup(func() { _ = cc.Close() })
+		go func() {
+			defer sc.Close()
+			br := bufio.NewReader(sc)
+			for _, l := range lines {
+				if _, err := io.WriteString(sc, l+"\n"); err != nil {
+					return
+				}
+				if strings.HasSuffix(l, "initial state.") { // read the placement
+					if _, err := br.ReadString('\n'); err != nil {
+						return
+					}
+				}
+			}
+		}()
+		return cc
+	}
+	t.Run("series greeting to PlayBattleship", func(t *testing.T) {
+		_, err := client.PlayBattleship(context.Background(), serve(t, protocol.SeriesRound(1)), gridbot(rngFor(0)), client.BattleshipPlayOptions{})
+		var pe *protocol.ProtocolError
+		require.ErrorAs(t, err, &pe)
+		require.ErrorContains(t, err, "PlayBattleshipSeries")
+	})
+	t.Run("no greeting", func(t *testing.T) {
+		_, err := client.PlayBattleshipSeries(context.Background(), serve(t, "hello"), gridbot, rngFor, client.BattleshipPlayOptions{})
+		require.ErrorIs(t, err, protocol.ErrUnexpected)
+	})
+	t.Run("series cut without a trailer", func(t *testing.T) {
+		// Game 1: the server says the client lost at once (a forfeit by
+		// the server's reckoning), then closes instead of "round2.".
+		res, err := client.PlayBattleshipSeries(context.Background(), serve(t, protocol.SeriesRound(1), protocol.Classic.EndLine(protocol.EndLose, false)), gridbot, rngFor, client.BattleshipPlayOptions{})
+		require.NoError(t, err)
+		require.True(t, res.Series)
+		require.Len(t, res.Games, 1)
+		require.Equal(t, protocol.EndLose, res.Games[0].End)
+		require.Nil(t, res.Tally)
+	})
 }

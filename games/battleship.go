@@ -61,8 +61,8 @@ var battleshipGame = Game{
 	NewClient:        newBattleshipClient,
 }
 
-// battleshipClient plays the Kaisen battleship protocol: one game per
-// connection, on the classic rules.
+// battleshipClient plays the Kaisen battleship protocol on the classic
+// rules: one game per connection, or the server's series.
 type battleshipClient struct {
 	rules   *battleship.Rules
 	factory bsplayers.Factory
@@ -78,12 +78,25 @@ func newBattleshipClient(opt ClientOptions) (Client, error) {
 }
 
 func (c *battleshipClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
-	p := c.factory(rand.New(rand.NewPCG(opt.Seed, uint64(first))))
-	g, err := client.PlayBattleship(ctx, conn, p, client.BattleshipPlayOptions{Rules: c.rules, ReadTimeout: opt.ReadTimeout, Log: opt.Log})
-	if err != nil {
-		return 0, err
+	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(opt.Seed, uint64(first+game))) }
+	out := printer{print: opt.Print}
+	res, err := client.PlayBattleshipSeries(ctx, conn, c.factory, rngFor, client.BattleshipPlayOptions{
+		Rules:       c.rules,
+		ReadTimeout: opt.ReadTimeout,
+		Log:         opt.Log,
+		OnGame: func(g client.BattleshipGame) {
+			for _, msg := range g.Errors {
+				opt.Log.Warn("server error line", "error", msg)
+			}
+			opt.Log.Debug("game over", "game", first+g.Game+1, "round", g.Round, "end", g.End.String(), "shots", g.Shots[0], "enemy_shots", g.Shots[1], "first", g.First)
+			opt.OnEnd(g.End)
+			out.line(g.Line)
+		},
+	})
+	if err == nil {
+		out.trailer(res.Tally)
 	}
-	return finished(opt, g.Errors, g.End, g.Line, "game", first+1, "shots", g.Shots[0], "enemy_shots", g.Shots[1], "first", g.First)
+	return out.done(len(res.Games), err)
 }
 
 type battleshipReplay struct{ rp *replay.BattleshipReplay }

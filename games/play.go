@@ -57,3 +57,35 @@ func finished(opt PlayOptions, errLines []string, end protocol.End, line string,
 	}
 	return 1, nil
 }
+
+// printer prints what a Client shows the user (PlayOptions.Print): each
+// game's end line as it ends, then a series' trailer. It keeps the first
+// write error, which done returns.
+type printer struct {
+	print func(line string) error
+	err   error
+}
+
+func (p *printer) line(l string) {
+	if p.print != nil && p.err == nil {
+		p.err = p.print(l)
+	}
+}
+
+// trailer prints the lines of a series' tally (none for nil).
+func (p *printer) trailer(t *protocol.Tally) {
+	if t == nil {
+		return
+	}
+	for _, l := range protocol.SeriesTrailer(*t) {
+		p.line(l)
+	}
+}
+
+// done returns Play's values: games, and err or else the write error.
+func (p *printer) done(games int, err error) (int, error) {
+	if err == nil && p.err != nil {
+		err = fmt.Errorf("write output: %w", p.err)
+	}
+	return games, err
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
-	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -90,12 +89,7 @@ func newSubmarineClient(opt ClientOptions) (Client, error) {
 
 func (c *submarineClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
 	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(opt.Seed, uint64(first+game))) }
-	var werr error
-	emit := func(line string) {
-		if opt.Print != nil && werr == nil {
-			werr = opt.Print(line)
-		}
-	}
+	out := printer{print: opt.Print}
 	res, err := client.PlaySubmarine(ctx, conn, c.build, rngFor, client.SubmarinePlayOptions{
 		Name:        c.name,
 		ReadTimeout: opt.ReadTimeout,
@@ -103,21 +97,14 @@ func (c *submarineClient) Play(ctx context.Context, conn net.Conn, first int, op
 		OnGame: func(g client.SubmarineGame) {
 			opt.Log.Debug("game over", "game", g.Game+1, "round", g.Round, "end", g.End.String(), "actions", g.Actions, "first", g.First)
 			opt.OnEnd(g.End)
-			emit(g.Line)
+			out.line(g.Line)
 		},
 	})
-	if err == nil && res.Tally != nil {
-		for _, l := range protocol.SeriesTrailer(*res.Tally) {
-			emit(l)
-		}
-	}
-	if err == nil && werr != nil {
-		err = fmt.Errorf("write output: %w", werr)
-	}
 	if err == nil {
+		out.trailer(res.Tally)
 		opt.Log.Info("connection done", "dialect", res.Dialect.String(), "games", len(res.Games), "series", res.Series)
 	}
-	return len(res.Games), err
+	return out.done(len(res.Games), err)
 }
 
 type submarineReplay struct{ rp *replay.SubmarineReplay }

@@ -66,7 +66,7 @@ func (l ListenerConfig) fleetChecks(game string) (errs *[]error, bad func(format
 	if l.Width != 5 || l.Height != 5 || l.Rocks != "" || l.Rounded {
 		bad("%s plays the classic 10x10 board; leave width, height, rocks and rounded unset", game)
 	}
-	if l.Games != 1 {
+	if l.Games != 1 && game != GameBattleship {
 		bad("games is %d: %s plays one game per connection", l.Games, game)
 	}
 	switch l.First {
@@ -164,16 +164,22 @@ func newFleetError(err error) error {
 	return fleetError{msg: strings.Join(parts, "; ")}
 }
 
-// play runs the handshake and the shots of the game (k is 1: one game per
-// connection) and returns its result and its replay (nil when replays are
-// off; partial, with outcome aborted, when the server stopped the game); end
+// play runs the handshake and the shots of game k of the pairing (a
+// series greets with "roundK." and keeps a learning house AI from game to
+// game) and returns its result and its replay (nil when replays are off;
+// partial, with outcome aborted, when the server stopped the game); end
 // lines are sent by end.
 func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	rules := m.st.bs.rules
 	res := m.newResult(k, DialectBattleship)
 	log := m.log.With("game", res.Game)
-	m.handshake(ctx, func(int) []byte { return []byte(protocol.BattleshipGreeting) }, func(i int) battleship.Placement {
-		m.ai[i] = m.st.bs.house(rand.New(rand.NewPCG(res.Seed, uint64(i))))
+	greeting := protocol.BattleshipGreeting
+	if m.st.cfg.Games > 1 {
+		greeting = protocol.SeriesRound(k)
+	}
+	m.ai = [2]bsplayers.Player{}
+	m.handshake(ctx, func(int) []byte { return []byte(greeting) }, func(i int) battleship.Placement {
+		m.ai[i] = keptHouse(m.seats[i], rand.New(rand.NewPCG(res.Seed, uint64(i))), m.st.cfg.Games > 1, m.st.bs.house)
 		return m.ai[i].Place()
 	})
 	stopped := !m.seated(ctx, res)
@@ -332,7 +338,9 @@ func (m *bsMatch) tell(i int, ev battleship.Event, outcome int) {
 func (m *fleetMatch) handshake(ctx context.Context, greet func(i int) []byte, house func(i int) battleship.Placement) {
 	pending := 0
 	var need [2]bool
+	m.place, m.errLine = [2]battleship.Placement{}, [2]string{}
 	for i, s := range m.seats {
+		s.fault, s.pipelined = nil, false
 		if s.c != nil {
 			m.send(i, greet(i))
 			need[i] = true

@@ -61,7 +61,7 @@ func TestBattleshipConfig(t *testing.T) {
 		{"house", ListenerConfig{Game: GameBattleship, Opponent: "gridbot"}, ""},
 		{"submarine bot", ListenerConfig{Game: GameBattleship, Opponent: "random"}, `opponent "random"`},
 		{"board", ListenerConfig{Game: GameBattleship, Width: 6}, "classic 10x10 board"},
-		{"series", ListenerConfig{Game: GameBattleship, Games: 3}, "one game per connection"},
+		{"series", ListenerConfig{Game: GameBattleship, Games: 3, First: FirstHalves}, ""},
 		{"dialect", ListenerConfig{Game: GameBattleship, Dialect: "submarine-py"}, "one wire format"},
 		{"unknown game", ListenerConfig{Game: "chess"}, `game "chess"`},
 	} {

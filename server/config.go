@@ -135,8 +135,8 @@ type ListenerConfig struct {
 	// AI's built-in defaults).
 	HouseConfig string `mapstructure:"house_config"`
 	// Games per pairing. More than 1 plays a series on the same connections
-	// (classic only): "roundN. please send me initial state." starts each
-	// game and a summary follows the last. Default 1.
+	// (the classic dialect and battleship): "roundN. please send me initial
+	// state." starts each game and a summary follows the last. Default 1.
 	Games int `mapstructure:"games"`
 	// First is the first-player policy: first-connected, alternate, halves or
 	// random. Default first-connected.

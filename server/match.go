@@ -37,8 +37,9 @@ type seat struct {
 
 	// kept is the house AI kept across the games of a series (a pairing
 	// of more than one game) because it learns across them
-	// (arena.Learner); nil otherwise.
-	kept players.Player
+	// (arena.Learner): a players.Player or a bsplayers.Player; nil
+	// otherwise.
+	kept any
 
 	// Per game. ai, place and order are a submarine game's (a bsMatch
 	// keeps its own); fault and pipelined serve both games.
@@ -143,24 +144,30 @@ func (m *match) run(ctx context.Context, play func(ctx context.Context, k int) (
 }
 
 // newHouseAI makes the house AI of seat s for the next game, drawing from
-// rng: the kept Learner started anew (NewGame) when there is one, else a
-// fresh player from the factory, kept when it is a Learner and the pairing
-// plays a series. A panic in NewGame is returned (the seat forfeits) and
-// the learner is dropped.
+// rng (keptHouse). A panic of the factory or of NewGame is returned (the
+// seat forfeits) and the learner is dropped.
 func (s *seat) newHouseAI(rng *rand.Rand, series bool) error {
-	if s.kept != nil {
-		s.ai = s.kept
-		if err := protect(func() { s.kept.(arena.Learner).NewGame(rng) }); err != nil {
-			s.kept = nil
-			return err
-		}
-		return nil
+	return protect(func() { s.ai = keptHouse(s, rng, series, s.factory) })
+}
+
+// keptHouse returns seat s's house AI for the next game of its pairing,
+// drawing from rng: the kept Learner (arena.Learner) started anew with
+// NewGame when there is one, else a fresh player from factory, kept when it
+// is a Learner and the pairing plays a series. It serves every game family
+// (P is the family's player type). A panic in NewGame propagates, with the
+// learner dropped first: the next game gets a fresh house AI.
+func keptHouse[P any](s *seat, rng *rand.Rand, series bool, factory func(*rand.Rand) P) P {
+	if p, ok := s.kept.(P); ok {
+		s.kept = nil
+		any(p).(arena.Learner).NewGame(rng)
+		s.kept = p
+		return p
 	}
-	s.ai = s.factory(rng)
-	if _, ok := s.ai.(arena.Learner); ok && series {
-		s.kept = s.ai
+	p := factory(rng)
+	if _, ok := any(p).(arena.Learner); ok && series {
+		s.kept = p
 	}
-	return nil
+	return p
 }
 
 // learn tells the kept house AIs how game k of the series ended (not an

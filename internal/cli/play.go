@@ -100,8 +100,11 @@ player or game, bad --weights); 130 when interrupted.
 
 Battleship: the Kaisen battleship server greets like the classic submarine
 server, so say --game battleship. --player then names a battleship AI
-(gridbot, density or bs-random; default gridbot) and each connection plays
-one game on the classic 10x10 board.
+(gridbot, density, adaptive, bs-random, ...; default gridbot) and each
+connection plays one game on the classic 10x10 board, or the whole series
+of a server that plays series (kaisen serve --game battleship --series N):
+"roundN." greetings, then the tally, as in the submarine game; adaptive
+then learns the server's fleets from game to game.
 
 Rated ladder: --name NAME --token TOKEN (the token kaisen ladder register
 printed) first sends "auth NAME TOKEN", as a rated listener (kaisen serve

@@ -70,28 +70,44 @@ func TestPlayAgainstKaisenServerHouseAI(t *testing.T) {
 	require.Contains(t, stderr, "seed=3")
 }
 
+// TestPlayAgainstKaisenServerSeries: kaisen play plays a whole series on
+// one connection, in both games that have series, and prints every end
+// line, the last with its ".", then the series' tally.
 func TestPlayAgainstKaisenServerSeries(t *testing.T) {
-	addr, results := playServer(t, server.ListenerConfig{Opponent: "random", Games: 4, First: server.FirstAlternate})
-	code, stdout, stderr := playRun(t, "play", "--addr", addr, "--player", "random", "--seed", "5")
-	require.Equal(t, 0, code, stderr)
-	rs := playResults(t, results, 4)
-	var want []string
-	var tally protocol.Tally
-	for i, r := range rs {
-		require.Empty(t, r.Forfeits)
-		require.Equal(t, i+1, r.Round)
-		want = append(want, playEndFor(r, protocol.Classic, i == len(rs)-1))
-		switch {
-		case r.Outcome == server.OutcomeDraw:
-			tally.Even++
-		case r.Winner == 0:
-			tally.Win++
-		default:
-			tally.Lose++
-		}
+	for _, tc := range []struct {
+		name     string
+		listener server.ListenerConfig
+		args     []string
+	}{
+		{"submarine", server.ListenerConfig{Opponent: "random", Games: 4, First: server.FirstAlternate}, []string{"--player", "random"}},
+		{"battleship", server.ListenerConfig{Game: server.GameBattleship, Opponent: "bs-random", Games: 3, First: server.FirstAlternate},
+			[]string{"--game", "battleship", "--player", "gridbot"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr, results := playServer(t, tc.listener)
+			code, stdout, stderr := playRun(t, append([]string{"play", "--addr", addr, "--seed", "5"}, tc.args...)...)
+			require.Equal(t, 0, code, stderr)
+			rs := playResults(t, results, tc.listener.Games)
+			var want []string
+			var tally protocol.Tally
+			for i, r := range rs {
+				require.Empty(t, r.Forfeits)
+				require.Equal(t, i+1, r.Round)
+				require.Equal(t, i%2, r.First, "first alternates")
+				want = append(want, playEndFor(r, protocol.Classic, i == len(rs)-1))
+				switch {
+				case r.Outcome == server.OutcomeDraw:
+					tally.Even++
+				case r.Winner == 0:
+					tally.Win++
+				default:
+					tally.Lose++
+				}
+			}
+			want = append(want, protocol.SeriesTrailer(tally)...)
+			require.Equal(t, strings.Join(want, "\n")+"\n", stdout)
+		})
 	}
-	want = append(want, protocol.SeriesTrailer(tally)...)
-	require.Equal(t, strings.Join(want, "\n")+"\n", stdout)
 }
 
 func TestPlayAgainstKaisenServerSubmarinePy(t *testing.T) {

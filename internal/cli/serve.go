@@ -110,6 +110,7 @@ before its players are told the result.`,
   kaisen serve --dialect submarine-py --rocks "2,2;3,1" --house random
   kaisen serve --config configs/server.yaml --metrics 127.0.0.1:9100
   kaisen serve --game battleship --house gridbot        battleship (docs/protocol.md)
+  kaisen serve --game battleship --house adaptive --series 50   a house AI that learns your fleets
   kaisen serve --game abilities --house ab-density      the abilities variant (docs/protocol.md)
   kaisen serve --house admiral --web 127.0.0.1:8080      watch the games at http://127.0.0.1:8080/
   kaisen serve --house admiral --humans --listen 127.0.0.1:2001   people play it (kaisen play --human)
@@ -197,7 +198,7 @@ before its players are told the result.`,
 	fl.StringVar(&f.dialect, "dialect", d.Dialect, "wire dialect: classic or submarine-py")
 	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), or pair; default: pair clients (submarine), gridbot (battleship)")
 	addWeightsFlag(cmd, &f.houseConfig, "house-weights", "YAML weights of the house AI", "house-config")
-	fl.IntVar(&f.games, "series", d.Games, "games per pairing; more than 1 plays a series (classic only)")
+	fl.IntVar(&f.games, "series", d.Games, "games per pairing; more than 1 plays a series (classic dialect and battleship)")
 	alias(cmd, "games", "series")
 	fl.StringVar(&f.first, "first", d.First, "who moves first: first-connected, alternate, halves or random")
 	fl.IntVar(&f.width, "width", d.Width, "board width (submarine-py only)")
