@@ -108,6 +108,14 @@ type CountOptions struct {
 	// two goroutines: the calls are serialized, in order of done, but may
 	// come from either.
 	Progress func(done, total int)
+	// Workers bounds the goroutines a count splits its heavy steps over
+	// (the numeric transfers, pass 2 and the join; only on layers large
+	// enough to gain from it): 0 = runtime.GOMAXPROCS(0), 1 = none. The
+	// results, errors and work are the same for every value.
+	Workers int
+	// splitMin, when positive, replaces minSplit (the tests split every
+	// layer, small boards too).
+	splitMin int
 }
 
 // Count returns the exact number of layouts of the remaining fleet consistent
@@ -124,6 +132,7 @@ func count(ctx context.Context, pos *battleship.Position, opt CountOptions, cc *
 	var work int64
 	for m := 1; m <= maxLimbs; m *= 2 {
 		c := &counter{problem: pr, m: m, ctx: ctx, maxWork: opt.MaxWork, work: work, progress: opt.Progress, mirror: pr.symmetric}
+		c.setWorkers(opt)
 		if cc != nil {
 			c.reuse, c.keepAll = cc.last, true
 		}

@@ -52,6 +52,7 @@ package bsbelief
 import (
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
 
 // joinBounds returns the boundaries after rows J and J' (see above).
@@ -108,6 +109,7 @@ type joinPlan struct {
 // states and top profiles (at t0), K plus the index of its horizontal
 // ships and the entries z that have them (all ones, else 0).
 type joinGroup struct {
+	skel  uint64 // the skeleton (joinPlan.units pairs it with its mirror image)
 	opens []int
 	bot   []int32
 	// The top profiles of the skeleton (with mirror images of the
@@ -143,6 +145,7 @@ type joinDP struct {
 	top   []int32
 	idx   keyTable
 	tmp   []uint64
+	rev   []uint64
 	// cand[c*nc+y]: the top runs that fit bottom run y in column c, each
 	// code | ship<<8 (nc = 3+2L codes).
 	cand [][]uint16
@@ -321,7 +324,7 @@ func (d *counter) newJoinPlan(m1 []uint64) *joinPlan {
 					gb[z>>6] |= 1 << (z & 63)
 				}
 			}
-			jp.groups = append(jp.groups, joinGroup{opens: opens, base: d.K + hidx, geq: geq, geqBits: gb})
+			jp.groups = append(jp.groups, joinGroup{skel: s, opens: opens, base: d.K + hidx, geq: geq, geqBits: gb})
 		}
 		jp.groups[g].topKeys = append(jp.groups[g].topKeys, k)
 		jp.groups[g].top = append(jp.groups[g].top, j)
@@ -494,142 +497,156 @@ func (d *counter) joinSupports() (comp, pair []uint64, err error) {
 	d.jp = jp
 	comp = make([]uint64, pw*d.sizes[t0])
 	pair = make([]uint64, pw*d.sizes[t1])
-	var dp joinDP
-	dp.candidates(d)
-	rev := make([]uint64, pw)
-	for gi := range jp.groups {
-		if err := d.ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		g := &jp.groups[gi]
-		states, moved := dp.run(d, jp, g, m0, m1)
-		d.states += states
-		jp.work += moved * workPerEntry
-		if err := d.charge(int64(states) * workPerState); err != nil {
-			return nil, nil, err
-		}
-		m := len(g.opens)
-		for s, p := range dp.top {
-			if p >= 0 {
-				for q, x := range dp.masks[m][s*pw : (s+1)*pw] {
-					comp[int(p>>1)*pw+q] |= x
-				}
+	var proto joinDP
+	proto.candidates(d)
+	// A budgeted count charges group after group and stops at the first
+	// that breaks the budget: it joins on one goroutine. Otherwise the
+	// groups are shared out between workers, each with its own tables
+	// and supports, or-ed together at the end; the states and work are
+	// sums.
+	k := 1
+	if d.maxWork <= 0 {
+		k = d.parts(d.sizes[t0] + d.sizes[t1])
+	}
+	if k == 1 {
+		dp := proto
+		for gi := range jp.groups {
+			if err := d.ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			states, moved := d.joinGroupSupports(&dp, &jp.groups[gi], m0, m1, comp, pair)
+			d.states += states
+			jp.work += moved * workPerEntry
+			if err := d.charge(int64(states) * workPerState); err != nil {
+				return nil, nil, err
 			}
 		}
-		for s, b := range dp.b0 {
-			p := int(jp.bSrc[b])
-			reverseMask(rev, dp.masks[0][s*pw:(s+1)*pw], g.base) // a = base - z
-			for q, x := range rev {
-				pair[p*pw+q] |= x
-			}
+		return comp, pair, nil
+	}
+	type part struct {
+		comp, pair    []uint64
+		states, moved int64
+		err           error
+	}
+	parts := make([]part, k)
+	var next atomic.Int64
+	runWorkers(k, func(p int) { // the groups are taken one by one
+		pt := &parts[p]
+		pt.comp, pt.pair = comp, pair
+		if p > 0 {
+			pt.comp, pt.pair = make([]uint64, len(comp)), make([]uint64, len(pair))
 		}
-		g.keep(&dp, pw)
+		dp := proto
+		for {
+			gi := int(next.Add(1) - 1)
+			if gi >= len(jp.groups) {
+				return
+			}
+			if err := d.ctx.Err(); err != nil {
+				pt.err = err
+				return
+			}
+			states, moved := d.joinGroupSupports(&dp, &jp.groups[gi], m0, m1, pt.comp, pt.pair)
+			pt.states += int64(states)
+			pt.moved += moved
+		}
+	})
+	var states int64
+	for p, pt := range parts {
+		if pt.err != nil {
+			return nil, nil, pt.err
+		}
+		states += pt.states
+		jp.work += pt.moved * workPerEntry
+		if p > 0 {
+			orInto(comp, pt.comp)
+			orInto(pair, pt.pair)
+		}
+	}
+	d.states += int(states)
+	if err := d.charge(states * workPerState); err != nil {
+		return nil, nil, err
 	}
 	return comp, pair, nil
+}
+
+// orInto does dst |= src, word by word.
+func orInto(dst, src []uint64) {
+	for q, x := range src {
+		dst[q] |= x
+	}
+}
+
+// joinGroupSupports joins group g on the supports in dp (joinDP.run),
+// ors what it finds into comp and pair (see joinSupports) and keeps the
+// plan in g. It returns the states it made and the entries the numeric
+// join will move.
+func (d *counter) joinGroupSupports(dp *joinDP, g *joinGroup, m0, m1, comp, pair []uint64) (int, int64) {
+	pw, jp := d.pw, d.jp
+	states, moved := dp.run(d, jp, g, m0, m1)
+	m := len(g.opens)
+	for s, p := range dp.top {
+		if p >= 0 {
+			for q, x := range dp.masks[m][s*pw : (s+1)*pw] {
+				comp[int(p>>1)*pw+q] |= x
+			}
+		}
+	}
+	dp.rev = grow(dp.rev, pw, 0)
+	for s, b := range dp.b0 {
+		p := int(jp.bSrc[b])
+		reverseMask(dp.rev, dp.masks[0][s*pw:(s+1)*pw], g.base) // a = base - z
+		for q, x := range dp.rev {
+			pair[p*pw+q] |= x
+		}
+	}
+	g.keep(dp, pw)
+	return states, moved
 }
 
 // joinValues is the numeric join: from the forward values of row J' in
 // layer f it fills layer out (boundary t0) with the backward values of
 // row J, replaying each group's join as pass 2 left it (joinGroup.keep).
-// It charges the work pass 2 recorded.
+// It charges the work pass 2 recorded. The groups of a skeleton and of
+// its mirror image write the same profiles of out (a top profile's
+// mirror image adds to its representative), those of other skeletons
+// others: a large join shares these units out between workers.
 func (d *counter) joinValues(f, out *spanLayer) error {
 	jp := d.jp
 	t0, _ := d.joinBounds()
-	valid := d.sp.valid
 	out.fill(d, t0)
 	clear(out.v)
 	for i := range out.stamp {
 		out.stamp[i] = out.epoch // written
 	}
-	var off [2][]int32
-	var buf [2][]uint64
-	layout := func(b int, lo, hi []int32) {
-		off[b] = grow(off[b], len(lo)+1, 0)
-		o := int32(0)
-		for i := range lo {
-			off[b][i] = o
-			o += hi[i] - lo[i]
+	units := jp.units(d)
+	k := d.parts(len(out.v))
+	ovs := make([]uint64, k)
+	errs := make([]error, k)
+	var next atomic.Int64
+	runWorkers(k, func(p int) {
+		var sc joinScratch
+		for {
+			u := int(next.Add(1) - 1)
+			if u >= len(units) {
+				return
+			}
+			if err := d.ctx.Err(); err != nil {
+				errs[p] = err
+				return
+			}
+			for _, gi := range units[u] {
+				ovs[p] |= d.joinGroupValues(&jp.groups[gi], f, out, &sc)
+				jp.groups[gi] = joinGroup{} // done: free it
+			}
 		}
-		off[b][len(lo)] = o
-		buf[b] = grow(buf[b], int(o), 0)
-	}
+	})
 	var ov uint64
-	for gi := range jp.groups {
-		if err := d.ctx.Err(); err != nil {
-			return err
+	for p := range k {
+		if errs[p] != nil {
+			return errs[p]
 		}
-		g := &jp.groups[gi]
-		// Layer 0: the reversed forward values.
-		lo, hi := g.lo[0], g.hi[0]
-		layout(0, lo, hi)
-		for s, b := range g.b0 {
-			p := int(jp.bSrc[b])
-			fs, flo, fhi := f.span(p), int(f.lo[p]), int(f.hi[p])
-			l0, h0 := int(lo[s]), int(hi[s])
-			v := buf[0][off[0][s]:off[0][s+1]]
-			for z := l0; z < h0; z++ {
-				a := g.base - z
-				var x uint64
-				if a >= flo && a < fhi {
-					x = fs[a-flo] & g.geq[z]
-				}
-				v[z-l0] = x
-			}
-		}
-		cur := 0
-		for i := range g.opens {
-			nx := 1 - cur
-			nlo, nhi := g.lo[i+1], g.hi[i+1]
-			layout(nx, nlo, nhi)
-			clear(buf[nx])
-			for e, s := range g.src[i] {
-				j, ship := int(g.dst[i][e]>>6), int(g.dst[i][e]&63)
-				st := d.stride[ship]
-				ls, hs := int(lo[s]), int(hi[s])
-				ld, hd := int(nlo[j]), int(nhi[j])
-				a0, a1 := max(ld, ls-st), min(hd, hs-st) // destination entries
-				if a0 >= a1 {
-					continue
-				}
-				o := buf[nx][int(off[nx][j])+a0-ld : int(off[nx][j])+a1-ld]
-				r := buf[cur][int(off[cur][s])+a0+st-ls:]
-				r = r[:len(o)]
-				vm := valid[ship][a0:a1]
-				vm = vm[:len(o)]
-				var cy uint64
-				for k, y := range r {
-					o[k], cy = bits.Add64(o[k], y&vm[k], 0)
-					ov |= cy
-				}
-			}
-			cur, lo, hi = nx, nlo, nhi
-		}
-		// The top profiles (J(s), added to its representative's values).
-		for s, f := range g.final {
-			if f < 0 {
-				continue
-			}
-			p := int(f >> 1)
-			ls, hs := int(lo[s]), int(hi[s])
-			ld, hd := int(out.lo[p]), int(out.hi[p])
-			a0, a1 := max(ls, ld), min(hs, hd)
-			if a0 >= a1 {
-				continue
-			}
-			o := out.span(p)[a0-ld : a1-ld]
-			r := buf[cur][int(off[cur][s])+a0-ls:]
-			r = r[:len(o)]
-			var cy uint64
-			for k, y := range r {
-				if f&1 == 1 {
-					ov |= y >> 63
-					y <<= 1
-				}
-				o[k], cy = bits.Add64(o[k], y, 0)
-				ov |= cy
-			}
-		}
-		*g = joinGroup{} // done: free it
+		ov |= ovs[p]
 	}
 	if ov != 0 {
 		return errOverflow
@@ -640,6 +657,136 @@ func (d *counter) joinValues(f, out *spanLayer) error {
 		}
 	}
 	return d.charge(jp.work)
+}
+
+// units returns the groups in units that write disjoint profiles of the
+// join's output: each group alone, or with the group of the mirror image
+// of its skeleton when the row ends are merged with their mirror images.
+func (jp *joinPlan) units(d *counter) [][]int {
+	out := make([][]int, 0, len(jp.groups))
+	if !d.mirror {
+		for gi := range jp.groups {
+			out = append(out, []int{gi})
+		}
+		return out
+	}
+	unit := map[uint64]int{}
+	for gi, g := range jp.groups {
+		s, ms := g.skel, mirrorSkeleton(g.skel, d.w)
+		if u, ok := unit[min(s, ms)]; ok {
+			out[u] = append(out[u], gi)
+			continue
+		}
+		unit[min(s, ms)] = len(out)
+		out = append(out, []int{gi})
+	}
+	return out
+}
+
+// mirrorSkeleton returns the skeleton (see skeleton) of the mirror image
+// of a profile of w columns with skeleton s.
+func mirrorSkeleton(s uint64, w int) uint64 {
+	rev := func(x uint64) uint64 { return uint64(bits.Reverse16(uint16(x))) >> (16 - w) }
+	return rev(s&0xffff) | rev(s>>16&0xffff)<<16
+}
+
+// joinScratch is the memory of one worker of the numeric join: the
+// offsets and values of two layers of a group.
+type joinScratch struct {
+	off [2][]int32
+	buf [2][]uint64
+}
+
+// layout sets layer b's offsets for the spans [lo, hi) and sizes its
+// values (not cleared).
+func (sc *joinScratch) layout(b int, lo, hi []int32) {
+	sc.off[b] = grow(sc.off[b], len(lo)+1, 0)
+	o := int32(0)
+	for i := range lo {
+		sc.off[b][i] = o
+		o += hi[i] - lo[i]
+	}
+	sc.off[b][len(lo)] = o
+	sc.buf[b] = grow(sc.buf[b], int(o), 0)
+}
+
+// joinGroupValues joins group g on the values (see joinValues) and adds
+// what reaches its top profiles to out; it returns the carries.
+func (d *counter) joinGroupValues(g *joinGroup, f, out *spanLayer, sc *joinScratch) uint64 {
+	jp, valid := d.jp, d.sp.valid
+	off, buf := &sc.off, &sc.buf
+	var ov uint64
+	// Layer 0: the reversed forward values.
+	lo, hi := g.lo[0], g.hi[0]
+	sc.layout(0, lo, hi)
+	for s, b := range g.b0 {
+		p := int(jp.bSrc[b])
+		fs, flo, fhi := f.span(p), int(f.lo[p]), int(f.hi[p])
+		l0, h0 := int(lo[s]), int(hi[s])
+		v := buf[0][off[0][s]:off[0][s+1]]
+		for z := l0; z < h0; z++ {
+			a := g.base - z
+			var x uint64
+			if a >= flo && a < fhi {
+				x = fs[a-flo] & g.geq[z]
+			}
+			v[z-l0] = x
+		}
+	}
+	cur := 0
+	for i := range g.opens {
+		nx := 1 - cur
+		nlo, nhi := g.lo[i+1], g.hi[i+1]
+		sc.layout(nx, nlo, nhi)
+		clear(buf[nx])
+		for e, s := range g.src[i] {
+			j, ship := int(g.dst[i][e]>>6), int(g.dst[i][e]&63)
+			st := d.stride[ship]
+			ls, hs := int(lo[s]), int(hi[s])
+			ld, hd := int(nlo[j]), int(nhi[j])
+			a0, a1 := max(ld, ls-st), min(hd, hs-st) // destination entries
+			if a0 >= a1 {
+				continue
+			}
+			o := buf[nx][int(off[nx][j])+a0-ld : int(off[nx][j])+a1-ld]
+			r := buf[cur][int(off[cur][s])+a0+st-ls:]
+			r = r[:len(o)]
+			vm := valid[ship][a0:a1]
+			vm = vm[:len(o)]
+			var cy uint64
+			for k, y := range r {
+				o[k], cy = bits.Add64(o[k], y&vm[k], 0)
+				ov |= cy
+			}
+		}
+		cur, lo, hi = nx, nlo, nhi
+	}
+	// The top profiles (J(s), added to its representative's values).
+	for s, f := range g.final {
+		if f < 0 {
+			continue
+		}
+		p := int(f >> 1)
+		ls, hs := int(lo[s]), int(hi[s])
+		ld, hd := int(out.lo[p]), int(out.hi[p])
+		a0, a1 := max(ls, ld), min(hs, hd)
+		if a0 >= a1 {
+			continue
+		}
+		o := out.span(p)[a0-ld : a1-ld]
+		r := buf[cur][int(off[cur][s])+a0-ls:]
+		r = r[:len(o)]
+		var cy uint64
+		for k, y := range r {
+			if f&1 == 1 {
+				ov |= y >> 63
+				y <<= 1
+			}
+			o[k], cy = bits.Add64(o[k], y, 0)
+			ov |= cy
+		}
+	}
+	return ov
 }
 
 // maskSpansInto returns the span [lo, hi) of each mask of pw words (lo =

@@ -82,11 +82,31 @@ func (sp *spanPlan) numericWorkTo(n int) int64 {
 // record notes the spans of boundary t and, below the last boundary, the
 // work of cell t, from the masks of t and t+1.
 func (sp *spanPlan) record(d *counter, t int) {
-	pw, m := d.pw, d.masks[t]
+	sp.begin(d, t)
+	values, moved := sp.recordRange(d, t, 0, d.sizes[t])
+	sp.end(d, t, values, moved)
+}
+
+// begin makes room for the spans of boundary t.
+func (sp *spanPlan) begin(d *counter, t int) {
 	n := d.sizes[t]
-	first, last := make([]uint16, n), make([]uint16, n)
-	values := 0
-	for i := range n {
+	sp.first[t], sp.last[t] = make([]uint16, n), make([]uint16, n)
+}
+
+// end notes the totals of boundary t's ranges.
+func (sp *spanPlan) end(d *counter, t, values, moved int) {
+	sp.maxProfiles, sp.maxValues = max(sp.maxProfiles, d.sizes[t]), max(sp.maxValues, values)
+	if t < d.enumEnd() {
+		sp.work[t] = int64(moved)
+	}
+}
+
+// recordRange records the spans of profiles lo..hi-1 of boundary t and
+// returns their span values and the useful entries their transitions move.
+func (sp *spanPlan) recordRange(d *counter, t, lo, hi int) (values, moved int) {
+	pw, m := d.pw, d.masks[t]
+	first, last := sp.first[t], sp.last[t]
+	for i := lo; i < hi; i++ {
 		w := m[i*pw : (i+1)*pw]
 		f, l := 1, 0 // none
 		for q, x := range w {
@@ -103,21 +123,20 @@ func (sp *spanPlan) record(d *counter, t int) {
 			values += l + 1 - f
 		}
 	}
-	sp.first[t], sp.last[t] = first, last
-	sp.maxProfiles, sp.maxValues = max(sp.maxProfiles, n), max(sp.maxValues, values)
 	if t == d.enumEnd() {
-		return
+		return values, 0
 	}
 	ms, md := m, d.masks[t+1]
-	moved := 0
-	for e, x := range d.trans[t] {
+	tr := d.trans[t]
+	for e := 2 * lo; e < 2*hi; e++ {
+		x := tr[e]
 		if x == 0 {
 			continue
 		}
 		i, j, ship := e/2, int(x>>6)-1, int(x&63)
 		moved += d.movedUseful(ms[i*pw:(i+1)*pw], md[j*pw:(j+1)*pw], ship)
 	}
-	sp.work[t] = int64(moved)
+	return values, moved
 }
 
 // spanLayer is one boundary's spans and vector: per profile i its useful
@@ -204,14 +223,51 @@ func (d *counter) movedUseful(ms, md []uint64, l int) int {
 // src's values into dst, backward dst's into src. It returns errOverflow
 // when an entry overflows (useful or not: a spurious overflow only makes
 // the count start again with more limbs); the caller charges the work.
+// A large layer is split over d's workers by the profiles written (the
+// destinations forward, the sources backward): each profile's values get
+// the same additions in the same order whatever the split.
 func (d *counter) spanTransfer(t int, src, dst *spanLayer, backward bool) error {
+	w := dst
+	if backward {
+		w = src
+	}
+	n := len(w.off) - 1
+	var ov uint64
+	if k := d.parts(int(w.off[n])); k == 1 {
+		ov = d.spanMoves(t, src, dst, backward, 0, n)
+	} else {
+		ovs := make([]uint64, k)
+		runParts(splitRanges(n, k, func(i int) int64 { return int64(w.off[i]) }), func(p, lo, hi int) {
+			ovs[p] = d.spanMoves(t, src, dst, backward, lo, hi)
+		})
+		for _, x := range ovs {
+			ov |= x
+		}
+	}
+	if ov != 0 {
+		return errOverflow
+	}
+	return nil
+}
+
+// spanMoves runs the transitions of cell t that write profiles lo..hi-1
+// (destinations forward, sources backward) and returns the carries.
+func (d *counter) spanMoves(t int, src, dst *spanLayer, backward bool, lo, hi int) uint64 {
 	valid := d.sp.valid
 	var ov uint64
 	tr := d.trans[t]
-	for e, x := range tr {
+	e0, e1 := 0, len(tr)
+	if backward {
+		e0, e1 = 2*lo, 2*hi
+	}
+	for e := e0; e < e1; e++ {
+		x := tr[e]
 		i := e / 2
 		if x != 0 {
 			j, ship := int(x>>6)-1, int(x&63)
+			if !backward && (j < lo || j >= hi) {
+				continue
+			}
 			ls, hs, ld, hd := int(src.lo[i]), int(src.hi[i]), int(dst.lo[j]), int(dst.hi[j])
 			s := 0
 			if ship > 0 {
@@ -272,10 +328,7 @@ func (d *counter) spanTransfer(t int, src, dst *spanLayer, backward bool) error 
 			src.stamp[i] = src.epoch
 		}
 	}
-	if ov != 0 {
-		return errOverflow
-	}
-	return nil
+	return ov
 }
 
 // gatherUseful returns the useful entries of layer l at boundary t (a row

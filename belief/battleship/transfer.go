@@ -79,8 +79,11 @@ type counter struct {
 	sp             *spanPlan
 	done, failKeys int
 	progress       func(done, total int) // CountOptions.Progress
-	ticks          int                   // cells of the long passes done
-	tickMu         sync.Mutex
+	// workers is the most goroutines a step is split over (1: none);
+	// minSplit the least weight (entries, transitions) of a step split.
+	workers, minSplit int
+	ticks             int // cells of the long passes done
+	tickMu            sync.Mutex
 }
 
 // tick reports one more cell of a long pass to d.progress.
@@ -549,21 +552,32 @@ func (d *counter) completionSupports() error {
 		default:
 			cur = make([]uint64, pw*d.sizes[t], pw*maxSize)
 		}
-		for e, x := range d.trans[t] {
-			if x == 0 {
-				continue
-			}
-			i, j, ship := e/2, int(x>>6)-1, int(x&63)
-			d.orShiftDown(cur[i*pw:(i+1)*pw], rb[j*pw:(j+1)*pw], ship)
-		}
-		if t == t0 && comp != nil {
-			for q, x := range comp {
-				cur[q] &= x
-			}
-		}
-		and(t, cur)
+		d.masks[t] = cur // complete once the step below is
 		if d.spanMode {
-			d.sp.record(d, t)
+			d.sp.begin(d, t)
+		}
+		comp := comp
+		if t != t0 {
+			comp = nil
+		}
+		size := d.sizes[t]
+		values, moved := 0, 0
+		if k := d.parts(2 * size); k == 1 {
+			values, moved = d.supportsStep(t, cur, rb, comp, 0, size)
+		} else {
+			vs, ms := make([]int, k), make([]int, k)
+			runParts(splitRanges(size, k, func(i int) int64 { return int64(i) }), func(p, lo, hi int) {
+				vs[p], ms[p] = d.supportsStep(t, cur, rb, comp, lo, hi)
+			})
+			for p := range k {
+				values, moved = values+vs[p], moved+ms[p]
+			}
+		}
+		if !d.keepAll {
+			d.fwd[t] = nil
+		}
+		if d.spanMode {
+			d.sp.end(d, t, values, moved)
 			if _, ok := d.rowEnd(t + 1); !ok && t+1 < n {
 				d.masks[t+1] = nil // the span passes need the masks of the row ends only
 				spare = rb
@@ -572,6 +586,34 @@ func (d *counter) completionSupports() error {
 		rb = cur
 	}
 	return nil
+}
+
+// supportsStep is one cell of pass 2 for the profiles lo..hi-1 of
+// boundary t: their completion supports in cur from those of boundary t+1
+// (rb), intersected with comp (when set) and the forward supports, then,
+// in span mode, their spans and work (spanPlan.recordRange, whose values
+// and moved it returns).
+func (d *counter) supportsStep(t int, cur, rb, comp []uint64, lo, hi int) (values, moved int) {
+	pw, tr := d.pw, d.trans[t]
+	for e := 2 * lo; e < 2*hi; e++ {
+		x := tr[e]
+		if x == 0 {
+			continue
+		}
+		i, j, ship := e/2, int(x>>6)-1, int(x&63)
+		d.orShiftDown(cur[i*pw:(i+1)*pw], rb[j*pw:(j+1)*pw], ship)
+	}
+	f := d.fwd[t]
+	for q := lo * pw; q < hi*pw; q++ {
+		if comp != nil {
+			cur[q] &= comp[q]
+		}
+		cur[q] &= f[q]
+	}
+	if d.spanMode {
+		return d.sp.recordRange(d, t, lo, hi)
+	}
+	return 0, 0
 }
 
 // rowKeys returns the profiles at the boundary after board row r.

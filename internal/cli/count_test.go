@@ -66,6 +66,11 @@ func TestCountSmallPositions(t *testing.T) {
 			want:  "layouts: 22\nboard: 4x4, fleet afloat: 2,1\nlayouts with a ship on each cell:\n4 3 3 3\n3 0 4 0\n3 4 22 7\n3 0 7 0\n",
 		},
 		{
+			name: "file, exact counts, on three workers",
+			args: []string{file, "--div", "1", "--workers", "3"},
+			want: "layouts: 22\nboard: 4x4, fleet afloat: 2,1\nlayouts with a ship on each cell:\n4 3 3 3\n3 0 4 0\n3 4 22 7\n3 0 7 0\n",
+		},
+		{
 			name: "empty board from flags",
 			args: []string{"--size", "3x2", "--fleet", "2", "--div", "1"},
 			want: "layouts: 7\nboard: 3x2, fleet afloat: 2\nlayouts with a ship on each cell:\n2 3 2\n2 3 2\n",
@@ -117,6 +122,7 @@ func TestCountErrors(t *testing.T) {
 		{name: "bad position", stdin: "..?\n", args: []string{"-"}, code: 1, want: `stdin: battleship: invalid position: line 1`},
 		{name: "bent sunk ship", stdin: "fleet: 3\n##.\n.#.\n...\n", args: []string{"-"}, code: 1, want: "not straight"},
 		{name: "too many args", args: []string{"a", "b"}, code: 2, want: "accepts at most 1 arg"},
+		{name: "negative workers", args: []string{"--size", "3x3", "--fleet", "1", "--workers", "-1"}, code: 2, want: "--workers must be 0 or more"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
