@@ -85,9 +85,6 @@ at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
 				return err
 			}
 			start := time.Now()
-			if f.workers < 0 {
-				return usageError("count: --workers must be 0 or more, got %d", f.workers)
-			}
 			opt := bsbelief.CountOptions{Workers: f.workers}
 			var bar *progress.Bar
 			if w := pos.Rules.Board; w.Width()*w.Height() > 64 { // smaller counts take milliseconds
@@ -140,7 +137,10 @@ at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
 	addJSONFlag(cmd, &f.json, "print JSON with exact numbers")
 	cmd.Flags().StringVar(&f.maxMemory, "max-memory", "4GiB", "refuse a count whose estimated memory is above this (such as 512MiB, 4GiB, 16GB)")
 	addProgressFlag(cmd, &f.progress)
-	cmd.Flags().IntVar(&f.workers, "workers", 0, "cores the count's heavy steps are split over (0 = every CPU, 1 = one)")
+	// --workers as the other commands' (0 = one per CPU), for the count's
+	// steps instead of games.
+	cmd.Flags().IntVar(&f.workers, "workers", 0, "cores the count's heavy steps are split over (0 = one per CPU)")
+	annotate(cmd, "workers", kindWorkers)
 	cmd.Flags().StringVar(&f.html, "html", "", "also write the map as a heatmap in a self-contained HTML page to this file")
 	return cmd
 }

@@ -122,7 +122,7 @@ func TestCountErrors(t *testing.T) {
 		{name: "bad position", stdin: "..?\n", args: []string{"-"}, code: 1, want: `stdin: battleship: invalid position: line 1`},
 		{name: "bent sunk ship", stdin: "fleet: 3\n##.\n.#.\n...\n", args: []string{"-"}, code: 1, want: "not straight"},
 		{name: "too many args", args: []string{"a", "b"}, code: 2, want: "accepts at most 1 arg"},
-		{name: "negative workers", args: []string{"--size", "3x3", "--fleet", "1", "--workers", "-1"}, code: 2, want: "--workers must be 0 or more"},
+		{name: "negative workers", args: []string{"--size", "3x3", "--fleet", "1", "--workers", "-1"}, code: 2, want: "--workers -1: want 0 (one per CPU) or more"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
