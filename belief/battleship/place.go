@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
@@ -53,7 +54,7 @@ func spots(b *grid.Board, l int, forbidden grid.Set) []spot {
 	return out
 }
 
-// Placer draws fleet layouts.
+// Placer draws fleet layouts: UniformPlacer, HumanPlacer (NewStylePlacer).
 type Placer interface {
 	Place(rng *rand.Rand) (battleship.Placement, error)
 }
@@ -249,4 +250,44 @@ restart:
 		return p, nil
 	}
 	return h.uniform.Place(rng)
+}
+
+// Placement styles (NewStylePlacer): how a player places its own fleet.
+const (
+	StyleUniform = "uniform" // every legal layout equally likely (UniformPlacer)
+	StyleHuman   = "human"   // HumanPlacer's defaults: big ships on the border, single cells inside
+	StyleInner   = "inner"   // the human placer with big ships off the border
+	StyleEdge    = "edge"    // every ship on the border when it can
+)
+
+// Styles lists the placement styles, uniform first.
+var Styles = []string{StyleUniform, StyleHuman, StyleInner, StyleEdge}
+
+// ErrUnknownStyle is the error of NewStylePlacer for a name not in Styles.
+var ErrUnknownStyle = errors.New("unknown placement style")
+
+// NewStylePlacer returns the placer of a style: uniform (UniformPlacer),
+// human (HumanPlacer: weight 6 for a ship of 2+ cells entirely on the
+// border ring, 3 for a single cell off it), inner (the human placer with
+// weight 0.1 for such a border ship: big ships off the border) or edge
+// (weight 30 for a border ship of 2+ cells, 1/30 for a single cell off the
+// border: every ship on the border when it can).
+func NewStylePlacer(r *battleship.Rules, style string) (Placer, error) {
+	switch style {
+	case StyleUniform:
+		return NewUniformPlacer(r)
+	case StyleHuman, StyleInner, StyleEdge:
+		h, err := NewHumanPlacer(r)
+		if err != nil {
+			return nil, err
+		}
+		switch style {
+		case StyleInner:
+			h.EdgeWeight = 0.1
+		case StyleEdge:
+			h.EdgeWeight, h.InnerWeight = 30, 1.0/30
+		}
+		return h, nil
+	}
+	return nil, fmt.Errorf("%w %q: want one of %s", ErrUnknownStyle, style, strings.Join(Styles, ", "))
 }

@@ -167,47 +167,62 @@ func TestUniformPlacerNoRoom(t *testing.T) {
 	require.ErrorIs(t, err, ErrNoLayout)
 }
 
-func TestHumanPlacer(t *testing.T) {
-	r := battleship.DefaultRules()
-	h, err := NewHumanPlacer(r)
-	require.NoError(t, err)
-	u, err := NewUniformPlacer(r)
-	require.NoError(t, err)
-	rng := rand.New(rand.NewPCG(9, 9))
-	// The share of ships of 2+ cells lying on the border ring.
-	onEdge := func(p battleship.Placement) (edge, big int) {
-		for _, s := range p {
-			if len(s) < 2 {
-				continue
-			}
-			big++
-			all := true
-			for _, c := range s {
-				x, y := r.Board.XY(c)
-				all = all && (x == 0 || y == 0 || x == 9 || y == 9)
-			}
-			if all {
-				edge++
-			}
+// bigOnEdge counts the ships of 2+ cells of p lying entirely on the
+// border of the 10x10 board, and all ships of 2+ cells.
+func bigOnEdge(r *battleship.Rules, p battleship.Placement) (edge, big int) {
+	for _, s := range p {
+		if len(s) < 2 {
+			continue
 		}
-		return edge, big
+		big++
+		all := true
+		for _, c := range s {
+			x, y := r.Board.XY(c)
+			all = all && (x == 0 || y == 0 || x == 9 || y == 9)
+		}
+		if all {
+			edge++
+		}
 	}
-	var hEdge, uEdge, n int
-	for range 300 {
-		p, err := h.Place(rng)
-		require.NoError(t, err)
-		require.NoError(t, r.ValidatePlacement(p))
-		e, b := onEdge(p)
-		hEdge += e
-		n += b
-		q, err := u.Place(rng)
-		require.NoError(t, err)
-		e, _ = onEdge(q)
-		uEdge += e
+	return edge, big
+}
+
+// TestStylePlacers: every style draws valid fleets, with the share of big
+// ships on the border its name says (uniform about 0.34, human about 0.6,
+// inner under 0.15, edge over 0.75); an unknown style is ErrUnknownStyle.
+func TestStylePlacers(t *testing.T) {
+	r := battleship.DefaultRules()
+	for _, tc := range []struct {
+		style    string
+		min, max float64 // the share of big ships on the border
+	}{
+		{StyleUniform, 0.25, 0.4},
+		{StyleHuman, 0.5, 0.75},
+		{StyleInner, 0, 0.15},
+		{StyleEdge, 0.75, 1},
+	} {
+		t.Run(tc.style, func(t *testing.T) {
+			p, err := NewStylePlacer(r, tc.style)
+			require.NoError(t, err)
+			rng := rand.New(rand.NewPCG(9, 9))
+			var edge, n int
+			for range 300 {
+				l, err := p.Place(rng)
+				require.NoError(t, err)
+				require.NoError(t, r.ValidatePlacement(l))
+				e, b := bigOnEdge(r, l)
+				edge += e
+				n += b
+			}
+			share := float64(edge) / float64(n)
+			require.GreaterOrEqual(t, share, tc.min)
+			require.LessOrEqual(t, share, tc.max)
+		})
 	}
-	// Uniform: about 0.34 of the big ships hug the edge; human-like: about 0.6.
-	require.Greater(t, float64(hEdge)/float64(n), 0.5)
-	require.Less(t, float64(uEdge)/float64(n), 0.4)
+	require.Len(t, Styles, 4)
+	_, err := NewStylePlacer(r, "corner")
+	require.ErrorIs(t, err, ErrUnknownStyle)
+	require.ErrorContains(t, err, `"corner"`)
 }
 
 func TestEstimateCountsTracksExactCounts(t *testing.T) {

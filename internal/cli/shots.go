@@ -107,7 +107,7 @@ prints the summary of the games finished so far (exit code 130).`,
 	fl.StringVar(&f.size, "size", "10x10", "board WIDTHxHEIGHT")
 	fl.StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths")
 	addJSONFlag(cmd, &f.json, "print one JSON line instead of the table")
-	fl.StringVar(&f.placer, "placer", "uniform", "how the fleets are placed: "+strings.Join(placerNames, ", "))
+	fl.StringVar(&f.placer, "placer", "uniform", "how the fleets are placed: "+strings.Join(bsbelief.Styles, ", "))
 	fl.StringVar(&f.vs, "vs", "", "also play every game with this AI (built-in settings) on the same fleet and random stream, and report the paired difference")
 	fl.IntVar(&f.series, "series", 0, "play the games in series of this many against one player that learns between them (adaptive); 0: each game on its own")
 	fl.StringVar(&f.html, "html", "", "also write the histogram of shots per game as a self-contained HTML page to this file")
@@ -326,40 +326,20 @@ func printShots(e *env, rules *battleship.Rules, f *shotsFlags, sum shotsSummary
 	return writeShotsTable(e.stdout, rules, f, sum, tm)
 }
 
-// placerNames are the values of --placer.
-var placerNames = []string{"uniform", "human", "inner", "edge"}
-
 // shotsPlacer draws a fleet layout.
 type shotsPlacer func(rng *rand.Rand) (battleship.Placement, error)
 
-// newShotsPlacer returns the placer called name: uniform
-// (bsbelief.UniformPlacer), human (bsbelief.HumanPlacer, edge-loving),
-// inner (the human placer with a ship of 2+ cells entirely on the border
-// ring weighing 0.1 instead of 6: big ships off the border) or edge (every
-// ship on the border when it can: weight 30 for a ship of 2+ cells on the
-// border ring, 1/30 for a single cell off it, 1 otherwise).
+// newShotsPlacer returns the placer of --placer: a placement style
+// (bsbelief.NewStylePlacer).
 func newShotsPlacer(rules *battleship.Rules, name string) (shotsPlacer, error) {
-	switch name {
-	case "uniform":
-		u, err := bsbelief.NewUniformPlacer(rules)
-		if err != nil {
-			return nil, fmt.Errorf("shots: %w", err)
-		}
-		return u.Place, nil
-	case "human", "inner", "edge":
-		h, err := bsbelief.NewHumanPlacer(rules)
-		if err != nil {
-			return nil, fmt.Errorf("shots: %w", err)
-		}
-		switch name {
-		case "inner":
-			h.EdgeWeight = 0.1
-		case "edge":
-			h.EdgeWeight, h.InnerWeight = 30, 1.0/30
-		}
-		return h.Place, nil
+	p, err := bsbelief.NewStylePlacer(rules, name)
+	if errors.Is(err, bsbelief.ErrUnknownStyle) {
+		return nil, usageError("--placer %q: want one of %s", name, strings.Join(bsbelief.Styles, ", "))
 	}
-	return nil, usageError("--placer %q: want one of %s", name, strings.Join(placerNames, ", "))
+	if err != nil {
+		return nil, fmt.Errorf("shots: %w", err)
+	}
+	return p.Place, nil
 }
 
 // statser is a player that counts its moves by method (the counting AIs).

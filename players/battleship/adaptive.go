@@ -221,7 +221,7 @@ func (m *PlacementModel) Weights(rem []int, k, strength float64) []float64 {
 type Adaptive struct {
 	*Density
 	r     *battleship.Rules
-	u     *bsbelief.UniformPlacer
+	place bsbelief.Placer // its own fleet's
 	cfg   AdaptiveConfig
 	model *PlacementModel
 	sunk  []battleship.Ship // the enemy ships sunk in this game
@@ -233,16 +233,16 @@ var (
 )
 
 // NewAdaptive returns an adaptive bot for rules that learns into model
-// (not to be shared: Learn adds to it).
-func NewAdaptive(r *battleship.Rules, cfg AdaptiveConfig, model *PlacementModel, placer *bsbelief.UniformPlacer, rng *rand.Rand) *Adaptive {
-	a := &Adaptive{r: r, u: placer, cfg: cfg, model: model}
+// (not to be shared: Learn adds to it) and places its fleet with placer.
+func NewAdaptive(r *battleship.Rules, cfg AdaptiveConfig, model *PlacementModel, placer bsbelief.Placer, rng *rand.Rand) *Adaptive {
+	a := &Adaptive{r: r, place: placer, cfg: cfg, model: model}
 	a.NewGame(rng)
 	return a
 }
 
 // NewGame implements Learner.
 func (a *Adaptive) NewGame(rng *rand.Rand) {
-	a.Density = NewDensity(a.r, a.cfg.DensityConfig, a.u, rng)
+	a.Density = NewDensity(a.r, a.cfg.DensityConfig, a.place, rng)
 	a.sunk = a.sunk[:0]
 }
 

@@ -50,7 +50,12 @@ type DensityConfig struct {
 	ClearCellWeight float64 `mapstructure:"clear_cell_weight"`
 	KillClearWeight float64 `mapstructure:"kill_clear_weight"`
 	EntropyWeight   float64 `mapstructure:"entropy_weight"`
+	// Placement is how the bot places its own fleet: a placement style
+	// (bsbelief.Styles: uniform, human, inner, edge). Default uniform.
+	Placement string `mapstructure:"placement"`
 }
+
+func (c DensityConfig) placementStyle() string { return c.Placement }
 
 // DefaultDensityConfig is the built-in configuration (equal to
 // configs/density.yaml). The lookahead is off (Lookahead 0): its gain
@@ -65,7 +70,7 @@ func DefaultDensityConfig() DensityConfig {
 // DefaultGreedyConfig is the configuration of "greedy" (equal to
 // configs/greedy.yaml): density without lookahead.
 func DefaultGreedyConfig() DensityConfig {
-	return DensityConfig{Budget: 50 * time.Millisecond, WorkPerMS: 100000, Samples: 2000}
+	return DensityConfig{Budget: 50 * time.Millisecond, WorkPerMS: 100000, Samples: 2000, Placement: bsbelief.StyleUniform}
 }
 
 // Validate checks the ranges.
@@ -88,6 +93,9 @@ func (c *DensityConfig) Validate() error {
 	}
 	if c.LookaheadBudget < 0 || c.LookaheadBudget > time.Hour {
 		errs = append(errs, fmt.Errorf("lookahead_budget %v: want 0 to 1h", c.LookaheadBudget))
+	}
+	if err := checkStyle(c.Placement); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
@@ -141,11 +149,11 @@ func (s DensityStats) Add(o DensityStats) DensityStats {
 // exact (bsbelief.Count) when the count fits in the budget; otherwise it
 // estimates them by sampling layouts (bsbelief.EstimateCounts, sequential
 // importance sampling), and if no draw is consistent it scores cells by the
-// single-ship positions through them. Ties are broken uniformly at random. It places its fleet uniformly.
+// single-ship positions through them. Ties are broken uniformly at random. It places its fleet by its placement style (uniform by default).
 type Density struct {
 	rules  *battleship.Rules
 	cfg    DensityConfig
-	placer *bsbelief.UniformPlacer
+	placer bsbelief.Placer // its own fleet's
 	rng    *rand.Rand
 	pos    *battleship.Position
 	count  bsbelief.Counter // reuses the last count's first pass (same results as bsbelief.Count)
@@ -169,8 +177,9 @@ var (
 	_ explain.Mapper    = (*Density)(nil)
 )
 
-// NewDensity returns a density bot for rules.
-func NewDensity(r *battleship.Rules, cfg DensityConfig, placer *bsbelief.UniformPlacer, rng *rand.Rand) *Density {
+// NewDensity returns a density bot for rules that places its fleet with
+// placer.
+func NewDensity(r *battleship.Rules, cfg DensityConfig, placer bsbelief.Placer, rng *rand.Rand) *Density {
 	return &Density{rules: r, cfg: cfg, placer: placer, rng: rng, pos: battleship.NewPosition(r)}
 }
 

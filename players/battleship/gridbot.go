@@ -26,10 +26,17 @@ type GridConfig struct {
 	// Start is the first hunt density n. Default 0: the longest ship of the
 	// fleet (4 for the Russian fleet, as in the seed).
 	Start int `mapstructure:"start"`
+	// Placement is how the bot places its own fleet: a placement style
+	// (bsbelief.Styles: uniform, human, inner, edge). Default uniform.
+	Placement string `mapstructure:"placement"`
 }
 
+func (c GridConfig) placementStyle() string { return c.Placement }
+
 // DefaultGridConfig is the built-in configuration (equal to configs/gridbot.yaml).
-func DefaultGridConfig() GridConfig { return GridConfig{Pattern: PatternDiagonal, Start: 0} }
+func DefaultGridConfig() GridConfig {
+	return GridConfig{Pattern: PatternDiagonal, Start: 0, Placement: bsbelief.StyleUniform}
+}
 
 // Validate checks the ranges.
 func (c *GridConfig) Validate() error {
@@ -39,7 +46,7 @@ func (c *GridConfig) Validate() error {
 	if c.Start < 0 || c.Start > battleship.MaxShipLen {
 		return fmt.Errorf("start %d: want 0 (longest ship) to %d", c.Start, battleship.MaxShipLen)
 	}
-	return nil
+	return checkStyle(c.Placement)
 }
 
 // Grid bot cell marks (the seed's CELL_* values).
@@ -84,11 +91,11 @@ const (
 //     every UNKNOWN cell around it IMPOSSIBLE, updates the fleet counters and
 //     hunts again with the target cleared.
 //
-// It places its fleet uniformly (UniformPlacer).
+// It places its fleet by its placement style (uniform by default).
 type GridBot struct {
 	rules   *battleship.Rules
 	cfg     GridConfig
-	placer  *bsbelief.UniformPlacer
+	placer  bsbelief.Placer
 	rng     *rand.Rand
 	marks   []gridMark
 	mode    string
@@ -106,8 +113,9 @@ var (
 	_ explain.Explainer = (*GridBot)(nil)
 )
 
-// NewGridBot returns a grid bot for rules.
-func NewGridBot(r *battleship.Rules, cfg GridConfig, placer *bsbelief.UniformPlacer, rng *rand.Rand) *GridBot {
+// NewGridBot returns a grid bot for rules that places its fleet with
+// placer.
+func NewGridBot(r *battleship.Rules, cfg GridConfig, placer bsbelief.Placer, rng *rand.Rand) *GridBot {
 	b := &GridBot{rules: r, cfg: cfg, placer: placer, rng: rng, marks: make([]gridMark, r.Board.Size()), mode: modeHunt}
 	for _, c := range r.Board.Rocks() {
 		b.marks[c] = gImpossible

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
@@ -106,9 +108,17 @@ func Solo(ctx context.Context, r *battleship.Rules, p Player, layout battleship.
 	return r.DrawLimit, fmt.Errorf("%w: the fleet is still afloat after %d", ErrTooManyShots, r.DrawLimit)
 }
 
-// placeOrEmpty draws a uniform layout; a failure (a fleet that does not fit)
+// checkStyle checks a placement style (the YAML key placement).
+func checkStyle(style string) error {
+	if !slices.Contains(bsbelief.Styles, style) {
+		return fmt.Errorf("placement %q: want one of %s", style, strings.Join(bsbelief.Styles, ", "))
+	}
+	return nil
+}
+
+// placeOrEmpty draws a layout from u; a failure (a fleet that does not fit)
 // returns nil, which forfeits.
-func placeOrEmpty(u *bsbelief.UniformPlacer, rng *rand.Rand) battleship.Placement {
+func placeOrEmpty(u bsbelief.Placer, rng *rand.Rand) battleship.Placement {
 	p, err := u.Place(rng)
 	if err != nil {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,6 +36,9 @@ func TestConfigFilesEqualDefaults(t *testing.T) {
 	a.WorkPerMS, a.Samples = 1, 1
 	require.NoError(t, config.Load(filepath.Join("..", "..", "configs", "adaptive.yaml"), &a))
 	require.Equal(t, DefaultAdaptiveConfig(), a)
+	var rc RandomConfig
+	require.NoError(t, config.Load(filepath.Join("..", "..", "configs", "bs-random.yaml"), &rc))
+	require.Equal(t, DefaultRandomConfig(), rc)
 }
 
 func TestConfigValidation(t *testing.T) {
@@ -60,6 +64,57 @@ func TestConfigValidation(t *testing.T) {
 		key, _, _ := strings.Cut(bad, ":")
 		require.ErrorContains(t, config.LoadString("x", bad, &a), key+" ", bad)
 	}
+	g, d, a, rc := DefaultGridConfig(), DefaultDensityConfig(), DefaultAdaptiveConfig(), DefaultRandomConfig()
+	for _, into := range []any{&g, &d, &a, &rc} {
+		require.ErrorContains(t, config.LoadString("x", "placement: corner\n", into), `placement "corner": want one of uniform, human, inner, edge`)
+	}
+}
+
+// TestPlacementStyle: with placement: edge in its YAML, each bot places its big ships on the border far more often than
+// with the default (uniform), and the default places exactly as a
+// UniformPlacer drawing from the bot's stream.
+func TestPlacementStyle(t *testing.T) {
+	r := battleship.DefaultRules()
+	dir := t.TempDir()
+	edgeYAML := filepath.Join(dir, "edge.yaml")
+	require.NoError(t, os.WriteFile(edgeYAML, []byte("placement: edge\n"), 0o600))
+	u := mustPlacer(t, r)
+	onBorder := func(p battleship.Placement) (edge int) {
+		for _, s := range p {
+			all := len(s) > 1
+			for _, c := range s {
+				x, y := r.Board.XY(c)
+				all = all && (x == 0 || y == 0 || x == 9 || y == 9)
+			}
+			if all {
+				edge++
+			}
+		}
+		return edge
+	}
+	for _, name := range []string{"bs-random", "gridbot", "density", "greedy", "adaptive"} {
+		t.Run(name, func(t *testing.T) {
+			plain, err := New(name, r, nil)
+			require.NoError(t, err)
+			edge, err := New(name, r, config.File(edgeYAML))
+			require.NoError(t, err)
+			var nPlain, nEdge int
+			for i := range 40 {
+				p := plain(rand.New(rand.NewPCG(uint64(i), 5))).Place()
+				want, err := u.Place(rand.New(rand.NewPCG(uint64(i), 5)))
+				require.NoError(t, err)
+				require.Equal(t, want, p, "the default places as the uniform placer")
+				nPlain += onBorder(p)
+				q := edge(rand.New(rand.NewPCG(uint64(i), 5))).Place()
+				require.NoError(t, r.ValidatePlacement(q))
+				nEdge += onBorder(q)
+			}
+			// 6 big ships a fleet: about 0.34 of them on the border
+			// uniform, over 0.75 edge.
+			require.Less(t, nPlain, 120)
+			require.Greater(t, nEdge, 160)
+		})
+	}
 }
 
 func TestRegistry(t *testing.T) {
@@ -74,7 +129,7 @@ func TestRegistry(t *testing.T) {
 	_, err := New("nobody", r, nil)
 	require.ErrorIs(t, err, ErrUnknownPlayer)
 	_, err = New("bs-random", r, config.File("x.yaml"))
-	require.ErrorContains(t, err, "takes no config")
+	require.ErrorContains(t, err, "x.yaml")
 	_, err = New("gridbot", r, config.File("does-not-exist.yaml"))
 	require.ErrorContains(t, err, "gridbot")
 }

@@ -22,17 +22,11 @@ type Entry = roster.Entry[*battleship.Rules, Factory]
 var registry = roster.New(ErrUnknownPlayer, "bsplayers", []Entry{
 	{
 		Name:    "bs-random",
-		Summary: "fires at a uniformly random cell not shot yet",
-		Build: func(r *battleship.Rules, load Loader) (Factory, error) {
-			if load != nil {
-				return nil, errors.New("bs-random takes no config")
-			}
-			placer, err := bsbelief.NewUniformPlacer(r)
-			if err != nil {
-				return nil, err
-			}
-			return func(rng *rand.Rand) Player { return NewRandom(r, placer, rng) }, nil
-		},
+		Summary: "fires at a uniformly random cell not shot yet (configs/bs-random.yaml: placement)",
+		Config:  "configs/bs-random.yaml",
+		Build: configured(DefaultRandomConfig, func(r *battleship.Rules, _ RandomConfig, placer bsbelief.Placer, rng *rand.Rand) *Random {
+			return NewRandom(r, placer, rng)
+		}),
 	},
 	{
 		Name:    "gridbot",
@@ -75,7 +69,11 @@ func buildAdaptive(r *battleship.Rules, load Loader) (Factory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(rng *rand.Rand) Player { return NewAdaptive(r, cfg, base.Fresh(), placer, rng) }, nil
+	own, err := bsbelief.NewStylePlacer(r, cfg.Placement)
+	if err != nil {
+		return nil, err
+	}
+	return func(rng *rand.Rand) Player { return NewAdaptive(r, cfg, base.Fresh(), own, rng) }, nil
 }
 
 // Entries lists the registered players in registry order.
@@ -102,13 +100,17 @@ func New(name string, r *battleship.Rules, load Loader) (Factory, error) {
 
 // configured is the Build of a player with settings: the defaults,
 // overlaid by load and validated, and a uniform placer.
-func configured[C any, P Player](defaults func() C, make func(*battleship.Rules, C, *bsbelief.UniformPlacer, *rand.Rand) P) func(*battleship.Rules, Loader) (Factory, error) {
+// placed is the configuration of a player that places its fleet by a
+// placement style (the YAML key placement).
+type placed interface{ placementStyle() string }
+
+func configured[C placed, P Player](defaults func() C, make func(*battleship.Rules, C, bsbelief.Placer, *rand.Rand) P) func(*battleship.Rules, Loader) (Factory, error) {
 	return func(r *battleship.Rules, load Loader) (Factory, error) {
 		cfg, err := roster.Configure(load, defaults())
 		if err != nil {
 			return nil, err
 		}
-		placer, err := bsbelief.NewUniformPlacer(r)
+		placer, err := bsbelief.NewStylePlacer(r, cfg.placementStyle())
 		if err != nil {
 			return nil, err
 		}
