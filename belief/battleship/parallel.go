@@ -9,8 +9,10 @@ package bsbelief
 
 import (
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // minSplitWeight is the least weight (span entries or transitions) of a
@@ -73,4 +75,135 @@ func runWorkers(k int, f func(p int)) {
 	}
 	f(0)
 	wg.Wait()
+}
+
+// enumShards splits the layers of pass 1 over goroutines by the hash of
+// the profiles they make: each shard walks every profile of the layer
+// but looks up and stores only the new profiles of its hashes, noting
+// the transition that made each first. The serial walk numbers the new
+// profiles in the order of the transitions that make them first, so
+// merging the shards by those transitions gives the same numbering, the
+// same profiles and supports (ors) and the same transition table.
+type enumShards struct {
+	shards []enumShard
+	own    []uint8 // per transition: the shard of its destination
+	heads  []int
+	// made counts the profiles of the layer the shards have made, in
+	// batches: once it passes the budget's maxKeys every shard stops.
+	made atomic.Int64
+}
+
+// enumShard is one shard's part of a layer.
+type enumShard struct {
+	rules *cellRules
+	idx   keyTable
+	keys  []key
+	masks []uint64
+	first []int32 // per profile: the transition that made it first
+	remap []int32 // per profile: its index in the layer
+	over  bool    // more profiles than the budget allows
+}
+
+func newEnumShards(d *counter, k int) *enumShards {
+	sh := &enumShards{shards: make([]enumShard, k), heads: make([]int, k)}
+	for p := range sh.shards {
+		sh.shards[p].rules = newCellRules(d)
+	}
+	return sh
+}
+
+// shardOf picks a profile's shard from bits of its hash that the
+// tables' slots and tags barely use.
+func shardOf(h uint64, k int) int { return int(h>>32&0xff) % k }
+
+// layer builds the layer after cell t from the profiles keys and their
+// forward supports sf, as the serial walk of forwardSupports does: it
+// appends the new profiles to nkeys and their supports to nsf (room for
+// both made by the caller) and fills the transition table tr. It
+// reports fail, building nothing, when the layer has more than maxKeys
+// profiles (maxKeys >= 0).
+func (sh *enumShards) layer(d *counter, t int, keys []key, sf []uint64, nkeys []key, nsf []uint64, tr []uint32, maxKeys int) ([]key, []uint64, bool) {
+	pw, k := d.pw, len(sh.shards)
+	sh.own = grow(sh.own, len(tr), 0)
+	sh.made.Store(0)
+	const batch = 64
+	runWorkers(k, func(p int) {
+		s := &sh.shards[p]
+		cs := s.rules.cell(d, t)
+		s.keys, s.masks, s.first, s.over = s.keys[:0], s.masks[:0], s.first[:0], false
+		s.idx.reset((len(keys) + len(keys)/4) / k)
+		for i, kk := range keys {
+			m := sf[i*pw : (i+1)*pw]
+			if maskZero(m) {
+				continue
+			}
+			if maxKeys >= 0 && i%1024 == 0 && sh.made.Load() > int64(maxKeys) {
+				s.over = true // another shard found the layer too large
+				return
+			}
+			rr := cs.rules(d, kk)
+			for oi := range 2 {
+				nk, ship, ok := cs.child(d, kk, rr, oi)
+				if !ok || shardOf(nk.hash(), k) != p {
+					continue
+				}
+				e := 2*i + oi
+				j, seen := s.idx.find(nk, s.keys)
+				if !seen {
+					j = int32(len(s.keys))
+					s.keys = append(s.keys, nk)
+					s.idx.put(j, s.keys)
+					n := len(s.masks)
+					s.masks = slices.Grow(s.masks, pw)[:n+pw]
+					clear(s.masks[n:])
+					s.first = append(s.first, int32(e))
+					if maxKeys >= 0 && len(s.keys)%batch == 0 && sh.made.Add(batch) > int64(maxKeys) {
+						s.over = true // the layer has more profiles than the budget allows
+						return
+					}
+				}
+				tr[e] = uint32(j+1)<<6 | uint32(ship)
+				sh.own[e] = uint8(p)
+				d.orShiftUp(s.masks[int(j)*pw:(int(j)+1)*pw], m, ship)
+			}
+		}
+	})
+	total := 0
+	for p := range sh.shards {
+		s := &sh.shards[p]
+		if s.over {
+			return nkeys, nsf, true
+		}
+		total += len(s.keys)
+		s.remap = grow(s.remap, len(s.keys), 0)
+		sh.heads[p] = 0
+	}
+	if maxKeys >= 0 && total > maxKeys {
+		return nkeys, nsf, true
+	}
+	// Merge: the profiles in the order of the transitions that made them.
+	for range total {
+		best, bf := -1, int32(0)
+		for p := range sh.shards {
+			s := &sh.shards[p]
+			if h := sh.heads[p]; h < len(s.first) && (best < 0 || s.first[h] < bf) {
+				best, bf = p, s.first[h]
+			}
+		}
+		s := &sh.shards[best]
+		lj := sh.heads[best]
+		sh.heads[best]++
+		s.remap[lj] = int32(len(nkeys))
+		nkeys = append(nkeys, s.keys[lj])
+		nsf = append(nsf, s.masks[lj*pw:(lj+1)*pw]...)
+	}
+	runParts(splitRanges(len(tr), k, func(e int) int64 { return int64(e) }), func(_, lo, hi int) {
+		for e := lo; e < hi; e++ {
+			if x := tr[e]; x != 0 {
+				j := sh.shards[sh.own[e]].remap[x>>6-1]
+				tr[e] = uint32(j+1)<<6 | x&63
+			}
+		}
+	})
+	return nkeys, nsf, false
 }

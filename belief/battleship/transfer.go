@@ -365,34 +365,20 @@ func (d *counter) forwardSupports() error {
 	var idx keyTable
 	var kbuf [2][]key
 	fwdArena, trArena, keyArena := arena[uint64]{}, arena[uint32]{}, arena[key]{}
-	// cellRules tabled per (row end, status): entry up*nc+left, 0 until used.
-	nc := 4*d.L + 1
-	var tabs []uint64
-	if d.L <= maxTabledLen {
-		tabs = make([]uint64, 2*3*nc*nc)
-	}
+	rules := newCellRules(d)
+	var sh *enumShards
 	for t := start; t < n; t++ {
 		if err := d.ctx.Err(); err != nil {
 			return err
 		}
 		d.tick()
-		c, st := t%d.w, d.statusAt(t)
-		rowEnd := c == d.w-1
-		var tab []uint64
-		if tabs != nil {
-			v := int(st)
-			if rowEnd {
-				v += 3
-			}
-			tab = tabs[v*nc*nc : (v+1)*nc*nc]
-		}
+		cs := rules.cell(d, t)
 		// The layer is charged when it is complete; it fails the budget as
 		// soon as it holds more profiles than the budget left allows.
 		maxKeys := -1
 		if d.maxWork > 0 {
 			maxKeys = int((d.maxWork - d.work) / workPerState)
 		}
-		idx.reset(len(keys) + len(keys)/4)
 		// The layer is built in place, in room for its largest size (two
 		// profiles from each), and keeps its size: its forward supports
 		// always, its profiles for a Counter, which keeps them all; else
@@ -405,58 +391,45 @@ func (d *counter) forwardSupports() error {
 		}
 		nsf := fwdArena.grab(2 * len(keys) * pw)
 		tr := trArena.alloc(2 * len(keys))
-		for i, k := range keys {
-			m := sf[i*pw : (i+1)*pw]
-			if maskZero(m) {
-				continue
+		if k := d.parts(2 * len(keys)); k > 1 {
+			if sh == nil {
+				sh = newEnumShards(d, k)
 			}
-			up, left := k.get(c), cE0
-			if c > 0 {
-				left = k.get(c - 1)
+			var fail bool
+			if nkeys, nsf, fail = sh.layer(d, t, keys, sf, nkeys, nsf, tr, maxKeys); fail {
+				// The layer has more profiles than the budget allows: the
+				// serial walk fails once it has made one more.
+				d.failKeys = maxKeys + 1
+				return d.charge(int64(maxKeys+1) * workPerState)
 			}
-			var rr uint64
-			if tab != nil {
-				rr = tab[int(up)*nc+int(left)]
-				if rr == 0 {
-					rr = packRules(d.cellRules(up, left, rowEnd, st))
-					tab[int(up)*nc+int(left)] = rr
-				}
-			} else {
-				rr = packRules(d.cellRules(up, left, rowEnd, st))
-			}
-			if !rowEnd && k.get(c+1) >= cC {
-				rr &^= occRuleOK // the upper-right neighbour is occupied
-			}
-			for oi := range 2 {
-				r := uint32(rr >> (32 * oi))
-				if r&ruleOK == 0 {
+		} else {
+			idx.reset(len(keys) + len(keys)/4)
+			for i, k := range keys {
+				m := sf[i*pw : (i+1)*pw]
+				if maskZero(m) {
 					continue
 				}
-				nk := k
-				nk.set(c, uint8(r))
-				if c > 0 {
-					nk.set(c-1, uint8(r>>8))
-				}
-				if rowEnd && d.mirror {
-					if mk := nk.mirror(d.w); mk.less(nk) {
-						nk = mk // a profile and its mirror image are one state (see mirror)
+				rr := cs.rules(d, k)
+				for oi := range 2 {
+					nk, ship, ok := cs.child(d, k, rr, oi)
+					if !ok {
+						continue
 					}
-				}
-				ship := int(r >> 16 & 0xff)
-				j, seen := idx.find(nk, nkeys)
-				if !seen {
-					j = int32(len(nkeys))
-					nkeys = append(nkeys, nk)
-					idx.put(j, nkeys)
-					nsf = nsf[:len(nsf)+pw] // zeroed by grab
-					if len(nkeys) == maxKeys+1 {
-						// The charge below cannot pass any more: fail now.
-						d.failKeys = len(nkeys)
-						return d.charge(int64(len(nkeys)) * workPerState)
+					j, seen := idx.find(nk, nkeys)
+					if !seen {
+						j = int32(len(nkeys))
+						nkeys = append(nkeys, nk)
+						idx.put(j, nkeys)
+						nsf = nsf[:len(nsf)+pw] // zeroed by grab
+						if len(nkeys) == maxKeys+1 {
+							// The charge below cannot pass any more: fail now.
+							d.failKeys = len(nkeys)
+							return d.charge(int64(len(nkeys)) * workPerState)
+						}
 					}
+					tr[2*i+oi] = uint32(j+1)<<6 | uint32(ship)
+					d.orShiftUp(nsf[int(j)*pw:(int(j)+1)*pw], m, ship)
 				}
-				tr[2*i+oi] = uint32(j+1)<<6 | uint32(ship)
-				d.orShiftUp(nsf[int(j)*pw:(int(j)+1)*pw], m, ship)
 			}
 		}
 		if err := d.charge(int64(len(nkeys)) * workPerState); err != nil {
@@ -485,6 +458,89 @@ func (d *counter) forwardSupports() error {
 		d.done = t + 1
 	}
 	return nil
+}
+
+// cellRules tables the rules of the cells of pass 1 per (row end,
+// status): entry up*nc+left, 0 until used. Each goroutine of a split
+// pass 1 has its own.
+type cellRules struct {
+	nc   int
+	tabs []uint64
+}
+
+func newCellRules(d *counter) *cellRules {
+	cr := &cellRules{nc: 4*d.L + 1}
+	if d.L <= maxTabledLen {
+		cr.tabs = make([]uint64, 2*3*cr.nc*cr.nc)
+	}
+	return cr
+}
+
+// cellStep is what the profiles of one cell of pass 1 need: the cell's
+// column, status and rules.
+type cellStep struct {
+	c      int
+	st     uint8
+	rowEnd bool
+	nc     int
+	tab    []uint64 // nil: not tabled
+}
+
+// cell returns the step of cell t.
+func (cr *cellRules) cell(d *counter, t int) cellStep {
+	c, st := t%d.w, d.statusAt(t)
+	cs := cellStep{c: c, st: st, rowEnd: c == d.w-1, nc: cr.nc}
+	if cr.tabs != nil {
+		v := int(st)
+		if cs.rowEnd {
+			v += 3
+		}
+		cs.tab = cr.tabs[v*cr.nc*cr.nc : (v+1)*cr.nc*cr.nc]
+	}
+	return cs
+}
+
+// rules returns the two ways to fill the cell from profile k, packed.
+func (cs *cellStep) rules(d *counter, k key) uint64 {
+	c := cs.c
+	up, left := k.get(c), cE0
+	if c > 0 {
+		left = k.get(c - 1)
+	}
+	var rr uint64
+	if cs.tab != nil {
+		rr = cs.tab[int(up)*cs.nc+int(left)]
+		if rr == 0 {
+			rr = packRules(d.cellRules(up, left, cs.rowEnd, cs.st))
+			cs.tab[int(up)*cs.nc+int(left)] = rr
+		}
+	} else {
+		rr = packRules(d.cellRules(up, left, cs.rowEnd, cs.st))
+	}
+	if !cs.rowEnd && k.get(c+1) >= cC {
+		rr &^= occRuleOK // the upper-right neighbour is occupied
+	}
+	return rr
+}
+
+// child returns the profile that way oi of rules rr makes from k and
+// the ship it finishes, ok false when that way is not allowed.
+func (cs *cellStep) child(d *counter, k key, rr uint64, oi int) (nk key, ship int, ok bool) {
+	r := uint32(rr >> (32 * oi))
+	if r&ruleOK == 0 {
+		return key{}, 0, false
+	}
+	nk = k
+	nk.set(cs.c, uint8(r))
+	if cs.c > 0 {
+		nk.set(cs.c-1, uint8(r>>8))
+	}
+	if cs.rowEnd && d.mirror {
+		if mk := nk.mirror(d.w); mk.less(nk) {
+			nk = mk // a profile and its mirror image are one state (see mirror)
+		}
+	}
+	return nk, int(r >> 16 & 0xff), true
 }
 
 // completionSupports is pass 2: it walks the table backwards with the
