@@ -1,6 +1,7 @@
 package games
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/internal/human"
+	"github.com/kaisen-ai/kaisen/internal/roster"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -59,6 +62,21 @@ var battleshipGame = Game{
 	Shots:            true,
 	Tools:            []Tool{ToolShots, ToolCount},
 	NewClient:        newBattleshipClient,
+	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
+		r := battleship.DefaultRules()
+		return &battleshipClient{rules: r, factory: func(rng *rand.Rand) bsplayers.Player { return human.NewBattleship(r, in, out, rng) }}
+	},
+	HumanLocal: func(in *bufio.Reader, out io.Writer, against string, load roster.Loader, seed uint64) error {
+		r := battleship.DefaultRules()
+		fac, err := bsplayers.New(against, r, load)
+		if err != nil {
+			return err
+		}
+		ai := fac(rand.New(rand.NewPCG(seed, 1)))
+		fmt.Fprintf(out, "you (shooting first) against %s, seed %d\n", against, seed)
+		human.PlayBattleshipAgainst(r, human.NewBattleship(r, in, out, rand.New(rand.NewPCG(seed, 0))), ai)
+		return nil
+	},
 }
 
 // battleshipClient plays the Kaisen battleship protocol on the classic

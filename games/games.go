@@ -60,6 +60,13 @@ type Game struct {
 	// person types the moves on in and reads the game on out; name is
 	// sent to servers that ask for one. nil: the game has no human seat.
 	HumanClient func(name string, in *bufio.Reader, out io.Writer) Client
+	// HumanLocal, when set, plays kaisen play --human --against: one game
+	// in-process between a person (typing on in, reading out) and the
+	// built-in AI against, made with its settings load and seeded by
+	// seed. It returns an error only when the game cannot start (an
+	// unknown AI wraps ErrUnknownPlayer, bad settings). Set with
+	// HumanClient.
+	HumanLocal func(in *bufio.Reader, out io.Writer, against string, load roster.Loader, seed uint64) error
 	// Unserved, when set, says why the game has no network host yet: the
 	// server does not serve it and its NewClient refuses every AI (with an
 	// error saying so), while kaisen match and kaisen replay play it.
@@ -193,19 +200,24 @@ func OfReplay(path string) Game {
 }
 
 // optional are the fields of Game an entry may leave unset.
-var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true, "Unserved": true}
+var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true, "HumanLocal": true, "Unserved": true}
 
 // Missing lists the required fields of g that are unset (zero, or an
 // array with a zero element), in the order of Game: an entry with any is
 // incomplete and a host would fail on it. Every field is required unless
 // its comment says "when set" or it is a list (ReplayFlags, Tools) or a
-// capability (Shots).
+// capability (Shots). HumanClient and HumanLocal go together: one without
+// the other is missing the other.
 func Missing(g Game) []string {
 	var out []string
 	v := reflect.ValueOf(g)
 	for i := range v.NumField() {
 		name := v.Type().Field(i).Name
-		if !optional[name] && unset(v.Field(i)) {
+		switch {
+		case !optional[name] && unset(v.Field(i)):
+			out = append(out, name)
+		case name == "HumanClient" && g.HumanClient == nil && g.HumanLocal != nil,
+			name == "HumanLocal" && g.HumanLocal == nil && g.HumanClient != nil:
 			out = append(out, name)
 		}
 	}

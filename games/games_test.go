@@ -82,6 +82,11 @@ func TestMissingNamesEveryHook(t *testing.T) {
 	g := games.Default()
 	g.NewClient = nil
 	require.Equal(t, []string{"NewClient"}, games.Missing(g))
+	g = games.Default()
+	g.HumanLocal = nil
+	require.Equal(t, []string{"HumanLocal"}, games.Missing(g), "a human seat on servers needs one in-process too")
+	g.HumanClient = nil
+	require.Empty(t, games.Missing(g), "no human seat at all is complete")
 }
 
 // TestEveryToolPlaysSomeGame: each single-game command plays at least one

@@ -13,6 +13,7 @@ import (
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/human"
+	"github.com/kaisen-ai/kaisen/internal/roster"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -58,6 +59,17 @@ var submarineGame = Game{
 			return func(rng *rand.Rand) players.Player { return human.New(r, in, out, rng) }, nil
 		}
 		return &submarineClient{name: name, build: build}
+	},
+	HumanLocal: func(in *bufio.Reader, out io.Writer, against string, load roster.Loader, seed uint64) error {
+		r := submarine.DefaultRules()
+		fac, err := players.New(against, r, load)
+		if err != nil {
+			return err
+		}
+		ai := fac(rand.New(rand.NewPCG(seed, 1)))
+		fmt.Fprintf(out, "you (seat 0, acting first) against %s, seed %d\n", against, seed)
+		human.PlayAgainst(r, human.New(r, in, out, rand.New(rand.NewPCG(seed, 0))), ai, 0)
+		return nil
 	},
 }
 

@@ -33,7 +33,7 @@ func AbilitiesHTML(rp *AbilitiesReplay) (*HTMLData, error) {
 	writeSeats(&head, h.First, "acts first", who)
 	d.Header = strings.Split(strings.TrimSpace(head.String()), "\n")
 	for x := range b.Width() {
-		d.Cols = append(d.Cols, columnName(x, false))
+		d.Cols = append(d.Cols, battleship.ColumnName(x, false))
 	}
 	for y := range b.Height() {
 		d.Rows = append(d.Rows, strconv.Itoa(y+1))

@@ -37,28 +37,6 @@ type BattleshipRenderOptions struct {
 const BattleshipLegend = `legend: O ship, x hit, # sunk ship, o miss, . sea, - rock, [ ] the last shot;
         columns are letters, rows numbers from 1 (A1 is the top left corner)`
 
-// latinColumns and cyrillicColumns name the columns: the classic ten
-// letters first, then on (й, ё and the signs are left out, as on Russian
-// boards); past the alphabet, two letters (AA, AB, ...).
-var (
-	latinColumns    = []rune("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-	cyrillicColumns = []rune("абвгдежзиклмнопрстуфхцчшщэюя")
-)
-
-// columnName names column x (from 0): A, B, ..., Z, AA, AB, ...
-func columnName(x int, cyrillic bool) string {
-	letters := latinColumns
-	if cyrillic {
-		letters = cyrillicColumns
-	}
-	n := len(letters)
-	var out []rune
-	for x++; x > 0; x = (x - 1) / n {
-		out = append([]rune{letters[(x-1)%n]}, out...)
-	}
-	return string(out)
-}
-
 // RenderBattleship draws rp for people: the header, every shot in words
 // with letter+number coordinates (A1 is row 0, column 0: "at":[0,0]), both
 // boards (ships, hits, misses, sunk ships) after the last shot shown and,
@@ -151,10 +129,7 @@ type bsRenderer struct {
 }
 
 // name is the letter+number name of a cell on the board, e.g. E5.
-func (rd *bsRenderer) name(c grid.Cell) string {
-	x, y := rd.r.Board.XY(c)
-	return columnName(x, rd.cyrillic) + strconv.Itoa(y+1)
-}
+func (rd *bsRenderer) name(c grid.Cell) string { return rd.r.Coord(c, rd.cyrillic) }
 
 func (rd *bsRenderer) who(seat int) string { return seatName(rd.rp.Header.Players[seat]) }
 
@@ -177,14 +152,7 @@ func (rd *bsRenderer) header(w io.Writer) {
 
 // shipName names a ship by its end cells: "the 3-cell ship B2-B4".
 func (rd *bsRenderer) shipName(cells []grid.Cell) string {
-	if len(cells) == 1 {
-		return "the 1-cell ship " + rd.name(cells[0])
-	}
-	lo, hi := cells[0], cells[0]
-	for _, c := range cells {
-		lo, hi = min(lo, c), max(hi, c)
-	}
-	return fmt.Sprintf("the %d-cell ship %s-%s", len(cells), rd.name(lo), rd.name(hi))
+	return fmt.Sprintf("the %d-cell ship %s", len(cells), rd.r.ShipCoord(cells, rd.cyrillic))
 }
 
 // shotLine says in words what shot f.n did.
@@ -243,24 +211,12 @@ func (rd *bsRenderer) boards(w io.Writer, f *bsFrame) {
 	default:
 		fmt.Fprintf(w, "after shot %d\n", f.n)
 	}
-	var boards [2][]string
-	width := 0
-	for s := range 2 {
-		boards[s] = rd.board(f, s)
-		for _, l := range boards[s] {
-			width = max(width, utf8.RuneCountInString(l))
-		}
-	}
-	for i := range boards[0] {
-		pad := width - utf8.RuneCountInString(boards[0][i])
-		fmt.Fprintf(w, "%s%s    %s\n", boards[0][i], strings.Repeat(" ", pad), boards[1][i])
-	}
+	WriteSideBySide(w, rd.board(f, 0), rd.board(f, 1))
 }
 
 // board draws seat's fleet under the other seat's fire after frame f: its
 // title, column letters, one line per row and what is still afloat.
 func (rd *bsRenderer) board(f *bsFrame, seat int) []string {
-	b := rd.r.Board
 	g := rd.glyphs(f, seat)
 	var afloat []string
 	for _, sh := range g.ships {
@@ -271,16 +227,35 @@ func (rd *bsRenderer) board(f *bsFrame, seat int) []string {
 			}
 		}
 	}
-	last := grid.None
+	bb := BattleshipBoard{Title: fmt.Sprintf("seat %d: %s", seat, rd.who(seat)), Cells: g.cells, Last: grid.None}
 	if f.shot != nil && f.st.Seat != seat {
-		last = f.st.At
+		bb.Last = f.st.At
 	}
+	bb.Status = fmt.Sprintf("afloat %d/%d", len(afloat), len(rd.r.Fleet))
+	if len(afloat) > 0 {
+		bb.Status += ": " + strings.Join(afloat, " ")
+	}
+	return bb.Lines(rd.r.Board, rd.cyrillic)
+}
+
+// BattleshipBoard is one Battleship board drawn for people, as kaisen
+// replay and the terminal seat of kaisen play --human draw it.
+type BattleshipBoard struct {
+	Title  string    // the line above the board
+	Cells  []byte    // one glyph per cell index (BattleshipLegend)
+	Last   grid.Cell // the cell drawn in brackets (grid.None: none)
+	Status string    // the line under the board
+}
+
+// Lines draws bb on board b: the title, the column letters (Cyrillic ones
+// with cyrillic), one line per row numbered from 1, the status.
+func (bb BattleshipBoard) Lines(b *grid.Board, cyrillic bool) []string {
 	labelW := len(strconv.Itoa(b.Height()))
-	lines := []string{fmt.Sprintf("seat %d: %s", seat, rd.who(seat))}
+	lines := []string{bb.Title}
 	var sb strings.Builder
 	sb.WriteString(strings.Repeat(" ", labelW+1))
 	for x := range b.Width() {
-		name := columnName(x, rd.cyrillic)
+		name := battleship.ColumnName(x, cyrillic)
 		sb.WriteString(" " + name + strings.Repeat(" ", max(0, 2-utf8.RuneCountInString(name))))
 	}
 	lines = append(lines, strings.TrimRight(sb.String(), " "))
@@ -289,8 +264,8 @@ func (rd *bsRenderer) board(f *bsFrame, seat int) []string {
 		fmt.Fprintf(&sb, "%*d ", labelW, y+1)
 		for x := range b.Width() {
 			c, _ := b.At(x, y)
-			ch := g.cells[c]
-			if c == last {
+			ch := bb.Cells[c]
+			if c == bb.Last {
 				sb.WriteString("[" + string(ch) + "]")
 			} else {
 				sb.WriteString(" " + string(ch) + " ")
@@ -298,11 +273,34 @@ func (rd *bsRenderer) board(f *bsFrame, seat int) []string {
 		}
 		lines = append(lines, strings.TrimRight(sb.String(), " "))
 	}
-	status := fmt.Sprintf("afloat %d/%d", len(afloat), len(rd.r.Fleet))
-	if len(afloat) > 0 {
-		status += ": " + strings.Join(afloat, " ")
+	return append(lines, bb.Status)
+}
+
+// WriteSideBySide writes boards (each a list of lines, as Lines draws
+// them) side by side, every board but the last padded to the widest line
+// of them all, then four spaces.
+func WriteSideBySide(w io.Writer, boards ...[]string) {
+	width, rows := 0, 0
+	for _, lines := range boards {
+		rows = max(rows, len(lines))
+		for _, l := range lines {
+			width = max(width, utf8.RuneCountInString(l))
+		}
 	}
-	return append(lines, status)
+	for r := range rows {
+		var sb strings.Builder
+		for i, lines := range boards {
+			l := ""
+			if r < len(lines) {
+				l = lines[r]
+			}
+			sb.WriteString(l)
+			if i < len(boards)-1 {
+				sb.WriteString(strings.Repeat(" ", width-utf8.RuneCountInString(l)) + "    ")
+			}
+		}
+		fmt.Fprintln(w, sb.String())
+	}
 }
 
 func (rd *bsRenderer) result(w io.Writer) {

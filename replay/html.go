@@ -268,7 +268,7 @@ func BattleshipHTML(rp *BattleshipReplay) (*HTMLData, error) {
 		Header: headerLines(rd.header, BattleshipLegend),
 		Legend: [][2]string{{"O", "ship"}, {"x", "hit"}, {"#", "sunk ship"}, {"o", "miss"}, {".", "sea"}, {"-", "rock"}}}
 	for x := range b.Width() {
-		d.Cols = append(d.Cols, columnName(x, false))
+		d.Cols = append(d.Cols, battleship.ColumnName(x, false))
 	}
 	for y := range b.Height() {
 		d.Rows = append(d.Rows, strconv.Itoa(y+1))

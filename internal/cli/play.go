@@ -112,7 +112,7 @@ printed) first sends "auth NAME TOKEN", as a rated listener (kaisen serve
 connection says why in one "refused: REASON" line, reported as the error
 (exit 1), e.g. a wrong token or the bot connected already.
 
-A person can take the seat with --human (submarine game): your fleet and
+A person can take the seat with --human (submarine game, Battleship below): your fleet and
 your attacks are drawn before each of your turns, you type "a X Y" to attack
 [X,Y] or "m SHIP X Y" to move ("help" lists the commands), and a typo or an
 illegal action is refused with the reason and asked again, never sent, so it
@@ -122,7 +122,15 @@ in for scripts; the end of the input resigns. A server gives each action
 one for people, e.g. kaisen serve --action-timeout 10m. --human --against
 NAME plays the built-in AI NAME in-process instead, says why it chose each
 of its actions, and shows its fleet at the end (you act first; --seed seeds
-the AI).`,
+the AI).
+
+Battleship too (--human --game battleship): place your fleet by typing each
+ship's end cells ("A1-D1 F1-H1 ... G5"), "r" for a random fleet or a style
+(edge, human, inner); then type a cell to shoot ("E5"; Cyrillic columns
+work: д5). Both boards are drawn before each of your shots; a cell shot
+before is refused. At the end of the input you pass every turn and the
+opponent finishes. A series server (kaisen serve --game battleship --house
+adaptive --series 10) lets an AI learn where you put your ships.`,
 		Example: `  kaisen play --addr 127.0.0.1:2000 --player stateplayer2
   kaisen play --addr 192.0.2.7:2000 --player state -c 20 --seed 7 --json
   kaisen play --addr 127.0.0.1:8000 --player simple --name tanaka   (submarine-py)
@@ -130,6 +138,7 @@ the AI).`,
   kaisen play --game battleship --player gridbot        (kaisen serve --game battleship)
   kaisen play --human --against admiral                 you against admiral, in this terminal
   kaisen play --human --addr 127.0.0.1:2000             you on a server (kaisen serve --action-timeout 10m)
+  kaisen play --human --game battleship --against density   Battleship against density, in this terminal
   kaisen play --name mybot --token kt_... -c 100         100 rated games (kaisen serve --ladder)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -176,7 +185,7 @@ the AI).`,
 	fl.StringVar(&f.token, "token", "", "bot token for a rated listener (kaisen serve --ladder): sends \"auth NAME TOKEN\" first (docs/ladder.md)")
 	fl.DurationVar(&f.timeout, "timeout", client.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
 	fl.DurationVar(&f.dialTimeout, "dial-timeout", 10*time.Second, "longest wait to connect")
-	fl.BoolVar(&f.human, "human", false, "play yourself: type your moves on stdin (or pipe them in); submarine game")
+	fl.BoolVar(&f.human, "human", false, "play yourself: type your moves on stdin (or pipe them in); submarine game or battleship")
 	fl.StringVar(&f.against, "against", "", "with --human: play this built-in AI in-process, with its explanation of each action, instead of a server")
 	completePlayers(cmd, "against", false, hasHuman)
 	return cmd

@@ -2,17 +2,12 @@ package cli
 
 import (
 	"bufio"
-	"fmt"
-	"math/rand/v2"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/internal/human"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 // runHuman is kaisen play --human: a person in the seat, on a server or
@@ -31,9 +26,11 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 		}
 	}
 	in := bufio.NewReader(e.stdin)
-	seat := func(r *submarine.Rules, rng *rand.Rand) *human.Seat { return human.New(r, in, e.stdout, rng) }
 	if f.against != "" {
-		return playHumanLocal(e, f, seat)
+		if err := g.HumanLocal(in, e.stdout, f.against, config.File(f.config), f.seed); err != nil {
+			return usageError("--against: %w", err)
+		}
+		return nil
 	}
 	if f.name == "" {
 		f.name = "kaisen-human"
@@ -45,21 +42,4 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 		return &ExitError{Code: ExitInterrupted, Err: err}
 	}
 	return err
-}
-
-// playHumanLocal plays one game between the person (seat 0) and the AI
-// --against in-process.
-func playHumanLocal(e *env, f *playFlags, seat func(*submarine.Rules, *rand.Rand) *human.Seat) error {
-	r := submarine.DefaultRules()
-	if _, err := players.Lookup(f.against); err != nil {
-		return usageError("--against: %w", err)
-	}
-	fac, err := players.New(f.against, r, config.File(f.config))
-	if err != nil {
-		return &UsageError{Err: err}
-	}
-	ai := fac(rand.New(rand.NewPCG(f.seed, 1)))
-	fmt.Fprintf(e.stdout, "you (seat 0, acting first) against %s, seed %d\n", f.against, f.seed)
-	human.PlayAgainst(r, seat(r, rand.New(rand.NewPCG(f.seed, 0))), ai, 0)
-	return nil
 }

@@ -65,7 +65,8 @@ func TestHumanAgainstLocalAI(t *testing.T) {
 
 	for _, bad := range [][]string{
 		{"play", "--against", "random"},
-		{"play", "--human", "--game", "battleship"},
+		{"play", "--human", "--game", "battleship", "--against", "admiral"},
+		{"play", "--human", "--game", "abilities", "--against", "ab-density"},
 		{"play", "--human", "--json"},
 		{"play", "--human", "--player", "admiral"},
 		{"play", "--human", "--against", "nobody"},
@@ -73,4 +74,38 @@ func TestHumanAgainstLocalAI(t *testing.T) {
 		code, _, stderr = humanRun(t, "", bad...)
 		require.Equal(t, ExitUsage, code, "%v: %s", bad, stderr)
 	}
+}
+
+// bsHumanScript places at random and types every cell of the 10x10 board
+// row by row: a whole Battleship game with no refused line.
+func bsHumanScript() string {
+	var sb strings.Builder
+	sb.WriteString("r\n")
+	for row := 1; row <= 10; row++ {
+		for _, col := range "ABCDEFGHIJ" {
+			fmt.Fprintf(&sb, "%c%d\n", col, row)
+		}
+	}
+	return sb.String()
+}
+
+// TestHumanBattleship: a scripted person plays Battleship in-process
+// against an AI (with its explanations and its fleet at the end) and over
+// TCP on kaisen serve against the house AI, never forfeiting.
+func TestHumanBattleship(t *testing.T) {
+	code, stdout, stderr := humanRun(t, bsHumanScript(), "play", "--human", "--game", "battleship", "--against", "gridbot", "--seed", "4")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "you (shooting first) against gridbot, seed 4")
+	require.Contains(t, stdout, "   why: state ")
+	require.Contains(t, stdout, "the enemy fleet: ")
+	require.Regexp(t, `you (win|lose): .*\n$`, stdout)
+
+	addr, results := playServer(t, server.ListenerConfig{Game: server.GameBattleship, Opponent: "bs-random"})
+	code, stdout, stderr = humanRun(t, bsHumanScript(), "play", "--human", "--game", "battleship", "--addr", addr, "--seed", "2")
+	require.Equal(t, 0, code, stderr)
+	rs := playResults(t, results, 1)
+	require.Empty(t, rs[0].Forfeits, "the person never forfeits: %+v", rs[0])
+	require.Contains(t, stdout, "shot> ")
+	require.Contains(t, stdout, "your fleet")
+	require.True(t, strings.HasSuffix(stdout, playEndFor(rs[0], protocol.Classic, false)+"\n"), stdout[max(0, len(stdout)-300):])
 }

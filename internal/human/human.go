@@ -1,10 +1,11 @@
-// Package human is a submarine-game seat for a person at a terminal (or a
-// script behind a pipe): a players.Player whose Place and Act read typed
-// lines and whose Observe reports every event in words. A typo or an
-// illegal action is refused with the reason and asked again, never sent, so
-// it cannot forfeit the game. kaisen play --human seats it on a server, and
-// kaisen play --human --against NAME against a built-in AI in-process (with
-// that AI's explanation of each of its actions).
+// Package human seats a person at a terminal (or a script behind a pipe)
+// in a game: Seat is a submarine-game players.Player, BattleshipSeat a
+// Battleship bsplayers.Player, whose moves are typed lines and whose
+// Observe reports every event in words. A typo or an illegal action is
+// refused with the reason and asked again, never sent, so it cannot
+// forfeit the game. kaisen play --human seats them on a server, and kaisen
+// play --human --against NAME against a built-in AI in-process (with that
+// AI's explanation of each of its actions).
 package human
 
 import (

@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
+	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -65,4 +67,48 @@ func PlayAgainst(r *submarine.Rules, h *Seat, ai players.Player, seat int) (subm
 		fmt.Fprintf(h.out, "you lose after %d actions\n", g.Actions())
 	}
 	return g.Outcome(), g.Winner()
+}
+
+// PlayBattleshipAgainst plays one Battleship game in-process between the
+// seat h (seat 0, shooting first) and ai, reporting to h's output; after
+// each of the AI's shots it says why, when the AI explains itself. At the
+// end it shows the AI's fleet and returns how the game ended. A seat whose
+// fleet is not legal loses, as on a server.
+func PlayBattleshipAgainst(r *battleship.Rules, h *BattleshipSeat, ai bsplayers.Player) bsplayers.Result {
+	if ex, ok := ai.(explain.Explainer); ok {
+		h.AfterOpponent = func() string { d := ex.Explain(); return replay.Summarize(&d) }
+	}
+	rec := &placed{Player: ai}
+	res := bsplayers.PlayGame(r, h, rec, 0)
+	if res.Err != nil && res.Shots == [2]int{} {
+		fmt.Fprintf(h.out, "no game: %v\n", res.Err)
+	}
+	if rec.layout != nil {
+		names := make([]string, len(rec.layout))
+		for i, s := range rec.layout.Normalize() {
+			names[i] = r.ShipCoord(s, false)
+		}
+		fmt.Fprintf(h.out, "the enemy fleet: %s\n", strings.Join(names, " "))
+	}
+	switch res.Winner {
+	case 0:
+		fmt.Fprintf(h.out, "you win: %d shots (the enemy fired %d)\n", res.Shots[0], res.Shots[1])
+	case 1:
+		fmt.Fprintf(h.out, "you lose: the enemy sank your fleet in %d shots (you fired %d)\n", res.Shots[1], res.Shots[0])
+	default:
+		fmt.Fprintf(h.out, "draw after %d shots\n", res.Shots[0]+res.Shots[1])
+	}
+	return res
+}
+
+// placed is a Battleship player whose placement is kept, to be shown at
+// the end.
+type placed struct {
+	bsplayers.Player
+	layout battleship.Placement
+}
+
+func (p *placed) Place() battleship.Placement {
+	p.layout = p.Player.Place()
+	return p.layout
 }
