@@ -618,7 +618,7 @@ func (d *counter) completionSupports() error {
 		}
 		size := d.sizes[t]
 		values, moved := 0, 0
-		if k := d.parts(2 * size); k == 1 {
+		if k := d.parts(16 * size); k == 1 { // a transition costs about as much as 8 span entries
 			values, moved = d.supportsStep(t, cur, rb, comp, 0, size)
 		} else {
 			vs, ms := make([]int, k), make([]int, k)

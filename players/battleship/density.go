@@ -237,6 +237,17 @@ func (d *Density) Heatmaps() []explain.Heatmap {
 	return []explain.Heatmap{explain.NewHeatmap(name, explain.SideEnemy, b.Width(), b.Height(), p)}
 }
 
+// countOptions are the options of the bot's budgeted counts: on one
+// goroutine. Splitting a count over cores changes none of its results
+// or work, but the bot's slow shots are counts that break the budget in
+// pass 1, on layers too small to split, and a match or `kaisen shots`
+// already plays games on every core: with the split, density's p99 per
+// shot was 51.6 ms wall against 49.2 ms without (BenchmarkShotTime, 20
+// games, -cpu 2 against -cpu 1), and its games cost more CPU.
+func countOptions(maxWork int64) bsbelief.CountOptions {
+	return bsbelief.CountOptions{MaxWork: maxWork, Workers: 1}
+}
+
 // Shoot implements Player.
 func (d *Density) Shoot() grid.Cell {
 	unknown := d.pos.Set(battleship.Unknown)
@@ -249,7 +260,7 @@ func (d *Density) Shoot() grid.Cell {
 		d.inForce = d.prior
 	}
 	if d.cfg.Budget > 0 {
-		counts, err := d.count.Count(context.Background(), d.pos, bsbelief.CountOptions{MaxWork: MaxWork(d.cfg.Budget, d.cfg.WorkPerMS)})
+		counts, err := d.count.Count(context.Background(), d.pos, countOptions(MaxWork(d.cfg.Budget, d.cfg.WorkPerMS)))
 		if err == nil && counts.Total.Sign() > 0 {
 			d.stats.Exact++
 			d.exact, d.sampled, d.scores = counts, nil, nil

@@ -79,7 +79,7 @@ func (d *Density) lookahead(ctx context.Context, counts *bsbelief.Counts, unknow
 			if spent >= maxWork {
 				return nil, 0, false
 			}
-			cs, err := d.count.Count(ctx, q, bsbelief.CountOptions{MaxWork: maxWork - spent})
+			cs, err := d.count.Count(ctx, q, countOptions(maxWork-spent))
 			if err != nil {
 				return nil, 0, false
 			}
