@@ -366,7 +366,6 @@ func (d *counter) forwardSupports() error {
 	var kbuf [2][]key
 	fwdArena, trArena, keyArena := arena[uint64]{}, arena[uint32]{}, arena[key]{}
 	rules := newCellRules(d)
-	var sh *enumShards
 	for t := start; t < n; t++ {
 		if err := d.ctx.Err(); err != nil {
 			return err
@@ -391,45 +390,32 @@ func (d *counter) forwardSupports() error {
 		}
 		nsf := fwdArena.grab(2 * len(keys) * pw)
 		tr := trArena.alloc(2 * len(keys))
-		if k := d.parts(2 * len(keys)); k > 1 {
-			if sh == nil {
-				sh = newEnumShards(d, k)
+		idx.reset(len(keys) + len(keys)/4)
+		for i, k := range keys {
+			m := sf[i*pw : (i+1)*pw]
+			if maskZero(m) {
+				continue
 			}
-			var fail bool
-			if nkeys, nsf, fail = sh.layer(d, t, keys, sf, nkeys, nsf, tr, maxKeys); fail {
-				// The layer has more profiles than the budget allows: the
-				// serial walk fails once it has made one more.
-				d.failKeys = maxKeys + 1
-				return d.charge(int64(maxKeys+1) * workPerState)
-			}
-		} else {
-			idx.reset(len(keys) + len(keys)/4)
-			for i, k := range keys {
-				m := sf[i*pw : (i+1)*pw]
-				if maskZero(m) {
+			rr := cs.rules(d, k)
+			for oi := range 2 {
+				nk, ship, ok := cs.child(d, k, rr, oi)
+				if !ok {
 					continue
 				}
-				rr := cs.rules(d, k)
-				for oi := range 2 {
-					nk, ship, ok := cs.child(d, k, rr, oi)
-					if !ok {
-						continue
+				j, seen := idx.find(nk, nkeys)
+				if !seen {
+					j = int32(len(nkeys))
+					nkeys = append(nkeys, nk)
+					idx.put(j, nkeys)
+					nsf = nsf[:len(nsf)+pw] // zeroed by grab
+					if len(nkeys) == maxKeys+1 {
+						// The charge below cannot pass any more: fail now.
+						d.failKeys = len(nkeys)
+						return d.charge(int64(len(nkeys)) * workPerState)
 					}
-					j, seen := idx.find(nk, nkeys)
-					if !seen {
-						j = int32(len(nkeys))
-						nkeys = append(nkeys, nk)
-						idx.put(j, nkeys)
-						nsf = nsf[:len(nsf)+pw] // zeroed by grab
-						if len(nkeys) == maxKeys+1 {
-							// The charge below cannot pass any more: fail now.
-							d.failKeys = len(nkeys)
-							return d.charge(int64(len(nkeys)) * workPerState)
-						}
-					}
-					tr[2*i+oi] = uint32(j+1)<<6 | uint32(ship)
-					d.orShiftUp(nsf[int(j)*pw:(int(j)+1)*pw], m, ship)
 				}
+				tr[2*i+oi] = uint32(j+1)<<6 | uint32(ship)
+				d.orShiftUp(nsf[int(j)*pw:(int(j)+1)*pw], m, ship)
 			}
 		}
 		if err := d.charge(int64(len(nkeys)) * workPerState); err != nil {

@@ -240,10 +240,11 @@ func (d *Density) Heatmaps() []explain.Heatmap {
 // countOptions are the options of the bot's budgeted counts: on one
 // goroutine. Splitting a count over cores changes none of its results
 // or work, but the bot's slow shots are counts that break the budget in
-// pass 1, on layers too small to split, and a match or `kaisen shots`
-// already plays games on every core: with the split, density's p99 per
-// shot was 51.6 ms wall against 49.2 ms without (BenchmarkShotTime, 20
-// games, -cpu 2 against -cpu 1), and its games cost more CPU.
+// pass 1, which runs on one goroutine anyway, and a match or `kaisen
+// shots` already plays games on every core: with the split, density's
+// p99 per shot was 51.6 ms wall against 49.2 ms without
+// (BenchmarkShotTime, 20 games, -cpu 2 against -cpu 1), and its games
+// cost more CPU.
 func countOptions(maxWork int64) bsbelief.CountOptions {
 	return bsbelief.CountOptions{MaxWork: maxWork, Workers: 1}
 }
