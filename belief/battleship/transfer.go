@@ -447,8 +447,7 @@ func (d *counter) forwardSupports() error {
 }
 
 // cellRules tables the rules of the cells of pass 1 per (row end,
-// status): entry up*nc+left, 0 until used. Each goroutine of a split
-// pass 1 has its own.
+// status): entry up*nc+left, 0 until used (not safe for concurrent use).
 type cellRules struct {
 	nc   int
 	tabs []uint64
