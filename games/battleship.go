@@ -66,15 +66,16 @@ var battleshipGame = Game{
 		r := battleship.DefaultRules()
 		return &battleshipClient{rules: r, factory: func(rng *rand.Rand) bsplayers.Player { return human.NewBattleship(r, in, out, rng) }}
 	},
-	HumanLocal: func(in *bufio.Reader, out io.Writer, against string, load roster.Loader, seed uint64) error {
+	HumanLocal: func(in *bufio.Reader, out io.Writer, against string, load roster.Loader, seed uint64, games int) error {
 		r := battleship.DefaultRules()
 		fac, err := bsplayers.New(against, r, load)
 		if err != nil {
 			return err
 		}
-		ai := fac(rand.New(rand.NewPCG(seed, 1)))
-		fmt.Fprintf(out, "you (shooting first) against %s, seed %d\n", against, seed)
-		human.PlayBattleshipAgainst(r, human.NewBattleship(r, in, out, rand.New(rand.NewPCG(seed, 0))), ai)
+		humanSeries(out, against, seed, games, fac, func(ai bsplayers.Player, me *rand.Rand, seat int) int {
+			fmt.Fprintf(out, "you (%s) against %s, seed %d\n", map[int]string{0: "shooting first", 1: "shooting second"}[seat], against, seed)
+			return human.PlayBattleshipAgainst(r, human.NewBattleship(r, in, out, me), ai, seat).Winner
+		})
 		return nil
 	},
 }

@@ -3,12 +3,16 @@ package games
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"time"
 
+	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 	"github.com/kaisen-ai/kaisen/protocol"
+	"github.com/kaisen-ai/kaisen/series"
 )
 
 // ClientOptions are the settings of a network client (kaisen play).
@@ -88,4 +92,51 @@ func (p *printer) done(games int, err error) (int, error) {
 		err = fmt.Errorf("write output: %w", p.err)
 	}
 	return games, err
+}
+
+// humanSeries plays games games in-process between a person and an AI
+// (kaisen play --human --against). Game k's AI draws from PCG(seed, 2k+1)
+// and the person's seat (its random placement) from PCG(seed, 2k); the
+// person acts first in even games (k from 0) and second in odd ones. With
+// more than one game it is a series: an AI that learns across games
+// (arena.Learner) is made once, started anew with NewGame on each later
+// game's stream and told each game's end, as on a server; another AI is
+// made anew for every game. play plays one game with the AI, the
+// person's stream and seat (0 acts first) and returns the winning seat (-1
+// on a draw). A series ends with the person's tally.
+func humanSeries[P any](out io.Writer, against string, seed uint64, games int, fresh func(*rand.Rand) P, play func(ai P, me *rand.Rand, seat int) int) {
+	games = max(games, 1)
+	var (
+		kept  arena.Learner
+		tally protocol.Tally
+	)
+	for k := range games {
+		aiRNG, me := rand.New(rand.NewPCG(seed, uint64(2*k+1))), rand.New(rand.NewPCG(seed, uint64(2*k)))
+		var ai P
+		if kept != nil {
+			kept.NewGame(aiRNG)
+			ai = kept.(P)
+		} else if ai = fresh(aiRNG); games > 1 {
+			kept, _ = any(ai).(arena.Learner)
+		}
+		seat := k % 2
+		if games > 1 {
+			fmt.Fprintf(out, "\n== game %d of %d\n", k+1, games)
+		}
+		winner := play(ai, me, seat)
+		switch winner {
+		case seat:
+			tally.Win++
+		case -1:
+			tally.Even++
+		default:
+			tally.Lose++
+		}
+		if kept != nil {
+			kept.EndGame(series.End{Game: k, Seat: 1 - seat, First: 0, Winner: winner})
+		}
+	}
+	if games > 1 {
+		fmt.Fprintf(out, "\nyou against %s, %d games: won %d, drew %d, lost %d\n", against, games, tally.Win, tally.Even, tally.Lose)
+	}
 }

@@ -60,15 +60,17 @@ var submarineGame = Game{
 		}
 		return &submarineClient{name: name, build: build}
 	},
-	HumanLocal: func(in *bufio.Reader, out io.Writer, against string, load roster.Loader, seed uint64) error {
+	HumanLocal: func(in *bufio.Reader, out io.Writer, against string, load roster.Loader, seed uint64, games int) error {
 		r := submarine.DefaultRules()
 		fac, err := players.New(against, r, load)
 		if err != nil {
 			return err
 		}
-		ai := fac(rand.New(rand.NewPCG(seed, 1)))
-		fmt.Fprintf(out, "you (seat 0, acting first) against %s, seed %d\n", against, seed)
-		human.PlayAgainst(r, human.New(r, in, out, rand.New(rand.NewPCG(seed, 0))), ai, 0)
+		humanSeries(out, against, seed, games, fac, func(ai players.Player, me *rand.Rand, seat int) int {
+			fmt.Fprintf(out, "you (seat %d, acting %s) against %s, seed %d\n", seat, map[int]string{0: "first", 1: "second"}[seat], against, seed)
+			_, winner := human.PlayAgainst(r, human.New(r, in, out, me), ai, seat)
+			return winner
+		})
 		return nil
 	},
 }

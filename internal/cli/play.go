@@ -122,15 +122,18 @@ in for scripts; the end of the input resigns. A server gives each action
 one for people, e.g. kaisen serve --action-timeout 10m. --human --against
 NAME plays the built-in AI NAME in-process instead, says why it chose each
 of its actions, and shows its fleet at the end (you act first; --seed seeds
-the AI).
+the AI). With --games N it is a series of N games, you acting first in the
+odd ones: an AI that learns across games keeps what it learnt, as on a
+series server, and the tally ends the series.
 
 Battleship too (--human --game battleship): place your fleet by typing each
 ship's end cells ("A1-D1 F1-H1 ... G5"), "r" for a random fleet or a style
 (edge, human, inner); then type a cell to shoot ("E5"; Cyrillic columns
 work: д5). Both boards are drawn before each of your shots; a cell shot
 before is refused. At the end of the input you pass every turn and the
-opponent finishes. A series server (kaisen serve --game battleship --house
-adaptive --series 10) lets an AI learn where you put your ships.`,
+opponent finishes. A series (--against adaptive --games 10, or a series
+server: kaisen serve --game battleship --house adaptive --series 10) lets
+an AI learn where you put your ships.`,
 		Example: `  kaisen play --addr 127.0.0.1:2000 --player stateplayer2
   kaisen play --addr 192.0.2.7:2000 --player state -c 20 --seed 7 --json
   kaisen play --addr 127.0.0.1:8000 --player simple --name tanaka   (submarine-py)
@@ -139,6 +142,7 @@ adaptive --series 10) lets an AI learn where you put your ships.`,
   kaisen play --human --against admiral                 you against admiral, in this terminal
   kaisen play --human --addr 127.0.0.1:2000             you on a server (kaisen serve --action-timeout 10m)
   kaisen play --human --game battleship --against density   Battleship against density, in this terminal
+  kaisen play --human --game battleship --against adaptive --games 10   a series: it learns your fleets
   kaisen play --name mybot --token kt_... -c 100         100 rated games (kaisen serve --ladder)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -27,7 +27,7 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 	}
 	in := bufio.NewReader(e.stdin)
 	if f.against != "" {
-		if err := g.HumanLocal(in, e.stdout, f.against, config.File(f.config), f.seed); err != nil {
+		if err := g.HumanLocal(in, e.stdout, f.against, config.File(f.config), f.seed, f.connections); err != nil {
 			return usageError("--against: %w", err)
 		}
 		return nil

@@ -109,3 +109,14 @@ func TestHumanBattleship(t *testing.T) {
 	require.Contains(t, stdout, "your fleet")
 	require.True(t, strings.HasSuffix(stdout, playEndFor(rs[0], protocol.Classic, false)+"\n"), stdout[max(0, len(stdout)-300):])
 }
+
+// TestHumanLocalSeries: --human --against NAME --games N plays a series
+// in the terminal: seats alternate, the tally ends it (a scripted person
+// whose leftover cells are refused as placements until the next "r").
+func TestHumanLocalSeries(t *testing.T) {
+	code, stdout, stderr := humanRun(t, strings.Repeat(bsHumanScript(), 2), "play", "--human", "--game", "battleship", "--against", "gridbot", "--games", "2", "--seed", "3")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "== game 1 of 2\nyou (shooting first) against gridbot, seed 3")
+	require.Contains(t, stdout, "== game 2 of 2\nyou (shooting second) against gridbot, seed 3")
+	require.Regexp(t, `you against gridbot, 2 games: won \d, drew 0, lost \d\n$`, stdout)
+}

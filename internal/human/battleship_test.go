@@ -105,7 +105,7 @@ func TestPlayBattleshipAgainst(t *testing.T) {
 	h := bsSeat("r\n"+everyCell(), &out)
 	ai, err := bsplayers.New("gridbot", r, nil)
 	require.NoError(t, err)
-	res := human.PlayBattleshipAgainst(r, h, ai(rand.New(rand.NewPCG(2, 2))))
+	res := human.PlayBattleshipAgainst(r, h, ai(rand.New(rand.NewPCG(2, 2))), 0)
 	require.NoError(t, res.Err)
 	require.Equal(t, battleship.Won, res.Status)
 	s := out.String()

@@ -70,16 +70,18 @@ func PlayAgainst(r *submarine.Rules, h *Seat, ai players.Player, seat int) (subm
 }
 
 // PlayBattleshipAgainst plays one Battleship game in-process between the
-// seat h (seat 0, shooting first) and ai, reporting to h's output; after
-// each of the AI's shots it says why, when the AI explains itself. At the
-// end it shows the AI's fleet and returns how the game ended. A seat whose
-// fleet is not legal loses, as on a server.
-func PlayBattleshipAgainst(r *battleship.Rules, h *BattleshipSeat, ai bsplayers.Player) bsplayers.Result {
+// seat h, in seat `seat` (seat 0 shoots first), and ai, reporting to h's
+// output; after each of the AI's shots it says why, when the AI explains
+// itself. At the end it shows the AI's fleet and returns how the game
+// ended. A seat whose fleet is not legal loses, as on a server.
+func PlayBattleshipAgainst(r *battleship.Rules, h *BattleshipSeat, ai bsplayers.Player, seat int) bsplayers.Result {
 	if ex, ok := ai.(explain.Explainer); ok {
 		h.AfterOpponent = func() string { d := ex.Explain(); return replay.Summarize(&d) }
 	}
 	rec := &placed{Player: ai}
-	res := bsplayers.PlayGame(r, h, rec, 0)
+	var ps [2]bsplayers.Player
+	ps[seat], ps[1-seat] = h, rec
+	res := bsplayers.PlayGame(r, ps[0], ps[1], 0)
 	if res.Err != nil && res.Shots == [2]int{} {
 		fmt.Fprintf(h.out, "no game: %v\n", res.Err)
 	}
@@ -91,10 +93,10 @@ func PlayBattleshipAgainst(r *battleship.Rules, h *BattleshipSeat, ai bsplayers.
 		fmt.Fprintf(h.out, "the enemy fleet: %s\n", strings.Join(names, " "))
 	}
 	switch res.Winner {
-	case 0:
-		fmt.Fprintf(h.out, "you win: %d shots (the enemy fired %d)\n", res.Shots[0], res.Shots[1])
-	case 1:
-		fmt.Fprintf(h.out, "you lose: the enemy sank your fleet in %d shots (you fired %d)\n", res.Shots[1], res.Shots[0])
+	case seat:
+		fmt.Fprintf(h.out, "you win: %d shots (the enemy fired %d)\n", res.Shots[seat], res.Shots[1-seat])
+	case 1 - seat:
+		fmt.Fprintf(h.out, "you lose: the enemy sank your fleet in %d shots (you fired %d)\n", res.Shots[1-seat], res.Shots[seat])
 	default:
 		fmt.Fprintf(h.out, "draw after %d shots\n", res.Shots[0]+res.Shots[1])
 	}

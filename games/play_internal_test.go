@@ -1,0 +1,71 @@
+package games
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/series"
+)
+
+// seriesAI is an AI of humanSeries' tests: it records the games it was
+// started on and the ends it was told. learningAI is one that is an
+// arena.Learner.
+type seriesAI struct {
+	made     int // its number among the AIs made
+	newGames int
+	ends     []series.End
+}
+
+type learningAI struct{ *seriesAI }
+
+func (l learningAI) NewGame(*rand.Rand)   { l.newGames++ }
+func (l learningAI) EndGame(e series.End) { l.ends = append(l.ends, e) }
+
+// TestHumanSeries: a learning AI is made once for the series, started anew
+// for every later game and told every game's end from its seat (the person
+// acts first in even games); another AI is made for every game; the tally
+// counts the person's results.
+func TestHumanSeries(t *testing.T) {
+	winners := []int{0, 0, -1, 1} // by game: the winning seat
+	t.Run("learner", func(t *testing.T) {
+		var made []learningAI
+		var seats []int
+		var out strings.Builder
+		humanSeries(&out, "ai", 5, 4, func(*rand.Rand) learningAI {
+			l := learningAI{&seriesAI{made: len(made)}}
+			made = append(made, l)
+			return l
+		}, func(ai learningAI, _ *rand.Rand, seat int) int {
+			seats = append(seats, seat)
+			return winners[len(seats)-1]
+		})
+		require.Len(t, made, 1)
+		require.Equal(t, []int{0, 1, 0, 1}, seats)
+		require.Equal(t, 3, made[0].newGames)
+		require.Equal(t, []series.End{
+			{Game: 0, Seat: 1, First: 0, Winner: 0}, // the person (seat 0) won
+			{Game: 1, Seat: 0, First: 0, Winner: 0}, // the AI (seat 0) won
+			{Game: 2, Seat: 1, First: 0, Winner: -1},
+			{Game: 3, Seat: 0, First: 0, Winner: 1}, // the person (seat 1) won
+		}, made[0].ends)
+		require.Contains(t, out.String(), "== game 4 of 4")
+		require.Contains(t, out.String(), "you against ai, 4 games: won 2, drew 1, lost 1")
+	})
+	t.Run("not a learner", func(t *testing.T) {
+		made := 0
+		var out strings.Builder
+		humanSeries(&out, "ai", 5, 3, func(*rand.Rand) *seriesAI { made++; return &seriesAI{} },
+			func(*seriesAI, *rand.Rand, int) int { return -1 })
+		require.Equal(t, 3, made, "a fresh AI every game")
+		require.Contains(t, out.String(), "3 games: won 0, drew 3, lost 0")
+	})
+	t.Run("one game", func(t *testing.T) {
+		var out strings.Builder
+		humanSeries(&out, "ai", 5, 1, func(*rand.Rand) learningAI { return learningAI{&seriesAI{}} },
+			func(learningAI, *rand.Rand, int) int { return 0 })
+		require.Empty(t, out.String(), "one game prints no series frame")
+	})
+}
