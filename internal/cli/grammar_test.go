@@ -250,9 +250,12 @@ func TestJSONOnEveryResult(t *testing.T) {
 	require.Equal(t, 0, Run(context.Background(), []string{"players", "--json"}, nil, &buf, &buf))
 	var list []playerJSON
 	require.NoError(t, json.Unmarshal(buf.Bytes(), &list))
-	i := slices.IndexFunc(list, func(p playerJSON) bool { return p.Name == "bs-random" })
+	i := slices.IndexFunc(list, func(p playerJSON) bool { return p.Name == "ab-random" })
 	require.GreaterOrEqual(t, i, 0)
-	require.Equal(t, playerJSON{Game: "battleship", Name: "bs-random", Summary: list[i].Summary}, list[i])
+	require.Equal(t, playerJSON{Game: "abilities", Name: "ab-random", Summary: list[i].Summary}, list[i], "a player without weights")
+	i = slices.IndexFunc(list, func(p playerJSON) bool { return p.Name == "bs-random" })
+	require.GreaterOrEqual(t, i, 0)
+	require.Equal(t, playerJSON{Game: "battleship", Name: "bs-random", Weights: "configs/bs-random.yaml", Summary: list[i].Summary}, list[i])
 
 	dir := t.TempDir()
 	mustRun(t, "match", "-n", "2", "--seed", "3", "--p1", "random", "--p2", "random", "--replays", dir)
