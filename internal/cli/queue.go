@@ -165,13 +165,45 @@ func queueError(command, run string, err error) error {
 	return fmt.Errorf("%s: run %s: %w", command, run, err)
 }
 
+// queuedTuning is what a tuning run (kaisen tune, kaisen exploit) needs to
+// play its games on the workers of --nats: the queue flags, the
+// opponents as NAME[@WEIGHTS] in the order of the objective's Opponents,
+// and the flags that decide the games (--game, --rules).
+type queuedTuning struct {
+	command     string // "tune" or "exploit", for errors and the run id
+	q           queueFlags
+	against     []string
+	game        string
+	matchConfig string
+}
+
+// useQueue makes t play its evaluations on the workers of qt.q and keep
+// its checkpoint in the queue under the run id, and returns how the
+// checkpoint is named for people and the function that closes the
+// connection.
+func (qt queuedTuning) useQueue(ctx context.Context, e *env, t *tune.Tuning) (checkpoint string, closeConn func(), err error) {
+	run, err := qt.q.id(e, qt.command)
+	if err != nil {
+		return "", nil, err
+	}
+	h, nc, err := qt.q.connect(ctx, "kaisen "+qt.command+" "+run)
+	if err != nil {
+		return "", nil, err
+	}
+	checkpoint = "the queue (--run-id " + run + ")"
+	t.Checkpoint = checkpoint
+	t.Store = &queue.Checkpoints{KV: h.Tune, Run: run, Ctx: ctx}
+	t.Evaluate = queuedEvaluate(h, e, qt, run)
+	return checkpoint, nc.Close, nil
+}
+
 // queuedEvaluate plays the games of tuning evaluations on the workers of
 // --nats: each opponent's share of an evaluation is a kaisen match of the
 // candidate weights (sent with the item) against the opponent, cut into
 // items of --shard-games games; the shares' tallies make the very Sample
 // GameObjective.Evaluate would.
-func queuedEvaluate(h *queue.Handles, e *env, f *tuneFlags, run string) func(context.Context, *tune.GameObjective, []float64, uint64) (tune.Sample, error) {
-	against := splitList(f.against)
+func queuedEvaluate(h *queue.Handles, e *env, qt queuedTuning, run string) func(context.Context, *tune.GameObjective, []float64, uint64) (tune.Sample, error) {
+	against := qt.against
 	return func(ctx context.Context, g *tune.GameObjective, x []float64, seed uint64) (tune.Sample, error) {
 		text, err := g.Config(x)
 		if err != nil {
@@ -185,20 +217,20 @@ func queuedEvaluate(h *queue.Handles, e *env, f *tuneFlags, run string) func(con
 			if weights != "" {
 				args = append(args, "--p2-weights="+weights)
 			}
-			if f.game != "" { // else the --rules config's game, as in kaisen tune
-				args = append(args, "--game="+f.game)
+			if qt.game != "" { // else the --rules config's game, as in kaisen tune
+				args = append(args, "--game="+qt.game)
 			}
-			if f.matchConfig != "" {
-				args = append(args, "--rules="+f.matchConfig)
+			if qt.matchConfig != "" {
+				args = append(args, "--rules="+qt.matchConfig)
 			}
 			files := map[string]string{"p1-weights": text}
-			sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%d\x00%s", text, sh.Seed, sh.Opponent, sh.Games, f.queue.shardGames, strings.Join(args, " "))))
+			sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%d\x00%s", text, sh.Seed, sh.Opponent, sh.Games, qt.q.shardGames, strings.Join(args, " "))))
 			id := run + "-" + hex.EncodeToString(sum[:8])
-			runs[i] = queue.Run{Items: f.queue.items(id, "match", args, files, sh.Seed, sh.Games, sh.Games), Expect: expectArgs(args, files)}
+			runs[i] = queue.Run{Items: qt.q.items(id, "match", args, files, sh.Seed, sh.Games, sh.Games), Expect: expectArgs(args, files)}
 		}
 		got, _, err := queue.Gather(ctx, h, runs, e.log, nil)
 		if err != nil {
-			return tune.Sample{}, queueError("tune", run, err)
+			return tune.Sample{}, queueError(qt.command, run, err)
 		}
 		s := tune.Sample{Parts: make([]tune.Sample, len(g.Opponents))}
 		for i, sh := range shares {
@@ -279,7 +311,7 @@ func newWorkerCmd(e *env) *cobra.Command {
 	var f workerFlags
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL [--workers K]",
-		Short: "Play the work items of queued runs (match, tournament, tune --nats)",
+		Short: "Play the work items of queued runs (match, tournament, shots, tune, exploit --nats)",
 		Long: `Pull work items from the NATS JetStream queue at --nats, one at a time, and
 play each with --workers games at once (default: one per CPU): a shard of a
 kaisen match, tournament or shots run, or the games of one opponent in a
@@ -361,7 +393,7 @@ func newBrokerCmd(e *env) *cobra.Command {
 		Long: `Run a NATS JetStream server in this process, with its file store in --store
 (default: kaisen's data directory, broker/), and create the work queue, the
 results bucket and the tuning-checkpoint bucket. Workers (kaisen worker) and
-runs (kaisen match|tournament|tune --nats) connect to it; any other
+runs (kaisen match|tournament|shots|tune|exploit --nats) connect to it; any other
 JetStream server (a cluster in production) works the same way.
 
 It listens on loopback by default. Listening beyond loopback needs

@@ -176,6 +176,41 @@ func TestQueuedTuneEqualsLocalAndResumes(t *testing.T) {
 	require.Equal(t, tuneDate.ReplaceAllString(string(want), ""), tuneDate.ReplaceAllString(string(got), ""))
 }
 
+// TestQueuedExploitEqualsLocal: kaisen exploit --nats plays the search and
+// the out-of-sample games on the workers and prints and writes what the
+// local run does; the queue flags stay out of the recorded command.
+func TestQueuedExploitEqualsLocal(t *testing.T) {
+	url := startWorkers(t, 3)
+	dir := t.TempDir()
+	local := filepath.Join(dir, "local.yaml")
+	code, want, stderr := tuneRun(t, exploitArgs(local)...)
+	require.Equal(t, ExitOK, code, stderr)
+	queued := filepath.Join(dir, "queued.yaml")
+	code, got, stderr := tuneRun(t, exploitArgs(queued, "--nats", url, "--run-id", "ex1", "--shard-games", "4")...)
+	require.Equal(t, ExitOK, code, stderr)
+	require.Equal(t, want, strings.ReplaceAll(got, queued, local))
+	require.Contains(t, stderr, "verifying the")
+	// The games were the workers': the queue holds results of run ex1,
+	// the verification's 30 games included (8 items of at most 4 games).
+	nc, js, err := queue.Connect(url, "test", "")
+	require.NoError(t, err)
+	defer nc.Close()
+	h, err := queue.Setup(context.Background(), js, queue.Settings{})
+	require.NoError(t, err)
+	keys, err := h.Results.Keys(context.Background())
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(keys), 2*2*2+2*3+8, "iterations, final games and verification, as items: %v", keys)
+	for _, k := range keys {
+		require.True(t, strings.HasPrefix(k, "ex1-"), k)
+	}
+	w, err := os.ReadFile(local)
+	require.NoError(t, err)
+	g, err := os.ReadFile(queued)
+	require.NoError(t, err)
+	require.Equal(t, tuneDate.ReplaceAllString(string(w), ""), tuneDate.ReplaceAllString(string(g), ""))
+	require.NotContains(t, string(g), "--nats")
+}
+
 func TestQueueFlagErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -189,6 +224,8 @@ func TestQueueFlagErrors(t *testing.T) {
 		{[]string{"match", "--nats", "nats://127.0.0.1:1", "--seed", "1", "--run-id", strings.Repeat("x", 65)}, "want 1 to 64"},
 		{[]string{"tournament", "--nats", "nats://127.0.0.1:1", "--seed", "1", "--shard-games", "0"}, "--shard-games 0"},
 		{[]string{"tune", "--player", "simple", "--against", "random", "--nats", "nats://127.0.0.1:1", "--checkpoint", "c.json"}, "--checkpoint is a file"},
+		{[]string{"exploit", "--target", "simple", "--family", "simple", "--nats", "nats://127.0.0.1:1", "--checkpoint", "c.json"}, "--checkpoint is a file"},
+		{[]string{"exploit", "--target", "simple", "--family", "simple", "--run-id", "x"}, "--run-id goes with --nats"},
 		{[]string{"worker"}, "--nats URL is required"},
 		{[]string{"broker", "--listen", "0.0.0.0:0", "--store", "x"}, "needs credentials"},
 	} {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
-	"github.com/kaisen-ai/kaisen/queue"
 	"github.com/kaisen-ai/kaisen/tune"
 )
 
@@ -286,19 +285,12 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 		return usageError("%v", err)
 	}
 	if f.queue.url != "" {
-		run, err := f.queue.id(e, "tune")
-		if err != nil {
+		qt := queuedTuning{command: "tune", q: f.queue, against: splitList(f.against), game: f.game, matchConfig: f.matchConfig}
+		var closeConn func()
+		if ck, closeConn, err = qt.useQueue(ctx, e, t); err != nil {
 			return err
 		}
-		h, nc, err := f.queue.connect(ctx, "kaisen tune "+run)
-		if err != nil {
-			return err
-		}
-		defer nc.Close()
-		ck = "the queue (--run-id " + run + ")"
-		t.Checkpoint = ck
-		t.Store = &queue.Checkpoints{KV: h.Tune, Run: run, Ctx: ctx}
-		t.Evaluate = queuedEvaluate(h, e, f, run)
+		defer closeConn()
 	}
 	fmt.Fprintf(e.stderr, "tuning %d weights of %s (from %s) against %s (%s), objective %s: %d iterations x 2 x %d games, then 2 x %d final games\n",
 		len(space), f.player, baseName, t.Against, g.Name, agg, iters, f.batch, final)
