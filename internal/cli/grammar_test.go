@@ -29,7 +29,7 @@ func allCommands(c *cobra.Command) []*cobra.Command {
 // noJSON are the commands that print no result to script against: a
 // diagram in several formats, a server, the root, cobra's help and shell
 // completion scripts.
-var noJSON = []string{"kaisen", "kaisen fsm", "kaisen serve", "kaisen ladder", "kaisen broker", "kaisen worker", "kaisen help", "kaisen completion",
+var noJSON = []string{"kaisen", "kaisen fsm", "kaisen serve", "kaisen ladder", "kaisen broker", "kaisen worker", "kaisen queue", "kaisen help", "kaisen completion",
 	"kaisen completion bash", "kaisen completion zsh", "kaisen completion fish", "kaisen completion powershell"}
 
 // TestGrammar walks every command and enforces docs/cli.md: shared flag

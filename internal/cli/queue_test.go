@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -234,5 +235,44 @@ func TestQueueFlagErrors(t *testing.T) {
 			require.Equal(t, ExitUsage, code, stderr)
 			require.Contains(t, stderr, tc.want)
 		})
+	}
+}
+
+// TestQueueStatusAndPurge: kaisen queue status lists a played run with its
+// results, as a table and --json; kaisen queue purge removes it.
+func TestQueueStatusAndPurge(t *testing.T) {
+	url := startWorkers(t, 2)
+	code, _, stderr := matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "random", "-n", "12", "--seed", "5",
+		"--nats", url, "--run-id", "m1", "--shard-games", "5")
+	require.Equal(t, ExitOK, code, stderr)
+
+	code, stdout, stderr := matchRun(t, context.Background(), "queue", "status", "--nats", url, "--json")
+	require.Equal(t, ExitOK, code, stderr)
+	var runs []queue.RunStatus
+	require.NoError(t, json.Unmarshal([]byte(stdout), &runs))
+	require.Equal(t, []queue.RunStatus{{Run: "m1", Results: 3}}, runs)
+	code, stdout, _ = matchRun(t, context.Background(), "queue", "status", "--nats", url)
+	require.Equal(t, ExitOK, code)
+	require.Regexp(t, `(?m)^\s*run\s+items waiting\s+results\s+errors\s+checkpoint\s*$`, stdout)
+	require.Regexp(t, `(?m)^\s*m1\s+0\s+3\s+0\s+-\s*$`, stdout)
+
+	code, stdout, stderr = matchRun(t, context.Background(), "queue", "purge", "--nats", url, "--run-id", "m1", "--json")
+	require.Equal(t, ExitOK, code, stderr)
+	require.JSONEq(t, `[{"run":"m1","pending":0,"results":3,"errors":0,"checkpoint":false}]`, stdout)
+	code, stdout, _ = matchRun(t, context.Background(), "queue", "status", "--nats", url, "--json")
+	require.Equal(t, ExitOK, code)
+	require.JSONEq(t, `[]`, stdout)
+	code, _, stderr = matchRun(t, context.Background(), "queue", "purge", "--nats", url, "--run-id", "m1")
+	require.Equal(t, ExitOK, code)
+	require.Contains(t, stderr, "the queue holds nothing of run m1")
+
+	for _, bad := range [][]string{
+		{"queue", "purge", "--nats", url},
+		{"queue", "purge", "--nats", url, "--run-id", "a.b"},
+		{"queue", "status"},
+		{"queue", "nonsense"},
+	} {
+		code, _, stderr = matchRun(t, context.Background(), bad...)
+		require.Equal(t, ExitUsage, code, "%v: %s", bad, stderr)
 	}
 }

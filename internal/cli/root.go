@@ -198,6 +198,7 @@ func commands(e *env) []*cobra.Command {
 		newMergeCmd(e),
 		newBrokerCmd(e),
 		newWorkerCmd(e),
+		newQueueCmd(e),
 		newVersionCmd(e),
 	}
 }
