@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -29,6 +30,10 @@ type figure struct {
 	args   []string          // the kaisen command line, as the docs print it
 	files  map[string]string // written to a temporary directory; args naming one get its path
 	quotes []quote
+	// play, when set, computes the figure in place of running args (a
+	// measurement of more than one command, such as a server and its
+	// client): its text is the output, args only name it.
+	play func(t *testing.T) string
 }
 
 // quote is where a page shows a figure: the text render makes from the
@@ -57,6 +62,10 @@ var keptStderr = regexp.MustCompile(`^(density|greedy|adaptive) moves: `)
 // then the kept stderr lines prefixed by "(stderr) ".
 func run(t *testing.T, f figure, dir string) *output {
 	t.Helper()
+	if f.play != nil {
+		text := f.play(t)
+		return &output{text: text, golden: fmt.Sprintf("$ kaisen %s\n%s", strings.Join(f.args, " "), text)}
+	}
 	args := make([]string, len(f.args))
 	for i, a := range f.args {
 		if _, ok := f.files[a]; ok {
@@ -94,9 +103,23 @@ func run(t *testing.T, f figure, dir string) *output {
 // file, then checks the pages that quote it.
 func TestGoldenFigures(t *testing.T) {
 	race.SkipFullSize(t)
-	pages := map[string]string{}
+	var (
+		mu    sync.Mutex
+		pages = map[string]string{}
+	)
+	page := func(t *testing.T, name string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := pages[name]; !ok {
+			b, err := os.ReadFile(filepath.Join("..", "..", name))
+			require.NoError(t, err)
+			pages[name] = squeeze(string(b))
+		}
+		return pages[name]
+	}
 	for _, f := range figures() {
 		t.Run(f.name, func(t *testing.T) {
+			t.Parallel() // each figure is its own seeded run: the cores share them
 			dir := t.TempDir()
 			for name, body := range f.files {
 				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
@@ -110,12 +133,7 @@ func TestGoldenFigures(t *testing.T) {
 			require.NoError(t, err, "no golden file: run go test ./internal/figures -run Golden -update")
 			require.Equal(t, string(want), o.golden, "the figure moved: run go test ./internal/figures -run Golden -update, then fix the pages it names")
 			for _, q := range f.quotes {
-				if _, ok := pages[q.page]; !ok {
-					b, err := os.ReadFile(filepath.Join("..", "..", q.page))
-					require.NoError(t, err)
-					pages[q.page] = squeeze(string(b))
-				}
-				if want := q.render(o); !strings.Contains(pages[q.page], squeeze(want)) {
+				if want := q.render(o); !strings.Contains(page(t, q.page), squeeze(want)) {
 					t.Errorf("%s does not quote the figure of `kaisen %s` as\n%s", q.page, strings.Join(f.args, " "), want)
 				}
 			}

@@ -133,6 +133,9 @@ func figures() []figure {
 		quotes: []quote{{battleship, stdoutLines(1, 5)}, {results, stdoutLines(1, 1)}},
 	})
 
+	// Battleship on the turn server: a learning house AI over a series.
+	fs = append(fs, serverSeriesFigure())
+
 	// The CI smoke run (.ci/run compares the built binary's output with this
 	// golden file).
 	fs = append(fs, figure{name: "smoke", args: []string{"match", "-n", "200", "--seed", "1", "--json"}})
