@@ -40,9 +40,8 @@ const battleshipLegend = `legend: O your ship, x hit, # sunk ship, o miss, , no 
 // the seat passes: every later shot repeats a cell shot before (a legal
 // shot that earns nothing), so the opponent finishes the game.
 type BattleshipSeat struct {
+	terminal
 	rules *battleship.Rules
-	in    *bufio.Reader
-	out   io.Writer
 	rng   *rand.Rand
 	// AfterOpponent, when set, is called after each opponent shot is
 	// reported, for a host that can say more (kaisen play --against: the
@@ -54,7 +53,6 @@ type BattleshipSeat struct {
 	sunk   int             // enemy ships sunk
 	last   [2]grid.Cell    // the last shot on each board: mine [0], the enemy's [1]
 	passed grid.Cell       // the cell repeated once the input ended
-	eof    bool
 }
 
 var _ bsplayers.Player = (*BattleshipSeat)(nil)
@@ -63,7 +61,7 @@ var _ bsplayers.Player = (*BattleshipSeat)(nil)
 // and writing to out; rng draws the random placements. The seats of
 // successive games share one in.
 func NewBattleship(rules *battleship.Rules, in *bufio.Reader, out io.Writer, rng *rand.Rand) *BattleshipSeat {
-	h := &BattleshipSeat{rules: rules, in: in, out: out, rng: rng, last: [2]grid.Cell{grid.None, grid.None}, passed: grid.None}
+	h := &BattleshipSeat{terminal: terminal{in: in, out: out}, rules: rules, rng: rng, last: [2]grid.Cell{grid.None, grid.None}, passed: grid.None}
 	h.enemy = make([]byte, rules.Board.Size())
 	for c := range h.enemy {
 		h.enemy[c] = '.'
@@ -74,31 +72,13 @@ func NewBattleship(rules *battleship.Rules, in *bufio.Reader, out io.Writer, rng
 	return h
 }
 
-// EOF reports whether the input ended (the seat passes from then on).
-func (h *BattleshipSeat) EOF() bool { return h.eof }
-
-// prompt writes p and reads one trimmed line; ok is false at the end of
-// the input.
-func (h *BattleshipSeat) prompt(p string) (string, bool) {
-	fmt.Fprint(h.out, p)
-	line, err := h.in.ReadString('\n')
-	if err != nil && line == "" {
-		h.eof = true
-		return "", false
-	}
-	if len(line) > maxLine {
-		line = line[:maxLine]
-	}
-	return strings.TrimSpace(line), true
-}
-
 // Place implements bsplayers.Player: it asks for the fleet until it is a
 // legal one. At the end of the input it places at random.
 func (h *BattleshipSeat) Place() battleship.Placement {
 	r := h.rules
 	fmt.Fprintf(h.out, "board %dx%d; fleet %s (ship lengths)\n%s\n", r.Board.Width(), r.Board.Height(), battleship.FormatFleet(r.Fleet), BattleshipPlacementHelp)
 	for {
-		line, ok := h.prompt("placement> ")
+		line, ok := h.read("placement> ")
 		style := strings.ToLower(line)
 		if !ok {
 			fmt.Fprintln(h.out, "\n(end of input: a random placement)")
@@ -164,7 +144,7 @@ func (h *BattleshipSeat) Shoot() grid.Cell {
 	}
 	h.boards()
 	for {
-		line, ok := h.prompt("shot> ")
+		line, ok := h.read("shot> ")
 		if !ok {
 			fmt.Fprintln(h.out, "\n(end of input: you pass every turn from now on; your opponent finishes the game)")
 			return h.pass()

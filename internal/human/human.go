@@ -39,9 +39,8 @@ or "r" for a random placement`
 // is an invalid one, which forfeits the game, as closing the connection
 // would.
 type Seat struct {
+	terminal
 	rules *submarine.Rules
-	in    *bufio.Reader
-	out   io.Writer
 	rng   *rand.Rand
 	// AfterOpponent, when set, is called after each opponent action is
 	// reported, for a host that can say more (kaisen play --against:
@@ -52,7 +51,6 @@ type Seat struct {
 	enemyHP [submarine.MaxShips]int8
 	shots   map[grid.Cell]byte // my attacks on the enemy: 'o' miss, 'X' hit, '~' near
 	seen    map[grid.Cell]byte // the enemy's attacks on me
-	eof     bool
 }
 
 var _ players.Player = (*Seat)(nil)
@@ -61,29 +59,45 @@ var _ players.Player = (*Seat)(nil)
 // rng draws the random placement ("r"). The seats of successive games
 // share one in.
 func New(rules *submarine.Rules, in *bufio.Reader, out io.Writer, rng *rand.Rand) *Seat {
-	return &Seat{rules: rules, in: in, out: out, rng: rng, shots: map[grid.Cell]byte{}, seen: map[grid.Cell]byte{}}
+	return &Seat{terminal: terminal{in: in, out: out}, rules: rules, rng: rng, shots: map[grid.Cell]byte{}, seen: map[grid.Cell]byte{}}
 }
 
 // maxLine bounds a typed line.
 const maxLine = 4096
 
-// EOF reports whether the input ended (the seat resigned).
-func (h *Seat) EOF() bool { return h.eof }
+// terminal is the person's side of a seat: typed lines in, words out.
+type terminal struct {
+	in  *bufio.Reader
+	out io.Writer
+	eof bool
+}
 
-// prompt writes p and reads one trimmed line; ok is false at the end of
-// the input.
-func (h *Seat) prompt(p string) (string, bool) {
-	fmt.Fprint(h.out, p)
-	line, err := h.in.ReadString('\n')
+// EOF reports whether the input ended (a submarine seat then resigns, a
+// Battleship seat passes).
+func (t *terminal) EOF() bool { return t.eof }
+
+// read writes p and reads one trimmed line; ok is false at the end of the
+// input.
+func (t *terminal) read(p string) (string, bool) {
+	fmt.Fprint(t.out, p)
+	line, err := t.in.ReadString('\n')
 	if err != nil && line == "" {
-		h.eof = true
-		fmt.Fprintln(h.out, "\n(end of input: resigning)")
+		t.eof = true
 		return "", false
 	}
 	if len(line) > maxLine {
 		line = line[:maxLine]
 	}
 	return strings.TrimSpace(line), true
+}
+
+// prompt is read; at the end of the input the seat resigns.
+func (h *Seat) prompt(p string) (string, bool) {
+	line, ok := h.read(p)
+	if !ok {
+		fmt.Fprintln(h.out, "\n(end of input: resigning)")
+	}
+	return line, ok
 }
 
 // Place implements players.Player: it asks for one cell per ship until the
