@@ -484,7 +484,7 @@ func TestOracleCeiling(t *testing.T) {
 	// The values of the record: by the default table and search, or with
 	// KAISEN_ORACLE_TABLE a larger table (1<<29 covers three ships against
 	// three: exact values of every position, built once: about 5 CPU-min and
-	// 2.7 GB).
+	// 3 GB).
 	limit := envInt(t, "KAISEN_ORACLE_TABLE", 0)
 	sv, err := endgame.Shared(rules, endgame.Options{TableLimit: limit})
 	require.NoError(t, err)
