@@ -33,9 +33,10 @@ type solved struct {
 
 // solve values the position when the enemy fleet is known: with on set
 // when our exposure belief is a singleton too (perfect information);
-// otherwise partial, and only when the opponent model's search may use it
-// (see exploit): a forced win is then played, a draw is what the search
-// may improve on.
+// otherwise partial: a forced win is then played (the solver assumes an
+// enemy that knows our fleet, so its win is forced against any enemy), and
+// a draw is what the opponent model's search may improve on when it may
+// run (see exploit); without the search only a win is kept.
 func (p *planner) solve() (solved, error) {
 	a := p.a
 	sv := a.shared.solver
@@ -43,9 +44,7 @@ func (p *planner) solve() (solved, error) {
 		return solved{}, nil
 	}
 	known := a.ownJ.Count() == 1
-	if !known && !p.exploitable() {
-		return solved{}, nil
-	}
+	searchable := known || p.exploitable()
 	enemy := a.enemyJ.Placement(0, nil)
 	pos, err := endgame.Known(a.rules, a.me, enemy, a.enemyHP)
 	if err != nil {
@@ -59,9 +58,10 @@ func (p *planner) solve() (solved, error) {
 		return solved{}, fmt.Errorf("admiral: endgame: %w", err)
 	}
 	s := solved{on: known, partial: !known, value: acts[0].Value, best: acts[0].Action, allowed: map[submarine.Action]bool{}, pos: pos}
-	if !known && s.value.Outcome != endgame.Win && s.value.Outcome != endgame.Draw {
+	if !known && s.value.Outcome != endgame.Win && (s.value.Outcome != endgame.Draw || !searchable) {
 		// A loss (or unproved) against an enemy that knew our fleet says
-		// little against one that does not: admiral's search decides.
+		// little against one that does not: admiral's search decides. So
+		// does a draw, unless the opponent model's search may use it.
 		return solved{}, nil
 	}
 	if known && a.perfectAt == 0 {

@@ -245,3 +245,45 @@ func TestAdmiralKeepsTheSolvedValue(t *testing.T) {
 	}
 	require.Equal(t, 4, solved)
 }
+
+// TestAdmiralTakesForcedWinWhileHidden: with the enemy fleet known and our
+// own still hidden from the enemy (our exposure belief not a singleton),
+// and no opponent model that may search, a position the exact solver
+// values as won is played as won: the solver assumes an enemy that knows
+// our fleet, so its win is forced against any enemy. Admiral's action
+// keeps the win and its decision says so.
+func TestAdmiralTakesForcedWinWhileHidden(t *testing.T) {
+	r := submarine.DefaultRules()
+	rng := rand.New(rand.NewPCG(5, 5))
+	won := 0
+	for seed := range uint64(12) {
+		a := NewAdmiral(r, smallAdmiral(), rand.New(rand.NewPCG(seed, 12)))
+		a.Place()
+		ours := RandomPlacement(r, rng)
+		theirs := RandomPlacement(r, rng)
+		a.placement = ours
+		a.me = submarine.NewFleet(r, ours)
+		for i := range 3 {
+			require.NoError(t, a.EnemyBelief().Restrict(i, grid.Of(theirs[i])))
+		}
+		a.enemyHP = [submarine.MaxShips]int8{1, 1, 1} // a weak enemy: often a forced win
+		require.Greater(t, a.OwnBelief().Count(), 1, "our fleet is hidden")
+		require.False(t, a.plan.exploitable(), "no opponent model search at the start")
+		pos, err := endgame.Known(r, a.me, theirs, a.enemyHP)
+		require.NoError(t, err)
+		acts, err := a.shared.solver.Actions(pos)
+		require.NoError(t, err)
+		act := a.Act()
+		if acts[0].Value.Outcome != endgame.Win {
+			continue
+		}
+		won++
+		require.Equal(t, "solved", a.Explain().State, "seed %d: a forced win is played as one", seed)
+		for _, sa := range acts {
+			if sa.Action == act {
+				require.Zero(t, sa.Value.Compare(acts[0].Value), "seed %d: %s is %s, the position %s", seed, a.actionName(act), sa.Value, acts[0].Value)
+			}
+		}
+	}
+	require.Positive(t, won, "some positions are forced wins")
+}
