@@ -209,6 +209,50 @@ func TestAdmiralCautionAgainstLocatedStrongerShips(t *testing.T) {
 	}
 }
 
+// admiralKnowing is a fresh admiral (seed) whose belief of the enemy fleet
+// holds only theirs and, when ownKnown, whose exposure belief holds only
+// ours: both placements drawn from rng.
+func admiralKnowing(t *testing.T, r *submarine.Rules, seed, stream uint64, rng *rand.Rand, ownKnown bool) (a *Admiral, theirs submarine.Placement) {
+	t.Helper()
+	a = NewAdmiral(r, smallAdmiral(), rand.New(rand.NewPCG(seed, stream)))
+	a.Place()
+	ours := RandomPlacement(r, rng)
+	theirs = RandomPlacement(r, rng)
+	a.placement = ours
+	a.me = submarine.NewFleet(r, ours)
+	for i := range 3 {
+		require.NoError(t, a.EnemyBelief().Restrict(i, grid.Of(theirs[i])))
+		if ownKnown {
+			require.NoError(t, a.OwnBelief().Restrict(i, grid.Of(ours[i])))
+		}
+	}
+	return a, theirs
+}
+
+// solverActions is the exact solver's value of every action of admiral a
+// in the position with the enemy fleet theirs, best first.
+func solverActions(t *testing.T, r *submarine.Rules, a *Admiral, theirs submarine.Placement) []endgame.ScoredAction {
+	t.Helper()
+	pos, err := endgame.Known(r, a.me, theirs, a.enemyHP)
+	require.NoError(t, err)
+	acts, err := a.shared.solver.Actions(pos)
+	require.NoError(t, err)
+	return acts
+}
+
+// requireKeepsValue checks that act, among acts, keeps the position's
+// value (acts[0]'s), and reports whether act was among them.
+func requireKeepsValue(t *testing.T, seed uint64, a *Admiral, act submarine.Action, acts []endgame.ScoredAction) bool {
+	t.Helper()
+	for _, sa := range acts {
+		if sa.Action == act {
+			require.Zero(t, sa.Value.Compare(acts[0].Value), "seed %d: %s is %s, the position %s", seed, a.actionName(act), sa.Value, acts[0].Value)
+			return true
+		}
+	}
+	return false
+}
+
 // TestAdmiralKeepsTheSolvedValue puts admiral in positions of perfect
 // information (both beliefs restricted to the true placements) and checks
 // that its action keeps the exact solver's value of the position: a win
@@ -218,29 +262,13 @@ func TestAdmiralKeepsTheSolvedValue(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	solved := 0
 	for seed := range uint64(4) {
-		a := NewAdmiral(r, smallAdmiral(), rand.New(rand.NewPCG(seed, 11)))
-		a.Place()
-		ours := RandomPlacement(r, rng)
-		theirs := RandomPlacement(r, rng)
-		a.placement = ours
-		a.me = submarine.NewFleet(r, ours)
-		for i := range 3 {
-			require.NoError(t, a.EnemyBelief().Restrict(i, grid.Of(theirs[i])))
-			require.NoError(t, a.OwnBelief().Restrict(i, grid.Of(ours[i])))
-		}
+		a, theirs := admiralKnowing(t, r, seed, 11, rng, true)
 		// Damage both fleets a little so that the table covers some.
 		a.me.HP[0], a.enemyHP[0] = 1, int8(1+seed%3)
 		act := a.Act()
 		require.NotZero(t, a.PerfectAt())
-		pos, err := endgame.Known(r, a.me, theirs, a.enemyHP)
-		require.NoError(t, err)
-		acts, err := a.shared.solver.Actions(pos)
-		require.NoError(t, err)
-		for _, sa := range acts {
-			if sa.Action == act {
-				require.Zero(t, sa.Value.Compare(acts[0].Value), "seed %d: %s is %s, the position %s", seed, a.actionName(act), sa.Value, acts[0].Value)
-				solved++
-			}
+		if requireKeepsValue(t, seed, a, act, solverActions(t, r, a, theirs)) {
+			solved++
 		}
 	}
 	require.Equal(t, 4, solved)
@@ -257,33 +285,18 @@ func TestAdmiralTakesForcedWinWhileHidden(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	won := 0
 	for seed := range uint64(12) {
-		a := NewAdmiral(r, smallAdmiral(), rand.New(rand.NewPCG(seed, 12)))
-		a.Place()
-		ours := RandomPlacement(r, rng)
-		theirs := RandomPlacement(r, rng)
-		a.placement = ours
-		a.me = submarine.NewFleet(r, ours)
-		for i := range 3 {
-			require.NoError(t, a.EnemyBelief().Restrict(i, grid.Of(theirs[i])))
-		}
+		a, theirs := admiralKnowing(t, r, seed, 12, rng, false)
 		a.enemyHP = [submarine.MaxShips]int8{1, 1, 1} // a weak enemy: often a forced win
 		require.Greater(t, a.OwnBelief().Count(), 1, "our fleet is hidden")
 		require.False(t, a.plan.exploitable(), "no opponent model search at the start")
-		pos, err := endgame.Known(r, a.me, theirs, a.enemyHP)
-		require.NoError(t, err)
-		acts, err := a.shared.solver.Actions(pos)
-		require.NoError(t, err)
+		acts := solverActions(t, r, a, theirs)
 		act := a.Act()
 		if acts[0].Value.Outcome != endgame.Win {
 			continue
 		}
 		won++
 		require.Equal(t, "solved", a.Explain().State, "seed %d: a forced win is played as one", seed)
-		for _, sa := range acts {
-			if sa.Action == act {
-				require.Zero(t, sa.Value.Compare(acts[0].Value), "seed %d: %s is %s, the position %s", seed, a.actionName(act), sa.Value, acts[0].Value)
-			}
-		}
+		require.True(t, requireKeepsValue(t, seed, a, act, acts), "seed %d: %s is a legal action", seed, a.actionName(act))
 	}
 	require.Positive(t, won, "some positions are forced wins")
 }

@@ -27,6 +27,12 @@ var subRun = regexp.MustCompile(`^(.+)-[0-9a-f]{16}$`)
 // Status lists every run the queue holds something of (pending items,
 // results, errors or a tuning checkpoint), sorted by run id.
 func Status(ctx context.Context, h *Handles) ([]RunStatus, error) {
+	runs, _, err := scan(ctx, h)
+	return runs, err
+}
+
+// scan is Status, with the keys of the results bucket it read (for Purge).
+func scan(ctx context.Context, h *Handles) (_ []RunStatus, resultKeys []string, _ error) {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	runs := map[string]*RunStatus{}
@@ -38,11 +44,11 @@ func Status(ctx context.Context, h *Handles) ([]RunStatus, error) {
 	}
 	st, err := h.JS.Stream(ctx, WorkStream)
 	if err != nil {
-		return nil, fmt.Errorf("queue: work stream: %w", err)
+		return nil, nil, fmt.Errorf("queue: work stream: %w", err)
 	}
 	info, err := st.Info(ctx, jetstream.WithSubjectFilter(WorkSubject+".>"))
 	if err != nil {
-		return nil, fmt.Errorf("queue: work stream: %w", err)
+		return nil, nil, fmt.Errorf("queue: work stream: %w", err)
 	}
 	for subject, n := range info.State.Subjects {
 		// kaisen.work.RUN.SHARD
@@ -51,11 +57,11 @@ func Status(ctx context.Context, h *Handles) ([]RunStatus, error) {
 			at(rest[:i]).Pending += n
 		}
 	}
-	keys, err := keysOf(ctx, h.Results)
+	resultKeys, err = keysOf(ctx, h.Results)
 	if err != nil {
-		return nil, fmt.Errorf("queue: results: %w", err)
+		return nil, nil, fmt.Errorf("queue: results: %w", err)
 	}
-	for _, k := range keys {
+	for _, k := range resultKeys {
 		// RUN.SHARD or RUN.error.SHARD
 		run, rest, ok := strings.Cut(k, ".")
 		switch {
@@ -66,8 +72,9 @@ func Status(ctx context.Context, h *Handles) ([]RunStatus, error) {
 			at(run).Results++
 		}
 	}
-	if keys, err = keysOf(ctx, h.Tune); err != nil {
-		return nil, fmt.Errorf("queue: tuning checkpoints: %w", err)
+	keys, err := keysOf(ctx, h.Tune)
+	if err != nil {
+		return nil, nil, fmt.Errorf("queue: tuning checkpoints: %w", err)
 	}
 	for _, k := range keys {
 		at(k).Checkpoint = true
@@ -77,7 +84,7 @@ func Status(ctx context.Context, h *Handles) ([]RunStatus, error) {
 		out = append(out, *r)
 	}
 	slices.SortFunc(out, func(a, b RunStatus) int { return strings.Compare(a.Run, b.Run) })
-	return out, nil
+	return out, resultKeys, nil
 }
 
 // keysOf lists a bucket's keys (none for an empty bucket).
@@ -109,7 +116,7 @@ func Purge(ctx context.Context, h *Handles, id string) ([]RunStatus, error) {
 	if err := CheckRunID(id); err != nil {
 		return nil, err
 	}
-	all, err := Status(ctx, h)
+	all, results, err := scan(ctx, h)
 	if err != nil {
 		return nil, err
 	}
@@ -118,10 +125,6 @@ func Purge(ctx context.Context, h *Handles, id string) ([]RunStatus, error) {
 	st, err := h.JS.Stream(ctx, WorkStream)
 	if err != nil {
 		return nil, fmt.Errorf("queue: work stream: %w", err)
-	}
-	results, err := keysOf(ctx, h.Results)
-	if err != nil {
-		return nil, fmt.Errorf("queue: results: %w", err)
 	}
 	var out []RunStatus
 	for _, r := range all {
