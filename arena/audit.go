@@ -14,7 +14,7 @@ import (
 // which games a player lost after a position that the exact endgame solver
 // holds for it.
 type AuditSummary struct {
-	Rules *submarine.Rules // the match's rules (to name the actions)
+	Rules *submarine.Rules `json:"-"` // the match's rules (to name the actions)
 	Games int              // games audited
 	Known int              // games that reached perfect information (both fleets common knowledge)
 	// Thrown lists the games lost by an action that turned a position the
@@ -188,6 +188,10 @@ func (t *table) auditGame(res *GameResult, pl [2]submarine.Placement) error {
 // as a match does, for summaries of games audited elsewhere (from their
 // replays, say); Finish then sorts the lists and names the players.
 func (a *AuditSummary) Add(r *GameResult) { a.add(r) }
+
+// Merge adds b's games to a (a match's shards, say); Finish then sorts
+// the lists as a whole match's.
+func (a *AuditSummary) Merge(b *AuditSummary) { a.merge(b) }
 
 // Finish sorts the flagged games and points by index and names the
 // players of the flagged games, as a match does at its end.

@@ -28,8 +28,14 @@ import (
 // Format is the "format" of every shard file's header.
 const Format = "kaisen-shard"
 
-// Version is the version of the file format this package writes and reads.
-const Version = 1
+// Version is the latest version of the file format: this package reads
+// versions 1 to Version and writes the lowest one that holds the result
+// (version 2 adds the audit of a match, Match.Audit).
+const Version = 2
+
+// versioned is a result that says which format version it needs (1 when
+// a result does not say).
+type versioned interface{ formatVersion() int }
 
 // maxLine bounds one line of a shard file (a result with a histogram of
 // every distinct game length stays far below it).
@@ -106,8 +112,8 @@ func (h *Header) validate() error {
 	switch {
 	case h.Format != Format:
 		return fmt.Errorf("%w: format %q, want %q", ErrFormat, h.Format, Format)
-	case h.Version != Version:
-		return fmt.Errorf("%w: version %d, this kaisen reads version %d", ErrFormat, h.Version, Version)
+	case h.Version < 1 || h.Version > Version:
+		return fmt.Errorf("%w: version %d, this kaisen reads versions 1 to %d", ErrFormat, h.Version, Version)
 	case h.Command == "":
 		return fmt.Errorf("%w: no command", ErrFormat)
 	case h.Games < 1:
@@ -130,10 +136,16 @@ type File struct {
 	Result json.RawMessage // the second line, for the command's merge
 }
 
-// Write writes a shard file: h (Format and Version filled in) and result,
-// one JSON line each.
+// Write writes a shard file: h and result, one JSON line each. It fills in
+// Format, and Version when h leaves it 0 or below what result needs (a
+// file is written in the lowest version that holds it, so that older
+// readers read what they can).
 func Write(w io.Writer, h Header, result any) error {
-	h.Format, h.Version = Format, Version
+	h.Format = Format
+	h.Version = max(h.Version, 1)
+	if v, ok := result.(versioned); ok {
+		h.Version = max(h.Version, v.formatVersion())
+	}
 	if err := h.validate(); err != nil {
 		return err
 	}

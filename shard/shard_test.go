@@ -2,6 +2,7 @@ package shard
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,6 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/audit"
+	"github.com/kaisen-ai/kaisen/endgame"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
@@ -85,8 +90,8 @@ func TestWriteRead(t *testing.T) {
 	assert.Equal(t, 2, bytes.Count(data, []byte("\n")), "two JSON lines")
 	f, err := Read(bytes.NewReader(data), "s2")
 	require.NoError(t, err)
-	h.Format, h.Version = Format, Version
-	assert.Equal(t, h, f.Header)
+	h.Format, h.Version = Format, 1
+	assert.Equal(t, h, f.Header, "a file without an audit is of version 1, which older readers read")
 	assert.Equal(t, "s2", f.Name)
 	assert.JSONEq(t, `{"game":"submarine","p1":"","p2":"","games":3,"p1_wins":3,"p2_wins":0,"draws":0,
 		"p1_forfeits":0,"p2_forfeits":0,"seat0_wins":0,"actions":0,"p1_shots":0,"p2_shots":0,"lengths":[[5,2],[9,1]]}`, string(f.Result))
@@ -101,7 +106,8 @@ func TestReadRefuses(t *testing.T) {
 		{"three lines", good + "{}\n", "more than two lines"},
 		{"not json", "hello\n{}\n", "header"},
 		{"other format", strings.Replace(good, Format, "other", 1), `format "other"`},
-		{"newer version", strings.Replace(good, `"version":1`, `"version":2`, 1), "version 2"},
+		{"newer version", strings.Replace(good, `"version":1`, `"version":3`, 1), "version 3, this kaisen reads versions 1 to 2"},
+		{"version 0", strings.Replace(good, `"version":1`, `"version":0`, 1), "version 0"},
 		{"unknown header key", strings.Replace(good, `"seed"`, `"colour":1,"seed"`, 1), "unknown field"},
 		{"first off", strings.Replace(good, `"count":5`, `"count":6`, 1), "covers games 0..4"},
 		{"shard beyond N", strings.Replace(good, `"shard":1`, `"shard":3`, 1), "1 <= K <= N"},
@@ -188,6 +194,77 @@ func TestMergeMatch(t *testing.T) {
 	bad.Games = 5
 	_, err = MergeMatch([]Match{bad})
 	require.ErrorIs(t, err, ErrFormat)
+}
+
+// auditOf is a hand-made audit of games first..first+1 with every field
+// set, so that a lost field shows in the round trip.
+func auditOf(first int) *arena.AuditSummary {
+	r := submarine.DefaultRules()
+	fleet := func(c grid.Cell) submarine.Fleet {
+		f := submarine.NewFleet(r, submarine.Placement{c, c + 2, c + 4})
+		f.HP[0] = 2
+		return f
+	}
+	pt := audit.Point{Ply: 40 + first, Turn: 1, Fleets: [2]submarine.Fleet{fleet(0), fleet(10)},
+		Value: endgame.Value{Outcome: endgame.Draw}}
+	a := &arena.AuditSummary{Rules: r, Games: 2, Known: 1}
+	a.Thrown = []arena.AuditedGame{{Index: first + 1, Seed: 1<<63 + uint64(first), Player: "p2", Throw: audit.Throw{
+		Seat: 1, Ply: 57, Action: submarine.Action{Kind: submarine.Move, Ship: 1, To: 7},
+		Before: endgame.Value{Outcome: endgame.Draw}, After: endgame.Value{Outcome: endgame.Loss, Plies: 4, Exact: true}}}}
+	a.Players[0].Classes[audit.ForcedDraw] = 1
+	a.Players[0].Classes[audit.WonFromWon] = 1
+	a.Players[1].Classes[audit.ForcedDraw] = 1
+	a.Players[1].Classes[audit.MissedWin] = 1
+	a.Players[0].WinSunkBefore[1] = 1
+	a.Players[0].Forced = []arena.AuditedPoint{{Index: first, Seed: 99, Seat: 1, Point: pt}}
+	a.Players[1].Missed = []arena.AuditedPoint{{Index: first + 1, Seed: 98, Seat: 0, Lost: true, Point: pt}}
+	return a
+}
+
+// TestMergeMatchAudit: audited shards written and read back merge into the
+// audit of the whole match, sorted and named as a match's; a mix of
+// audited and unaudited shards is refused; an audited file is of version 2.
+func TestMergeMatchAudit(t *testing.T) {
+	part := func(first int) Match {
+		s := arena.Summary{Game: "submarine", P1: "a", P2: "b", Games: 2, Draws: 2, Actions: 20,
+			Lengths: []int32{10, 10}, Audit: auditOf(first)}
+		return MatchOf(&s)
+	}
+	var parts []Match
+	for k, first := range []int{2, 0} {
+		data := write(t, header(k+1, 2, 4), part(first))
+		f, err := Read(bytes.NewReader(data), "s")
+		require.NoError(t, err)
+		assert.Equal(t, 2, f.Header.Version)
+		var m Match
+		require.NoError(t, json.Unmarshal(f.Result, &m))
+		parts = append(parts, m)
+	}
+	got, err := MergeMatch(parts)
+	require.NoError(t, err)
+	want := auditOf(2)
+	want.Merge(auditOf(0))
+	want.Finish("a", "b")
+	require.NotNil(t, got.Audit)
+	assert.Equal(t, submarine.DefaultRules().Fleet, got.Audit.Rules.Fleet)
+	got.Audit.Rules = want.Rules
+	assert.Equal(t, want, got.Audit)
+	assert.Equal(t, []int{1, 3}, []int{got.Audit.Thrown[0].Index, got.Audit.Thrown[1].Index}, "sorted by game")
+	assert.Equal(t, "b", got.Audit.Thrown[0].Name)
+
+	plain := part(0)
+	plain.Audit = nil
+	_, err = MergeMatch([]Match{part(2), plain})
+	require.ErrorIs(t, err, ErrMismatch)
+	assert.Contains(t, err.Error(), "audited")
+	bad := part(0)
+	bad.Audit.Summary.Players[1].Classes[audit.ForcedDraw] = 5
+	_, err = MergeMatch([]Match{bad})
+	require.ErrorIs(t, err, ErrFormat)
+	other := part(0)
+	other.Audit.Rules.DrawLimit = 7
+	_, err = MergeMatch([]Match{part(2), other})
+	require.ErrorIs(t, err, ErrMismatch)
 }
 
 func TestMergeTournamentRefusesIncompletePairs(t *testing.T) {

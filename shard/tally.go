@@ -2,9 +2,11 @@ package shard
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/replay"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
@@ -99,13 +101,37 @@ type Match struct {
 	P1Shots    int64  `json:"p1_shots"`
 	P2Shots    int64  `json:"p2_shots"`
 	Lengths    Hist   `json:"lengths"` // actions per game
+	// Audit is the solver audit of the shard's games (kaisen match
+	// --audit), nil without one. A file that has it is of format version 2.
+	Audit *Audit `json:"audit,omitempty"`
+}
+
+// Audit is the mergeable solver audit of a shard: the rules its actions
+// and positions are read under, and the arena's audit of its games (its
+// lists hold whole positions and game indices, so merging them is exact).
+type Audit struct {
+	Rules   replay.SubmarineRules `json:"rules"`
+	Summary arena.AuditSummary    `json:"summary"` // Go's default encoding; Summary.Rules is not written
 }
 
 // MatchOf is the tally of a match summary.
 func MatchOf(s *arena.Summary) Match {
-	return Match{Game: s.Game, P1: s.P1, P2: s.P2, Games: s.Games, P1Wins: s.P1Wins, P2Wins: s.P2Wins,
+	m := Match{Game: s.Game, P1: s.P1, P2: s.P2, Games: s.Games, P1Wins: s.P1Wins, P2Wins: s.P2Wins,
 		Draws: s.Draws, P1Forfeits: s.P1Forfeits, P2Forfeits: s.P2Forfeits, Seat0Wins: s.Seat0Wins,
 		Actions: s.Actions, P1Shots: s.P1Shots, P2Shots: s.P2Shots, Lengths: HistOf(s.Lengths)}
+	if s.Audit != nil {
+		m.Audit = &Audit{Rules: replay.SubmarineRulesOf(s.Audit.Rules), Summary: *s.Audit}
+	}
+	return m
+}
+
+// formatVersion is the format version a file holding m needs: 2 with an
+// audit (which a version-1 reader would silently drop), else 1.
+func (m Match) formatVersion() int {
+	if m.Audit != nil {
+		return 2
+	}
+	return 1
 }
 
 // check checks a tally against itself.
@@ -116,6 +142,23 @@ func (m *Match) check() error {
 	if m.Lengths.Total() != int64(m.Games) || m.P1Wins+m.P2Wins+m.Draws != m.Games {
 		return fmt.Errorf("%w: match tally of %d games counts %d lengths and %d results", ErrFormat,
 			m.Games, m.Lengths.Total(), m.P1Wins+m.P2Wins+m.Draws)
+	}
+	if m.Audit == nil {
+		return nil
+	}
+	a := &m.Audit.Summary
+	if a.Games < 0 || a.Games > m.Games-m.P1Forfeits-m.P2Forfeits || a.Known < 0 || a.Known > a.Games {
+		return fmt.Errorf("%w: audit of %d games (%d known) in a tally of %d games, %d forfeited", ErrFormat,
+			a.Games, a.Known, m.Games, m.P1Forfeits+m.P2Forfeits)
+	}
+	for pl := range a.Players {
+		n := 0
+		for _, c := range a.Players[pl].Classes {
+			n += c
+		}
+		if n != a.Games {
+			return fmt.Errorf("%w: audit classes of p%d count %d games, not %d", ErrFormat, pl+1, n, a.Games)
+		}
 	}
 	return nil
 }
@@ -133,6 +176,9 @@ func MergeMatch(parts []Match) (arena.Summary, error) {
 		}
 		if i > 0 && (p.Game != s.Game || p.P1 != s.P1 || p.P2 != s.P2) {
 			return s, fmt.Errorf("%w: %s %s vs %s, not %s %s vs %s", ErrMismatch, p.Game, p.P1, p.P2, s.Game, s.P1, s.P2)
+		}
+		if err := mergeAudit(&s, p, i); err != nil {
+			return s, err
 		}
 		s.Game, s.P1, s.P2 = p.Game, p.P1, p.P2
 		s.Games += p.Games
@@ -152,7 +198,32 @@ func MergeMatch(parts []Match) (arena.Summary, error) {
 	}
 	s.Lengths = Expand[int32](lengths)
 	s.P90 = arena.Quantile(s.Lengths, 0.9)
+	if s.Audit != nil {
+		s.Audit.Finish(s.P1, s.P2)
+	}
 	return s, nil
+}
+
+// mergeAudit adds part i's audit to s's: every part has one, under the
+// same rules, or none has.
+func mergeAudit(s *arena.Summary, p *Match, i int) error {
+	switch {
+	case i > 0 && (p.Audit == nil) != (s.Audit == nil):
+		return fmt.Errorf("%w: some shards are audited (--audit), others not", ErrMismatch)
+	case p.Audit == nil:
+		return nil
+	}
+	if s.Audit == nil {
+		r, err := p.Audit.Rules.Build()
+		if err != nil {
+			return fmt.Errorf("%w: audit rules: %w", ErrFormat, err)
+		}
+		s.Audit = &arena.AuditSummary{Rules: r}
+	} else if !reflect.DeepEqual(replay.SubmarineRulesOf(s.Audit.Rules), p.Audit.Rules) {
+		return fmt.Errorf("%w: the shards' audits are under different rules", ErrMismatch)
+	}
+	s.Audit.Merge(&p.Audit.Summary)
+	return nil
 }
 
 // Tournament is the mergeable result of a shard of kaisen tournament: the

@@ -102,7 +102,10 @@ information (the first known position drawn for the player, with its
 material, e.g. "3+2 vs 2"), lost or unvalued there, a known won position
 not converted, or no perfect information at all, with the enemy's fleet
 known while the player's own was hidden or the other way round.
-kaisen replay --audit DIR audits a directory of replays the same way.`,
+kaisen replay --audit DIR audits a directory of replays the same way.
+With --shard each shard file carries its games' audit and kaisen merge
+prints the whole run's; with --nats the workers audit their games: a
+20,000-game audited run spreads over machines like any other.`,
 		Example: `  kaisen match                                   (stateplayer2 vs random, 1000 games)
   kaisen match --p1 random --p2 random -n 10000
   kaisen match --p1 stateplayer2 --p2 random -n 1000 --seed 42 --json
@@ -113,6 +116,7 @@ kaisen replay --audit DIR audits a directory of replays the same way.`,
   kaisen match --game battleship --p1 adaptive --p2 gridbot -n 500 --series 50 --seed 1
   kaisen match --p1 admiral-series --p2 hirota -n 200 --series 20 --seed 5100
   kaisen match --p1 admiral --p2 hirota -n 400 --seed 2027 --audit
+  kaisen match --p1 admiral --p2 hirota -n 20000 --seed 2046 --audit --shard 3/20 --out s3.jsonl
   kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -120,7 +124,7 @@ kaisen replay --audit DIR audits a directory of replays the same way.`,
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
 			}
-			if err := f.shard.check(cmd, "replays", "explain", "html", "audit", "series"); err != nil {
+			if err := f.shard.check(cmd, "replays", "explain", "html", "series"); err != nil {
 				return err
 			}
 			if err := f.shard.checkGames(f.games); err != nil {

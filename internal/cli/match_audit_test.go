@@ -139,7 +139,7 @@ func TestMatchAuditErrors(t *testing.T) {
 		{"replay", filepath.Join(dir, arena.ReplayName(0)), "--audit"},
 		{"replay", filepath.Join(dir, arena.ReplayName(0)), "--audit", "--turn", "3"},
 		{"match", "--game", "battleship", "-n", "2", "--seed", "1", "--audit"},
-		{"match", "-n", "4", "--seed", "1", "--audit", "--shard", "1/2", "--out", filepath.Join(t.TempDir(), "s.json")},
+		{"match", "--game", "battleship", "-n", "4", "--seed", "1", "--audit", "--shard", "1/2", "--out", filepath.Join(t.TempDir(), "s.json")},
 		{"replay", dir, "--audit", "--turn", "3"},
 	} {
 		code, _, stderr := matchRun(t, context.Background(), args...)

@@ -59,6 +59,7 @@ func TestShardedEqualsUnsharded(t *testing.T) {
 		shards []int
 	}{
 		{"match submarine", []string{"match", "--p1", "random", "--p2", "stateplayer2", "-n", "23", "--seed", "11"}, []int{1, 2, 5}},
+		{"match audited", []string{"match", "--p1", "state", "--p2", "stateplayer2", "-n", "14", "--seed", "5", "--audit"}, []int{3}},
 		{"match battleship", []string{"match", "--game", "battleship", "--p1", "bs-random", "--p2", "gridbot", "-n", "9", "--seed", "3"}, []int{2, 4}},
 		{"tournament", []string{"tournament", "--players", "random,simple,stateplayer2", "-n", "5", "--seed", "9", "--bootstrap", "50"}, []int{1, 4, 15}},
 		{"shots", []string{"shots", "--player", "gridbot", "--size", "6x6", "--fleet", "3,2,1", "-n", "13", "--seed", "2"}, []int{3, 13}},

@@ -57,6 +57,7 @@ func TestQueuedEqualsLocal(t *testing.T) {
 	}{
 		{"match submarine", []string{"match", "--p1", "random", "--p2", "stateplayer2", "-n", "23", "--seed", "11"}},
 		{"match battleship", []string{"match", "--game", "battleship", "--p1", "bs-random", "--p2", "gridbot", "-n", "9", "--seed", "3"}},
+		{"match audited", []string{"match", "--p1", "state", "--p2", "stateplayer2", "-n", "10", "--seed", "5", "--audit"}},
 		{"tournament", []string{"tournament", "--players", "random,simple,stateplayer2", "-n", "5", "--seed", "9", "--bootstrap", "50"}},
 		{"shots", []string{"shots", "--player", "gridbot", "--size", "6x6", "--fleet", "3,2,1", "-n", "13", "--seed", "2"}},
 	} {
