@@ -299,7 +299,16 @@ func (d *counter) newJoinPlan(m1 []uint64) *joinPlan {
 			g = int32(len(jp.groups))
 			groupOf[s] = g
 			hidx, per := d.rowShips(k)
-			geq, ok := geqOf[hidx]
+			// A row with more ships of a length than the fleet has (a
+			// profile pass 1 made with no fleet vector) has an index
+			// that is another row's: its geq (all zero) is kept apart.
+			gk := hidx
+			for l, n := range per {
+				if n > d.kc[l] {
+					gk = -1
+				}
+			}
+			geq, ok := geqOf[gk]
 			if !ok {
 				geq = make([]uint64, d.P)
 				for z := range d.P {
@@ -310,7 +319,7 @@ func (d *counter) newJoinPlan(m1 []uint64) *joinPlan {
 						}
 					}
 				}
-				geqOf[hidx] = geq
+				geqOf[gk] = geq
 			}
 			var opens []int
 			for c := range w {
