@@ -69,6 +69,26 @@ import (
 // ErrBudget is returned when counting would take more work than allowed.
 var ErrBudget = errors.New("battleship: counting budget exceeded")
 
+// BudgetError is the error of a count that broke CountOptions.MaxWork
+// (errors.Is(err, ErrBudget) holds): how far its first pass, the
+// profiles cell by cell, got.
+type BudgetError struct {
+	// Done is the number of cells the first pass completed, of Cells:
+	// Done < Cells when the count broke the budget in that pass, Done ==
+	// Cells when it broke it after (the numeric passes would not fit).
+	Done, Cells int
+	err         error
+}
+
+func (e *BudgetError) Error() string { return e.err.Error() }
+
+// Unwrap returns the error wrapping ErrBudget.
+func (e *BudgetError) Unwrap() error { return e.err }
+
+// InFirstPass reports whether the count broke its budget before its
+// first pass was complete.
+func (e *BudgetError) InFirstPass() bool { return e.Done < e.Cells }
+
 // errOverflow makes the counter restart with more limbs.
 var errOverflow = errors.New("battleship: limb overflow")
 
@@ -143,6 +163,9 @@ func count(ctx context.Context, pos *battleship.Position, opt CountOptions, cc *
 		work = c.work
 		if errors.Is(err, errOverflow) {
 			continue
+		}
+		if errors.Is(err, ErrBudget) {
+			return nil, &BudgetError{Done: c.done, Cells: c.enumEnd(), err: err}
 		}
 		if err != nil {
 			return nil, err

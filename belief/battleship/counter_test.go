@@ -2,6 +2,7 @@ package bsbelief
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -344,4 +345,59 @@ func TestOrShiftUnrolled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBudgetErrorSaysWherePassOneStopped: a count that breaks its budget
+// returns a *BudgetError (wrapping ErrBudget) that says whether the first
+// pass was complete: its work is workPerState per profile, so with
+// exactly that budget the pass completes and the numeric passes break
+// it, with one unit less the pass does not. Count and a Counter agree.
+// (A position symmetric top to bottom makes profiles in the join too:
+// left out.)
+func TestBudgetErrorSaysWherePassOneStopped(t *testing.T) {
+	r := mustRules(t, grid.MustBoard(7, 7, nil), 4, 3, 2, 2, 1, 1)
+	positions := gamePositions(t, r, 1, 5)
+	var cc Counter
+	checked := 0
+	for i, pos := range positions {
+		pr, err := newProblem(pos)
+		require.NoError(t, err)
+		if i%4 != 1 || pr.tbSymmetric() {
+			continue
+		}
+		checked++
+		full, err := Count(context.Background(), pos, CountOptions{})
+		require.NoError(t, err)
+		passOne := int64(full.States) * workPerState
+		require.Less(t, passOne, full.Work, pos.Text())
+		tests := []struct {
+			name        string
+			budget      int64
+			inFirstPass bool
+		}{
+			{"first pass and one unit", passOne + 1, false},
+			{"first pass", passOne, false},
+			{"less than the first pass", passOne - 1, true},
+			{"a third of it", passOne / 3, true},
+		}
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("position %d %s", i, tt.name), func(t *testing.T) {
+				_, err := Count(context.Background(), pos, CountOptions{MaxWork: tt.budget})
+				_, cachedErr := cc.Count(context.Background(), pos, CountOptions{MaxWork: tt.budget})
+				for _, err := range []error{err, cachedErr} {
+					require.ErrorIs(t, err, ErrBudget)
+					var be *BudgetError
+					require.ErrorAs(t, err, &be)
+					require.Equal(t, tt.inFirstPass, be.InFirstPass(), "done %d of %d", be.Done, be.Cells)
+					require.Positive(t, be.Cells)
+				}
+				var a, b *BudgetError
+				require.ErrorAs(t, err, &a)
+				require.ErrorAs(t, cachedErr, &b)
+				require.Equal(t, a.Done, b.Done)
+				require.Equal(t, a.Cells, b.Cells)
+			})
+		}
+	}
+	require.Greater(t, checked, 3)
 }

@@ -21,6 +21,12 @@ type DensityConfig struct {
 	// 50ms. It is turned into a deterministic amount of work (WorkPerMS units
 	// per millisecond) so that a game replays bit for bit on any machine.
 	Budget time.Duration `mapstructure:"budget"`
+	// ProbeBudget replaces Budget (when lower) for the counts that follow a
+	// count that broke its budget in its first pass, and for the first
+	// count of a game: such counts were never seen to fit Budget (the
+	// first count that fits follows one whose first pass did), so they
+	// are abandoned sooner. 0: Budget for every count.
+	ProbeBudget time.Duration `mapstructure:"probe_budget"`
 	// WorkPerMS is the calibration: counting-programme word operations per
 	// millisecond of one core (BenchmarkCountWork measures it). Default 100000.
 	WorkPerMS int64 `mapstructure:"work_per_ms"`
@@ -91,6 +97,9 @@ func (c *DensityConfig) Validate() error {
 			errs = append(errs, fmt.Errorf("%s %v: want 0 to 10", w.key, w.v))
 		}
 	}
+	if c.ProbeBudget < 0 || c.ProbeBudget > time.Hour {
+		errs = append(errs, fmt.Errorf("probe_budget %v: want 0 (budget) to 1h", c.ProbeBudget))
+	}
 	if c.LookaheadBudget < 0 || c.LookaheadBudget > time.Hour {
 		errs = append(errs, fmt.Errorf("lookahead_budget %v: want 0 to 1h", c.LookaheadBudget))
 	}
@@ -157,8 +166,12 @@ type Density struct {
 	rng    *rand.Rand
 	pos    *battleship.Position
 	count  bsbelief.Counter // reuses the last count's first pass (same results as bsbelief.Count)
-	stats  DensityStats
-	last   explain.Decision
+	// counted: a count has run in this game and the last one fitted its
+	// budget or broke it after its first pass (the next count gets the
+	// whole Budget, not ProbeBudget)
+	counted bool
+	stats   DensityStats
+	last    explain.Decision
 	// prior weighs the share of each cell (nil: every cell 1, the uniform
 	// prior): the placement preference an Adaptive bot has learnt. It is
 	// in force (inForce) only while no unsunk hit is on the board: a
@@ -261,7 +274,9 @@ func (d *Density) Shoot() grid.Cell {
 		d.inForce = d.prior
 	}
 	if d.cfg.Budget > 0 {
-		counts, err := d.count.Count(context.Background(), d.pos, countOptions(MaxWork(d.cfg.Budget, d.cfg.WorkPerMS)))
+		counts, err := d.count.Count(context.Background(), d.pos, countOptions(MaxWork(d.budget(), d.cfg.WorkPerMS)))
+		var be *bsbelief.BudgetError
+		d.counted = !errors.As(err, &be) || !be.InFirstPass()
 		if err == nil && counts.Total.Sign() > 0 {
 			d.stats.Exact++
 			d.exact, d.sampled, d.scores = counts, nil, nil
@@ -305,6 +320,16 @@ func (d *Density) Shoot() grid.Cell {
 	d.exact, d.sampled, d.scores = nil, nil, scores
 	best, score := argmax(unknown, scores)
 	return d.pick(best, MethodHeuristic, fmt.Sprintf("score %d", score))
+}
+
+// budget is the budget of the next count: ProbeBudget (when set and
+// lower than Budget) for a game's first count and after a count that
+// broke its budget in its first pass, else Budget.
+func (d *Density) budget() time.Duration {
+	if d.counted || d.cfg.ProbeBudget <= 0 {
+		return d.cfg.Budget
+	}
+	return min(d.cfg.Budget, d.cfg.ProbeBudget)
 }
 
 // pick breaks ties uniformly and records the decision.

@@ -54,7 +54,7 @@ func TestConfigValidation(t *testing.T) {
 	d = DefaultDensityConfig()
 	require.NoError(t, config.LoadString("x", "budget: 0s\n", &d))
 	require.Equal(t, time.Duration(0), d.Budget)
-	for _, bad := range []string{"lookahead: -1\n", "lookahead_weight: 11\n", "lookahead_budget: 2h\n", "diag_weight: -1\n", "entropy_weight: 11\n", "kill_clear_weight: -0.5\n"} {
+	for _, bad := range []string{"lookahead: -1\n", "lookahead_weight: 11\n", "lookahead_budget: 2h\n", "probe_budget: -1ms\n", "diag_weight: -1\n", "entropy_weight: 11\n", "kill_clear_weight: -0.5\n"} {
 		d = DefaultDensityConfig()
 		key, _, _ := strings.Cut(bad, ":")
 		require.ErrorContains(t, config.LoadString("x", bad, &d), key+" ", bad)
@@ -333,4 +333,85 @@ func ExamplePlayGame() {
 	res := PlayGame(r, p0(rand.New(rand.NewPCG(1, 1))), p1(rand.New(rand.NewPCG(2, 2))), 0)
 	fmt.Println(res.Status == battleship.Won, res.Winner, res.Err)
 	// Output: true 0 <nil>
+}
+
+// budgeted records the budget of each of a Density's counts, the method
+// of each shot and the cells shot.
+type budgeted struct {
+	*Density
+	budgets []time.Duration
+	methods []string
+	cells   []grid.Cell
+}
+
+func (b *budgeted) Shoot() grid.Cell {
+	b.budgets = append(b.budgets, b.budget())
+	c := b.Density.Shoot()
+	b.methods, b.cells = append(b.methods, b.last.State), append(b.cells, c)
+	return c
+}
+
+func TestDensityProbeBudget(t *testing.T) {
+	play := func(t *testing.T, r *battleship.Rules, cfg DensityConfig) *budgeted {
+		u := mustPlacer(t, r)
+		layout, err := u.Place(rand.New(rand.NewPCG(4, 4)))
+		require.NoError(t, err)
+		b := &budgeted{Density: NewDensity(r, cfg, u, rand.New(rand.NewPCG(5, 5)))}
+		_, err = Solo(context.Background(), r, b, layout)
+		require.NoError(t, err)
+		return b
+	}
+	t.Run("at or above the budget, or 0, it changes nothing", func(t *testing.T) {
+		r := battleship.DefaultRules()
+		if race.Enabled {
+			r = smallRules(t)
+		}
+		base := DefaultGreedyConfig()
+		want := play(t, r, base)
+		for _, probe := range []time.Duration{base.Budget, 2 * base.Budget} {
+			cfg := base
+			cfg.ProbeBudget = probe
+			got := play(t, r, cfg)
+			require.Equal(t, want.cells, got.cells, "probe %v", probe)
+			require.Equal(t, want.Stats(), got.Stats(), "probe %v", probe)
+		}
+	})
+	t.Run("the first count and those after a break in the first pass", func(t *testing.T) {
+		if race.Enabled {
+			t.Skip("10x10 counts: slow under -race")
+		}
+		cfg := DefaultGreedyConfig()
+		cfg.ProbeBudget = 12 * time.Millisecond
+		b := play(t, battleship.DefaultRules(), cfg)
+		require.Equal(t, cfg.ProbeBudget, b.budgets[0], "a game's first count")
+		for i, m := range b.methods[:len(b.methods)-1] {
+			if m == MethodExact {
+				require.Equal(t, cfg.Budget, b.budgets[i+1], "after the exact move %d", i)
+			}
+		}
+		st := b.Stats()
+		require.Positive(t, st.Exact)
+		require.Positive(t, st.Sampled, "the opening's counts break 12 ms")
+		require.Contains(t, b.budgets, cfg.Budget)
+	})
+	t.Run("budget", func(t *testing.T) {
+		tests := []struct {
+			probe   time.Duration
+			counted bool
+			want    time.Duration
+		}{
+			{0, false, 50 * time.Millisecond},
+			{0, true, 50 * time.Millisecond},
+			{12 * time.Millisecond, false, 12 * time.Millisecond},
+			{12 * time.Millisecond, true, 50 * time.Millisecond},
+			{time.Second, false, 50 * time.Millisecond},
+		}
+		for _, tt := range tests {
+			cfg := DefaultGreedyConfig()
+			cfg.ProbeBudget = tt.probe
+			d := NewDensity(battleship.DefaultRules(), cfg, nil, rand.New(rand.NewPCG(1, 1)))
+			d.counted = tt.counted
+			require.Equal(t, tt.want, d.budget(), "probe %v, counted %v", tt.probe, tt.counted)
+		}
+	})
 }
