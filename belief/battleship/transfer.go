@@ -46,6 +46,7 @@ type counter struct {
 	reuse   *enumCache
 	keepAll bool // keep the profiles of every boundary (for a Counter)
 	compact bool // run passes 3 and 4 on compact vectors even with one limb (the reference)
+	hashed  bool // pass 1 finds every profile in a hash table (the tests' reference for grouped.go)
 	// spanMode: pass 2 also records what the span passes need (sp) and
 	// keeps the masks of the row ends only.
 	spanMode bool
@@ -366,6 +367,10 @@ func (d *counter) forwardSupports() error {
 	var kbuf [2][]key
 	fwdArena, trArena, keyArena := arena[uint64]{}, arena[uint32]{}, arena[key]{}
 	rules := newCellRules(d)
+	gp := newGroupPass(d)
+	if d.hashed {
+		gp = nil
+	}
 	for t := start; t < n; t++ {
 		if err := d.ctx.Err(); err != nil {
 			return err
@@ -390,33 +395,20 @@ func (d *counter) forwardSupports() error {
 		}
 		nsf := fwdArena.grab(2 * len(keys) * pw)
 		tr := trArena.alloc(2 * len(keys))
-		idx.reset(len(keys) + len(keys)/4)
-		for i, k := range keys {
-			m := sf[i*pw : (i+1)*pw]
-			if maskZero(m) {
-				continue
-			}
-			rr := cs.rules(d, k)
-			for oi := range 2 {
-				nk, ship, ok := cs.child(d, k, rr, oi)
-				if !ok {
-					continue
-				}
-				j, seen := idx.find(nk, nkeys)
-				if !seen {
-					j = int32(len(nkeys))
-					nkeys = append(nkeys, nk)
-					idx.put(j, nkeys)
-					nsf = nsf[:len(nsf)+pw] // zeroed by grab
-					if len(nkeys) == maxKeys+1 {
-						// The charge below cannot pass any more: fail now.
-						d.failKeys = len(nkeys)
-						return d.charge(int64(len(nkeys)) * workPerState)
-					}
-				}
-				tr[2*i+oi] = uint32(j+1)<<6 | uint32(ship)
-				d.orShiftUp(nsf[int(j)*pw:(int(j)+1)*pw], m, ship)
-			}
+		// A step makes the layer with the groups of profiles that only its
+		// cell changes (grouped.go), but at a row end whose profiles are
+		// merged with their mirror images, which change every column: there
+		// a hash table finds the profiles made before.
+		var ok bool
+		if gp != nil && !(cs.rowEnd && d.mirror) {
+			nkeys, nsf, ok = gp.step(d, t, &cs, keys, sf, tr, nkeys, nsf, maxKeys)
+		} else {
+			nkeys, nsf, ok = d.hashStep(&idx, &cs, keys, sf, tr, nkeys, nsf, maxKeys)
+		}
+		if !ok {
+			// The layer has more profiles than the budget left allows.
+			d.failKeys = len(nkeys)
+			return d.charge(int64(len(nkeys)) * workPerState)
 		}
 		if err := d.charge(int64(len(nkeys)) * workPerState); err != nil {
 			d.failKeys = len(nkeys)
@@ -444,6 +436,43 @@ func (d *counter) forwardSupports() error {
 		d.done = t + 1
 	}
 	return nil
+}
+
+// hashStep makes layer t+1 of pass 1 from the profiles keys (forward
+// supports sf) of layer t, with cell step cs, finding the profiles made
+// before in the table idx: the new profiles are appended to nkeys, their
+// supports to nsf (zeroed room for two per profile of keys), the
+// transitions written to tr. ok is false, with the layer as far as it
+// was made, once it holds maxKeys+1 profiles (never when maxKeys < 0).
+func (d *counter) hashStep(idx *keyTable, cs *cellStep, keys []key, sf []uint64, tr []uint32, nkeys []key, nsf []uint64, maxKeys int) (_ []key, _ []uint64, ok bool) {
+	pw := d.pw
+	idx.reset(len(keys) + len(keys)/4)
+	for i, k := range keys {
+		m := sf[i*pw : (i+1)*pw]
+		if maskZero(m) {
+			continue
+		}
+		rr := cs.rules(d, k)
+		for oi := range 2 {
+			nk, ship, ok := cs.child(d, k, rr, oi)
+			if !ok {
+				continue
+			}
+			j, seen := idx.find(nk, nkeys)
+			if !seen {
+				j = int32(len(nkeys))
+				nkeys = append(nkeys, nk)
+				idx.put(j, nkeys)
+				nsf = nsf[:len(nsf)+pw] // zeroed by grab
+				if len(nkeys) == maxKeys+1 {
+					return nkeys, nsf, false
+				}
+			}
+			tr[2*i+oi] = uint32(j+1)<<6 | uint32(ship)
+			d.orShiftUp(nsf[int(j)*pw:(int(j)+1)*pw], m, ship)
+		}
+	}
+	return nkeys, nsf, true
 }
 
 // cellRules tables the rules of the cells of pass 1 per (row end,

@@ -1,0 +1,91 @@
+package bsbelief
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/race"
+)
+
+// TestGroupedStepsMatchHashSteps holds pass 1's grouped steps (grouped.go)
+// to the hash table they replace: at every boundary the same profiles,
+// each with the same forward supports and the same transitions (the
+// profiles they lead to and the ships they finish), in whatever order,
+// on random games, symmetric marks (rows merged with their mirror
+// images, where the two kinds of step alternate) and the budget's early
+// stop.
+func TestGroupedStepsMatchHashSteps(t *testing.T) {
+	var positions []*battleship.Position
+	every := 5 // positions of a game
+	if race.Enabled {
+		every = 20
+	}
+	for _, r := range []*battleship.Rules{
+		mustRules(t, grid.MustBoard(6, 6, nil), 3, 2, 2, 1),
+		mustRules(t, grid.MustBoard(5, 7, nil), 3, 2, 1, 1),
+		mustRules(t, grid.MustBoard(1, 9, nil), 2, 1),
+		mustRules(t, grid.MustBoard(2, 6, nil), 2, 1, 1),
+		manyVectorRules(t),
+	} {
+		for i, pos := range gamePositions(t, r, 1, 5) {
+			if i%every == 0 {
+				positions = append(positions, pos)
+			}
+		}
+		for seed := range uint64(6) {
+			positions = append(positions, mirroredMarks(r, seed, int(seed%7), int(seed%3), seed%2 == 0, true))
+		}
+	}
+	if !race.Enabled { // seconds under the race detector
+		positions = append(positions, battleship.NewPosition(mustRules(t, grid.MustBoard(8, 8, nil), 4, 3, 2, 1)))
+	}
+	for i, pos := range positions {
+		for _, maxWork := range []int64{0, 20_000} {
+			t.Run(fmt.Sprintf("%d/budget=%d", i, maxWork), func(t *testing.T) {
+				want, wantErr := passOne(t, pos, true, maxWork)
+				got, gotErr := passOne(t, pos, false, maxWork)
+				require.Equal(t, wantErr, gotErr)
+				require.Equal(t, want.done, got.done)
+				require.Equal(t, want.failKeys, got.failKeys)
+				require.Equal(t, want.states, got.states)
+				require.Equal(t, want.work, got.work)
+				for b := 0; b <= want.done; b++ {
+					require.Equal(t, boundary(want, b), boundary(got, b), "%s: boundary %d", pos.Text(), b)
+				}
+			})
+		}
+	}
+}
+
+// passOne runs pass 1 of pos, keeping every boundary, with the hash
+// table alone or with the grouped steps.
+func passOne(t *testing.T, pos *battleship.Position, hashed bool, maxWork int64) (*counter, error) {
+	t.Helper()
+	pr, err := newProblem(pos)
+	require.NoError(t, err)
+	d := &counter{problem: pr, m: 1, ctx: context.Background(), mirror: pr.symmetric, keepAll: true, hashed: hashed, maxWork: maxWork}
+	return d, d.forwardSupports()
+}
+
+// boundary describes boundary b of pass 1 by profile: its forward
+// supports and, below the last boundary, its transitions.
+func boundary(d *counter, b int) map[key]string {
+	out := make(map[key]string, len(d.keys[b]))
+	for i, k := range d.keys[b] {
+		s := fmt.Sprint(d.fwd[b][i*d.pw : (i+1)*d.pw])
+		if b < d.done {
+			for oi := range 2 {
+				if x := d.trans[b][2*i+oi]; x != 0 {
+					s += fmt.Sprintf(" %x/%d", d.keys[b+1][int(x>>6)-1], x&63)
+				}
+			}
+		}
+		out[k] = s
+	}
+	return out
+}
