@@ -29,6 +29,8 @@ package bsbelief
 // order of the profiles in a layer changes nothing that a count
 // returns: only sums over them.
 
+import "slices"
+
 // groupPass is the memory of pass 1's grouped steps, reused from cell to
 // cell (not safe for concurrent use).
 type groupPass struct {
@@ -47,6 +49,10 @@ type groupPass struct {
 	// order's permutation and scratch.
 	perm, tmp []int32
 	cnt       []int32
+	// A split step: the other workers' memory, and for such a worker
+	// the buffer it makes its profiles in.
+	sub  []*groupPass
+	ownK []key
 }
 
 // groupChild is one transition of a group, kept until the group's
@@ -76,7 +82,8 @@ func newGroupPass(d *counter) *groupPass {
 // the layer is in no order, and is sorted by every column.
 func (g *groupPass) order(d *counter, t int, keys []key) []int32 {
 	n, w, c := len(keys), d.w, t%d.w
-	g.perm, g.tmp = grow(g.perm, n, 0), grow(g.tmp, n, 0)
+	// Grown as append grows (the layers grow cell by cell).
+	g.perm, g.tmp = slices.Grow(g.perm[:0], n)[:n], slices.Grow(g.tmp[:0], n)[:n]
 	perm := g.perm
 	for i := range perm {
 		perm[i] = int32(i)
@@ -119,18 +126,100 @@ func (g *groupPass) sortBy(keys []key, col int) {
 
 // step makes layer t+1 of pass 1 as hashStep does (same arguments and
 // results), walking the parents in order S(c) (order) and making the
-// layer in that order.
+// layer in that order. Without a budget a large layer is split over d's
+// workers at group boundaries: each walks its range of groups, and the
+// layer is their concatenation in range order, the serial layer itself
+// (so pass 1 makes the same layers for any number of workers).
 func (g *groupPass) step(d *counter, t int, cs *cellStep, keys []key, sf []uint64, tr []uint32, nkeys []key, nsf []uint64, maxKeys int) (_ []key, _ []uint64, ok bool) {
+	lm := g.localMask(d, cs.c)
+	perm := g.order(d, t, keys)
+	k := 1
+	if maxKeys < 0 {
+		k = d.parts(16 * len(keys)) // a parent costs about as much as 8 span entries per way, as in pass 2
+	}
+	if k == 1 {
+		return g.walk(d, cs, lm, perm, keys, sf, tr, nkeys, nsf, maxKeys)
+	}
+	b := groupBounds(perm, keys, lm, k)
+	cs.fill(d) // the workers read the rules table: fill it first
+	for len(g.sub) < k-1 {
+		g.sub = append(g.sub, newGroupPass(d))
+	}
+	// Range p makes at most two profiles per parent: the first into
+	// nkeys and nsf, the others their profiles into their own buffer
+	// and their supports in place in nsf, from index 2*b[p] on (their
+	// transitions counting from there); they are moved down after.
+	pw := d.pw
+	nsf = nsf[:2*len(keys)*pw]
+	made := make([]int, k)
+	runParts(b, func(p, lo, hi int) {
+		a := 2 * lo
+		if p == 0 {
+			nkeys, _, _ = g.walk(d, cs, lm, perm[lo:hi], keys, sf, tr, nkeys, nsf[:0:2*hi*pw], -1)
+			made[0] = len(nkeys)
+			return
+		}
+		w := g.sub[p-1]
+		w.ownK, _, _ = w.walk(d, cs, lm, perm[lo:hi], keys, sf, tr, w.ownK[:0], nsf[a*pw:a*pw:2*hi*pw], -1)
+		made[p] = len(w.ownK)
+	})
+	n := made[0]
+	for p := 1; p < k; p++ {
+		a := 2 * b[p]
+		nkeys = append(nkeys, g.sub[p-1].ownK...)
+		copy(nsf[n*pw:], nsf[a*pw:(a+made[p])*pw])
+		// Zeroed room again for the arena's next layer; the range's
+		// transitions count from its start.
+		clear(nsf[(n+made[p])*pw : (a+made[p])*pw])
+		off := uint32(n) << 6
+		for _, i := range perm[b[p]:b[p+1]] {
+			for e := 2 * i; e < 2*i+2; e++ {
+				if tr[e] != 0 {
+					tr[e] += off
+				}
+			}
+		}
+		n += made[p]
+	}
+	return nkeys, nsf[:n*pw], true
+}
+
+// localMask returns the key with the bytes of the local key's columns
+// (cl = c-1 cyclically, and c) all ones.
+func (g *groupPass) localMask(d *counter, c int) key {
+	var lm key
+	lm.set((c+d.w-1)%d.w, 0xff)
+	lm.set(c, 0xff)
+	return lm
+}
+
+// groupBounds cuts the parents perm into k ranges of about equal size
+// that start at a group (parents that differ outside the local key lm).
+func groupBounds(perm []int32, keys []key, lm key, k int) []int {
+	n := len(perm)
+	gk := func(x int) key { y := keys[perm[x]]; return key{lo: y.lo &^ lm.lo, hi: y.hi &^ lm.hi} }
+	b := make([]int, k+1)
+	b[k] = n
+	for p := 1; p < k; p++ {
+		x := max(b[p-1], n*p/k)
+		for x > 0 && x < n && gk(x) == gk(x-1) {
+			x++
+		}
+		b[p] = x
+	}
+	return b
+}
+
+// walk makes the profiles of the parents perm (whole groups, in order
+// S(c)) into nkeys and nsf (see step).
+func (g *groupPass) walk(d *counter, cs *cellStep, lm key, perm []int32, keys []key, sf []uint64, tr []uint32, nkeys []key, nsf []uint64, maxKeys int) (_ []key, _ []uint64, ok bool) {
 	pw, nc, c := d.pw, g.nc, cs.c
 	cl := (c + d.w - 1) % d.w
-	var lm key // the codes of columns cl and c
-	lm.set(cl, 0xff)
-	lm.set(c, 0xff)
 	g.nkeys, g.nsf = nkeys, nsf
 	defer func() { g.nkeys, g.nsf = nil, nil }()
 	var cur key // the current group: its parents without columns cl and c
 	open := false
-	for _, i32 := range g.order(d, t, keys) {
+	for _, i32 := range perm {
 		i := int(i32)
 		m := sf[i*pw : (i+1)*pw]
 		if maskZero(m) {
@@ -180,7 +269,7 @@ func (g *groupPass) flush(d *counter, sf []uint64, tr []uint32, maxKeys int) boo
 	for _, lk := range used {
 		g.slot[lk] = int32(len(g.nkeys))
 		g.nkeys = append(g.nkeys, g.keyOf[lk])
-		g.nsf = g.nsf[:len(g.nsf)+pw] // zeroed by grab
+		g.nsf = append(g.nsf, make([]uint64, pw)...)
 		if len(g.nkeys) == maxKeys+1 {
 			ok = false
 			break

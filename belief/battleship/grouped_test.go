@@ -18,7 +18,7 @@ import (
 // profiles they lead to and the ships they finish), in whatever order,
 // on random games, symmetric marks (rows merged with their mirror
 // images, where the two kinds of step alternate) and the budget's early
-// stop.
+// stop, with every layer split over three workers too.
 func TestGroupedStepsMatchHashSteps(t *testing.T) {
 	var positions []*battleship.Position
 	every := 5 // positions of a game
@@ -47,15 +47,17 @@ func TestGroupedStepsMatchHashSteps(t *testing.T) {
 	for i, pos := range positions {
 		for _, maxWork := range []int64{0, 20_000} {
 			t.Run(fmt.Sprintf("%d/budget=%d", i, maxWork), func(t *testing.T) {
-				want, wantErr := passOne(t, pos, true, maxWork)
-				got, gotErr := passOne(t, pos, false, maxWork)
-				require.Equal(t, wantErr, gotErr)
-				require.Equal(t, want.done, got.done)
-				require.Equal(t, want.failKeys, got.failKeys)
-				require.Equal(t, want.states, got.states)
-				require.Equal(t, want.work, got.work)
-				for b := 0; b <= want.done; b++ {
-					require.Equal(t, boundary(want, b), boundary(got, b), "%s: boundary %d", pos.Text(), b)
+				want, wantErr := passOne(t, pos, true, maxWork, 1)
+				for _, workers := range []int{1, 3} {
+					got, gotErr := passOne(t, pos, false, maxWork, workers)
+					require.Equal(t, wantErr, gotErr)
+					require.Equal(t, want.done, got.done)
+					require.Equal(t, want.failKeys, got.failKeys)
+					require.Equal(t, want.states, got.states)
+					require.Equal(t, want.work, got.work)
+					for b := 0; b <= want.done; b++ {
+						require.Equal(t, boundary(want, b), boundary(got, b), "%s: %d workers, boundary %d", pos.Text(), workers, b)
+					}
 				}
 			})
 		}
@@ -63,12 +65,14 @@ func TestGroupedStepsMatchHashSteps(t *testing.T) {
 }
 
 // passOne runs pass 1 of pos, keeping every boundary, with the hash
-// table alone or with the grouped steps.
-func passOne(t *testing.T, pos *battleship.Position, hashed bool, maxWork int64) (*counter, error) {
+// table alone or with the grouped steps, every layer split over the
+// workers (without a budget).
+func passOne(t *testing.T, pos *battleship.Position, hashed bool, maxWork int64, workers int) (*counter, error) {
 	t.Helper()
 	pr, err := newProblem(pos)
 	require.NoError(t, err)
 	d := &counter{problem: pr, m: 1, ctx: context.Background(), mirror: pr.symmetric, keepAll: true, hashed: hashed, maxWork: maxWork}
+	d.setWorkers(CountOptions{Workers: workers, splitMin: 1})
 	return d, d.forwardSupports()
 }
 

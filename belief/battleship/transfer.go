@@ -537,6 +537,19 @@ func (cs *cellStep) rules(d *counter, k key) uint64 {
 	return rr
 }
 
+// fill computes every entry of the step's rules table, which rules
+// otherwise fills as it meets them: the table can then be read by
+// several goroutines.
+func (cs *cellStep) fill(d *counter) {
+	for up := range cs.nc {
+		for left := range cs.nc {
+			if cs.tab != nil && cs.tab[up*cs.nc+left] == 0 {
+				cs.tab[up*cs.nc+left] = packRules(d.cellRules(uint8(up), uint8(left), cs.rowEnd, cs.st))
+			}
+		}
+	}
+}
+
 // child returns the profile that way oi of rules rr makes from k and
 // the ship it finishes, ok false when that way is not allowed.
 func (cs *cellStep) child(d *counter, k key, rr uint64, oi int) (nk key, ship int, ok bool) {
