@@ -92,7 +92,7 @@ func NewAdmiral(rules *submarine.Rules, cfg AdmiralConfig, rng *rand.Rand) *Admi
 }
 
 func newAdmiral(rules *submarine.Rules, cfg AdmiralConfig, rng *rand.Rand, sh *admiralShared) *Admiral {
-	a := &Admiral{rules: rules, cfg: cfg, rng: rng, shared: sh}
+	a := &Admiral{rules: rules, cfg: cfg, rng: rng, shared: sh, learnt: sh.corpus}
 	a.enemyS = belief.NewShips(rules)
 	a.ownS = belief.NewShips(rules)
 	if cfg.Belief.MaxJoint > 0 {

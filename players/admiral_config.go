@@ -203,6 +203,13 @@ type AdmiralBelief struct {
 	// prior, a mixture with the uniform prior (0: uniform, the belief's own
 	// weighting). 0 to 1. Default 0.5.
 	SpreadWeight float64 `mapstructure:"spread_weight" tune:"0,1"`
+	// EnemyPrior is an enemy placement prior learnt from a corpus of
+	// replays (kaisen placements): by fleet index, how many of the corpus's
+	// games the ship started on each cell of the board (row-major, rocks
+	// 0). It weighs the enemy placements as admiral-series' prior learnt
+	// over a series does (learntPrior), from the first game on, on top of
+	// the spread prior. Empty (the default): none.
+	EnemyPrior [][]int `mapstructure:"enemy_prior"`
 }
 
 // AdmiralOpponent recognises the kind of enemy from its actions in the
@@ -275,7 +282,7 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Model:     AdmiralModel{Flee: 1, Sure: 0.959, Attack: 0.113, Refuge: 0},
 		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854, Solve: true, Nodes: 3000},
 		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 4, Aware: 0.5, Candidates: 20000},
-		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5},
+		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5, EnemyPrior: [][]int{}},
 		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
 			Model: true, Epsilon: 0.05, ExploitMin: 0.8, ExploitSupport: 0.05, ExploitDepth: 6, ExploitNodes: 2000},
 	}
@@ -328,6 +335,12 @@ func (c *AdmiralConfig) Validate() error {
 	check(b.Particles >= 10 && b.Particles <= 1_000_000, "belief.particles %d: want 10 to 1000000", b.Particles)
 	check(b.Spread >= 0 && b.Spread <= 16, "belief.spread %d: want 0 to 16", b.Spread)
 	check(b.SpreadWeight >= 0 && b.SpreadWeight <= 1, "belief.spread_weight %g: want 0 to 1", b.SpreadWeight)
+	check(len(b.EnemyPrior) <= submarine.MaxShips, "belief.enemy_prior: %d ships, at most %d", len(b.EnemyPrior), submarine.MaxShips)
+	for i, row := range b.EnemyPrior {
+		for c, n := range row {
+			check(n >= 0 && n <= 1_000_000_000, "belief.enemy_prior: ship %d, cell %d: count %d, want 0 to 1000000000", i, c, n)
+		}
+	}
 	o := c.Opponent
 	check(o.MinActions >= 1 && o.MinActions <= 100000, "opponent.min_actions %d: want 1 to 100000", o.MinActions)
 	check(o.Mover >= 0 && o.Mover <= 1, "opponent.mover %g: want 0 to 1", o.Mover)
@@ -352,6 +365,11 @@ func buildAdmiral(rules *submarine.Rules, load Loader) (Factory, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, err
 	}
+	corpus, err := corpusPrior(rules, cfg.Belief.EnemyPrior)
+	if err != nil {
+		return nil, err
+	}
 	sh := newAdmiralShared(rules, cfg) // read-only, shared by every game
+	sh.corpus = corpus
 	return func(rng *rand.Rand) Player { return newAdmiral(rules, cfg, rng, sh) }, nil
 }

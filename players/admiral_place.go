@@ -19,6 +19,7 @@ type admiralShared struct {
 	riskNear []float64       // probability that a first attack splashes the cell
 	prior    *spreadPrior    // the enemy placement prior's counts
 	solver   *endgame.Solver // exact play once everything is known (nil: off)
+	corpus   *learntPrior    // the enemy placement prior of belief.enemy_prior (nil: none)
 
 	// Every placement with its cumulative weight, when there are at most
 	// placement.candidates of them (computed once, on the first Place).

@@ -1,6 +1,7 @@
 package players
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -65,6 +66,41 @@ func (lp *learntPrior) at(b *grid.Board, t uint64, ships []int, disp *[submarine
 	return q
 }
 
+// corpusPrior is the learnt prior of belief.enemy_prior (counts by fleet
+// index, by cell), nil when it is empty; an error names what does not fit
+// the rules.
+func corpusPrior(r *submarine.Rules, counts [][]int) (*learntPrior, error) {
+	if len(counts) == 0 {
+		return nil, nil
+	}
+	b := r.Board
+	if len(counts) != len(r.Fleet) {
+		return nil, fmt.Errorf("admiral: belief.enemy_prior: %d ships, the fleet has %d", len(counts), len(r.Fleet))
+	}
+	lp := &learntPrior{cells: b.Usable().Count()}
+	for i, row := range counts {
+		if len(row) != b.Size() {
+			return nil, fmt.Errorf("admiral: belief.enemy_prior: ship %d has %d cells, the board %d", i, len(row), b.Size())
+		}
+		for c, n := range row {
+			if n == 0 {
+				continue
+			}
+			if n < 0 || !b.IsUsable(grid.Cell(c)) {
+				return nil, fmt.Errorf("admiral: belief.enemy_prior: ship %d, cell %d: count %d on a rock or below 0", i, c, n)
+			}
+			lp.seen[i][c] = float64(n)
+			lp.games[i] += float64(n)
+			lp.any = true
+		}
+	}
+	if !lp.any {
+		return nil, nil
+	}
+	lp.update(b)
+	return lp, nil
+}
+
 // SeriesAdmiral ("admiral-series") is admiral that learns the enemy's
 // placement over a series (arena.Learner): after each game it records the
 // initial cell of every enemy ship it hit, and from the second game on its
@@ -85,6 +121,9 @@ var _ Player = (*SeriesAdmiral)(nil)
 func NewSeriesAdmiral(rules *submarine.Rules, build func(rng *rand.Rand) *Admiral, rng *rand.Rand) *SeriesAdmiral {
 	s := &SeriesAdmiral{build: build, prior: &learntPrior{cells: rules.Board.Usable().Count()}}
 	s.NewGame(rng)
+	if c := s.Admiral.shared.corpus; c != nil {
+		*s.prior = *c // the series learns on top of belief.enemy_prior
+	}
 	return s
 }
 

@@ -186,6 +186,7 @@ func commands(e *env) []*cobra.Command {
 		newPlayCmd(e),
 		newMatchCmd(e),
 		newReplayCmd(e),
+		newPlacementsCmd(e),
 		newBenchCmd(e),
 		newCountCmd(e),
 		newShotsCmd(e),
