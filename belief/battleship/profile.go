@@ -205,7 +205,9 @@ func (k *key) set(j int, v uint8) {
 // map for 16-byte keys, and reset by clearing one slice). Each slot also
 // holds 32 bits of its key's hash, so that a probe reads the key itself
 // only when they match. It is kept at most half full (put grows it), and
-// small: its random accesses are most of the first pass's time.
+// small: its random accesses cost most where it is used on large layers
+// (pass 1 uses it only at row ends merged with mirror images, grouped.go,
+// and where the cell rules are not tabled).
 type keyTable struct {
 	slots []uint64 // hash bits<<32 | index+1, 0 = empty
 	shift uint     // slot = hash >> shift

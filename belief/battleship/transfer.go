@@ -15,7 +15,7 @@ import (
 // counter runs the programme with m limbs per number. It works in four
 // passes:
 //
-//  1. enumerate the profiles boundary by boundary (a hash map per boundary),
+//  1. enumerate the profiles boundary by boundary (in groups, grouped.go),
 //     with the transition table and, per profile, the set of fleet vectors
 //     a with F[a] > 0 (a bit mask: sums of positive numbers never cancel, so
 //     supports propagate exactly as masks);
