@@ -25,7 +25,8 @@ type DensityConfig struct {
 	// count that broke its budget in its first pass, and for the first
 	// count of a game: such counts were never seen to fit Budget (the
 	// first count that fits follows one whose first pass did), so they
-	// are abandoned sooner. 0: Budget for every count.
+	// are abandoned sooner. 0: Budget for every count. Default 12ms
+	// (greedy: 0).
 	ProbeBudget time.Duration `mapstructure:"probe_budget"`
 	// WorkPerMS is the calibration: counting-programme word operations per
 	// millisecond of one core (BenchmarkCountWork measures it). Default 100000.
@@ -64,11 +65,14 @@ type DensityConfig struct {
 func (c DensityConfig) placementStyle() string { return c.Placement }
 
 // DefaultDensityConfig is the built-in configuration (equal to
-// configs/density.yaml). The lookahead is off (Lookahead 0): its gain
-// over the greedy choice is not established yet (docs/battleship.md);
-// LookaheadWeight and LookaheadBudget are what lookahead: N uses.
+// configs/density.yaml): greedy's, with ProbeBudget 12ms (its p99 per
+// shot within issue 14's 20 ms; docs/battleship.md, "What the slow shots
+// are"). The lookahead is off (Lookahead 0): its gain over the greedy
+// choice is not established yet (docs/battleship.md); LookaheadWeight and
+// LookaheadBudget are what lookahead: N uses.
 func DefaultDensityConfig() DensityConfig {
 	c := DefaultGreedyConfig()
+	c.ProbeBudget = 12 * time.Millisecond
 	c.LookaheadWeight, c.LookaheadBudget = 1, 20*time.Millisecond
 	return c
 }
