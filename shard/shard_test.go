@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -257,10 +258,18 @@ func TestMergeMatchAudit(t *testing.T) {
 	_, err = MergeMatch([]Match{part(2), plain})
 	require.ErrorIs(t, err, ErrMismatch)
 	assert.Contains(t, err.Error(), "audited")
-	bad := part(0)
-	bad.Audit.Summary.Players[1].Classes[audit.ForcedDraw] = 5
-	_, err = MergeMatch([]Match{bad})
-	require.ErrorIs(t, err, ErrFormat)
+	for _, spoil := range []func(a *arena.AuditSummary){
+		func(a *arena.AuditSummary) { a.Players[1].Classes[audit.ForcedDraw] = 5 },
+		func(a *arena.AuditSummary) { a.Players[0].Forced[0].Seat = 5 }, // would index the fleets out of range
+		func(a *arena.AuditSummary) { a.Players[1].Missed[0].Point.Turn = -1 },
+		func(a *arena.AuditSummary) { a.Thrown[0].Player = "p3" },
+		func(a *arena.AuditSummary) { a.Known = 3 },
+	} {
+		bad := part(0)
+		spoil(&bad.Audit.Summary)
+		_, err = MergeMatch([]Match{bad})
+		require.ErrorIs(t, err, ErrFormat)
+	}
 	other := part(0)
 	other.Audit.Rules.DrawLimit = 7
 	_, err = MergeMatch([]Match{part(2), other})
@@ -312,4 +321,34 @@ func ExampleSpec_Range() {
 	// shard 1/3: games 0..2
 	// shard 2/3: games 3..5
 	// shard 3/3: games 6..9
+}
+
+// FuzzMergeMatch: no result line makes merging a match (and reading its
+// audit as kaisen merge prints it) panic.
+func FuzzMergeMatch(f *testing.F) {
+	s := arena.Summary{Game: "submarine", P1: "a", P2: "b", Games: 2, Draws: 2, Actions: 20,
+		Lengths: []int32{10, 10}, Audit: auditOf(0)}
+	seed, err := json.Marshal(MatchOf(&s))
+	require.NoError(f, err)
+	f.Add(string(seed))
+	f.Add(`{"games":1,"draws":1,"lengths":[[5,1]],"audit":{"rules":{"width":99},"summary":{}}}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		var m Match
+		if json.Unmarshal([]byte(data), &m) != nil {
+			return
+		}
+		sum, err := MergeMatch([]Match{m})
+		if err != nil || sum.Audit == nil {
+			return
+		}
+		a := sum.Audit
+		for _, g := range append(slices.Clone(a.Thrown), a.Unproved...) {
+			_ = g.Throw.Describe(a.Rules)
+		}
+		for pl := range a.Players {
+			for _, pt := range append(slices.Clone(a.Players[pl].Forced), a.Players[pl].Missed...) {
+				_, _ = pt.Material(), pt.Value()
+			}
+		}
+	})
 }

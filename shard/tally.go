@@ -159,6 +159,20 @@ func (m *Match) check() error {
 		if n != a.Games {
 			return fmt.Errorf("%w: audit classes of p%d count %d games, not %d", ErrFormat, pl+1, n, a.Games)
 		}
+		for _, l := range [][]arena.AuditedPoint{a.Players[pl].Forced, a.Players[pl].Missed} {
+			for _, pt := range l {
+				if pt.Seat != 0 && pt.Seat != 1 || pt.Point.Turn != 0 && pt.Point.Turn != 1 {
+					return fmt.Errorf("%w: audit of game %d: seat %d, turn %d (want 0 or 1)", ErrFormat, pt.Index, pt.Seat, pt.Point.Turn)
+				}
+			}
+		}
+	}
+	for _, l := range [][]arena.AuditedGame{a.Thrown, a.Unproved} {
+		for _, g := range l {
+			if g.Player != "p1" && g.Player != "p2" {
+				return fmt.Errorf("%w: audit of game %d: player %q (want p1 or p2)", ErrFormat, g.Index, g.Player)
+			}
+		}
 	}
 	return nil
 }

@@ -71,7 +71,7 @@ or copy its belief section into your own weights file.`,
 // placementStats are the placements of one player found in a corpus.
 type placementStats struct {
 	rules   *submarine.Rules
-	form    replay.SubmarineRules // the rules as recorded, to compare replays
+	form    replay.SubmarineRules // the rules as recorded, to compare the replays' boards and fleets
 	games   int                   // placements counted
 	replays int                   // submarine replays read
 	skipped int                   // other games' replays
@@ -164,8 +164,8 @@ func readPlacements(player string, args []string) (*placementStats, error) {
 			for i := range s.counts {
 				s.counts[i] = make([]int, s.rules.Board.Size())
 			}
-		} else if !reflect.DeepEqual(s.form, rp.Header.Rules) {
-			return nil, usageError("%s: other rules than the replays before it (a prior is for one board and fleet)", path)
+		} else if !sameBoardAndFleet(s.form, rp.Header.Rules) {
+			return nil, usageError("%s: another board or fleet than the replays before it (a prior is for one board and fleet)", path)
 		}
 		for seat, who := range rp.Header.Players {
 			if who.Name != player {
@@ -183,6 +183,13 @@ func readPlacements(player string, args []string) (*placementStats, error) {
 			strings.Join(slices.Sorted(maps.Keys(s.others)), ", "))
 	}
 	return s, nil
+}
+
+// sameBoardAndFleet reports whether two replays' rules have the same board
+// and fleet: the draw limit does not change where a player places.
+func sameBoardAndFleet(a, b replay.SubmarineRules) bool {
+	a.DrawLimit, b.DrawLimit = 0, 0
+	return reflect.DeepEqual(a, b)
 }
 
 func runPlacements(e *env, f *placementsFlags, args []string) error {

@@ -87,6 +87,14 @@ func TestPlacements(t *testing.T) {
 func TestPlacementsRefusals(t *testing.T) {
 	dir := replayDir(t, "--p1", "random", "--p2", "simple", "-n", "2", "--seed", "1")
 	bs := replayDir(t, "--game", "battleship", "-n", "1", "--seed", "1")
+	rules := filepath.Join(t.TempDir(), "r.yaml")
+	require.NoError(t, os.WriteFile(rules, []byte("rules:\n  width: 6\n"), 0o644))
+	wide := replayDir(t, "--p1", "random", "--p2", "simple", "-n", "1", "--seed", "1", "--rules", rules)
+	require.NoError(t, os.WriteFile(rules, []byte("rules:\n  draw_limit: 300\n"), 0o644))
+	short := replayDir(t, "--p1", "random", "--p2", "simple", "-n", "1", "--seed", "1", "--rules", rules)
+	code, js, stderr := matchRun(t, context.Background(), "placements", "--player", "simple", dir, short, "--json")
+	require.Equal(t, ExitOK, code, "another draw limit, the same board and fleet: %s", stderr)
+	assert.Contains(t, js, `"games":3`)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -98,6 +106,7 @@ func TestPlacementsRefusals(t *testing.T) {
 		{"player not in the replays", []string{"placements", "--player", "hirota", dir}, ExitUsage, "players found: random, simple"},
 		{"battleship only", []string{"placements", "--player", "gridbot", bs}, 1, "no submarine replay"},
 		{"missing path", []string{"placements", "--player", "x", filepath.Join(dir, "nope")}, 1, "nope"},
+		{"another board", []string{"placements", "--player", "simple", dir, wide}, ExitUsage, "another board or fleet"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := matchRun(t, context.Background(), tc.args...)
