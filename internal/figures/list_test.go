@@ -133,6 +133,9 @@ func figures() []figure {
 		quotes: []quote{{battleship, stdoutLines(1, 5)}, {results, stdoutLines(1, 1)}},
 	})
 
+	// hirota's placements learnt from a corpus of its replays (docs/admiral.md).
+	fs = append(fs, corpusFigure())
+
 	// Battleship on the turn server: a learning house AI over a series.
 	fs = append(fs, serverSeriesFigure())
 
