@@ -54,6 +54,21 @@ func spots(b *grid.Board, l int, forbidden grid.Set) []spot {
 	return out
 }
 
+// Spot is one position of a ship: its cells and its zone (the cells and
+// their neighbours, corners included), where no other ship may lie.
+type Spot struct{ Cells, Zone grid.Set }
+
+// Spots lists every position of a ship of length l on the usable cells of
+// b: horizontal ones, then vertical ones (once for l = 1).
+func Spots(b *grid.Board, l int) []Spot {
+	in := spots(b, l, grid.Set{})
+	out := make([]Spot, len(in))
+	for i, sp := range in {
+		out[i] = Spot{Cells: sp.cells, Zone: sp.zone}
+	}
+	return out
+}
+
 // Placer draws fleet layouts: UniformPlacer, HumanPlacer (NewStylePlacer).
 type Placer interface {
 	Place(rng *rand.Rand) (battleship.Placement, error)
