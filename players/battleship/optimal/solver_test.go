@@ -11,6 +11,7 @@ import (
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
@@ -58,7 +59,7 @@ func TestHandValues(t *testing.T) {
 		{"1x2 one single", 1, 2, []int{1}, 1.5, 1.5},
 		{"1x5 one single", 1, 5, []int{1}, 3, 3},
 		{"2x3 one single", 2, 3, []int{1}, 3.5, 3.5},
-		{"4x4 one single", 4, 4, []int{1}, 8.5, 8.5},
+		{"3x3 one single", 3, 3, []int{1}, 5, 5},
 		// a 2-ship on 1x3: the middle is certain, then one end of two
 		{"1x3 a pair", 3, 1, []int{2}, 2.5, 2.5},
 		// a 2-ship on 1x4 (layouts 01, 12, 23): a middle cell hits with
@@ -185,11 +186,23 @@ func TestRegrets(t *testing.T) {
 // TestOptimalNotAboveGreedy: the optimum never exceeds greedy, nor a
 // policy that shoots the first cell greedy names (another tie-break).
 func TestOptimalNotAboveGreedy(t *testing.T) {
+	notAboveGreedy(t, []board{{3, 5, []int{2, 2}}, {4, 3, []int{3, 2}}, {3, 4, []int{2, 1, 1}}})
+}
+
+// TestOptimalNotAboveGreedyFullSize is TestOptimalNotAboveGreedy on 4x4.
+func TestOptimalNotAboveGreedyFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	notAboveGreedy(t, []board{{4, 4, []int{2, 1}}, {4, 4, []int{2, 1, 1}}, {4, 4, []int{3, 2, 1}}})
+}
+
+type board struct {
+	w, h  int
+	fleet []int
+}
+
+func notAboveGreedy(t *testing.T, boards []board) {
 	first := func(k *Knowledge) []grid.Cell { return Greedy(k)[:1] }
-	for _, tc := range []struct {
-		w, h  int
-		fleet []int
-	}{{4, 4, []int{2, 1}}, {4, 4, []int{2, 1, 1}}, {3, 5, []int{2, 2}}, {4, 3, []int{3, 2}}} {
+	for _, tc := range boards {
 		s := solver(t, tc.w, tc.h, tc.fleet...)
 		o, err := s.Optimal()
 		require.NoError(t, err)
@@ -207,14 +220,17 @@ func TestOptimalNotAboveGreedy(t *testing.T) {
 // of the exact value. Greedy's ties are the bot's (uniform among the cells
 // of equal exact count), so a difference beyond that would be a bug.
 func TestGreedyBot(t *testing.T) {
-	n := 600
-	if testing.Short() {
-		n = 150
-	}
-	for _, tc := range []struct {
-		w, h  int
-		fleet []int
-	}{{3, 4, []int{2, 1}}, {4, 4, []int{3, 2, 1}}} {
+	greedyBot(t, 300, []board{{3, 4, []int{2, 1}}})
+}
+
+// TestGreedyBotFullSize is TestGreedyBot on 4x4 boards, 1000 games each.
+func TestGreedyBotFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	greedyBot(t, 1000, []board{{4, 4, []int{2, 1}}, {4, 4, []int{3, 2, 1}}})
+}
+
+func greedyBot(t *testing.T, n int, boards []board) {
+	for _, tc := range boards {
 		r := rules(t, tc.w, tc.h, tc.fleet...)
 		s, err := New(r, Options{})
 		require.NoError(t, err)
