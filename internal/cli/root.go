@@ -190,6 +190,7 @@ func commands(e *env) []*cobra.Command {
 		newBenchCmd(e),
 		newCountCmd(e),
 		newShotsCmd(e),
+		newOptimalCmd(e),
 		newServeCmd(e),
 		newLoadtestCmd(e),
 		newTuneCmd(e),

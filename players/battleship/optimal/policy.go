@@ -1,10 +1,13 @@
 package bsoptimal
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -203,7 +206,12 @@ func (s *Solver) Regrets(pol Policy, visit func(Visit)) (best, value float64, er
 	level := map[policyKey]*reached{{}: {st: s.start(), p: 1}}
 	for len(level) > 0 {
 		next := map[policyKey]*reached{}
-		for _, r := range level {
+		keys := slices.Collect(maps.Keys(level))
+		slices.SortFunc(keys, func(a, b policyKey) int {
+			return cmp.Or(cmp.Compare(a.shot, b.shot), cmp.Compare(a.hit, b.hit), cmp.Compare(a.sunk, b.sunk))
+		})
+		for _, key := range keys { // in order: the sums and the memo do not depend on map order
+			r := level[key]
 			k := s.knowledge(r.st)
 			cells, err := s.choose(pol, k)
 			if err != nil {
