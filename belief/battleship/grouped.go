@@ -269,7 +269,7 @@ func (g *groupPass) flush(d *counter, sf []uint64, tr []uint32, maxKeys int) boo
 	for _, lk := range used {
 		g.slot[lk] = int32(len(g.nkeys))
 		g.nkeys = append(g.nkeys, g.keyOf[lk])
-		g.nsf = append(g.nsf, make([]uint64, pw)...)
+		g.nsf = g.nsf[:len(g.nsf)+pw] // zeroed room (step)
 		if len(g.nkeys) == maxKeys+1 {
 			ok = false
 			break

@@ -709,14 +709,14 @@ type joinScratch struct {
 // layout sets layer b's offsets for the spans [lo, hi) and sizes its
 // values (not cleared).
 func (sc *joinScratch) layout(b int, lo, hi []int32) {
-	sc.off[b] = grow(sc.off[b], len(lo)+1, 0)
+	sc.off[b] = grow(sc.off[b], len(lo)+1, 2*cap(sc.off[b])) // doubling: few reallocations
 	o := int32(0)
 	for i := range lo {
 		sc.off[b][i] = o
 		o += hi[i] - lo[i]
 	}
 	sc.off[b][len(lo)] = o
-	sc.buf[b] = grow(sc.buf[b], int(o), 0)
+	sc.buf[b] = grow(sc.buf[b], int(o), 2*cap(sc.buf[b]))
 }
 
 // joinGroupValues joins group g on the values (see joinValues) and adds
