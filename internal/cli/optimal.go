@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -16,6 +17,7 @@ import (
 )
 
 type optimalFlags struct {
+	policy    string
 	json      bool
 	maxStates int
 	worst     int
@@ -55,21 +57,30 @@ The search grows exponentially with the board: 4x4 boards take about a
 second, 4x5 with a 2- and a 1-cell ship half a minute, and boards of more
 than 64 cells (10x10) are refused. --max-states bounds the states (about
 100 bytes each); a board that needs more is refused with an error.
+--policy evaluates another policy in greedy's place (its column is named
+after it): entropy-tie (greedy, its ties broken by the entropy of the
+answer: miss, hit, kill), entropy:W (share + W × that entropy, every cell;
+density's entropy_weight), lookahead (share + the expected share of the
+best next shot; density's lookahead with weight 1, every cell).
 --worst K also prints, per board, the K positions where greedy's move
 costs most (reach × extra expected shots), with greedy's cells and the
 optimal ones (cells as [row,col]).
 
 With --json the last line of stdout is
-  {"boards":[{"board":"4x4","fleet":"2,1","layouts":184,"optimal":x,"greedy":y,"gap":d,"gap_pct":p,"hunt":h,"target":t,"tie":b,"states":n},...]}`,
+  {"boards":[{"board":"4x4","fleet":"2,1","layouts":184,"optimal":x,"policy":"greedy","value":y,"gap":d,"gap_pct":p,"hunt":h,"target":t,"tie":b,"states":n,"positions":k,"losing":m},...]}
+(positions: the positions the policy reaches; losing: those where its
+move costs more than 1e-9 shots).`,
 		Example: `  kaisen optimal 4x4:2,1
   kaisen optimal 4x4:2,1 4x4:3,2,1 4x4:2,1,1 --json
-  kaisen optimal 4x4:3,2,1 --worst 3`,
+  kaisen optimal 4x4:3,2,1 --worst 3
+  kaisen optimal 4x4:2,2,1 --policy entropy-tie`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runOptimal(e, &f, args)
 		},
 	}
 	fl := cmd.Flags()
+	fl.StringVar(&f.policy, "policy", "greedy", "the policy compared with the optimum: "+bsoptimal.PolicyNames)
 	addJSONFlag(cmd, &f.json, "print one JSON line instead of the table")
 	fl.IntVar(&f.maxStates, "max-states", bsoptimal.DefaultMaxStates, "refuse a board whose search needs more knowledge states than this")
 	fl.IntVar(&f.worst, "worst", 0, "also print the K positions of each board where greedy loses most")
@@ -82,13 +93,18 @@ type optimalRow struct {
 	Fleet   string  `json:"fleet"`
 	Layouts int     `json:"layouts"`
 	Optimal float64 `json:"optimal"`
-	Greedy  float64 `json:"greedy"`
+	Policy  string  `json:"policy"`
+	Value   float64 `json:"value"`
 	Gap     float64 `json:"gap"`
 	GapPct  float64 `json:"gap_pct"`
 	Hunt    float64 `json:"hunt"`
 	Target  float64 `json:"target"`
 	Tie     float64 `json:"tie"`
 	States  int     `json:"states"`
+	// Positions the policy reaches; Losing, those where its move costs
+	// more than 1e-9 shots.
+	Positions int `json:"positions"`
+	Losing    int `json:"losing"`
 
 	rules *battleship.Rules
 	worst []bsoptimal.Costly
@@ -126,6 +142,10 @@ func runOptimal(e *env, f *optimalFlags, args []string) error {
 	if f.worst < 0 {
 		return usageError("--worst %d: want 0 or more", f.worst)
 	}
+	pol, err := bsoptimal.ParsePolicy(f.policy)
+	if err != nil {
+		return usageError("--policy: %v", err)
+	}
 	var all []*battleship.Rules
 	for _, a := range args {
 		r, err := parseCase(a)
@@ -137,7 +157,7 @@ func runOptimal(e *env, f *optimalFlags, args []string) error {
 	var rows []optimalRow
 	for i, r := range all {
 		start := time.Now()
-		row, err := solveCase(r, f)
+		row, err := solveCase(r, pol, f)
 		if err != nil {
 			return fmt.Errorf("%s: %w", args[i], err)
 		}
@@ -150,7 +170,7 @@ func runOptimal(e *env, f *optimalFlags, args []string) error {
 	return printOptimal(e.stdout, rows)
 }
 
-func solveCase(r *battleship.Rules, f *optimalFlags) (optimalRow, error) {
+func solveCase(r *battleship.Rules, pol bsoptimal.Policy, f *optimalFlags) (optimalRow, error) {
 	s, err := bsoptimal.New(r, bsoptimal.Options{MaxStates: f.maxStates})
 	if err != nil {
 		return optimalRow{}, err
@@ -159,33 +179,37 @@ func solveCase(r *battleship.Rules, f *optimalFlags) (optimalRow, error) {
 		return optimalRow{}, err
 	}
 	states := s.States()
-	l, err := s.Losses(bsoptimal.Greedy, f.worst)
+	l, err := s.Losses(pol, f.worst)
 	if err != nil {
 		return optimalRow{}, err
 	}
+	gap := l.Policy - l.Optimal
+	if math.Abs(gap) < 1e-9 {
+		gap = 0 // rounding, where greedy is optimal: not "-0.0000"
+	}
 	return optimalRow{
 		Board: fmt.Sprintf("%dx%d", r.Board.Width(), r.Board.Height()), Fleet: battleship.FormatFleet(r.Fleet),
-		Layouts: s.Layouts(), Optimal: l.Optimal, Greedy: l.Policy, Gap: l.Policy - l.Optimal,
-		GapPct: 100 * (l.Policy - l.Optimal) / l.Optimal, Hunt: l.Hunt, Target: l.Target, Tie: l.TieBreak,
-		States: states, rules: r, worst: l.Worst,
+		Layouts: s.Layouts(), Optimal: l.Optimal, Policy: f.policy, Value: l.Policy, Gap: gap,
+		GapPct: 100 * gap / l.Optimal, Hunt: l.Hunt, Target: l.Target, Tie: l.TieBreak,
+		States: states, Positions: l.Positions, Losing: l.Losing, rules: r, worst: l.Worst,
 	}, nil
 }
 
 func printOptimal(w io.Writer, rows []optimalRow) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "board\tfleet\tlayouts\toptimal\tgreedy\tgap\t%\thunt\ttarget\ttie\tstates\t")
+	fmt.Fprintf(tw, "board\tfleet\tlayouts\toptimal\t%s\tgap\t%%\thunt\ttarget\ttie\tstates\t\n", rows[0].Policy)
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.2f\t%.4f\t%.4f\t%.4f\t%d\t\n",
-			r.Board, r.Fleet, r.Layouts, r.Optimal, r.Greedy, r.Gap, r.GapPct, r.Hunt, r.Target, r.Tie, r.States)
+			r.Board, r.Fleet, r.Layouts, r.Optimal, r.Value, r.Gap, r.GapPct, r.Hunt, r.Target, r.Tie, r.States)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, r := range rows {
 		for i, c := range r.worst {
-			fmt.Fprintf(w, "\n%s %s, position %d: reach %.4f, greedy loses %.4f shots there (%.4f on average)\n", r.Board, r.Fleet, i+1, c.Reach, c.Regret, c.Cost())
+			fmt.Fprintf(w, "\n%s %s, position %d: reach %.4f, %s loses %.4f shots there (%.4f on average)\n", r.Board, r.Fleet, i+1, c.Reach, r.Policy, c.Regret, c.Cost())
 			fmt.Fprint(w, c.Position)
-			fmt.Fprintf(w, "greedy: %s   optimal: %s\n", cellNames(r.rules, c.Chosen), cellNames(r.rules, c.Better))
+			fmt.Fprintf(w, "%s: %s   optimal: %s\n", r.Policy, cellNames(r.rules, c.Chosen), cellNames(r.rules, c.Better))
 		}
 	}
 	return nil

@@ -33,7 +33,8 @@ func TestOptimalJSON(t *testing.T) {
 	require.Equal(t, "2,1", b.Fleet)
 	require.Equal(t, 74, b.Layouts)
 	require.InDelta(t, 244.0/37, b.Optimal, 1e-9) // 6.594594...: the plain search's value
-	require.InDelta(t, b.Greedy-b.Optimal, b.Gap, 1e-12)
+	require.Equal(t, "greedy", b.Policy)
+	require.InDelta(t, b.Value-b.Optimal, b.Gap, 1e-9)
 	require.InDelta(t, b.Gap, b.Hunt+b.Target, 1e-9)
 	require.InDelta(t, 100*b.Gap/b.Optimal, b.GapPct, 1e-9)
 	require.Positive(t, b.States)
@@ -65,9 +66,29 @@ func TestOptimalRefuses(t *testing.T) {
 		{[]string{"2x2:1,1"}, 1, "fleet 1,1 does not fit on the 2x2 board"},
 		{[]string{"3x3:2", "--worst", "-1"}, 2, "--worst -1"},
 		{nil, 2, "requires at least 1 arg"},
+		{[]string{"3x3:2", "--policy", "best"}, 2, `unknown policy "best"`},
+		{[]string{"3x3:2", "--policy", "entropy:x"}, 2, "the weight is not a number from 0 to 10"},
 	} {
 		code, _, stderr := optimalRun(t, tc.args...)
 		require.Equal(t, tc.code, code, "%v: %s", tc.args, stderr)
 		require.Contains(t, stderr, tc.want, "%v", tc.args)
 	}
+}
+
+// TestOptimalPolicy: --policy names the column and the positions; on 4x3
+// with a 3 and a 1 greedy's ties cost 0.1029 shots and breaking them by
+// the entropy of the answer plays perfectly.
+func TestOptimalPolicy(t *testing.T) {
+	code, stdout, stderr := optimalRun(t, "4x3:3,1", "--policy", "entropy-tie")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "board  fleet  layouts  optimal  entropy-tie     gap     %    hunt  target     tie  states")
+	require.Contains(t, stdout, "4x3    3,1       34   6.2941       6.2941  0.0000  0.00")
+	code, stdout, stderr = optimalRun(t, "3x4:2,1", "--policy", "lookahead", "--json")
+	require.Equal(t, 0, code, stderr)
+	var got struct {
+		Boards []optimalRow `json:"boards"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
+	require.Equal(t, "lookahead", got.Boards[0].Policy)
+	require.Greater(t, got.Boards[0].Gap, 0.0)
 }

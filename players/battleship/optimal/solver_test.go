@@ -317,3 +317,38 @@ func TestKnowledge(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 200, checked)
 }
+
+// TestPolicies: the policies of ParsePolicy. Scored by share is greedy;
+// on 4x3 with a 3 and a 1 greedy's loss is in its ties, and breaking them
+// by the answer's entropy plays perfectly; no policy beats the optimum.
+func TestPolicies(t *testing.T) {
+	s := solver(t, 4, 3, 3, 1)
+	o, err := s.Optimal()
+	require.NoError(t, err)
+	g, err := s.Evaluate(Greedy)
+	require.NoError(t, err)
+	share, err := s.Evaluate(Scored(func(k *Knowledge, c grid.Cell) float64 { return k.Share(c) }))
+	require.NoError(t, err)
+	require.InDelta(t, g, share, 1e-12)
+	require.Greater(t, g, o+0.1)
+	for _, name := range []string{"greedy", "entropy-tie", "entropy:0.3", "lookahead"} {
+		pol, err := ParsePolicy(name)
+		require.NoError(t, err)
+		v, err := s.Evaluate(pol)
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, v, o-1e-9, name)
+		if name == "entropy-tie" {
+			require.InDelta(t, o, v, 1e-9)
+		}
+	}
+	for _, bad := range []string{"best", "entropy:", "entropy:-1", "entropy:11"} {
+		_, err := ParsePolicy(bad)
+		require.Error(t, err, bad)
+	}
+	k := s.Start()
+	ps, ks := k.Answers(0)
+	require.Len(t, ps, 3) // a corner: miss, hit, kill (the 1-cell ship)
+	require.InDelta(t, 1, ps[0]+ps[1]+ps[2], 1e-12)
+	require.Len(t, ks, 3)
+	require.InDelta(t, -(ps[0]*math.Log2(ps[0]) + ps[1]*math.Log2(ps[1]) + ps[2]*math.Log2(ps[2])), k.Entropy(0), 1e-12)
+}
