@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -62,6 +63,7 @@ after it): entropy-tie (greedy, its ties broken by the entropy of the
 answer: miss, hit, kill), entropy:W (share + W × that entropy, every cell;
 density's entropy_weight), lookahead (share + the expected share of the
 best next shot; density's lookahead with weight 1, every cell).
+Ctrl-C stops the search (exit code 130).
 --worst K also prints, per board, the K positions where greedy's move
 costs most (reach × extra expected shots), with greedy's cells and the
 optimal ones (cells as [row,col]).
@@ -76,7 +78,7 @@ move costs more than 1e-9 shots).`,
   kaisen optimal 4x4:2,2,1 --policy entropy-tie`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runOptimal(e, &f, args)
+			return runOptimal(cmd.Context(), e, &f, args)
 		},
 	}
 	fl := cmd.Flags()
@@ -135,7 +137,7 @@ func parseCase(arg string) (*battleship.Rules, error) {
 	return r, nil
 }
 
-func runOptimal(e *env, f *optimalFlags, args []string) error {
+func runOptimal(ctx context.Context, e *env, f *optimalFlags, args []string) error {
 	if f.maxStates < 1 {
 		return usageError("--max-states %d: want at least 1", f.maxStates)
 	}
@@ -157,7 +159,7 @@ func runOptimal(e *env, f *optimalFlags, args []string) error {
 	var rows []optimalRow
 	for i, r := range all {
 		start := time.Now()
-		row, err := solveCase(r, pol, f)
+		row, err := solveCase(ctx, r, pol, f)
 		if err != nil {
 			return fmt.Errorf("%s: %w", args[i], err)
 		}
@@ -170,8 +172,8 @@ func runOptimal(e *env, f *optimalFlags, args []string) error {
 	return printOptimal(e.stdout, rows)
 }
 
-func solveCase(r *battleship.Rules, pol bsoptimal.Policy, f *optimalFlags) (optimalRow, error) {
-	s, err := bsoptimal.New(r, bsoptimal.Options{MaxStates: f.maxStates})
+func solveCase(ctx context.Context, r *battleship.Rules, pol bsoptimal.Policy, f *optimalFlags) (optimalRow, error) {
+	s, err := bsoptimal.New(r, bsoptimal.Options{MaxStates: f.maxStates, Done: ctx.Done()})
 	if err != nil {
 		return optimalRow{}, err
 	}

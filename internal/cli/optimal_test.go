@@ -92,3 +92,13 @@ func TestOptimalPolicy(t *testing.T) {
 	require.Equal(t, "lookahead", got.Boards[0].Policy)
 	require.Greater(t, got.Boards[0].Gap, 0.0)
 }
+
+// TestOptimalInterrupted: a cancelled context stops the search with exit
+// code 130.
+func TestOptimalInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	code := Run(ctx, []string{"optimal", "4x4:2,1"}, strings.NewReader(""), &out, &errOut)
+	require.Equal(t, ExitInterrupted, code, errOut.String())
+}

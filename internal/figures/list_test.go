@@ -133,6 +133,11 @@ func figures() []figure {
 		quotes: []quote{{battleship, stdoutLines(1, 5)}, {results, stdoutLines(1, 1)}},
 	})
 
+	// Battleship solved exactly on small boards: the optimum against
+	// greedy and other policies (docs/battleship.md, "How far greedy is
+	// from optimal").
+	fs = append(fs, optimalFigures()...)
+
 	// hirota's placements learnt from a corpus of its replays (docs/admiral.md).
 	fs = append(fs, corpusFigure())
 

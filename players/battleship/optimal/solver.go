@@ -2,6 +2,7 @@ package bsoptimal
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -30,6 +31,9 @@ type Options struct {
 	// MaxStates is the largest number of knowledge states it memoises, in
 	// all its tables (0: DefaultMaxStates). Each takes about 100 bytes.
 	MaxStates int
+	// Done, when closed, stops a search: it returns an error wrapping
+	// context.Canceled (pass a context's Done; nil: never).
+	Done <-chan struct{}
 }
 
 // Defaults of Options.
@@ -274,6 +278,11 @@ type optKey struct{ union, hit, sunk uint64 }
 
 func (s *Solver) remember(n int) error {
 	s.states += n
+	select {
+	case <-s.opts.Done:
+		return fmt.Errorf("bsoptimal: stopped after %d knowledge states: %w", s.states, context.Canceled)
+	default:
+	}
 	if s.states > s.opts.MaxStates {
 		return fmt.Errorf("%w: more than %d knowledge states on the %dx%d board with fleet %s (Options.MaxStates)", ErrTooLarge,
 			s.opts.MaxStates, s.rules.Board.Width(), s.rules.Board.Height(), battleship.FormatFleet(s.rules.Fleet))

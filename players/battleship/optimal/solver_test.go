@@ -352,3 +352,15 @@ func TestPolicies(t *testing.T) {
 	require.Len(t, ks, 3)
 	require.InDelta(t, -(ps[0]*math.Log2(ps[0]) + ps[1]*math.Log2(ps[1]) + ps[2]*math.Log2(ps[2])), k.Entropy(0), 1e-12)
 }
+
+// TestDone: closing Options.Done stops a search with context.Canceled.
+func TestDone(t *testing.T) {
+	done := make(chan struct{})
+	close(done)
+	s, err := New(rules(t, 4, 4, 2, 1), Options{Done: done})
+	require.NoError(t, err)
+	_, err = s.Optimal()
+	require.ErrorIs(t, err, context.Canceled)
+	_, err = s.Evaluate(Greedy)
+	require.ErrorIs(t, err, context.Canceled)
+}
