@@ -173,18 +173,12 @@ func (s *Solver) children(st *state, c int) []child {
 	type group struct {
 		answer uint64 // miss, hit, or the sunk ship's cells
 		set    []int32
+		size   int
 	}
-	var groups []group
-	find := func(a uint64) *group {
-		for i := range groups {
-			if groups[i].answer == a {
-				return &groups[i]
-			}
-		}
-		groups = append(groups, group{answer: a})
-		return &groups[len(groups)-1]
-	}
-	for _, i := range st.set {
+	var groups [4]group // at most a miss, a hit and kills
+	ng := 0
+	of := make([]uint8, len(st.set)) // each layout's group
+	for j, i := range st.set {
 		a := miss
 		if s.occ[i]&bit != 0 {
 			a = hit
@@ -197,12 +191,33 @@ func (s *Solver) children(st *state, c int) []child {
 				}
 			}
 		}
-		g := find(a)
-		g.set = append(g.set, i)
+		k := 0
+		for k < ng && groups[k].answer != a {
+			k++
+		}
+		if k == ng {
+			if ng == len(groups) {
+				panic("bsoptimal: more than four answers to one shot")
+			}
+			groups[k].answer = a
+			ng++
+		}
+		groups[k].size++
+		of[j] = uint8(k)
 	}
-	out := make([]child, len(groups))
+	// one backing array, cut into the groups' sets in layout order
+	backing := make([]int32, len(st.set))
+	at := 0
+	for k := range ng {
+		groups[k].set = backing[at : at : at+groups[k].size]
+		at += groups[k].size
+	}
+	for j, i := range st.set {
+		groups[of[j]].set = append(groups[of[j]].set, i)
+	}
+	out := make([]child, ng)
 	n := float64(len(st.set))
-	for k, g := range groups {
+	for k, g := range groups[:ng] {
 		ch := state{set: g.set, shot: shot, hit: st.hit, sunk: st.sunk}
 		switch g.answer {
 		case miss:
