@@ -3,12 +3,16 @@ package bsoptimal
 import "github.com/kaisen-ai/kaisen/game/grid"
 
 // symmetry is one symmetry of the board as a cell permutation applied to
-// masks a byte at a time: img[k][v] is the image of byte k holding v.
-type symmetry struct{ img [8][256]uint64 }
+// masks a byte at a time: img[k][v] is the image of byte k holding v;
+// bytes is the number of bytes the board's cells take.
+type symmetry struct {
+	img   [8][256]uint64
+	bytes int
+}
 
 func (y *symmetry) apply(m uint64) uint64 {
 	var out uint64
-	for k := range 8 {
+	for k := range y.bytes {
 		out |= y.img[k][byte(m>>(8*k))]
 	}
 	return out
@@ -45,7 +49,7 @@ next:
 			}
 			perm[c] = int(to)
 		}
-		var y symmetry
+		y := symmetry{bytes: (b.Size() + 7) / 8}
 		for k := range 8 {
 			for v := range 256 {
 				for i := range 8 {
