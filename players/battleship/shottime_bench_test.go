@@ -15,6 +15,7 @@ import (
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/cputime"
 )
 
@@ -41,7 +42,9 @@ func (p *cpuTimed) Shoot() grid.Cell {
 // built-in settings on the classic board and reports the time per shot:
 // p50, p99 and max of the process CPU time (both goroutines of a count,
 // the figure to hold to the per-shot budget) and p99 of the wall time,
-// with the shots per game.
+// with the shots per game. KAISEN_SHOT_TIME_WEIGHTS=FILE plays density
+// with the settings of that weights file over its defaults (as kaisen
+// shots --weights does), to time a setting before it becomes a default.
 func BenchmarkShotTime(b *testing.B) {
 	if _, ok := cputime.Process(); !ok {
 		b.Skip("no process CPU time on this platform")
@@ -49,7 +52,11 @@ func BenchmarkShotTime(b *testing.B) {
 	r := battleship.DefaultRules()
 	for _, name := range []string{"density", "greedy"} {
 		b.Run(name, func(b *testing.B) {
-			factory, err := New(name, r, nil)
+			var load Loader
+			if path := os.Getenv("KAISEN_SHOT_TIME_WEIGHTS"); path != "" && name == "density" {
+				load = config.File(path)
+			}
+			factory, err := New(name, r, load)
 			if err != nil {
 				b.Fatal(err)
 			}
