@@ -4,17 +4,22 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 )
 
-// gcSettings reads the collector's percent (-1 when off) and memory limit.
+// gcSettings reads the collector's percent (-1 when off) and memory limit
+// without setting them: a read that set the percent and put it back could
+// undo a switch that collectFrom's cleanup makes in between.
 func gcSettings() (percent int, limit int64) {
-	percent = debug.SetGCPercent(-1)
-	debug.SetGCPercent(percent)
-	return percent, debug.SetMemoryLimit(-1)
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	// The metric holds the percent as an unsigned number: off (-1) reads
+	// as the largest uint64, which converts back to -1.
+	return int(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
 }
 
 func TestCollectFrom(t *testing.T) {
