@@ -2,7 +2,9 @@ package bsoptimal
 
 import (
 	"fmt"
+	"iter"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,21 +44,31 @@ func (k *Knowledge) Entropy(c grid.Cell) float64 {
 // those some consistent layout covers (scores within 1e-12 tie).
 func Scored(score func(k *Knowledge, c grid.Cell) float64) Policy {
 	return func(k *Knowledge) []grid.Cell {
-		var best []grid.Cell
-		top := math.Inf(-1)
-		for c := range k.Unknown().All() {
-			if k.Count(c) == 0 {
-				continue
-			}
-			switch v := score(k, c); {
-			case v > top+1e-12:
-				top, best = v, []grid.Cell{c}
-			case v >= top-1e-12:
-				best = append(best, c)
+		covered := func(yield func(grid.Cell) bool) {
+			for c := range k.Unknown().All() {
+				if k.Count(c) > 0 && !yield(c) {
+					return
+				}
 			}
 		}
-		return best
+		return topScored(covered, func(c grid.Cell) float64 { return score(k, c) })
 	}
+}
+
+// topScored returns the cells of seq with the highest score, in seq's
+// order (scores within 1e-12 tie).
+func topScored(seq iter.Seq[grid.Cell], score func(grid.Cell) float64) []grid.Cell {
+	var best []grid.Cell
+	top := math.Inf(-1)
+	for c := range seq {
+		switch v := score(c); {
+		case v > top+1e-12:
+			top, best = v, []grid.Cell{c}
+		case v >= top-1e-12:
+			best = append(best, c)
+		}
+	}
+	return best
 }
 
 // EntropyTieBreak is greedy whose ties go to the cells whose answer has
@@ -67,17 +79,7 @@ func EntropyTieBreak(k *Knowledge) []grid.Cell {
 	if len(tied) < 2 {
 		return tied
 	}
-	var best []grid.Cell
-	top := math.Inf(-1)
-	for _, c := range tied {
-		switch h := k.Entropy(c); {
-		case h > top+1e-12:
-			top, best = h, []grid.Cell{c}
-		case h >= top-1e-12:
-			best = append(best, c)
-		}
-	}
-	return best
+	return topScored(slices.Values(tied), k.Entropy)
 }
 
 // EntropyBonus scores a cell share + w × the entropy of its answer
