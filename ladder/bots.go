@@ -53,26 +53,69 @@ func hashToken(token string) string {
 // an unknown name costs the same as a wrong token.
 var unknownHash = strings.Repeat("0", 64)
 
-// Register adds a bot with a new rating and returns its token: 256 random
-// bits, shown once; only its hash is stored.
+// ownerPattern is what an owner may be: like a name, up to 64
+// characters, '@' and '+' allowed (an e-mail address fits).
+var ownerPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$`)
+
+// ValidOwner reports why owner cannot be a bot's owner, or nil ("" is
+// no owner).
+func ValidOwner(owner string) error {
+	if owner != "" && !ownerPattern.MatchString(owner) {
+		return fmt.Errorf("%w: owner %q: want 1 to 64 letters, digits, '_', '-', '.', '@' or '+', starting with a letter or digit", ErrBadName, owner)
+	}
+	return nil
+}
+
+// Register adds a bot with a new rating and no owner, and returns its
+// token (RegisterOwned).
 func (s *Store) Register(ctx context.Context, name string) (token string, err error) {
+	return s.RegisterOwned(ctx, name, "")
+}
+
+// RegisterOwned adds a bot of owner ("" unknown) with a new rating and
+// returns its token: 256 random bits, shown once; only its hash is
+// stored. A name that is registered already, or that looks like one that
+// is (the same Skeleton: "ALPHA" for "alpha", "a1pha", Cyrillic "аlpha"),
+// is ErrNameTaken, naming the bot it clashes with; the unique name_key
+// column refuses it in the database too. Games between two bots of one
+// owner are unrated.
+func (s *Store) RegisterOwned(ctx context.Context, name, owner string) (token string, err error) {
 	if err := ValidName(name); err != nil {
+		return "", err
+	}
+	if err := ValidOwner(owner); err != nil {
 		return "", err
 	}
 	var b [32]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather)
 	token = TokenPrefix + base64.RawURLEncoding.EncodeToString(b[:])
 	r := NewRating()
-	res, err := s.db.ExecContext(ctx, `INSERT INTO bots (name, token_hash, created_at, rating, rd, volatility)
-		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
-		name, hashToken(token), time.Now().UnixMilli(), r.R, r.RD, r.Vol)
+	key := Skeleton(name)
+	res, err := s.db.ExecContext(ctx, `INSERT INTO bots (name, name_key, owner, token_hash, created_at, rating, rd, volatility)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+		name, key, owner, hashToken(token), time.Now().UnixMilli(), r.R, r.RD, r.Vol)
 	if err != nil {
 		return "", fmt.Errorf("ladder: register %s: %w", name, err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return "", fmt.Errorf("%w: %s", ErrNameTaken, name)
+		return "", s.clashError(ctx, name, key)
 	}
 	return token, nil
+}
+
+// clashError is the ErrNameTaken error for name, naming the bot it
+// clashes with.
+func (s *Store) clashError(ctx context.Context, name, key string) error {
+	var other string
+	err := s.db.QueryRowContext(ctx, `SELECT name FROM bots WHERE name = ? OR name_key = ? ORDER BY created_at LIMIT 1`, name, key).Scan(&other)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %s", ErrNameTaken, name)
+	case other == name:
+		return fmt.Errorf("%w: %s", ErrNameTaken, name)
+	}
+	return fmt.Errorf("%w: %s looks like %s, registered already (names are compared without case, with look-alike letters and digits folded: both are %q)",
+		ErrNameTaken, name, other, key)
 }
 
 // compareHashes compares two token hashes in time that depends only on

@@ -114,7 +114,8 @@ func TestRecordGame(t *testing.T) {
 		require.Len(t, table, 2)
 		require.Equal(t, "alice", table[0].Name)
 		require.Equal(t, 1, table[0].Games)
-		wantA, wantB := UpdateGame(NewRating(), NewRating(), 1)
+		// Both are new: the game weighs Weight(0, 0) in each update.
+		wantA, wantB := UpdateGameWeighted(NewRating(), NewRating(), 1, Weight(0, 0), Weight(0, 0))
 		require.Equal(t, wantA, table[0].Rating)
 		require.Equal(t, wantB, table[1].Rating)
 

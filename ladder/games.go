@@ -29,6 +29,13 @@ type Game struct {
 	Replay  string // the replay's file name, "" when none
 	Start   time.Time
 	End     time.Time
+	// Networks are the networks the seats' bots connected from (the
+	// rated listener's /24 or /48, "" unknown): two equal ones make the
+	// game unrated. RecordGame reads them and does not store them.
+	Networks [2]string
+	// Unrated is why the stored game changed no rating ("" when it did;
+	// UnratedSameOwner, UnratedSameNetwork): set by RecordGame.
+	Unrated string
 }
 
 // score is seat 0's Glicko score of g: 1, 0.5 or 0.
@@ -48,6 +55,12 @@ func (g *Game) score() (float64, error) {
 // new ratings in one transaction: all of it or nothing. A game already
 // stored (same id: a retry after a crash) is not counted again; recorded
 // is then false.
+//
+// The farming defences (docs/ladder.md) apply here: a game between two
+// bots of one owner, or from one network (g.Networks), is stored unrated
+// (both ratings unchanged, g.Unrated says why); a rated one counts in
+// each bot's update as Weight of a game, from how many bots its opponent
+// has met and how often the two have met.
 func (s *Store) RecordGame(ctx context.Context, g Game) (recorded bool, err error) {
 	score, err := g.score()
 	if err != nil {
@@ -70,9 +83,11 @@ func (s *Store) RecordGame(ctx context.Context, g Game) (recorded bool, err erro
 		return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
 	}
 	var before [2]Rating
+	var owners [2]string
+	var opponents [2]int
 	for i, name := range g.Bots {
-		err := tx.QueryRowContext(ctx, `SELECT rating, rd, volatility FROM bots WHERE name = ?`, name).
-			Scan(&before[i].R, &before[i].RD, &before[i].Vol)
+		err := tx.QueryRowContext(ctx, `SELECT rating, rd, volatility, owner, opponents FROM bots WHERE name = ?`, name).
+			Scan(&before[i].R, &before[i].RD, &before[i].Vol, &owners[i], &opponents[i])
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, fmt.Errorf("%w: %s (game %s)", ErrUnknownBot, name, g.ID)
 		}
@@ -80,22 +95,36 @@ func (s *Store) RecordGame(ctx context.Context, g Game) (recorded bool, err erro
 			return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
 		}
 	}
-	var after [2]Rating
-	after[0], after[1] = UpdateGame(before[0], before[1], score)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, seq, bot0, bot1, first_seat, seed, outcome, winner, reason, actions, replay, started_at, ended_at)
-		VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM games), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	g.Unrated = unratedReason(&g, owners)
+	var meetings int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM games WHERE unrated = '' AND ((bot0 = ? AND bot1 = ?) OR (bot0 = ? AND bot1 = ?))`,
+		g.Bots[0], g.Bots[1], g.Bots[1], g.Bots[0]).Scan(&meetings); err != nil {
+		return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
+	}
+	after, weights := before, [2]float64{}
+	met := 0 // added to both bots' opponents
+	if g.Unrated == "" {
+		weights = [2]float64{Weight(opponents[1], meetings), Weight(opponents[0], meetings)}
+		after[0], after[1] = UpdateGameWeighted(before[0], before[1], score, weights[0], weights[1])
+		if meetings == 0 {
+			met = 1
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, seq, bot0, bot1, first_seat, seed, outcome, winner, reason, actions, replay, started_at, ended_at, unrated)
+		VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM games), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Bots[0], g.Bots[1], g.First, strconv.FormatUint(g.Seed, 10), g.Outcome, g.Winner, g.Reason, g.Actions, g.Replay,
-		g.Start.UnixMilli(), g.End.UnixMilli()); err != nil {
+		g.Start.UnixMilli(), g.End.UnixMilli(), g.Unrated); err != nil {
 		return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
 	}
 	for i, name := range g.Bots {
 		b, a := before[i], after[i]
-		if _, err := tx.ExecContext(ctx, `INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.ID, i, name, b.R, b.RD, b.Vol, a.R, a.RD, a.Vol); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO rating_changes (game_id, seat, bot, rating_before, rd_before, volatility_before,
+			rating_after, rd_after, volatility_after, weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, i, name, b.R, b.RD, b.Vol, a.R, a.RD, a.Vol, weights[i]); err != nil {
 			return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE bots SET rating = ?, rd = ?, volatility = ?, games = games + 1 WHERE name = ?`,
-			a.R, a.RD, a.Vol, name); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE bots SET rating = ?, rd = ?, volatility = ?, games = games + 1, opponents = opponents + ? WHERE name = ?`,
+			a.R, a.RD, a.Vol, met, name); err != nil {
 			return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
 		}
 	}
@@ -111,6 +140,7 @@ type Played struct {
 	Seat   int // the bot's seat
 	Before Rating
 	After  Rating
+	Weight float64 // the game's weight in the bot's update (Weight; 0 unrated)
 }
 
 // Result is the game's result for the bot: "win", "loss" or "draw".
@@ -139,7 +169,7 @@ func (s *Store) History(ctx context.Context, name string) ([]Played, error) {
 	var out []Played
 	for rows.Next() {
 		var p Played
-		if err := scanGame(rows, &p.Game, &p.Seat, &p.Before.R, &p.Before.RD, &p.Before.Vol, &p.After.R, &p.After.RD, &p.After.Vol); err != nil {
+		if err := scanGame(rows, &p.Game, &p.Seat, &p.Before.R, &p.Before.RD, &p.Before.Vol, &p.After.R, &p.After.RD, &p.After.Vol, &p.Weight); err != nil {
 			return nil, fmt.Errorf("ladder: history of %s: %w", name, err)
 		}
 		out = append(out, p)
@@ -151,7 +181,10 @@ func (s *Store) History(ctx context.Context, name string) ([]Played, error) {
 }
 
 // Recompute replays every stored game in the order it was rated, from new
-// ratings, and returns each bot's rating: what the bots table must hold.
+// ratings, with the weights stored with its rating changes (an unrated
+// game's are 0: nothing changes), and returns each bot's rating: what the
+// bots table must hold. The weights themselves are checked against Weight
+// by TestWeightsAsStored.
 func (s *Store) Recompute(ctx context.Context) (map[string]Rating, error) {
 	out := map[string]Rating{}
 	names, err := s.db.QueryContext(ctx, `SELECT name FROM bots`)
@@ -171,21 +204,26 @@ func (s *Store) Recompute(ctx context.Context) (map[string]Rating, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ladder: recompute: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, bot0, bot1, outcome, winner FROM games ORDER BY seq`)
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.bot0, g.bot1, g.outcome, g.winner, c0.weight, c1.weight
+		FROM games g
+		JOIN rating_changes c0 ON c0.game_id = g.id AND c0.seat = 0
+		JOIN rating_changes c1 ON c1.game_id = g.id AND c1.seat = 1
+		ORDER BY g.seq`)
 	if err != nil {
 		return nil, fmt.Errorf("ladder: recompute: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var g Game
-		if err := rows.Scan(&g.ID, &g.Bots[0], &g.Bots[1], &g.Outcome, &g.Winner); err != nil {
+		var w [2]float64
+		if err := rows.Scan(&g.ID, &g.Bots[0], &g.Bots[1], &g.Outcome, &g.Winner, &w[0], &w[1]); err != nil {
 			return nil, fmt.Errorf("ladder: recompute: %w", err)
 		}
 		score, err := g.score()
 		if err != nil {
 			return nil, err
 		}
-		out[g.Bots[0]], out[g.Bots[1]] = UpdateGame(out[g.Bots[0]], out[g.Bots[1]], score)
+		out[g.Bots[0]], out[g.Bots[1]] = UpdateGameWeighted(out[g.Bots[0]], out[g.Bots[1]], score, w[0], w[1])
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("ladder: recompute: %w", err)
@@ -194,13 +232,13 @@ func (s *Store) Recompute(ctx context.Context) (map[string]Rating, error) {
 }
 
 // gameColumns are the columns of games (as g) that scanGame reads.
-const gameColumns = `g.id, g.bot0, g.bot1, g.first_seat, g.seed, g.outcome, g.winner, g.reason, g.actions, g.replay, g.started_at, g.ended_at`
+const gameColumns = `g.id, g.bot0, g.bot1, g.first_seat, g.seed, g.outcome, g.winner, g.reason, g.actions, g.replay, g.started_at, g.ended_at, g.unrated`
 
 // changeColumns are the rating columns of rating_changes as alias, in the
-// order Rating before, Rating after.
+// order Rating before, Rating after, weight.
 func changeColumns(alias string) string {
 	var cols []string
-	for _, c := range []string{"rating_before", "rd_before", "volatility_before", "rating_after", "rd_after", "volatility_after"} {
+	for _, c := range []string{"rating_before", "rd_before", "volatility_before", "rating_after", "rd_after", "volatility_after", "weight"} {
 		cols = append(cols, alias+"."+c)
 	}
 	return strings.Join(cols, ", ")
@@ -211,7 +249,7 @@ func scanGame(rows *sql.Rows, g *Game, more ...any) error {
 	var seed string
 	var start, end int64
 	dest := append([]any{&g.ID, &g.Bots[0], &g.Bots[1], &g.First, &seed, &g.Outcome, &g.Winner, &g.Reason, &g.Actions, &g.Replay,
-		&start, &end}, more...)
+		&start, &end, &g.Unrated}, more...)
 	if err := rows.Scan(dest...); err != nil {
 		return err
 	}
@@ -225,10 +263,11 @@ func scanGame(rows *sql.Rows, g *Game, more ...any) error {
 
 // Rated is one stored game with what it did to both seats' ratings.
 type Rated struct {
-	Seq    int64 // its place in the order the games were rated, from 1
-	Game   Game
-	Before [2]Rating // seat 0's and seat 1's ratings before the game
-	After  [2]Rating
+	Seq     int64 // its place in the order the games were rated, from 1
+	Game    Game
+	Before  [2]Rating // seat 0's and seat 1's ratings before the game
+	After   [2]Rating
+	Weights [2]float64 // the game's weight in each seat's update (Weight; 0 unrated)
 }
 
 // Export lists every stored game in the order it was rated, with both
@@ -248,7 +287,7 @@ func (s *Store) Export(ctx context.Context) ([]Rated, error) {
 		var r Rated
 		more := []any{&r.Seq}
 		for i := range 2 {
-			more = append(more, &r.Before[i].R, &r.Before[i].RD, &r.Before[i].Vol, &r.After[i].R, &r.After[i].RD, &r.After[i].Vol)
+			more = append(more, &r.Before[i].R, &r.Before[i].RD, &r.Before[i].Vol, &r.After[i].R, &r.After[i].RD, &r.After[i].Vol, &r.Weights[i])
 		}
 		if err := scanGame(rows, &r.Game, more...); err != nil {
 			return nil, fmt.Errorf("ladder: export: %w", err)

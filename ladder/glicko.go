@@ -1,6 +1,9 @@
 package ladder
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Rating is a Glicko-2 rating on the Glicko scale: R (1500 for a new
 // player), its deviation RD (350 when nothing is known) and the volatility
@@ -27,6 +30,26 @@ const convergence = 1e-6
 // 0.5 draw, 0 loss) against opponents[j], with system constant tau. With
 // no game only the deviation grows.
 func Update(p Rating, opponents []Rating, scores []float64, tau float64) Rating {
+	return UpdateWeighted(p, opponents, scores, nil, tau)
+}
+
+// UpdateWeighted is Update with game j counted as weights[j] of a game
+// (nil: every game 1): its likelihood is raised to that power, which
+// scales its terms in the variance v and the improvement delta, so that
+// a game of weight 1/2 moves the rating about as half a game would.
+// Weight 1 is Glickman's update exactly. Games of weight 0 (unrated) are
+// left out; when every game is, p is returned unchanged: an unrated game
+// is not a rating period with no game (whose deviation would grow).
+func UpdateWeighted(p Rating, opponents []Rating, scores, weights []float64, tau float64) Rating {
+	if weights != nil {
+		counted := false
+		for _, w := range weights {
+			counted = counted || w > 0
+		}
+		if !counted && len(opponents) > 0 {
+			return p
+		}
+	}
 	mu := (p.R - 1500) / glickoScale
 	phi := p.RD / glickoScale
 	if len(opponents) == 0 {
@@ -34,16 +57,28 @@ func Update(p Rating, opponents []Rating, scores []float64, tau float64) Rating 
 	}
 	var vInv, sum float64
 	for j, o := range opponents {
+		w := 1.0
+		if weights != nil {
+			w = weights[j]
+		}
 		muJ := (o.R - 1500) / glickoScale
 		g := gOf(o.RD / glickoScale)
 		e := 1 / (1 + math.Exp(-g*(mu-muJ)))
-		vInv += g * g * e * (1 - e)
-		sum += g * (scores[j] - e)
+		vInv += w * g * g * e * (1 - e)
+		sum += w * g * (scores[j] - e)
 	}
 	v := 1 / vInv
 	delta := v * sum
 	vol := newVolatility(phi, p.Vol, v, delta, tau)
-	phiStar := math.Sqrt(phi*phi + vol*vol)
+	// The period's length in games: a weighted game widens the deviation
+	// by its weight's share of a period (Glickman's step 6 at weight 1),
+	// so that many light games do not inflate the deviation past what
+	// they tell.
+	span := 1.0
+	if weights != nil {
+		span = slices.Max(weights)
+	}
+	phiStar := math.Sqrt(phi*phi + span*vol*vol)
 	phiNew := 1 / math.Sqrt(1/(phiStar*phiStar)+1/v)
 	muNew := mu + phiNew*phiNew*sum
 	return Rating{R: muNew*glickoScale + 1500, RD: phiNew * glickoScale, Vol: vol}
@@ -54,6 +89,13 @@ func Update(p Rating, opponents []Rating, scores []float64, tau float64) Rating 
 // every game as it ends.
 func UpdateGame(a, b Rating, scoreA float64) (Rating, Rating) {
 	return Update(a, []Rating{b}, []float64{scoreA}, Tau), Update(b, []Rating{a}, []float64{1 - scoreA}, Tau)
+}
+
+// UpdateGameWeighted is UpdateGame with the game counted as wA of a game
+// in a's update and wB in b's (UpdateWeighted; Weight gives them).
+func UpdateGameWeighted(a, b Rating, scoreA, wA, wB float64) (Rating, Rating) {
+	return UpdateWeighted(a, []Rating{b}, []float64{scoreA}, []float64{wA}, Tau),
+		UpdateWeighted(b, []Rating{a}, []float64{1 - scoreA}, []float64{wB}, Tau)
 }
 
 func gOf(phi float64) float64 { return 1 / math.Sqrt(1+3*phi*phi/(math.Pi*math.Pi)) }

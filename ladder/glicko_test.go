@@ -72,3 +72,21 @@ func TestPlayedResult(t *testing.T) {
 		require.Equal(t, tt.opponent, p.Opponent())
 	}
 }
+
+// TestUpdateWeighted: weight 1 is Glicko-2 to the last bit; weight 0
+// changes nothing; a lighter game moves the rating and the deviation less.
+func TestUpdateWeighted(t *testing.T) {
+	p, o := Rating{R: 1500, RD: 200, Vol: 0.06}, Rating{R: 1400, RD: 30, Vol: 0.06}
+	require.Equal(t, Update(p, []Rating{o}, []float64{1}, Tau), UpdateWeighted(p, []Rating{o}, []float64{1}, []float64{1}, Tau))
+	a, b := UpdateGame(p, o, 0)
+	wa, wb := UpdateGameWeighted(p, o, 0, 1, 1)
+	require.Equal(t, [2]Rating{a, b}, [2]Rating{wa, wb})
+	require.Equal(t, p, UpdateWeighted(p, []Rating{o}, []float64{0}, []float64{0}, Tau), "unrated")
+	prev := p
+	for _, w := range []float64{0.01, 0.1, 0.5, 1} {
+		got := UpdateWeighted(p, []Rating{o}, []float64{0}, []float64{w}, Tau)
+		require.Less(t, got.R, prev.R, "weight %g: a loss lowers the rating, more with more weight", w)
+		require.LessOrEqual(t, got.RD, math.Max(prev.RD, p.RD), "weight %g", w)
+		prev = got
+	}
+}

@@ -1,5 +1,11 @@
 package ladder
 
+import (
+	"context"
+	"fmt"
+	"sort"
+)
+
 // migration is one step of the schema: the statements that take it from
 // version-1 to version. Statements use only SQL that SQLite and PostgreSQL
 // both accept (TEXT, BIGINT, INTEGER, DOUBLE PRECISION, CHECK, REFERENCES).
@@ -7,6 +13,9 @@ type migration struct {
 	version int
 	name    string
 	stmts   []string
+	// then, when set, runs in the same transaction after stmts (for what
+	// SQL alone cannot compute, such as a name's Skeleton).
+	then func(ctx context.Context, tx *sqlTx) error
 }
 
 // migrations is the schema's history, in order; a released migration is
@@ -65,6 +74,112 @@ var migrations = []migration{
 		)`,
 		`CREATE INDEX rating_changes_by_bot ON rating_changes (bot)`,
 	}},
+	{version: 2, name: "name keys, owners, unrated games and damping weights", stmts: []string{
+		// name_key is the name's Skeleton: unique, so that neither backend
+		// takes two names that look alike, whatever code writes them. NULL
+		// only for a bot registered before version 2 whose name looks like
+		// an older bot's (Store.Clashes lists them).
+		`ALTER TABLE bots ADD COLUMN name_key TEXT`,
+		// owner: who registered the bot ('' unknown); two bots of one
+		// owner play unrated games.
+		`ALTER TABLE bots ADD COLUMN owner TEXT NOT NULL DEFAULT ''`,
+		// opponents: how many different bots it has met in rated games;
+		// how established it is as an opponent (Weight).
+		`ALTER TABLE bots ADD COLUMN opponents INTEGER NOT NULL DEFAULT 0 CHECK (opponents >= 0)`,
+		`UPDATE bots SET opponents = (SELECT COUNT(DISTINCT CASE WHEN g.bot0 = bots.name THEN g.bot1 ELSE g.bot0 END)
+			FROM games g WHERE g.bot0 = bots.name OR g.bot1 = bots.name)`,
+		// unrated: why a stored game changed no rating ('' when it did).
+		`ALTER TABLE games ADD COLUMN unrated TEXT NOT NULL DEFAULT ''`,
+		// weight: the weight the game had in this seat's Glicko-2 update
+		// (1 a full game, less against a provisional opponent, 0 unrated).
+		`ALTER TABLE rating_changes ADD COLUMN weight DOUBLE PRECISION NOT NULL DEFAULT 1 CHECK (weight >= 0 AND weight <= 1)`,
+	}, then: fillNameKeys},
+}
+
+// fillNameKeys gives every bot its name key, the oldest first, then makes
+// the key unique. A bot whose name looks like an older bot's keeps a NULL
+// key (it was registered when the ladder allowed it, and its games and
+// token stay valid) and is listed by Store.Clashes; nothing new can take
+// that look again.
+func fillNameKeys(ctx context.Context, tx *sqlTx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT name FROM bots ORDER BY created_at, name`)
+	if err != nil {
+		return fmt.Errorf("name keys: %w", err)
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return fmt.Errorf("name keys: %w", err)
+		}
+		names = append(names, n)
+	}
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
+		return fmt.Errorf("name keys: %w", err)
+	}
+	taken := map[string]bool{}
+	for _, n := range names {
+		k := Skeleton(n)
+		if taken[k] {
+			continue
+		}
+		taken[k] = true
+		if _, err := tx.ExecContext(ctx, `UPDATE bots SET name_key = ? WHERE name = ?`, k, n); err != nil {
+			return fmt.Errorf("name keys: %s: %w", n, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE UNIQUE INDEX bots_by_name_key ON bots (name_key)`); err != nil {
+		return fmt.Errorf("name keys: unique index: %w", err)
+	}
+	return nil
+}
+
+// Clash is a bot registered before names were compared by Skeleton whose
+// name looks like an older bot's: both keep playing, under their own
+// tokens, but a person reading the table can take one for the other.
+type Clash struct {
+	Name   string // the newer bot, without a name key
+	Holder string // the older bot, whose name key it shares
+}
+
+func (c Clash) String() string {
+	return fmt.Sprintf("%s looks like %s (registered first)", c.Name, c.Holder)
+}
+
+// Clashes lists the bots whose names look like an older bot's (see
+// fillNameKeys), by name; none on a ladder created at version 2 or later.
+func (s *Store) Clashes(ctx context.Context) ([]Clash, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name, name_key FROM bots`)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: clashes: %w", err)
+	}
+	defer rows.Close()
+	holders := map[string]string{}
+	var keyless []string
+	for rows.Next() {
+		var n string
+		var k *string
+		if err := rows.Scan(&n, &k); err != nil {
+			return nil, fmt.Errorf("ladder: clashes: %w", err)
+		}
+		if k == nil {
+			keyless = append(keyless, n)
+		} else {
+			holders[*k] = n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ladder: clashes: %w", err)
+	}
+	sort.Strings(keyless)
+	var out []Clash
+	for _, n := range keyless {
+		out = append(out, Clash{Name: n, Holder: holders[Skeleton(n)]})
+	}
+	return out, nil
 }
 
 // Version is the schema version this code writes: the last migration's.

@@ -182,6 +182,11 @@ func (s *Store) apply(ctx context.Context, m migration) (err error) {
 			return fmt.Errorf("migration %d (%s), statement %d: %w", m.version, m.name, i+1, err)
 		}
 	}
+	if m.then != nil {
+		if err = m.then(ctx, tx); err != nil {
+			return fmt.Errorf("migration %d (%s): %w", m.version, m.name, err)
+		}
+	}
 	if _, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
 		m.version, m.name, time.Now().UnixMilli()); err != nil {
 		return fmt.Errorf("migration %d: %w", m.version, err)

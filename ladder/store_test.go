@@ -123,9 +123,11 @@ func TestSchemaConstraints(t *testing.T) {
 			_, err := s.db.ExecContext(ctx, bot, name, hash)
 			require.NoError(t, err)
 		}
+		_, err := s.db.ExecContext(ctx, `UPDATE bots SET name_key = 'alice' WHERE name = 'alice'`)
+		require.NoError(t, err)
 		game := `INSERT INTO games (id, seq, bot0, bot1, first_seat, seed, outcome, winner, reason, actions, started_at, ended_at)
 		VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM games), ?, ?, ?, '1', ?, ?, 'sunk', 10, 0, 1)`
-		_, err := s.db.ExecContext(ctx, game, "g-1", "alice", "bob", 0, "win", 1)
+		_, err = s.db.ExecContext(ctx, game, "g-1", "alice", "bob", 0, "win", 1)
 		require.NoError(t, err)
 		_, err = s.db.ExecContext(ctx, game, "g-2", "alice", "bob", 1, "draw", -1)
 		require.NoError(t, err)
@@ -146,15 +148,17 @@ func TestSchemaConstraints(t *testing.T) {
 			{"draw with a winner", game, []any{"g-3", "alice", "bob", 0, "draw", 1}},
 			{"bad first seat", game, []any{"g-3", "alice", "bob", 2, "win", 0}},
 			{"game id twice", game, []any{"g-1", "alice", "bob", 0, "win", 0}},
-			{"change of an unknown game", `INSERT INTO rating_changes VALUES ('g-9', 0, 'alice', 1500, 350, 0.06, 1510, 340, 0.06)`, nil},
-			{"change of an unknown bot", `INSERT INTO rating_changes VALUES ('g-1', 0, 'zed', 1500, 350, 0.06, 1510, 340, 0.06)`, nil},
+			{"change of an unknown game", `INSERT INTO rating_changes (game_id, seat, bot, rating_before, rd_before, volatility_before, rating_after, rd_after, volatility_after) VALUES ('g-9', 0, 'alice', 1500, 350, 0.06, 1510, 340, 0.06)`, nil},
+			{"a name key twice", `INSERT INTO bots (name, name_key, token_hash, created_at, rating, rd, volatility) VALUES ('ALICE', 'alice', ?, 0, 1500, 350, 0.06)`, []any{hash}},
+			{"a weight above 1", `INSERT INTO rating_changes (game_id, seat, bot, rating_before, rd_before, volatility_before, rating_after, rd_after, volatility_after, weight) VALUES ('g-1', 0, 'alice', 1500, 350, 0.06, 1510, 340, 0.06, 1.5)`, nil},
+			{"change of an unknown bot", `INSERT INTO rating_changes (game_id, seat, bot, rating_before, rd_before, volatility_before, rating_after, rd_after, volatility_after) VALUES ('g-1', 0, 'zed', 1500, 350, 0.06, 1510, 340, 0.06)`, nil},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				_, err := s.db.ExecContext(ctx, tt.query, tt.args...)
 				require.Error(t, err)
 			})
 		}
-		_, err = s.db.ExecContext(ctx, `INSERT INTO rating_changes VALUES ('g-1', 1, 'bob', 1500, 350, 0.06, 1510, 340, 0.06)`)
+		_, err = s.db.ExecContext(ctx, `INSERT INTO rating_changes (game_id, seat, bot, rating_before, rd_before, volatility_before, rating_after, rd_after, volatility_after) VALUES ('g-1', 1, 'bob', 1500, 350, 0.06, 1510, 340, 0.06)`)
 		require.NoError(t, err)
 	})
 }

@@ -1,0 +1,184 @@
+package ladder
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Bounds of TestThrownGames (docs/ladder.md, Farming): how far a sock
+// puppet registered just before can lift a new bot by throwing its games.
+const (
+	thrownBound3  = 25.0 // rating points over 3 thrown games
+	thrownBound30 = 60.0 // over 30
+)
+
+// throw has puppet lose n games in a row to target (seat 0), from the
+// networks nets, and returns target's rating after them.
+func throw(t *testing.T, s *Store, target, puppet string, n int, nets [2]string) Rating {
+	t.Helper()
+	ctx := context.Background()
+	for k := range n {
+		_, err := s.RecordGame(ctx, Game{ID: fmt.Sprintf("%s-%s-%d", target, puppet, k), Bots: [2]string{target, puppet},
+			Outcome: OutcomeWin, Winner: 0, Reason: "forfeit", Networks: nets})
+		require.NoError(t, err)
+	}
+	r, err := s.Rating(ctx, target)
+	require.NoError(t, err)
+	return r
+}
+
+// TestThrownGames: a puppet registered just before, throwing its games to
+// a new bot, lifted it from 1500 to 1753 in three games (Glicko-2 with
+// every game weighing 1, as version 1 rated); now by at most
+// thrownBound3, by nothing from the same network or owner, while a game
+// against an established opponent still counts in full.
+func TestThrownGames(t *testing.T) {
+	// Before: every game in full.
+	before := NewRating()
+	p := NewRating()
+	for range 3 {
+		before, p = UpdateGame(before, p, 1)
+	}
+	require.InDelta(t, 1752.97, before.R, 0.01, "the issue's figure")
+
+	forEachBackend(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		s := openDSN(t, dsn)
+		reg := func(name, owner string) {
+			_, err := s.RegisterOwned(ctx, name, owner)
+			require.NoError(t, err)
+		}
+		for _, n := range []string{"t3", "p3", "t30", "p30", "tnet", "pnet", "est", "tc"} {
+			reg(n, "")
+		}
+		reg("town", "mallory")
+		reg("pown", "Mallory")
+		a, b := [2]string{"192.0.2.0/24", "198.51.100.0/24"}, [2]string{"192.0.2.0/24", "192.0.2.0/24"}
+
+		got3 := throw(t, s, "t3", "p3", 3, a).R - 1500
+		got30 := throw(t, s, "t30", "p30", 30, a).R - 1500
+		gotNet := throw(t, s, "tnet", "pnet", 3, b).R - 1500
+		gotOwn := throw(t, s, "town", "pown", 3, a).R - 1500
+		t.Logf("target's gain: 3 thrown games %.1f (was %.1f), 30 games %.1f, same network %.1f, same owner %.1f",
+			got3, before.R-1500, got30, gotNet, gotOwn)
+		require.Less(t, got3, thrownBound3)
+		require.Greater(t, got3, 0.0, "still rated: a win is a win")
+		require.Less(t, got30, thrownBound30)
+		require.Zero(t, gotNet)
+		require.Zero(t, gotOwn)
+		h, err := s.History(ctx, "tnet")
+		require.NoError(t, err)
+		require.Equal(t, UnratedSameNetwork, h[0].Game.Unrated)
+		require.Zero(t, h[0].Weight)
+		h, err = s.History(ctx, "town")
+		require.NoError(t, err)
+		require.Equal(t, UnratedSameOwner, h[0].Game.Unrated, "owners compared by skeleton")
+
+		// Control: est meets ProvisionalOpponents bots, then loses to tc,
+		// which moves as Glicko-2 moves it.
+		for _, o := range []string{"t3", "p3", "t30", "p30", "tnet"} {
+			_, err := s.RecordGame(ctx, Game{ID: "est-" + o, Bots: [2]string{"est", o}, Outcome: OutcomeDraw, Winner: -1, Networks: a})
+			require.NoError(t, err)
+		}
+		e, err := s.Rating(ctx, "est")
+		require.NoError(t, err)
+		want, _ := UpdateGame(NewRating(), e, 1)
+		require.Equal(t, want, throw(t, s, "tc", "est", 1, a), "an established opponent's game weighs 1")
+
+		all, err := s.Recompute(ctx)
+		require.NoError(t, err)
+		table, err := s.Table(ctx)
+		require.NoError(t, err)
+		for _, b := range table {
+			require.Equal(t, all[b.Name], b.Rating, b.Name)
+		}
+	})
+}
+
+func TestWeight(t *testing.T) {
+	for _, tt := range []struct {
+		opponents, meetings int
+		want                float64
+	}{
+		{0, 0, MinWeight},
+		{0, 1, MinWeight / 2},
+		{0, 9, MinWeight / 10},
+		{1, 0, MinWeight + (1-MinWeight)/25},
+		{4, 0, MinWeight + (1-MinWeight)*16/25},
+		{ProvisionalOpponents, 0, 1},
+		{ProvisionalOpponents, 100, 1},
+		{-1, -1, MinWeight}, // impossible counts read as none
+	} {
+		require.InDelta(t, tt.want, Weight(tt.opponents, tt.meetings), 1e-15, "%d opponents, %d meetings", tt.opponents, tt.meetings)
+	}
+}
+
+// TestWeightsAsStored: after random games between bots of five networks,
+// every stored weight is Weight of its opponent's count of different
+// opponents and the pair's earlier rated meetings, both counted from the
+// games stored before it; and the table equals Recompute.
+func TestWeightsAsStored(t *testing.T) {
+	ctx := context.Background()
+	s := openDSN(t, t.TempDir()+"/l.db")
+	bots := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	for _, n := range bots {
+		_, err := s.Register(ctx, n)
+		require.NoError(t, err)
+	}
+	rng := rand.New(rand.NewPCG(25, 7))
+	for k := range 200 {
+		i, j := rng.IntN(len(bots)), rng.IntN(len(bots)-1)
+		if j >= i {
+			j++
+		}
+		g := Game{ID: fmt.Sprint("g", k), Bots: [2]string{bots[i], bots[j]}, Outcome: OutcomeWin, Winner: rng.IntN(2),
+			Networks: [2]string{fmt.Sprint("n", rng.IntN(5)), fmt.Sprint("n", rng.IntN(5))}}
+		_, err := s.RecordGame(ctx, g)
+		require.NoError(t, err)
+	}
+	games, err := s.Export(ctx)
+	require.NoError(t, err)
+	met := map[[2]string]int{}
+	opponents := map[string]map[string]bool{}
+	unrated := 0
+	for _, r := range games {
+		b := r.Game.Bots
+		if r.Game.Unrated != "" {
+			unrated++
+			require.Equal(t, [2]float64{0, 0}, r.Weights)
+			require.Equal(t, r.Before, r.After)
+			continue
+		}
+		pair := [2]string{min(b[0], b[1]), max(b[0], b[1])}
+		require.Equal(t, Weight(len(opponents[b[1]]), met[pair]), r.Weights[0], r.Game.ID)
+		require.Equal(t, Weight(len(opponents[b[0]]), met[pair]), r.Weights[1], r.Game.ID)
+		met[pair]++
+		for x, y := range map[string]string{b[0]: b[1], b[1]: b[0]} {
+			if opponents[x] == nil {
+				opponents[x] = map[string]bool{}
+			}
+			opponents[x][y] = true
+		}
+	}
+	require.Greater(t, unrated, 20, "about a fifth share a network")
+	full := 0
+	for _, r := range games {
+		if r.Weights[0] == 1 {
+			full++
+		}
+	}
+	require.Greater(t, full, 50, "once established, games weigh 1")
+	want, err := s.Recompute(ctx)
+	require.NoError(t, err)
+	table, err := s.Table(ctx)
+	require.NoError(t, err)
+	for _, b := range table {
+		require.Equal(t, want[b.Name], b.Rating, b.Name)
+		require.False(t, math.IsNaN(b.Rating.R))
+	}
+}
