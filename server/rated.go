@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"net"
+	"net/netip"
 	"slices"
 	"time"
 
@@ -245,6 +247,35 @@ func (s *Server) pairRated(l *listener, now time.Time) {
 	}
 }
 
+// Prefixes of the same-network rule: two bots connected from one /24
+// (IPv4) or /48 (IPv6, a site) play unrated games. Wider than the per-IP
+// limit's /64: one site hands out many /64s.
+const (
+	ratedIPv4Prefix = 24
+	ratedIPv6Prefix = 48
+)
+
+// ratedNetwork is the network a bot connected from addr ("IP:port") is
+// compared by for the same-network rule: its /24 or /48, or "" (never
+// the same as another) for 127.0.0.1 and ::1, where a local TLS tunnel or
+// proxy connects from (docs/ladder.md: the server cannot see who is
+// behind it), and for what is not an IP address.
+func ratedNetwork(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return ""
+	}
+	a = a.Unmap().WithZone("")
+	if a == netip.IPv6Loopback() || a == netip.AddrFrom4([4]byte{127, 0, 0, 1}) {
+		return ""
+	}
+	return netKey(a.String(), ratedIPv4Prefix, ratedIPv6Prefix)
+}
+
 // rate commits a decided game between two bots to the ladder, retrying a
 // failed commit; nil when the game is not rated (not between two bots, or
 // aborted). The commit is idempotent by game id, so a retry after a commit
@@ -260,6 +291,8 @@ func (s *Server) rate(log *slog.Logger, res *Result) error {
 		ID: res.Game, Bots: [2]string{res.Players[0].Bot, res.Players[1].Bot}, First: res.First, Seed: res.Seed,
 		Outcome: res.Outcome, Winner: res.Winner, Reason: res.Reason, Actions: res.Actions, Replay: res.Replay,
 		Start: res.Start, End: res.End,
+		// Bots of one network play unrated games (ladder.RecordGame).
+		Networks: [2]string{ratedNetwork(res.Players[0].Addr), ratedNetwork(res.Players[1].Addr)},
 	}
 	var err error
 	for attempt := range rateAttempts {
