@@ -75,7 +75,7 @@ func readLadder[T any](cmd *cobra.Command, db string, read func(*ladder.Store, c
 }
 
 func newLadderRegisterCmd(e *env) *cobra.Command {
-	var db string
+	var db, owner string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "register NAME",
@@ -84,12 +84,22 @@ func newLadderRegisterCmd(e *env) *cobra.Command {
 with a letter or digit) with a new rating, and print its token alone on the
 last line. The token is shown this once: the database keeps only its
 SHA-256. A bot presents its name and token when it connects to a rated
-listener.`,
+listener.
+
+A name that looks like a registered one is refused, naming that bot:
+names are compared without case, with look-alike letters and digits
+folded ("ALPHA", "a1pha" and "aIpha" are all "alpha"; docs/ladder.md).
+--owner records who registered the bot: games between two bots of one
+owner are stored unrated.`,
 		Example: `  kaisen ladder register mybot --db ladder.db
+  kaisen ladder register mybot --owner alice@example.org --db ladder.db
   TOKEN=$(kaisen ladder register mybot --db ladder.db | tail -n 1)`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := ladder.ValidName(args[0]); err != nil {
+				return &UsageError{Err: err}
+			}
+			if err := ladder.ValidOwner(owner); err != nil {
 				return &UsageError{Err: err}
 			}
 			s, err := openLadder(cmd, db)
@@ -97,7 +107,7 @@ listener.`,
 				return err
 			}
 			defer s.Close()
-			token, err := s.Register(cmd.Context(), args[0])
+			token, err := s.RegisterOwned(cmd.Context(), args[0], owner)
 			if err != nil {
 				return err
 			}
@@ -110,6 +120,7 @@ listener.`,
 		},
 	}
 	addDBFlag(cmd, &db)
+	cmd.Flags().StringVar(&owner, "owner", "", "who registers the bot (up to 64 letters, digits, '_', '-', '.', '@', '+'): games between bots of one owner are unrated")
 	addJSONFlag(cmd, &asJSON, `print {"name","token"} as one JSON object`)
 	return cmd
 }
@@ -131,15 +142,29 @@ func newLadderTableCmd(e *env) *cobra.Command {
 		Short: "Print every bot with its rating, best first",
 		Long: `Print every registered bot with its Glicko-2 rating, deviation (RD: the
 rating is within about 2 RD of the truth), volatility and number of rated
-games, the best rated first.`,
+games, the best rated first. Bots registered before names were compared
+for look-alikes (schema version 2) whose names look like an older bot's
+are listed on stderr after the table.`,
 		Example: `  kaisen ladder table --db ladder.db
   kaisen ladder table --db ladder.db --json | jq -r '.[0].name'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			bots, err := readLadder(cmd, db, (*ladder.Store).Table)
+			var clashes []ladder.Clash
+			bots, err := readLadder(cmd, db, func(s *ladder.Store, ctx context.Context) ([]ladder.Bot, error) {
+				var err error
+				if clashes, err = s.Clashes(ctx); err != nil {
+					return nil, err
+				}
+				return s.Table(ctx)
+			})
 			if err != nil {
 				return err
 			}
+			defer func() {
+				for _, c := range clashes {
+					fmt.Fprintf(e.stderr, "warning: bot %s\n", c)
+				}
+			}()
 			if asJSON {
 				out := []botJSON{}
 				for _, b := range bots {
@@ -172,6 +197,8 @@ type playedJSON struct {
 	End      time.Time `json:"end"`
 	Before   float64   `json:"rating_before"`
 	After    float64   `json:"rating_after"`
+	Weight   float64   `json:"weight"`            // the game's weight in the bot's update (0 unrated)
+	Unrated  string    `json:"unrated,omitempty"` // why it changed no rating: same_owner, same_network
 }
 
 func newLadderHistoryCmd(e *env) *cobra.Command {
@@ -182,7 +209,9 @@ func newLadderHistoryCmd(e *env) *cobra.Command {
 		Short: "Print a bot's rated games, oldest first, with its rating after each",
 		Long: `Print bot NAME's rated games in the order they were rated: the game id (its
 result log line and replay file), the opponent, the result, why the game
-ended, and the bot's rating before and after.`,
+ended, and the bot's rating before and after, with the game's weight in
+it when below 1 (a provisional opponent: docs/ladder.md) or why it was
+unrated (same_owner, same_network).`,
 		Example: `  kaisen ladder history mybot --db ladder.db
   kaisen ladder history mybot --db ladder.db --json | jq '.[-1].rating_after'`,
 		Args: cobra.ExactArgs(1),
@@ -196,7 +225,8 @@ ended, and the bot's rating before and after.`,
 			out := []playedJSON{}
 			for _, p := range games {
 				g := p.Game
-				out = append(out, playedJSON{g.ID, p.Seat, p.Opponent(), p.Result(), g.Reason, g.Actions, g.Replay, g.End, p.Before.R, p.After.R})
+				out = append(out, playedJSON{g.ID, p.Seat, p.Opponent(), p.Result(), g.Reason, g.Actions, g.Replay, g.End, p.Before.R, p.After.R,
+					p.Weight, g.Unrated})
 			}
 			if asJSON {
 				return json.NewEncoder(e.stdout).Encode(out)
@@ -204,7 +234,14 @@ ended, and the bot's rating before and after.`,
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "game\topponent\tresult\treason\tactions\trating")
 			for _, p := range out {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.0f -> %.0f\n", p.Game, p.Opponent, p.Result, p.Reason, p.Actions, p.Before, p.After)
+				note := ""
+				switch {
+				case p.Unrated != "":
+					note = " (unrated: " + p.Unrated + ")"
+				case p.Weight < 1:
+					note = fmt.Sprintf(" (weight %.3g)", p.Weight)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.0f -> %.0f%s\n", p.Game, p.Opponent, p.Result, p.Reason, p.Actions, p.Before, p.After, note)
 			}
 			return tw.Flush()
 		},
@@ -230,6 +267,8 @@ type ratedJSON struct {
 	End     time.Time    `json:"end"`
 	Before  [2]ratingOut `json:"before"`
 	After   [2]ratingOut `json:"after"`
+	Weights [2]float64   `json:"weights"`           // the game's weight in each seat's update (0 unrated)
+	Unrated string       `json:"unrated,omitempty"` // why it changed no rating
 }
 
 // ratingOut is a Glicko-2 rating in export output.
@@ -248,7 +287,9 @@ func newLadderExportCmd(e *env) *cobra.Command {
 		Long: `Print every rated game in the order it was rated, for analysis: its id (the
 result log's and the replay file's), both bots, who moved first, the seed,
 outcome, winner seat (-1 on a draw), reason, actions, replay file, start and
-end, and each seat's Glicko-2 rating, RD and volatility before and after.
+end, each seat's Glicko-2 rating, RD and volatility before and after, the
+game's weight in each seat's update (below 1 against a provisional
+opponent, 0 when unrated) and why it was unrated ("" when rated).
 CSV with a header line by default; --json prints one JSON array.`,
 		Example: `  kaisen ladder export --db ladder.db > games.csv
   kaisen ladder export --db ladder.db --json | jq '.[] | select(.reason != "sunk")'`,
@@ -263,7 +304,7 @@ CSV with a header line by default; --json prints one JSON array.`,
 				for _, r := range games {
 					g := r.Game
 					j := ratedJSON{Seq: r.Seq, Game: g.ID, Bots: g.Bots, First: g.First, Seed: g.Seed, Outcome: g.Outcome, Winner: g.Winner,
-						Reason: g.Reason, Actions: g.Actions, Replay: g.Replay, Start: g.Start, End: g.End}
+						Reason: g.Reason, Actions: g.Actions, Replay: g.Replay, Start: g.Start, End: g.End, Weights: r.Weights, Unrated: g.Unrated}
 					for i := range 2 {
 						j.Before[i] = ratingOut{r.Before[i].R, r.Before[i].RD, r.Before[i].Vol}
 						j.After[i] = ratingOut{r.After[i].R, r.After[i].RD, r.After[i].Vol}
@@ -283,7 +324,8 @@ CSV with a header line by default; --json prints one JSON array.`,
 // exportHeader is the CSV header of kaisen ladder export.
 var exportHeader = []string{"seq", "game", "bot0", "bot1", "first", "seed", "outcome", "winner", "reason", "actions", "replay", "start", "end",
 	"rating0_before", "rd0_before", "volatility0_before", "rating0_after", "rd0_after", "volatility0_after",
-	"rating1_before", "rd1_before", "volatility1_before", "rating1_after", "rd1_after", "volatility1_after"}
+	"rating1_before", "rd1_before", "volatility1_before", "rating1_after", "rd1_after", "volatility1_after",
+	"weight0", "weight1", "unrated"}
 
 // writeExportCSV writes games as CSV: exportHeader, then one row per game
 // (floats in full precision, times RFC 3339 with milliseconds).
@@ -300,6 +342,7 @@ func writeExportCSV(w io.Writer, games []ladder.Rated) error {
 			b, a := r.Before[i], r.After[i]
 			row = append(row, f(b.R), f(b.RD), f(b.Vol), f(a.R), f(a.RD), f(a.Vol))
 		}
+		row = append(row, f(r.Weights[0]), f(r.Weights[1]), g.Unrated)
 		_ = cw.Write(row)
 	}
 	cw.Flush()

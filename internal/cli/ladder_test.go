@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,6 +68,8 @@ func TestLadderCommands(t *testing.T) {
 		msg  string
 	}{
 		{"taken", []string{"ladder", "register", "alice", "--db", db}, ExitFailure, "already registered"},
+		{"look-alike", []string{"ladder", "register", "AL1CE", "--db", db}, ExitFailure, "AL1CE looks like alice, registered already"},
+		{"bad owner", []string{"ladder", "register", "carol", "--owner", "a b", "--db", db}, ExitUsage, `owner "a b"`},
 		{"bad name", []string{"ladder", "register", "a b", "--db", db}, ExitUsage, "bad bot name"},
 		{"no db", []string{"ladder", "table"}, ExitUsage, "--db"},
 		{"postgres down", []string{"ladder", "table", "--db", "postgres://u:pw@127.0.0.1:1/db?connect_timeout=5"}, ExitFailure, "127.0.0.1:1"},
@@ -77,4 +81,54 @@ func TestLadderCommands(t *testing.T) {
 			require.Contains(t, stderr, tt.msg)
 		})
 	}
+}
+
+// TestLadderOwnersAndWeights: two bots of one --owner play unrated games
+// (history says so), a game against a new bot shows its weight, and the
+// export has both seats' weights.
+func TestLadderOwnersAndWeights(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "ladder.db")
+	for _, r := range [][]string{{"a1", "--owner", "mallory"}, {"a2", "--owner", "mallory"}, {"b"}} {
+		code, _, stderr := matchRun(t, ctx, append([]string{"ladder", "register", "--db", db}, r...)...)
+		require.Equal(t, ExitOK, code, stderr)
+	}
+	s, err := ladder.Open(ctx, db)
+	require.NoError(t, err)
+	for i, p := range [][2]string{{"a1", "a2"}, {"a1", "b"}} {
+		_, err = s.RecordGame(ctx, ladder.Game{ID: fmt.Sprint("g-", i), Bots: p, Outcome: ladder.OutcomeWin, Winner: 0, Reason: "sunk"})
+		require.NoError(t, err)
+	}
+	require.NoError(t, s.Close())
+	code, out, stderr := matchRun(t, ctx, "ladder", "history", "a1", "--db", db)
+	require.Equal(t, ExitOK, code, stderr)
+	require.Contains(t, out, "1500 -> 1500 (unrated: same_owner)")
+	require.Contains(t, out, "(weight 0.04)")
+	code, out, stderr = matchRun(t, ctx, "ladder", "export", "--db", db, "--json")
+	require.Equal(t, ExitOK, code, stderr)
+	var games []ratedJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &games))
+	require.Len(t, games, 2)
+	require.Equal(t, ladder.UnratedSameOwner, games[0].Unrated)
+	require.Equal(t, [2]float64{0, 0}, games[0].Weights)
+	require.Equal(t, [2]float64{ladder.MinWeight, ladder.MinWeight}, games[1].Weights)
+}
+
+// TestLadderTableWarnsOfOldLookAlikes: a bot left without a name key by
+// the migration (it looks like an older bot) is named on stderr.
+func TestLadderTableWarnsOfOldLookAlikes(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "ladder.db")
+	code, _, stderr := matchRun(t, ctx, "ladder", "register", "alice", "--db", db)
+	require.Equal(t, ExitOK, code, stderr)
+	raw, err := sql.Open("sqlite", db)
+	require.NoError(t, err)
+	_, err = raw.ExecContext(ctx, `INSERT INTO bots (name, token_hash, created_at, rating, rd, volatility) VALUES ('ALICE', ?, 1, 1500, 350, 0.06)`,
+		strings.Repeat("a", 64))
+	require.NoError(t, err)
+	require.NoError(t, raw.Close())
+	code, out, stderr := matchRun(t, ctx, "ladder", "table", "--db", db)
+	require.Equal(t, ExitOK, code, stderr)
+	require.Contains(t, out, "ALICE")
+	require.Equal(t, "warning: bot ALICE looks like alice (registered first)\n", stderr)
 }
