@@ -26,8 +26,10 @@ type AbilitiesGame struct {
 	// Shots counts the cells fired at by this client [0] and by the
 	// opponent [1] (air-defended ones included), as the rules count them.
 	Shots [2]int
-	// Actions counts the actions this client sent.
-	Actions int
+	// Actions counts the actions this client sent; Confirms, the confirm
+	// lines it answered (protocol.ConfirmAnswer lines, not actions).
+	Actions  int
+	Confirms int
 	// Errors lists the messages of the {"error":...} lines the server sent
 	// (why this client forfeited).
 	Errors []string
@@ -82,6 +84,12 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 		return g, err
 	}
 	var ask *abilities.Question // the question this seat must answer, if any
+	confirm := false            // the last line was a confirm: the next "your turn" answers it
+	// moves are the result lines of this seat's moves it has not read yet:
+	// after a move it acts again at once (protocol version 2: no "your
+	// turn" follows a move), telling the player the move's result line as
+	// the server will send it, and checks that line when it comes.
+	var moves [][]byte
 	// werr is a failed write: the server may have ended the game and
 	// closed already (its end lines can still be read), so the lines it
 	// sent are read before the error is returned.
@@ -99,9 +107,36 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 			if werr != nil {
 				return g, werr
 			}
+			if confirm {
+				// Every confirm is answered at once and the same way; a
+				// real question goes to the player (docs/abilities.md).
+				confirm = false
+				g.Confirms++
+				werr = c.write(protocol.EncodeAbilitiesAction(rules, protocol.ConfirmAnswer))
+				continue
+			}
+			// A move and the action after it go out in one write, as
+			// one action would.
 			a := p.Act(ask)
-			g.Actions++
-			werr = c.write(protocol.EncodeAbilitiesAction(rules, a))
+			var out []byte
+			for {
+				g.Actions++
+				out = append(out, protocol.EncodeAbilitiesAction(rules, a)...)
+				if ask != nil || a.Kind != abilities.Move {
+					break
+				}
+				mine := protocol.EncodeAbilitiesEvent(rules, abilities.Event{Seat: me, Mine: true, Attacker: me, Kind: abilities.Move,
+					Moved: true, From: a.At, To: a.To, Scan: -1, Winner: -1, Next: me}, protocol.NoOutcome)
+				res, err := protocol.DecodeAbilitiesEvent(mine, rules, me)
+				if err != nil { // a move off the board: the server refuses it
+					break
+				}
+				moves = append(moves, mine)
+				p.Observe(res.Event)
+				a = p.Act(nil)
+				out = append(out, '\n')
+			}
+			werr = c.write(out)
 			continue
 		case protocol.Waiting:
 			continue
@@ -110,6 +145,10 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 			g.End, g.Line = e, string(line)
 			return g, nil
 		}
+		if len(moves) > 0 && string(line) == string(moves[0]) { // the player was told it when it moved
+			moves = moves[1:]
+			continue
+		}
 		res, err := protocol.DecodeAbilitiesEvent(line, rules, me)
 		if err != nil {
 			return g, err
@@ -117,8 +156,15 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 		if res.Error != "" {
 			g.Errors = append(g.Errors, res.Error)
 		}
+		if res.Confirm {
+			confirm = true
+			continue
+		}
 		if !res.HasEvent {
 			continue // an error line, or a forfeit's outcome line: the end line follows
+		}
+		if len(moves) > 0 {
+			return g, protocol.NewProtocolError(line, fmt.Errorf("%w: want the result of this seat's move, %s", protocol.ErrUnexpected, moves[0]))
 		}
 		ev := res.Event
 		side := 1

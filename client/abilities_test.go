@@ -93,13 +93,18 @@ func TestPlayAbilitiesGolden(t *testing.T) {
 			g, err := client.PlayAbilities(context.Background(), c, build, client.BattleshipPlayOptions{ReadTimeout: 10 * time.Second})
 			require.NoError(t, err)
 			require.NoError(t, <-errs)
-			var sent int
+			var sent, confirms int
 			for _, l := range lines {
 				if l.seat == seat && l.toServer {
 					sent++
 				}
+				if l.seat == seat && strings.HasPrefix(l.text, `{"confirm"`) {
+					confirms++
+				}
 			}
-			require.Equal(t, sent-1, g.Actions, "every line after the placement is an action")
+			require.Positive(t, confirms)
+			require.Equal(t, confirms, g.Confirms, "every confirm is answered")
+			require.Equal(t, sent-1, g.Actions+g.Confirms, "every line after the placement is an action or a confirm answer")
 			require.Equal(t, lines[len(lines)-1-boolToInt(lines[len(lines)-1].seat != seat)].text, g.Line)
 			require.Empty(t, g.Errors)
 		})
@@ -123,13 +128,13 @@ func TestPlayAbilitiesRefuses(t *testing.T) {
 		}
 		return f(rand.New(rand.NewPCG(1, 1)), seat), nil
 	}
-	hello := string(protocol.EncodeAbilitiesHello(protocol.AbilitiesHello{Version: 1, Sides: [2]abilities.Side{abilities.AI, abilities.Humans}}))
+	hello := string(protocol.EncodeAbilitiesHello(protocol.AbilitiesHello{Version: protocol.AbilitiesVersion, Sides: [2]abilities.Side{abilities.AI, abilities.Humans}}))
 	for _, tc := range []struct {
 		name  string
 		lines []string
 		err   error
 	}{
-		{"version 2", []string{strings.Replace(hello, `"version":1`, `"version":2`, 1)}, protocol.ErrVersion},
+		{"version 1", []string{strings.Replace(hello, `"version":2`, `"version":1`, 1)}, protocol.ErrVersion},
 		{"battleship greeting", []string{protocol.BattleshipGreeting}, protocol.ErrUnexpected},
 		{"unknown option", []string{strings.Replace(hello, `"options":{}`, `"options":{"teleport":true}`, 1)}, protocol.ErrType},
 		{"garbage result", []string{hello, "waiting", "{not json"}, protocol.ErrSyntax},

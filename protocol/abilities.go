@@ -20,7 +20,14 @@ import (
 
 // AbilitiesVersion is the version of the abilities protocol this package
 // speaks; the server's hello names it and a client refuses any other.
-const AbilitiesVersion = 1
+// Version 2 (docs/protocol.md, "Constant shape") added the confirm line
+// (ConfirmAnswer) and dropped the "your turn" after a seat's own move.
+const AbilitiesVersion = 2
+
+// ConfirmAnswer is the defender's answer to a confirm line
+// (EncodeAbilitiesConfirm): the same line as declining a defence,
+// {"defend":{"use":false}}.
+var ConfirmAnswer = abilities.Action{Kind: abilities.Defend, Use: false}
 
 // ErrVersion is wrapped by the error of a client that does not speak the
 // version a server's hello names.
@@ -483,9 +490,109 @@ func EncodeAbilitiesEvent(r *abilities.Rules, ev abilities.Event, outcome int) [
 	return w.b
 }
 
-// AbilitiesResult is a decoded abilities result line, outcome line or
-// error line.
+// EncodeAbilitiesConfirm prints the confirm line the server sends the
+// defender of a shot at c that raised no defence question while the
+// defender's 4-deck defence may still be live (docs/protocol.md,
+// "Constant shape"):
+//
+//	{"confirm":{"at":[r,c]}}
+//
+// "your turn" follows, and the defender answers ConfirmAnswer. The
+// shooter is told the shot only then, so that it waits for the defender
+// on every such shot, asked or not.
+func EncodeAbilitiesConfirm(r *abilities.Rules, c grid.Cell) []byte {
+	w := newWriter(Classic, 32)
+	w.raw(`{"confirm":{"at":`)
+	w.rowCol(r.Base.Board, c)
+	w.raw("}}")
+	return w.b
+}
+
+// Confirms is the confirm schedule of protocol version 2 (docs/abilities.md,
+// "Constant shape"): which shots the defender confirms before their
+// shooter is told them. A shot needs a confirm when it raised no defence
+// question (false miss, air defence) while the defender's defence may
+// still be live as the shooter knows it: a 4-deck of the defender not
+// sunk, and for the Humans an air defence not spent. So the shooter waits
+// for the defender on every such shot, and what it waits for depends only
+// on what it was told. A host calls Answered before applying each action
+// and Told after.
+type Confirms struct {
+	rules *abilities.Rules
+	fours int    // 4-decks in the fleet
+	sunk  [2]int // by seat: its 4-decks sunk, as its enemy was told
+	air   [2]int // by seat: its air defences spent, as its enemy was told
+	// asked: the cells of the defence questions answered since the
+	// shooter was last told a volley
+	asked []grid.Cell
+}
+
+// NewConfirms is the schedule of a game of r, at its start.
+func NewConfirms(r *abilities.Rules) *Confirms {
+	c := &Confirms{rules: r}
+	for _, l := range r.Base.Fleet {
+		if l == abilities.DefenderLen {
+			c.fours++
+		}
+	}
+	return c
+}
+
+// Answered records action a, about to be applied while question q (nil:
+// none) is pending.
+func (c *Confirms) Answered(q *abilities.Question, a abilities.Action) {
+	if q != nil && q.Ask != abilities.AskReveal && a.Kind == abilities.Defend {
+		c.asked = append(c.asked, q.At)
+	}
+}
+
+// Told returns, for step st, the defender and the cells it must confirm
+// (in this order) before the shooter is told its view of st; none when st
+// tells the shooter no volley.
+func (c *Confirms) Told(st abilities.Step) (defender int, cells []grid.Cell) {
+	att := st.Views[0].Attacker
+	v := st.Views[att]
+	d := 1 - att
+	if v.Silent || len(v.Cells) == 0 {
+		return d, nil
+	}
+	if c.live(d) {
+		for _, r := range v.Cells {
+			if i := slices.Index(c.asked, r.At); i >= 0 {
+				c.asked = slices.Delete(c.asked, i, i+1)
+				continue
+			}
+			cells = append(cells, r.At)
+		}
+	}
+	c.asked = c.asked[:0]
+	for _, r := range v.Cells {
+		if r.Outcome == battleship.Kill && len(r.Sunk) == abilities.DefenderLen {
+			c.sunk[d]++
+		}
+		if r.AirDefence {
+			c.air[d]++
+		}
+	}
+	return d, cells
+}
+
+// live reports whether seat d's defence may still be live as its enemy
+// knows it.
+func (c *Confirms) live(d int) bool {
+	if c.sunk[d] >= c.fours {
+		return false
+	}
+	return c.rules.Sides[d] == abilities.AI || c.air[d] < abilities.AirDefenceCharges
+}
+
+// AbilitiesResult is a decoded abilities result line, outcome line,
+// error line or confirm line.
 type AbilitiesResult struct {
+	// Confirm: a confirm line (EncodeAbilitiesConfirm) for the shot at
+	// ConfirmAt; the next "your turn" is answered ConfirmAnswer.
+	Confirm   bool
+	ConfirmAt grid.Cell
 	// HasEvent: the line has a "result": Event is what it tells.
 	HasEvent bool
 	Event    abilities.Event
@@ -498,7 +605,8 @@ type AbilitiesResult struct {
 }
 
 // DecodeAbilitiesEvent parses a line of EncodeAbilitiesEvent,
-// EncodeOutcome or EncodeErrorLine as received by seat me, and rebuilds
+// EncodeOutcome, EncodeErrorLine or EncodeAbilitiesConfirm as received by
+// seat me, and rebuilds
 // the abilities.Event the rules gave that seat: Mine, Attacker, Status,
 // Winner and Next are worked out from the line (Next: the defender when a
 // question is pending, else the other seat when the turn ended in a game
@@ -519,6 +627,24 @@ func decodeAbilitiesEvent(line []byte, b *grid.Board, me int) (AbilitiesResult, 
 	ms, known, err := resultLine(line, &res.Error, &res.GameOutcome)
 	if err != nil {
 		return res, err
+	}
+	if raw, ok := lookup(ms, "confirm"); ok {
+		if len(ms) != 1 {
+			return res, fmt.Errorf(`%w: a confirm line is {"confirm":{"at":[r,c]}}`, ErrType)
+		}
+		body, err := members(raw, `"confirm"`)
+		if err != nil {
+			return res, err
+		}
+		v, ok := lookup(body, "at")
+		if !ok || len(body) != 1 {
+			return res, fmt.Errorf(`%w: "confirm" has exactly "at"`, ErrType)
+		}
+		if res.ConfirmAt, err = onBoard(v, b, `"confirm.at"`); err != nil {
+			return res, err
+		}
+		res.Confirm = true
+		return res, nil
 	}
 	if raw, ok := lookup(ms, "draw"); ok {
 		known++

@@ -125,25 +125,25 @@ func TestAbilitiesHello(t *testing.T) {
 			require.Equal(t, h, got)
 		}
 	}
-	require.Equal(t, `{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai","humans"],"options":{}}}`,
-		string(protocol.EncodeAbilitiesHello(protocol.AbilitiesHello{Version: 1, Sides: [2]abilities.Side{abilities.AI, abilities.Humans}})))
-	ok := `{"hello":{"game":"abilities","version":1,"seat":1,"sides":["ai","ai"],"options":{"hide_moves":false},"board":"later"}}`
+	require.Equal(t, `{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai","humans"],"options":{}}}`,
+		string(protocol.EncodeAbilitiesHello(protocol.AbilitiesHello{Version: 2, Sides: [2]abilities.Side{abilities.AI, abilities.Humans}})))
+	ok := `{"hello":{"game":"abilities","version":2,"seat":1,"sides":["ai","ai"],"options":{"hide_moves":false},"board":"later"}}`
 	h, err := protocol.DecodeAbilitiesHello([]byte(ok))
 	require.NoError(t, err, "unknown keys of hello are room for compatible extensions")
 	require.Equal(t, 1, h.Seat)
-	_, err = protocol.DecodeAbilitiesHello([]byte(`{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai","humans"],"options":{"fly":true}}}`))
+	_, err = protocol.DecodeAbilitiesHello([]byte(`{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai","humans"],"options":{"fly":true}}}`))
 	require.ErrorIs(t, err, protocol.ErrVersion, "the version is checked before what may differ in it")
 	for _, tc := range []struct{ name, line string }{
 		{"not json", `hello`},
-		{"other game", `{"hello":{"game":"chess","version":1,"seat":0,"sides":["ai","humans"],"options":{}}}`},
-		{"seat 2", `{"hello":{"game":"abilities","version":1,"seat":2,"sides":["ai","humans"],"options":{}}}`},
-		{"float version", `{"hello":{"game":"abilities","version":1.0,"seat":0,"sides":["ai","humans"],"options":{}}}`},
-		{"one side", `{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai"],"options":{}}}`},
-		{"bad side", `{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai","orcs"],"options":{}}}`},
-		{"unknown option", `{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai","humans"],"options":{"fly":true}}}`},
-		{"option not bool", `{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai","humans"],"options":{"hide_moves":1}}}`},
-		{"no options", `{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai","humans"]}}`},
-		{"extra top key", `{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai","humans"],"options":{}},"x":1}`},
+		{"other game", `{"hello":{"game":"chess","version":2,"seat":0,"sides":["ai","humans"],"options":{}}}`},
+		{"seat 2", `{"hello":{"game":"abilities","version":2,"seat":2,"sides":["ai","humans"],"options":{}}}`},
+		{"float version", `{"hello":{"game":"abilities","version":2.0,"seat":0,"sides":["ai","humans"],"options":{}}}`},
+		{"one side", `{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai"],"options":{}}}`},
+		{"bad side", `{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai","orcs"],"options":{}}}`},
+		{"unknown option", `{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai","humans"],"options":{"fly":true}}}`},
+		{"option not bool", `{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai","humans"],"options":{"hide_moves":1}}}`},
+		{"no options", `{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai","humans"]}}`},
+		{"extra top key", `{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai","humans"],"options":{}},"x":1}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := protocol.DecodeAbilitiesHello([]byte(tc.line))
@@ -291,14 +291,23 @@ func TestAbilitiesGoldenGame(t *testing.T) {
 	require.NoError(t, err)
 	seen := map[string]bool{}
 	told := [2]bool{true, true} // a seat told nothing by the last action gets no "waiting"
+	sched := protocol.NewConfirms(r)
+	moved := -1 // the seat whose move was the last action: it goes on without "your turn"
 	for g.Status() == battleship.Running {
 		mv := g.ToAct()
-		say(mv, false, []byte(protocol.YourTurn))
-		if told[1-mv] {
-			say(1-mv, false, []byte(protocol.Waiting))
+		if moved != mv {
+			say(mv, false, []byte(protocol.YourTurn))
+			if told[1-mv] {
+				say(1-mv, false, []byte(protocol.Waiting))
+			}
 		}
 		q := g.Pending()
 		a := ps[mv].Act(q)
+		sched.Answered(q, a)
+		moved = -1
+		if a.Kind == abilities.Move {
+			moved = mv
+		}
 		if q != nil && q.Ask != abilities.AskReveal {
 			seen[fmt.Sprintf("answer %s %t", []string{"reveal", "false_miss", "air_defence"}[q.Ask], a.Use)] = true
 		}
@@ -316,6 +325,17 @@ func TestAbilitiesGoldenGame(t *testing.T) {
 		}
 		st, err := g.Apply(a)
 		require.NoError(t, err)
+		d, cells := sched.Told(st)
+		for _, c := range cells {
+			line := protocol.EncodeAbilitiesConfirm(r, c)
+			say(d, false, line)
+			res, err := protocol.DecodeAbilitiesEvent(line, r, d)
+			require.NoError(t, err)
+			require.Equal(t, protocol.AbilitiesResult{Confirm: true, ConfirmAt: c, GameOutcome: protocol.NoOutcome}, res)
+			say(d, false, []byte(protocol.YourTurn))
+			say(d, true, protocol.EncodeAbilitiesAction(r, protocol.ConfirmAnswer))
+			seen["confirm"] = true
+		}
 		for _, v := range [2]int{mv, 1 - mv} {
 			ev := st.Views[v]
 			told[v] = !ev.Silent
@@ -339,7 +359,7 @@ func TestAbilitiesGoldenGame(t *testing.T) {
 	say(w, false, []byte(protocol.YouWin))
 	say(1-w, false, []byte(protocol.YouLose))
 	fmt.Fprintf(&out, "P1  S>C  <EOF>\nP2  S>C  <EOF>\n")
-	for _, key := range []string{"action move", "salvo ai", "salvo humans", "special ai", "special humans", "action reveal", "action defend", "ask reveal", "ask false_miss", "ask air_defence", "held", "answer false_miss true", "answer air_defence true", "answer air_defence false"} {
+	for _, key := range []string{"action move", "salvo ai", "salvo humans", "special ai", "special humans", "action reveal", "action defend", "ask reveal", "ask false_miss", "ask air_defence", "held", "answer false_miss true", "answer air_defence true", "answer air_defence false", "confirm"} {
 		require.True(t, seen[key], "the golden game has no %s: pick another seed", key)
 	}
 	if *update {
@@ -355,7 +375,7 @@ func TestAbilitiesGoldenGame(t *testing.T) {
 func abilitiesSeedLines(f *testing.F) []string {
 	out := []string{`garbage`, `{"shoot":{"to":[0,1.5]}}`, `{"salvo":{"center":[1,1]}}`, `{"reveal":{"cells":[[0,0],[0,1],[1,1]]}}`,
 		`{"defend":{"use":true}}`, `{"move":{"from":[6,0],"to":[7,0]}}`, `{"error":"x"}`, `{"outcome":false}`,
-		`{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai","humans"],"options":{"hide_moves":true}}}`}
+		`{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai","humans"],"options":{"hide_moves":true}}}`, `{"confirm":{"at":[1,2]}}`}
 	if b, err := os.ReadFile(abilitiesGoldenPath); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			if len(l) > 10 && l[0] == 'P' {

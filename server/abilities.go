@@ -12,10 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -125,18 +127,33 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		late:   fmt.Sprintf(" (no action within %v)", m.st.cfg.ActionTimeout(m.srv.cfg.Limits)),
 		decode: func(line []byte) (abilities.Action, error) { return protocol.DecodeAbilitiesAction(line, rules) },
 	}
+	confirms := &moveReader[abilities.Action]{
+		what:   "confirm answer",
+		late:   actions.late,
+		decode: actions.decode,
+		quiet:  true,
+	}
 	// told[i]: seat i was sent a result line by the last action (or the
 	// game is starting). A seat told nothing (the enemy of a hidden move,
 	// the shooter while the defender weighs a false miss or air defence:
 	// the rules hold its view back) gets no "waiting" either, so that the
 	// lines it reads are those of a game without the move or the question.
 	told := [2]bool{true, true}
+	// The constant shape (docs/abilities.md): sched says which shots the
+	// defender confirms, and moved is the seat whose move was the last
+	// action (-1: none).
+	sched := protocol.NewConfirms(rules)
+	moved := -1
 	for {
 		if i, err := m.houseFault(); err != nil { // a house AI that panicked in Observe
 			return forfeit(i, err, replay.ForfeitPanic)
 		}
 		mv := g.ToAct()
 		actions.quiet = !told[1-mv]
+		// After its own move a client sends its next action at once,
+		// without "your turn" (protocol version 2): a hidden move costs
+		// no round trip.
+		actions.cont = moved == mv
 		a, w, fault := takeTurn(m.match, mv, func() abilities.Action { return m.ai[mv].Act(g.Pending()) }, actions)
 		if fault != nil {
 			w, kind := m.turnFault(ctx, mv, w)
@@ -144,6 +161,11 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 				return m.abort(res, log, n), replayBytes(nil)
 			}
 			return forfeit(w, fault, kind)
+		}
+		sched.Answered(g.Pending(), a)
+		moved = -1
+		if a.Kind == abilities.Move {
+			moved = mv
 		}
 		st, err := g.Apply(a)
 		n++
@@ -153,6 +175,14 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		if err != nil {
 			return forfeit(mv, err, replay.ForfeitIllegal)
+		}
+		// A volley about to be told to its shooter: the defender confirms
+		// the cells it was not asked about first.
+		d, cells := sched.Told(st)
+		for _, c := range cells {
+			if r, b, ok := m.confirm(ctx, d, c, confirms, res, log, n, forfeit, replayBytes); !ok {
+				return r, b
+			}
 		}
 		for _, i := range [2]int{mv, 1 - mv} {
 			m.tell(i, st.Views[i], wireOutcome(st.Status == battleship.Won, st.Winner, i))
@@ -164,6 +194,38 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		gameOver(res, n, g.Winner())
 		return res, replayBytes(nil)
 	}
+}
+
+// confirm has the client defender d confirm the shot at c (a confirm
+// line, "your turn", ConfirmAnswer; nothing for the house AI) before the
+// shooter is told it. ok is false when the game ended (a forfeit or a
+// shutdown), with its result and replay.
+func (m *abMatch) confirm(ctx context.Context, d int, c grid.Cell, r *moveReader[abilities.Action], res *Result, log *slog.Logger, n int,
+	forfeit func(int, error, string) (*Result, []byte), replayBytes func([]replay.Forfeit) []byte) (*Result, []byte, bool) {
+	if m.seats[d].c == nil {
+		return nil, nil, true
+	}
+	m.send(d, protocol.EncodeAbilitiesConfirm(m.st.ab.rules, c))
+	a, w, fault := takeTurn(m.match, d, func() abilities.Action { return protocol.ConfirmAnswer }, r)
+	if fault == nil && (a.Kind != protocol.ConfirmAnswer.Kind || a.Use != protocol.ConfirmAnswer.Use) {
+		line := protocol.EncodeAbilitiesAction(m.st.ab.rules, a)
+		fault = protocol.NewProtocolError(line, fmt.Errorf("%w: a confirm is answered %s", protocol.ErrUnexpected,
+			protocol.EncodeAbilitiesAction(m.st.ab.rules, protocol.ConfirmAnswer)))
+	}
+	if fault == nil {
+		return nil, nil, true
+	}
+	if w < 0 {
+		w = d
+		if ctx.Err() != nil {
+			res, b := m.abort(res, log, n), replayBytes(nil)
+			return res, b, false
+		}
+	}
+	// The rules have no question pending: to them the seat broke the
+	// protocol while waiting.
+	res, b := forfeit(w, fault, replay.ForfeitWaiting)
+	return res, b, false
 }
 
 // tell gives seat i its view ev of the last action: a result line, or an

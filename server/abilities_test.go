@@ -64,17 +64,22 @@ func TestAbilitiesGoldenTranscript(t *testing.T) {
 	require.Equal(t, DialectAbilities, r.Dialect)
 	rp := verifyAbilitiesReplay(t, ts, r)
 	require.Len(t, rp.Actions, r.Actions)
-	var sent int
-	for _, ev := range sec.events[0] {
-		if !ev.fromServer && !ev.eof && ev.line[0] == '{' && !strings.HasPrefix(ev.line, `{"ships"`) {
-			sent++
+	var sent, confirms int
+	for p := range 2 {
+		confirm := false // the line answers a confirm: not an action
+		for _, ev := range sec.events[p] {
+			switch {
+			case ev.fromServer && strings.HasPrefix(ev.line, `{"confirm"`):
+				confirm = true
+				confirms++
+			case !ev.fromServer && confirm:
+				confirm = false
+			case !ev.fromServer && !ev.eof && ev.line[0] == '{' && !strings.HasPrefix(ev.line, `{"ships"`):
+				sent++
+			}
 		}
 	}
-	for _, ev := range sec.events[1] {
-		if !ev.fromServer && !ev.eof && ev.line[0] == '{' && !strings.HasPrefix(ev.line, `{"ships"`) {
-			sent++
-		}
-	}
+	require.Positive(t, confirms)
 	require.Equal(t, sent, r.Actions, "every action line of the transcript was played")
 }
 
@@ -176,9 +181,16 @@ const hostileFleet = `{"ships":[[[0,0],[0,1],[0,2],[0,3]],[[2,0],[2,1],[2,2]],[[
 // scripted is one scripted seat: the lines it sends, each on "your turn"
 // (or, prefixed with "W:", on "waiting"), after its placement; "CLOSE"
 // closes the connection instead. With no line left it sends nothing more.
+// As protocol version 2 says, it answers every confirm line's "your turn"
+// with protocol.ConfirmAnswer (no script line), and sends the line after a
+// move at once.
 type scripted struct {
 	lines []string
 	got   []string // the lines received
+	// fleet is the placement line ("": hostileFleet); noConfirm: a
+	// confirm's "your turn" takes a script line like any other.
+	fleet     string
+	noConfirm bool
 }
 
 // play runs the seat on c until the server closes it.
@@ -190,6 +202,7 @@ func (s *scripted) play(c net.Conn) error {
 		_, err := io.WriteString(c, line+"\n")
 		return err
 	}
+	confirm := false
 	for {
 		line, err := r.ReadString('\n')
 		if errors.Is(err, io.EOF) && line == "" {
@@ -202,18 +215,34 @@ func (s *scripted) play(c net.Conn) error {
 		s.got = append(s.got, line)
 		switch {
 		case strings.HasPrefix(line, `{"hello"`):
-			if err := send(hostileFleet); err != nil {
+			fleet := s.fleet
+			if fleet == "" {
+				fleet = hostileFleet
+			}
+			if err := send(fleet); err != nil {
+				return err
+			}
+		case strings.HasPrefix(line, `{"confirm"`):
+			confirm = !s.noConfirm
+		case line == protocol.YourTurn && confirm:
+			confirm = false
+			if err := send(string(protocol.EncodeAbilitiesAction(abilities.DefaultRules(), protocol.ConfirmAnswer))); err != nil {
 				return err
 			}
 		case line == protocol.YourTurn && len(s.lines) > 0 && !strings.HasPrefix(s.lines[0], "W:"),
 			line == protocol.Waiting && len(s.lines) > 0 && strings.HasPrefix(s.lines[0], "W:"):
-			next := strings.TrimPrefix(s.lines[0], "W:")
-			s.lines = s.lines[1:]
-			if next == "CLOSE" {
-				return nil // the deferred close: a disconnect
-			}
-			if err := send(next); err != nil {
-				return err
+			for len(s.lines) > 0 {
+				next := strings.TrimPrefix(s.lines[0], "W:")
+				s.lines = s.lines[1:]
+				if next == "CLOSE" {
+					return nil // the deferred close: a disconnect
+				}
+				if err := send(next); err != nil {
+					return err
+				}
+				if !strings.HasPrefix(next, `{"move"`) {
+					break
+				}
 			}
 		} // a seat with no line left thinks until the game ends
 	}
@@ -380,7 +409,7 @@ func TestAbilitiesHiddenMove(t *testing.T) {
 	seats := [2]*scripted{{lines: []string{`{"move":{"from":[6,0],"to":[7,0]}}`, "garbage"}}, {}}
 	playScripted(t, ts.addr(0), seats)
 	require.Equal(t, []string{
-		`{"hello":{"game":"abilities","version":1,"seat":1,"sides":["ai","humans"],"options":{"hide_moves":true}}}`,
+		`{"hello":{"game":"abilities","version":2,"seat":1,"sides":["ai","humans"],"options":{"hide_moves":true}}}`,
 		"waiting", `{"outcome":true}`, "you win",
 	}, seats[1].got)
 	require.Equal(t, `{"result":{"seat":0,"action":"move","moved":{"from":[6,0],"to":[7,0]}}}`, seats[0].got[2])

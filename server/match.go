@@ -417,10 +417,10 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 // offTurn looks for a client seat that sent something (or left) while it
 // was waiting for the server: a message already delivered by its reader, or
 // input that arrived together with its last line. It returns the seat and
-// its fault, or -1 and nil.
-func (m *match) offTurn() (int, error) {
+// its fault, or -1 and nil. Seat skip (-1: none) is not looked at.
+func (m *match) offTurn(skip int) (int, error) {
 	for i, s := range m.seats {
-		if s.c == nil {
+		if s.c == nil || i == skip {
 			continue
 		}
 		if s.pipelined {
@@ -454,6 +454,9 @@ type moveReader[A any] struct {
 	// quiet: the other seat is not told "waiting" (it was told nothing by
 	// the last action: see abMatch.play).
 	quiet bool
+	// cont: the mover goes on after its own last action without "your
+	// turn" (an abilities move), so its input may already be there.
+	cont bool
 }
 
 // takeTurn tells seat mv that it is its turn (and the other seat to wait)
@@ -465,13 +468,21 @@ type moveReader[A any] struct {
 // came before "your turn".
 func takeTurn[A any](m *match, mv int, act func() A, r *moveReader[A]) (a A, w int, fault error) {
 	ms := m.seats[mv]
-	m.sendString(mv, protocol.YourTurn)
-	if !r.quiet {
+	if r.cont {
+		ms.pipelined = false
+	} else {
+		m.sendString(mv, protocol.YourTurn)
+	}
+	if !r.quiet && !r.cont {
 		m.sendString(1-mv, protocol.Waiting)
 	}
 	// Whatever a client sent before this turn was sent while it waited
-	// for the server: out of turn.
-	if w, err := m.offTurn(); err != nil {
+	// for the server: out of turn (but for a mover that goes on).
+	skip := -1
+	if r.cont {
+		skip = mv
+	}
+	if w, err := m.offTurn(skip); err != nil {
 		return a, w, err
 	}
 	if ms.c == nil {
