@@ -9,7 +9,9 @@ import "math"
 // only when its opponent has met ProvisionalOpponents different bots in
 // rated games. Against a provisional opponent it counts as Weight of a
 // game, smaller the fewer bots the opponent has met and the more often
-// these two have met already.
+// these two have met already. Once the ladder has established bots, only
+// established opponents count as met (metCounts): puppets that meet only
+// one another stay provisional.
 const (
 	// ProvisionalOpponents is how many different bots a bot must have met
 	// in rated games before its games count in full for its opponents.
@@ -30,7 +32,7 @@ const (
 
 // Weight is the weight of a game in a bot's Glicko-2 update
 // (UpdateWeighted) against an opponent that has met opponents different
-// bots in rated games, when the two have played meetings rated games
+// bots in rated games (counted as metCounts counts them), when the two have played meetings rated games
 // before this one. An established opponent (ProvisionalOpponents or more)
 // weighs 1: Glicko-2 unchanged. A provisional one weighs
 //
@@ -46,6 +48,26 @@ func Weight(opponents, meetings int) float64 {
 	}
 	f := float64(max(opponents, 0)) / ProvisionalOpponents
 	return (MinWeight + (1-MinWeight)*math.Pow(f, 2)) / float64(1+max(meetings, 0))
+}
+
+// metCounts is what the first rated meeting of two bots adds to each
+// one's count of opponents, given their counts before it and how many
+// bots of the ladder are established (a count of ProvisionalOpponents or
+// more). A bot counts an opponent that is established, so that a clique of puppets meeting only one another
+// never becomes established on a ladder that has established bots. While
+// the ladder has fewer than ProvisionalOpponents + 1 established bots
+// (it is starting), every opponent counts: someone has to be first.
+func metCounts(opponents [2]int, established int) [2]int {
+	if established <= ProvisionalOpponents {
+		return [2]int{1, 1}
+	}
+	var out [2]int
+	for i := range 2 {
+		if opponents[1-i] >= ProvisionalOpponents {
+			out[i] = 1
+		}
+	}
+	return out
 }
 
 // unratedReason says why game g between bots of owners owners changes no

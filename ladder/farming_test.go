@@ -53,7 +53,7 @@ func TestThrownGames(t *testing.T) {
 			_, err := s.RegisterOwned(ctx, name, owner)
 			require.NoError(t, err)
 		}
-		for _, n := range []string{"t3", "p3", "t30", "p30", "tnet", "pnet", "est", "tc"} {
+		for _, n := range []string{"t3", "p3", "t30", "p30", "tnet", "pnet", "est", "tc", "solo"} {
 			reg(n, "")
 		}
 		reg("town", "mallory")
@@ -66,6 +66,8 @@ func TestThrownGames(t *testing.T) {
 		gotOwn := throw(t, s, "town", "pown", 3, a).R - 1500
 		t.Logf("target's gain: 3 thrown games %.1f (was %.1f), 30 games %.1f, same network %.1f, same owner %.1f",
 			got3, before.R-1500, got30, gotNet, gotOwn)
+		require.InDelta(t, 23.4, got3, 0.05, "docs/ladder.md")
+		require.InDelta(t, 55.3, got30, 0.05, "docs/ladder.md")
 		require.Less(t, got3, thrownBound3)
 		require.Greater(t, got3, 0.0, "still rated: a win is a win")
 		require.Less(t, got30, thrownBound30)
@@ -90,6 +92,17 @@ func TestThrownGames(t *testing.T) {
 		want, _ := UpdateGame(NewRating(), e, 1)
 		require.Equal(t, want, throw(t, s, "tc", "est", 1, a), "an established opponent's game weighs 1")
 
+		// Three fresh puppets, one thrown game each, lift solo about as
+		// much as one puppet's three games (docs/ladder.md).
+		for i := range 3 {
+			reg(fmt.Sprint("f", i), "")
+			throw(t, s, "solo", fmt.Sprint("f", i), 1, a)
+		}
+		r, err := s.Rating(ctx, "solo")
+		require.NoError(t, err)
+		t.Logf("three fresh puppets, one game each: %.1f", r.R-1500)
+		require.InDelta(t, 26.8, r.R-1500, 0.05)
+
 		all, err := s.Recompute(ctx)
 		require.NoError(t, err)
 		table, err := s.Table(ctx)
@@ -97,6 +110,64 @@ func TestThrownGames(t *testing.T) {
 		for _, b := range table {
 			require.Equal(t, all[b.Name], b.Rating, b.Name)
 		}
+	})
+}
+
+// roundRobin has every two of bots draw one game, each from its own
+// network.
+func roundRobin(t *testing.T, s *Store, bots ...string) {
+	t.Helper()
+	for i := range bots {
+		for j := i + 1; j < len(bots); j++ {
+			_, err := s.RecordGame(context.Background(), Game{ID: bots[i] + "-" + bots[j], Bots: [2]string{bots[i], bots[j]},
+				Outcome: OutcomeDraw, Winner: -1, Networks: [2]string{bots[i], bots[j]}})
+			require.NoError(t, err)
+		}
+	}
+}
+
+// TestThrownGamesByClique: six puppets on six networks meet one another
+// (15 draws), then one throws three games to a new bot. On a new ladder
+// they are its first bots and count as established: the target gains as
+// from real ones (305 points). On a ladder with established bots they
+// stay provisional, because a bot counts only established opponents
+// there: 17.0 points, less than from a lone new puppet. A newcomer that meets five
+// established bots is established.
+func TestThrownGamesByClique(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		s := openDSN(t, dsn)
+		reg := func(names ...string) {
+			for _, n := range names {
+				_, err := s.Register(ctx, n)
+				require.NoError(t, err)
+			}
+		}
+		gain := func(target, puppet string) float64 {
+			return throw(t, s, target, puppet, 3, [2]string{"t", puppet}).R - 1500
+		}
+		// A new ladder: the clique is its first six bots.
+		reg("q0", "q1", "q2", "q3", "q4", "q5", "t0")
+		roundRobin(t, s, "q0", "q1", "q2", "q3", "q4", "q5")
+		first := gain("t0", "q0")
+		// Six more bots meet one another: they were not established
+		// when they met (only the first clique was), so they count
+		// nothing, and are a clique on an established ladder.
+		reg("p0", "p1", "p2", "p3", "p4", "p5", "t1", "newcomer")
+		roundRobin(t, s, "p0", "p1", "p2", "p3", "p4", "p5")
+		later := gain("t1", "p0")
+		t.Logf("3 games thrown by a puppet of a 6-clique: %.1f on a new ladder, %.1f on an established one", first, later)
+		require.InDelta(t, 305.0, first, 0.05, "docs/ladder.md")
+		require.InDelta(t, 17.0, later, 0.05, "docs/ladder.md")
+		for _, q := range []string{"q1", "q2", "q3", "q4", "q5"} {
+			_, err := s.RecordGame(ctx, Game{ID: "newcomer-" + q, Bots: [2]string{"newcomer", q}, Outcome: OutcomeDraw, Winner: -1})
+			require.NoError(t, err)
+		}
+		var n int
+		require.NoError(t, s.db.QueryRowContext(ctx, `SELECT opponents FROM bots WHERE name = 'newcomer'`).Scan(&n))
+		require.Equal(t, ProvisionalOpponents, n, "five established opponents")
+		require.NoError(t, s.db.QueryRowContext(ctx, `SELECT opponents FROM bots WHERE name = 'p1'`).Scan(&n))
+		require.Zero(t, n, "a clique of provisional bots on an established ladder")
 	})
 }
 
@@ -144,8 +215,8 @@ func TestWeightsAsStored(t *testing.T) {
 	games, err := s.Export(ctx)
 	require.NoError(t, err)
 	met := map[[2]string]int{}
-	opponents := map[string]map[string]bool{}
-	unrated := 0
+	opponents := map[string]int{}
+	unrated, uncounted := 0, 0
 	for _, r := range games {
 		b := r.Game.Bots
 		if r.Game.Unrated != "" {
@@ -155,17 +226,30 @@ func TestWeightsAsStored(t *testing.T) {
 			continue
 		}
 		pair := [2]string{min(b[0], b[1]), max(b[0], b[1])}
-		require.Equal(t, Weight(len(opponents[b[1]]), met[pair]), r.Weights[0], r.Game.ID)
-		require.Equal(t, Weight(len(opponents[b[0]]), met[pair]), r.Weights[1], r.Game.ID)
-		met[pair]++
-		for x, y := range map[string]string{b[0]: b[1], b[1]: b[0]} {
-			if opponents[x] == nil {
-				opponents[x] = map[string]bool{}
+		require.Equal(t, Weight(opponents[b[1]], met[pair]), r.Weights[0], r.Game.ID)
+		require.Equal(t, Weight(opponents[b[0]], met[pair]), r.Weights[1], r.Game.ID)
+		if met[pair] == 0 {
+			established := 0
+			for _, n := range opponents {
+				if n >= ProvisionalOpponents {
+					established++
+				}
 			}
-			opponents[x][y] = true
+			// Once the ladder has enough established bots, a bot counts
+			// only established opponents.
+			before := [2]int{opponents[b[0]], opponents[b[1]]}
+			for i := range 2 {
+				if established <= ProvisionalOpponents || before[1-i] >= ProvisionalOpponents {
+					opponents[b[i]]++
+				} else {
+					uncounted++
+				}
+			}
 		}
+		met[pair]++
 	}
 	require.Greater(t, unrated, 20, "about a fifth share a network")
+	require.Positive(t, uncounted, "some first meetings with a provisional bot came after the ladder had established bots")
 	full := 0
 	for _, r := range games {
 		if r.Weights[0] == 1 {

@@ -102,12 +102,16 @@ func (s *Store) RecordGame(ctx context.Context, g Game) (recorded bool, err erro
 		return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
 	}
 	after, weights := before, [2]float64{}
-	met := 0 // added to both bots' opponents
+	var met [2]int // added to each bot's opponents
 	if g.Unrated == "" {
 		weights = [2]float64{Weight(opponents[1], meetings), Weight(opponents[0], meetings)}
 		after[0], after[1] = UpdateGameWeighted(before[0], before[1], score, weights[0], weights[1])
 		if meetings == 0 {
-			met = 1
+			var established int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM bots WHERE opponents >= ?`, ProvisionalOpponents).Scan(&established); err != nil {
+				return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
+			}
+			met = metCounts(opponents, established)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, seq, bot0, bot1, first_seat, seed, outcome, winner, reason, actions, replay, started_at, ended_at, unrated)
@@ -124,7 +128,7 @@ func (s *Store) RecordGame(ctx context.Context, g Game) (recorded bool, err erro
 			return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE bots SET rating = ?, rd = ?, volatility = ?, games = games + 1, opponents = opponents + ? WHERE name = ?`,
-			a.R, a.RD, a.Vol, met, name); err != nil {
+			a.R, a.RD, a.Vol, met[i], name); err != nil {
 			return false, fmt.Errorf("ladder: record %s: %w", g.ID, err)
 		}
 	}
