@@ -3,12 +3,48 @@
 # Spectators): the same paced load test against a server without --web,
 # with --web, or with --web and 200 watchers following running games.
 # usage: scripts/loadtest-web.sh none|web|watched PORT   (uses PORT and PORT+1)
+#
+# scripts/loadtest-web.sh starve PORT measures whether the web port can
+# starve the games (issue 25): one server with --web, and three runs of
+# the same unpaced load test (50 games at once, GAMES games, default 3000):
+# idle, then under 500 spectators (each from its own loopback address,
+# following running games over SSE and listing them with the page's ETag,
+# as a browser does) plus 8 clients looping GET / (no ETag), then idle
+# again. It prints each run's JSON line and the loaded/idle ratios of
+# throughput, and the RTT p99s. WEBFLAGS adds flags to kaisen serve.
 set -u
 cd "$(dirname "$0")/.."
 KAISEN=${KAISEN:-/tmp/kaisen-loadweb}
 WATCHERS=${WATCHERS:-/tmp/kaisen-watchers}
 go build -o "$KAISEN" ./cmd/kaisen && go build -o "$WATCHERS" ./scripts/watchers || exit 1
 mode=$1; port=$2; wport=$((port+1))
+if [ "$mode" = starve ]; then
+  games=${GAMES:-3000}
+  out=${TMPDIR:-/tmp}
+  "$KAISEN" serve --listen 127.0.0.1:$port --house random --max-connections-per-ip 2000 --result-log "" --replay-dir "" --seed 1 \
+    --web 127.0.0.1:$wport ${WEBFLAGS:-} > $out/loadweb-serve-starve.log 2>&1 &
+  spid=$!
+  sleep 1
+  run() { "$KAISEN" loadtest --addr 127.0.0.1:$port -n $games --concurrency 50 --player random --seed 1 --json --server-pid $spid 2>/dev/null | tail -1; }
+  idle1=$(run); echo "idle:   $idle1"
+  "$WATCHERS" -web http://127.0.0.1:$wport -n 500 -loopers 8 -spread -for 1h > $out/loadweb-watchers.log 2>&1 &
+  wpid=$!
+  sleep 3
+  loaded=$(run); echo "loaded: $loaded"
+  kill -INT $wpid; wait $wpid; echo "load:   $(cat $out/loadweb-watchers.log)"
+  sleep 1
+  idle2=$(run); echo "idle:   $idle2"
+  kill $spid; wait $spid 2>/dev/null
+  python3 - "$idle1" "$loaded" "$idle2" <<'PY'
+import json, sys
+i1, l, i2 = (json.loads(a) for a in sys.argv[1:])
+idle = (i1["actions_per_sec"] + i2["actions_per_sec"]) / 2
+print(f"throughput loaded/idle: {l['actions_per_sec']/idle:.3f} ({l['actions_per_sec']:.0f} against {i1['actions_per_sec']:.0f} and {i2['actions_per_sec']:.0f} actions/s)")
+print(f"rtt p99: idle {i1['rtt_p99_ms']:.2f} and {i2['rtt_p99_ms']:.2f} ms, loaded {l['rtt_p99_ms']:.2f} ms")
+print(f"server CPU per action: idle {i1['server_cpu_us_per_action']:.2f} and {i2['server_cpu_us_per_action']:.2f} us, loaded {l['server_cpu_us_per_action']:.2f} us")
+PY
+  exit 0
+fi
 args=""
 if [ "$mode" != none ]; then args="--web 127.0.0.1:$wport"; fi
 "$KAISEN" serve --listen 127.0.0.1:$port --house random --max-connections-per-ip 2000 --result-log "" --replay-dir "" --seed 1 $args > ${TMPDIR:-/tmp}/loadweb-serve-$mode.log 2>&1 &

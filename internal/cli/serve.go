@@ -32,6 +32,8 @@ type serveFlags struct {
 	web                       string
 	cpuProfile                string
 	webReveal, webPlay        bool
+	webLimits                 web.Limits
+	webTablesPerIP            int
 	humans                    bool
 	humanTimeout              time.Duration
 	actionTimeout, grace      time.Duration
@@ -169,7 +171,7 @@ before its players are told the result.`,
 				fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
 			}
 			if f.web != "" {
-				stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(f, cfg), rated)
+				stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(f, cfg), rated, f.webLimits)
 				if err != nil {
 					_ = s.Close()
 					return err
@@ -214,6 +216,12 @@ before its players are told the result.`,
 	fl.BoolVar(&f.humans, "humans", false, "the listener is for people (kaisen play --human): each client has --human-timeout per action instead of --action-timeout")
 	fl.DurationVar(&f.humanTimeout, "human-timeout", d.HumanActionTimeout, "time a person has for each action on a listener for people (1s to 24h)")
 	fl.BoolVar(&f.webPlay, "web-play", true, "offer \"play the house AI\" on the spectator pages (a person plays it by clicking, with --human-timeout per action)")
+	fl.IntVar(&f.webLimits.MaxConns, "web-max-connections", web.DefaultLimits.MaxConns, "open connections to the --web pages in total (past it a connection is answered 503)")
+	fl.IntVar(&f.webLimits.MaxConnsPerAddr, "web-max-connections-per-ip", web.DefaultLimits.MaxConnsPerAddr, "open connections to the --web pages per remote IP")
+	fl.Float64Var(&f.webLimits.Rate, "web-rate", web.DefaultLimits.Rate, "requests per second per remote IP to the --web pages (bursts of --web-burst; over it a request waits up to 2s, then 429; -1: no limit)")
+	fl.IntVar(&f.webLimits.Burst, "web-burst", web.DefaultLimits.Burst, "burst of --web-rate")
+	fl.IntVar(&f.webLimits.MaxStreams, "web-max-streams", web.DefaultLimits.MaxStreams, "event streams of the --web pages open at once (spectators and players)")
+	fl.IntVar(&f.webTablesPerIP, "web-play-per-ip", 2, "games against the house AI (--web-play) per remote IP at once (past it 429)")
 	fl.BoolVar(&f.webReveal, "web-reveal", false, "show both hidden fleets on the spectator pages during the games (default: only after the end, in the replay)")
 	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "time a client has for each action")
 	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "time a client has for its name and placement")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"time"
 
 	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/server"
@@ -15,13 +14,14 @@ import (
 // every game of s and serves its pages until the returned stop is called;
 // reveal shows the hidden fleets during the games (--web-reveal); play
 // offers "play the house AI" (--web-play); rated adds the ladder pages
-// (--ladder).
-func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, play *web.PlayOptions, rated web.LadderReader) (stop func(), err error) {
+// (--ladder); limits bound what the pages may cost the games (--web-rate,
+// --web-max-connections...).
+func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, play *web.PlayOptions, rated web.LadderReader, limits web.Limits) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--web: %w", err)
 	}
-	var opts []web.Option
+	opts := []web.Option{web.WithLimits(limits)}
 	if reveal {
 		opts = append(opts, web.Reveal())
 	}
@@ -33,11 +33,11 @@ func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, pla
 	}
 	hub := web.NewHub(replayDir, opts...)
 	s.Watch(hub)
-	srv := &http.Server{Handler: hub.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
+	srv := hub.Server()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := srv.Serve(hub.Listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			e.log.Error("spectator", "err", err)
 		}
 	}()
@@ -64,5 +64,5 @@ func webPlay(f serveFlags, cfg server.Config) *web.PlayOptions {
 	if l.Opponent != server.OpponentPair && (l.Game == "" || l.Game == server.GameSubmarine) {
 		house = l.Opponent
 	}
-	return &web.PlayOptions{House: house, Timeout: l.HumanActionTimeout, Seed: cfg.Seed}
+	return &web.PlayOptions{House: house, Timeout: l.HumanActionTimeout, Seed: cfg.Seed, MaxPerAddr: f.webTablesPerIP}
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/kaisen-ai/kaisen/games"
 )
 
@@ -25,6 +27,16 @@ var (
 
 // heartbeat keeps an idle event stream open through proxies.
 const heartbeat = 15 * time.Second
+
+// maxBatch is the most moves a spectator's stream writes at once.
+const maxBatch = 256
+
+// closed is a channel closed from the start.
+var closed = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 // Handler serves the spectator pages: GET / (the games), /games/ID (a live
 // view), /games/ID/events (its server-sent events: "info", then one
@@ -80,13 +92,21 @@ func (h *Hub) rows() (running, finished []row) {
 	return running, finished
 }
 
-func (h *Hub) list(w http.ResponseWriter, _ *http.Request) {
-	running, finished := h.rows()
-	var house string
-	if h.play != nil {
-		house = h.play.House
+// list is GET /, from the page made at the last change (listPageBytes).
+func (h *Hub) list(w http.ResponseWriter, r *http.Request) {
+	body, etag, err := h.listPageBytes()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
 	}
-	h.page(w, listPage, map[string]any{"Running": running, "Finished": finished, "House": house, "Ladder": h.ladder != nil})
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "no-cache")
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(body)
 }
 
 func (h *Hub) game(id string) (*game, bool) {
@@ -114,11 +134,16 @@ func (h *Hub) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sent := -1 // -1: not even the info
-	sse(w, r, func(send func(string, any) bool) (<-chan struct{}, bool) {
+	h.sse(w, r, h.limits.StreamInterval, h.budget, func(send func(string, any) bool) (<-chan struct{}, bool) {
 		h.mu.Lock()
 		info := g.info
-		batch := g.events[max(sent, 0):len(g.events):len(g.events)]
+		from := max(sent, 0)
+		to := min(len(g.events), from+maxBatch)
+		batch := g.events[from:to:to]
 		end, change := g.end, g.change
+		if to < len(g.events) { // more to send at once
+			end, change = nil, closed
+		}
 		h.mu.Unlock()
 		if sent < 0 {
 			if !send("info", info) {
@@ -126,11 +151,8 @@ func (h *Hub) events(w http.ResponseWriter, r *http.Request) {
 			}
 			sent = 0
 		}
-		for i, e := range batch {
-			if g.sub != nil {
-				e.Known = g.knownAt(sent+i, &e)
-			}
-			if !send("move", e) {
+		for i := range batch {
+			if !send("move", g.encoded(sent+i, &batch[i])) {
 				return nil, false
 			}
 		}
@@ -187,39 +209,82 @@ func (h *Hub) page(w http.ResponseWriter, tp *template.Template, data any) {
 	_, _ = w.Write(b.Bytes())
 }
 
-// sse streams server-sent events: next sends what is new and returns the
-// channel closed at the next change, or false when the stream is over.
-func sse(w http.ResponseWriter, r *http.Request, next func(send func(kind string, v any) bool) (<-chan struct{}, bool)) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+// sse streams server-sent events: next sends what is new (a
+// json.RawMessage as it is, anything else in JSON) and returns the channel
+// closed at the next change, or false when the stream is over; it writes
+// at most once per pace.
+//
+// A stream never holds up a game: the games only append to their record
+// and close a channel; each stream reads the record in its own goroutine,
+// at most once per pace (the spectators' StreamInterval), within its share
+// of budget (the spectators' StreamBytesPerSec, shared by all their
+// streams: a stream waits for its turn, and its moves wait in the game's
+// record, never in a queue of the game), and is dropped when its client does not
+// take a write within StreamWriteTimeout. At most MaxStreams are open; the
+// next is 503. The server's ReadTimeout and WriteTimeout do not apply to a
+// stream.
+func (h *Hub) sse(w http.ResponseWriter, r *http.Request, pace time.Duration, budget *rate.Limiter, next func(send func(kind string, v any) bool) (<-chan struct{}, bool)) {
+	l := h.limits
+	if h.streams.Add(1) > int64(l.MaxStreams) {
+		h.streams.Add(-1)
+		http.Error(w, "503 too many event streams are open: try again later", http.StatusServiceUnavailable)
 		return
 	}
+	defer h.streams.Add(-1)
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{}) // the request is read: its client only waits now
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
+	var buf bytes.Buffer
 	send := func(kind string, v any) bool {
-		data, err := json.Marshal(v)
-		if err != nil {
+		data, ok := v.(json.RawMessage)
+		if !ok {
+			var err error
+			if data, err = json.Marshal(v); err != nil {
+				return false
+			}
+		}
+		buf.WriteString("event: ")
+		buf.WriteString(kind)
+		buf.WriteString("\ndata: ")
+		buf.Write(data)
+		buf.WriteString("\n\n")
+		return true
+	}
+	flush := func() bool {
+		if budget != nil && buf.Len() > 0 {
+			if err := budget.WaitN(r.Context(), min(buf.Len(), budget.Burst())); err != nil {
+				return false
+			}
+		}
+		if err := rc.SetWriteDeadline(time.Now().Add(l.StreamWriteTimeout)); err != nil {
 			return false
 		}
-		_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", kind, data)
-		return err == nil
+		_, err := w.Write(buf.Bytes())
+		buf.Reset()
+		return err == nil && rc.Flush() == nil
 	}
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
+	wait := time.NewTimer(0)
+	defer wait.Stop()
 	for {
 		change, more := next(send)
-		fl.Flush()
-		if !more {
+		if !flush() || !more {
 			return
+		}
+		if pace > 0 {
+			wait.Reset(pace)
+			select { // the next write waits for a change, but no less than pace
+			case <-wait.C:
+			case <-r.Context().Done():
+				return
+			}
 		}
 		select {
 		case <-change:
 		case <-tick.C:
-			if _, err := fmt.Fprint(w, ": heartbeat\n\n"); err != nil {
-				return
-			}
-			fl.Flush()
+			buf.WriteString(": heartbeat\n\n")
 		case <-r.Context().Done():
 			return
 		}

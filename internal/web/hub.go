@@ -11,9 +11,13 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"golang.org/x/time/rate"
 
 	"github.com/kaisen-ai/kaisen/belief"
 	"github.com/kaisen-ai/kaisen/game/battleship"
@@ -39,10 +43,17 @@ type Hub struct {
 
 	ladder LadderReader // nil: no ladder pages
 
-	play     *PlayOptions      // nil: no "play the house AI"
-	tables   map[string]*table // the games people play against the house AI
-	tableSeq uint64
-	playing  int // tables running
+	play       *PlayOptions      // nil: no "play the house AI"
+	tables     map[string]*table // the games people play against the house AI
+	tableSeq   uint64
+	playing    int            // tables running
+	addrTables map[string]int // tables running per client address
+
+	limits  Limits
+	ver     uint64 // bumped at every change of the list
+	listc   listCache
+	streams atomic.Int64  // event streams open
+	budget  *rate.Limiter // bytes per second of the spectators' streams
 }
 
 var (
@@ -60,10 +71,12 @@ func Reveal() Option { return func(h *Hub) { h.reveal = true } }
 // NewHub returns a hub; finished games link to their replays in replayDir
 // ("" = no replays).
 func NewHub(replayDir string, opts ...Option) *Hub {
-	h := &Hub{replayDir: replayDir, games: map[string]*game{}, tables: map[string]*table{}}
+	h := &Hub{replayDir: replayDir, games: map[string]*game{}, tables: map[string]*table{}, addrTables: map[string]int{}}
 	for _, o := range opts {
 		o(h)
 	}
+	h.limits = h.limits.withDefaults()
+	h.budget = rate.NewLimiter(rate.Limit(h.limits.StreamBytesPerSec), 256<<10)
 	return h
 }
 
@@ -134,6 +147,7 @@ type game struct {
 	kdone  int
 	known  [][2][]int
 	kfail  [2]bool
+	enc    []json.RawMessage // the events as the streams send them, made once
 }
 
 // changed wakes the watchers of g (mu held).
@@ -163,6 +177,7 @@ func (h *Hub) add(g *game) {
 	g.change = make(chan struct{})
 	h.games[g.info.ID] = g
 	h.order = append(h.order, g.info.ID)
+	h.ver++
 }
 
 // SubmarineStarted implements server.Spectator.
@@ -240,6 +255,33 @@ func (h *Hub) SubmarineStep(id string, n int, st *submarine.Step) {
 	e.HP = [2][]int{append([]int(nil), g.hp[0]...), append([]int(nil), g.hp[1]...)}
 	g.events = append(g.events, e)
 	g.changed()
+	h.ver++
+}
+
+// encoded is the k-th event e in JSON, with Known for a submarine game,
+// made by the first stream that sends it and kept for the others.
+func (g *game) encoded(k int, e *Event) json.RawMessage {
+	g.kmu.Lock()
+	if k < len(g.enc) {
+		b := g.enc[k]
+		g.kmu.Unlock()
+		return b
+	}
+	g.kmu.Unlock()
+	ev := *e
+	if g.sub != nil {
+		ev.Known = g.knownAt(k, &ev)
+	}
+	b, err := json.Marshal(ev)
+	if err != nil { // cannot happen: an Event is ints and strings
+		b = json.RawMessage(`{}`)
+	}
+	g.kmu.Lock()
+	defer g.kmu.Unlock()
+	if k == len(g.enc) {
+		g.enc = append(g.enc, b)
+	}
+	return b
 }
 
 // knownAt is Known of the k-th event e of a submarine game (from 0).
@@ -378,6 +420,7 @@ func (h *Hub) BattleshipShot(id string, n int, st *battleship.Step) {
 	e.HP = [2][]int{append([]int(nil), g.hp[0]...), append([]int(nil), g.hp[1]...)}
 	g.events = append(g.events, e)
 	g.changed()
+	h.ver++
 }
 
 // Finished implements server.Spectator.
@@ -396,6 +439,7 @@ func (h *Hub) Finished(res server.Result) {
 	}
 	g.end = end
 	g.changed()
+	h.ver++
 	h.finished++
 	for h.finished > MaxFinished {
 		h.dropOldestFinished()

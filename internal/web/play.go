@@ -1,13 +1,16 @@
 package web
 
 import (
+	crand "crypto/rand"
+	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"net/http"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -27,6 +30,9 @@ type PlayOptions struct {
 	Seed    uint64           // game k draws from PCG(Seed, k)
 	// MaxGames is the number of games people may play at once (0: 8).
 	MaxGames int
+	// MaxPerAddr is the number of games the people of one client address
+	// may play at once (0: 2); past it POST /play is refused (429).
+	MaxPerAddr int
 }
 
 // Play enables "play the house AI" (POST /play, /play/ID); the games are
@@ -38,6 +44,9 @@ func Play(o PlayOptions) Option {
 		}
 		if o.MaxGames <= 0 {
 			o.MaxGames = 8
+		}
+		if o.MaxPerAddr <= 0 {
+			o.MaxPerAddr = 2
 		}
 		h.play = &o
 	}
@@ -71,8 +80,10 @@ type PlayState struct {
 
 // table is one game a person plays against the house AI.
 type table struct {
-	id   string
-	acts chan submarine.Action // the person's actions, checked legal
+	id     string                // unguessable (crypto/rand), public: the spectators' /games/ID
+	secret string                // the person's session, in their cookie only
+	addr   string                // the client address that started it
+	acts   chan submarine.Action // the person's actions, checked legal
 
 	mu     sync.Mutex
 	state  PlayState
@@ -104,21 +115,37 @@ func cellsOf(s grid.Set) []int {
 	return out
 }
 
-// startTable starts a game against the house AI, or says why it cannot.
-func (h *Hub) startTable() (*table, error) {
+// Why POST /play is refused.
+var (
+	errTablesFull = errors.New("web: all games against the house AI are taken")
+	errAddrFull   = errors.New("web: this address plays as many games as it may")
+)
+
+// startTable starts a game against the house AI for client address addr,
+// or says why it cannot (errTablesFull, errAddrFull).
+func (h *Hub) startTable(addr string) (*table, error) {
 	o := h.play
+	id, secret := crand.Text(), crand.Text() // 130 bits each, A-Z and 2-7
 	h.mu.Lock()
 	if h.playing >= o.MaxGames {
 		h.mu.Unlock()
-		return nil, fmt.Errorf("%d games against the house AI are running: try again later", h.playing)
+		return nil, fmt.Errorf("%w: %d are running, try again later", errTablesFull, h.playing)
+	}
+	if n := h.addrTables[addr]; n >= o.MaxPerAddr {
+		h.mu.Unlock()
+		return nil, fmt.Errorf("%w: %d running from %s (at most %d), finish one first", errAddrFull, n, addr, o.MaxPerAddr)
 	}
 	h.playing++
+	h.addrTables[addr]++
 	h.tableSeq++
 	k := h.tableSeq
 	h.mu.Unlock()
 	release := func() {
 		h.mu.Lock()
 		h.playing--
+		if h.addrTables[addr]--; h.addrTables[addr] <= 0 {
+			delete(h.addrTables, addr)
+		}
 		h.mu.Unlock()
 	}
 	r := o.Rules
@@ -134,7 +161,7 @@ func (h *Hub) startTable() (*table, error) {
 		release()
 		return nil, fmt.Errorf("house AI %s: %w", o.House, err)
 	}
-	t := &table{id: "web-" + strconv.FormatUint(k, 10), acts: make(chan submarine.Action), change: make(chan struct{})}
+	t := &table{id: "web-" + id, secret: secret, addr: addr, acts: make(chan submarine.Action), change: make(chan struct{})}
 	t.state = PlayState{ID: t.id, House: o.House, W: r.Board.Width(), H: r.Board.Height(), Timeout: o.Timeout.String(),
 		Shots: map[int]string{}, Attacked: map[int]string{}}
 	for _, c := range r.Board.Rocks() {
@@ -264,11 +291,27 @@ func (h *Hub) lastText(id string) string {
 	return ""
 }
 
-func (h *Hub) table(id string) (*table, bool) {
+// sessionCookie names the cookie that holds a person's secret; it is
+// scoped to the table's path (/play/ID), so one browser may hold several.
+const sessionCookie = "kaisen-seat"
+
+// table is the table of the request's {id}, for its person only: an unknown
+// id is 404, a request without the table's session cookie, or with another,
+// is 403 (compared in constant time); it answers false when refused.
+func (h *Hub) table(w http.ResponseWriter, r *http.Request) (*table, bool) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	t, ok := h.tables[id]
-	return t, ok
+	t, ok := h.tables[r.PathValue("id")]
+	h.mu.Unlock()
+	if !ok {
+		http.NotFound(w, r)
+		return nil, false
+	}
+	c, err := r.Cookie(sessionCookie)
+	if err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(t.secret)) != 1 {
+		http.Error(w, "403 forbidden: this game belongs to the browser that started it (its session cookie is missing or wrong); watch it at /games/"+t.id, http.StatusForbidden)
+		return nil, false
+	}
+	return t, true
 }
 
 // jsonOnly refuses a request whose body is not declared JSON: a page of
@@ -287,19 +330,28 @@ func (h *Hub) newTable(w http.ResponseWriter, r *http.Request) {
 	if !jsonOnly(w, r) {
 		return
 	}
-	t, err := h.startTable()
-	if err != nil {
+	if _, err := io.Copy(io.Discard, r.Body); err != nil { // bounded in size and time by the server's limits
+		http.Error(w, "bad request body: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	t, err := h.startTable(clientAddr(r))
+	switch {
+	case errors.Is(err, errAddrFull):
+		http.Error(w, err.Error(), http.StatusTooManyRequests)
+		return
+	case err != nil:
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		return
 	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: t.secret, Path: "/play/" + t.id,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]string{"id": t.id, "page": "/play/" + t.id})
 }
 
 func (h *Hub) playPage(w http.ResponseWriter, r *http.Request) {
-	t, ok := h.table(r.PathValue("id"))
+	t, ok := h.table(w, r)
 	if !ok {
-		http.NotFound(w, r)
 		return
 	}
 	h.page(w, playTemplate, map[string]any{"ID": t.id})
@@ -307,12 +359,11 @@ func (h *Hub) playPage(w http.ResponseWriter, r *http.Request) {
 
 // playEvents streams the person's state ("state" events) until the end.
 func (h *Hub) playEvents(w http.ResponseWriter, r *http.Request) {
-	t, ok := h.table(r.PathValue("id"))
+	t, ok := h.table(w, r)
 	if !ok {
-		http.NotFound(w, r)
 		return
 	}
-	sse(w, r, func(send func(string, any) bool) (<-chan struct{}, bool) {
+	h.sse(w, r, 0, nil, func(send func(string, any) bool) (<-chan struct{}, bool) {
 		s, change := t.snapshot()
 		if !send("state", s) || s.Over {
 			return nil, false
@@ -331,9 +382,8 @@ type Move struct {
 // act is POST /play/ID/act: an illegal action is refused (400) and the
 // person may try again; it never forfeits the game.
 func (h *Hub) act(w http.ResponseWriter, r *http.Request) {
-	t, ok := h.table(r.PathValue("id"))
+	t, ok := h.table(w, r)
 	if !ok {
-		http.NotFound(w, r)
 		return
 	}
 	if !jsonOnly(w, r) {

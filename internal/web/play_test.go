@@ -33,7 +33,7 @@ func TestPlayHouseInBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`#mine div[data-ship]`))))
 	url, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
 	require.NoError(t, err)
-	require.Regexp(t, `^/play/web-\d+$`, url)
+	require.Regexp(t, `^/play/web-[A-Z2-7]{26}$`, url)
 
 	turns, moves := 0, 0
 	for ; turns < 2000; turns++ {
@@ -84,7 +84,7 @@ func TestPlayHouseInBrowser(t *testing.T) {
 	}
 
 	// Starting needs JSON (no form post from another site), and an action
-	// out of turn is refused.
+	// without the browser's session cookie is refused.
 	resp, err := http.Post(site.URL+"/play", "application/x-www-form-urlencoded", strings.NewReader(""))
 	require.NoError(t, err)
 	resp.Body.Close()
@@ -92,7 +92,7 @@ func TestPlayHouseInBrowser(t *testing.T) {
 	resp, err = http.Post(site.URL+"/play/"+id+"/act", "application/json", strings.NewReader(`{"kind":"attack","to":0}`))
 	require.NoError(t, err)
 	resp.Body.Close()
-	require.Equal(t, http.StatusConflict, resp.StatusCode, "the game is over")
+	require.Equal(t, http.StatusForbidden, resp.StatusCode, "not the person's browser")
 }
 
 // TestPlayRefusesAndTimesOut: an illegal action is refused (400) and the
@@ -107,8 +107,14 @@ func TestPlayRefusesAndTimesOut(t *testing.T) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&started))
 	resp.Body.Close()
 	require.Equal(t, "/play/"+started.ID, started.Page)
+	cookies := resp.Cookies()
+	require.Len(t, cookies, 1, "the session cookie")
 	post := func(body string) int {
-		resp, err := http.Post(site.URL+"/play/"+started.ID+"/act", "application/json", strings.NewReader(body))
+		req, err := http.NewRequest(http.MethodPost, site.URL+"/play/"+started.ID+"/act", strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.AddCookie(cookies[0])
+		resp, err := http.DefaultClient.Do(req)
 		require.NoError(t, err)
 		resp.Body.Close()
 		return resp.StatusCode

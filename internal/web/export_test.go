@@ -1,0 +1,18 @@
+package web
+
+// ListRenders is the number of times GET / was made, for the tests.
+func (h *Hub) ListRenders() int {
+	h.listc.mu.Lock()
+	defer h.listc.mu.Unlock()
+	return h.listc.renders
+}
+
+// Streams is the number of event streams open.
+func (h *Hub) Streams() int64 { return h.streams.Load() }
+
+// Playing is the number of games against the house AI running.
+func (h *Hub) Playing() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.playing
+}
