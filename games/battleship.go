@@ -3,6 +3,7 @@ package games
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -12,7 +13,6 @@ import (
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/human"
-	"github.com/kaisen-ai/kaisen/internal/roster"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -66,17 +66,24 @@ var battleshipGame = Game{
 		r := battleship.DefaultRules()
 		return &battleshipClient{rules: r, factory: func(rng *rand.Rand) bsplayers.Player { return human.NewBattleship(r, in, out, rng) }}
 	},
-	HumanLocal: func(in *bufio.Reader, out io.Writer, against string, load roster.Loader, seed uint64, games int) error {
+	HumanLocal: func(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
 		r := battleship.DefaultRules()
-		fac, err := bsplayers.New(against, r, load)
+		fac, err := bsplayers.New(opt.Against, r, opt.Load)
 		if err != nil {
 			return err
 		}
-		humanSeries(out, against, seed, games, fac, func(ai bsplayers.Player, me *rand.Rand, seat int) int {
-			fmt.Fprintf(out, "you (%s) against %s, seed %d\n", map[int]string{0: "shooting first", 1: "shooting second"}[seat], against, seed)
-			return human.PlayBattleshipAgainst(r, human.NewBattleship(r, in, out, me), ai, seat).Winner
+		saved := &humanReplays{out: out, opt: opt, game: battleship.Name}
+		var werr error
+		humanSeries(out, opt.Against, opt.Seed, opt.Games, fac, func(ai bsplayers.Player, me *rand.Rand, seat int) int {
+			fmt.Fprintf(out, "you (%s) against %s\n", map[int]string{0: "shooting first", 1: "shooting second"}[seat], opt.Against)
+			res, err := human.PlayBattleshipAgainstWith(r, human.NewBattleship(r, in, out, me), ai, seat, saved.options())
+			werr = errors.Join(werr, saved.done(err))
+			return res.Winner
 		})
-		return nil
+		if werr != nil {
+			return werr
+		}
+		return saved.finish()
 	},
 }
 

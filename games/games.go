@@ -60,13 +60,15 @@ type Game struct {
 	// person types the moves on in and reads the game on out; name is
 	// sent to servers that ask for one. nil: the game has no human seat.
 	HumanClient func(name string, in *bufio.Reader, out io.Writer) Client
-	// HumanLocal, when set, plays kaisen play --human --against: games
-	// games in-process (a series when more than one, humanSeries) between
-	// a person (typing on in, reading out) and the built-in AI against,
-	// made with its settings load and seeded by seed. It returns an error
-	// only when the games cannot start (an unknown AI wraps
-	// ErrUnknownPlayer, bad settings). Set with HumanClient.
-	HumanLocal func(in *bufio.Reader, out io.Writer, against string, load roster.Loader, seed uint64, games int) error
+	// HumanLocal, when set, plays kaisen play --human --against:
+	// opt.Games games in-process (a series when more than one,
+	// humanSeries) between a person (typing on in, reading out) and the
+	// built-in AI opt.Against. During play the person is told only what
+	// the rules tell a seat (unless opt.Reveal); the AI's reasons come
+	// after each game and in its replay. It returns an error when the
+	// games cannot start (an unknown AI wraps ErrUnknownPlayer, bad
+	// settings) or a replay cannot be written. Set with HumanClient.
+	HumanLocal func(in *bufio.Reader, out io.Writer, opt HumanOptions) error
 	// Unserved, when set, says why the game has no network host yet: the
 	// server does not serve it and its NewClient refuses every AI (with an
 	// error saying so), while kaisen match and kaisen replay play it.

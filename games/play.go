@@ -1,7 +1,9 @@
 package games
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/series"
@@ -139,4 +142,82 @@ func humanSeries[P any](out io.Writer, against string, seed uint64, games int, f
 	if games > 1 {
 		fmt.Fprintf(out, "\nyou against %s, %d games: won %d, drew %d, lost %d\n", against, games, tally.Win, tally.Even, tally.Lose)
 	}
+}
+
+// HumanOptions are the settings of kaisen play --human --against
+// (Game.HumanLocal).
+type HumanOptions struct {
+	Against string        // the built-in AI
+	Load    roster.Loader // its settings file (nil = its built-in defaults)
+	Seed    uint64        // seeds the AI and the person's random placements (humanSeries)
+	// SeedDrawn: Seed was drawn at random, not given; it is printed when
+	// the games are over (a seed known during play tells the AI's fleet).
+	SeedDrawn bool
+	Games     int  // games in a row (a series when more than one)
+	Reveal    bool // the AI's reasons during play too (kaisen play --reveal-ai): it reveals the AI's fleet
+	// Replays is the directory where each game's replay, with the AI's
+	// reasons, is written when the games are over ("" = none).
+	Replays string
+}
+
+// ErrHumanReplay is wrapped by HumanLocal's errors when a game's replay
+// cannot be written (the other errors are the user's: an unknown AI, bad
+// settings).
+var ErrHumanReplay = errors.New("games: replay of a human game")
+
+// humanReplays keeps the replays of kaisen play --human --against's games
+// until the series is over: a replay records the seed, which would give
+// away the AI's fleets in the later games of the series.
+type humanReplays struct {
+	out   io.Writer
+	opt   HumanOptions
+	game  string
+	games [][]byte
+	buf   bytes.Buffer
+}
+
+// options returns the seat's Options for the next game (k from 0): the
+// replay goes to a buffer.
+func (h *humanReplays) options() human.Options {
+	h.buf.Reset()
+	o := human.Options{Reveal: h.opt.Reveal, Seed: h.opt.Seed, AI: h.opt.Against}
+	if h.opt.Replays != "" {
+		o.Replay = &h.buf
+	}
+	return o
+}
+
+// done keeps the game's replay (err is its write error) and says when it
+// will be written.
+func (h *humanReplays) done(err error) error {
+	if h.opt.Replays == "" {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%w %d: %w", ErrHumanReplay, len(h.games)+1, err)
+	}
+	h.games = append(h.games, bytes.Clone(h.buf.Bytes()))
+	if max(h.opt.Games, 1) > len(h.games) {
+		fmt.Fprintln(h.out, "(this game's replay, with the AI's reasons, is written when the series is over: it records the seed, which tells the AI's next fleets)")
+	}
+	return nil
+}
+
+// finish writes the replays and names them, and prints a drawn seed.
+func (h *humanReplays) finish() error {
+	for k, data := range h.games {
+		name := fmt.Sprintf("%s-%s-seed%d", h.game, h.opt.Against, h.opt.Seed)
+		if len(h.games) > 1 {
+			name += fmt.Sprintf("-game%d", k+1)
+		}
+		path, err := human.SaveReplay(h.opt.Replays, name, data)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrHumanReplay, err)
+		}
+		fmt.Fprintf(h.out, "replay with the AI's reasons: %s (kaisen replay %s; --html PAGE.html for a web page)\n", path, path)
+	}
+	if h.opt.SeedDrawn {
+		fmt.Fprintf(h.out, "seed %d (drawn at random; add --seed %d to meet the same AI again)\n", h.opt.Seed, h.opt.Seed)
+	}
+	return nil
 }

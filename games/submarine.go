@@ -3,6 +3,7 @@ package games
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,7 +14,6 @@ import (
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/human"
-	"github.com/kaisen-ai/kaisen/internal/roster"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -60,18 +60,24 @@ var submarineGame = Game{
 		}
 		return &submarineClient{name: name, build: build}
 	},
-	HumanLocal: func(in *bufio.Reader, out io.Writer, against string, load roster.Loader, seed uint64, games int) error {
+	HumanLocal: func(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
 		r := submarine.DefaultRules()
-		fac, err := players.New(against, r, load)
+		fac, err := players.New(opt.Against, r, opt.Load)
 		if err != nil {
 			return err
 		}
-		humanSeries(out, against, seed, games, fac, func(ai players.Player, me *rand.Rand, seat int) int {
-			fmt.Fprintf(out, "you (seat %d, acting %s) against %s, seed %d\n", seat, map[int]string{0: "first", 1: "second"}[seat], against, seed)
-			_, winner := human.PlayAgainst(r, human.New(r, in, out, me), ai, seat)
+		saved := &humanReplays{out: out, opt: opt, game: submarine.Name}
+		var werr error
+		humanSeries(out, opt.Against, opt.Seed, opt.Games, fac, func(ai players.Player, me *rand.Rand, seat int) int {
+			fmt.Fprintf(out, "you (seat %d, acting %s) against %s\n", seat, map[int]string{0: "first", 1: "second"}[seat], opt.Against)
+			_, winner, err := human.PlayAgainstWith(r, human.New(r, in, out, me), ai, seat, saved.options())
+			werr = errors.Join(werr, saved.done(err))
 			return winner
 		})
-		return nil
+		if werr != nil {
+			return werr
+		}
+		return saved.finish()
 	},
 }
 

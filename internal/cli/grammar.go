@@ -45,6 +45,12 @@ const (
 // settings file with --config (kaisen serve); no other command has --config.
 const settingsFileKey = "kaisen-settings-file"
 
+// seedLaterKey is the command annotation naming a flag that, when given,
+// makes the command print a drawn seed itself, later: kaisen play
+// --against prints it when the person's games are over, since a seed known
+// during play tells the AI's fleet.
+const seedLaterKey = "kaisen-seed-later"
+
 func annotate(cmd *cobra.Command, name string, values ...string) {
 	if err := cmd.Flags().SetAnnotation(name, grammarKey, values); err != nil {
 		panic(err) // a flag registered just above: a programming error
@@ -162,7 +168,13 @@ func checkShared(cmd *cobra.Command, e *env) error {
 	// A command with a settings file draws its seed itself when the file
 	// has none (serve).
 	if f := fl.Lookup("seed"); f != nil && !f.Changed && len(f.Annotations[grammarKey]) > 0 && cmd.Annotations[settingsFileKey] == "" {
-		s, err := announceSeed(cmd, e)
+		var s uint64
+		var err error
+		if later := cmd.Annotations[seedLaterKey]; later != "" && fl.Changed(later) {
+			s, err = randomSeed() // the command prints it (seedLaterKey)
+		} else {
+			s, err = announceSeed(cmd, e)
+		}
 		if err != nil {
 			return err
 		}

@@ -26,6 +26,8 @@ type playFlags struct {
 	json                       bool
 	human                      bool       // a person types the moves (play_human.go)
 	against                    string     // with human: a built-in AI in-process
+	revealAI                   bool       // with against: the AI's reasons during play (reveals its fleet)
+	replays                    string     // with against: where each game's replay goes (play_human.go)
 	tally                      *playTally // the games' ends, for --json
 }
 
@@ -120,11 +122,25 @@ cannot forfeit the game. Every event is reported in words. Moves can be piped
 in for scripts; the end of the input resigns. A server gives each action
 --action-timeout (10s by default for kaisen serve): start it with a longer
 one for people, e.g. kaisen serve --action-timeout 10m. --human --against
-NAME plays the built-in AI NAME in-process instead, says why it chose each
-of its actions, and shows its fleet at the end (you act first; --seed seeds
-the AI). With --games N it is a series of N games, you acting first in the
-odd ones: an AI that learns across games keeps what it learnt, as on a
+NAME plays the built-in AI NAME in-process instead (you act first; --seed
+seeds the AI). With --games N it is a series of N games, you acting first in
+the odd ones: an AI that learns across games keeps what it learnt, as on a
 series server, and the tally ends the series.
+
+During play you are told only what the rules tell a seat: the AI's reasons
+are kept until the game is over. Then the AI's fleet, the result and why
+the AI chose each of its actions are printed, and the game's replay with
+the AI's reasons is written to --replays DIR (default kaisen's data
+directory, $XDG_DATA_HOME/kaisen/play or ~/.local/share/kaisen/play; file
+mode 0600) and named, for kaisen replay FILE or kaisen replay FILE --html
+PAGE.html. A seed drawn at random (no --seed) is printed then too, not on
+stderr at the start: a seed known during play reproduces the AI's fleet. In
+a series the replays and the seed come when the series is over, as a
+replay's seed tells the AI's next fleets. --reveal-ai prints the AI's reasons during play too, after
+each of its actions ("why: ..."): it REVEALS THE AI'S FLEET (an attack
+candidate lies within reach of a hidden ship, a move names its row or
+column, a shot's reasons say where its ships are not), for studying an AI,
+not for playing it.
 
 Battleship too (--human --game battleship): place your fleet by typing each
 ship's end cells ("A1-D1 F1-H1 ... G5"), "r" for a random fleet or a style
@@ -140,11 +156,13 @@ an AI learn where you put your ships.`,
   kaisen play --player stateplayer2 --weights my-weights.yaml --log-level debug
   kaisen play --game battleship --player gridbot        (kaisen serve --game battleship)
   kaisen play --human --against admiral                 you against admiral, in this terminal
+  kaisen play --human --against admiral --reveal-ai     the same, seeing admiral's reasons (and so its fleet)
   kaisen play --human --addr 127.0.0.1:2000             you on a server (kaisen serve --action-timeout 10m)
   kaisen play --human --game battleship --against density   Battleship against density, in this terminal
   kaisen play --human --game battleship --against adaptive --games 10   a series: it learns your fleets
   kaisen play --name mybot --token kt_... -c 100         100 rated games (kaisen serve --ladder)`,
-		Args: cobra.NoArgs,
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{seedLaterKey: "against"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.connections < 1 {
 				return usageError("--connections %d: want at least 1", f.connections)
@@ -190,7 +208,10 @@ an AI learn where you put your ships.`,
 	fl.DurationVar(&f.timeout, "timeout", client.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
 	fl.DurationVar(&f.dialTimeout, "dial-timeout", 10*time.Second, "longest wait to connect")
 	fl.BoolVar(&f.human, "human", false, "play yourself: type your moves on stdin (or pipe them in); submarine game or battleship")
-	fl.StringVar(&f.against, "against", "", "with --human: play this built-in AI in-process, with its explanation of each action, instead of a server")
+	fl.StringVar(&f.against, "against", "", "with --human: play this built-in AI in-process instead of a server (its reasons are shown after the game)")
+	fl.BoolVar(&f.revealAI, "reveal-ai", false, "with --against: also show the AI's reasons during play; this REVEALS THE AI'S FLEET")
+	fl.StringVar(&f.replays, "replays", "", "with --against: write each game's replay, with the AI's reasons, into this directory (default: kaisen's data directory, play/)")
+	must(cmd.MarkFlagDirname("replays"))
 	completePlayers(cmd, "against", false, hasHuman)
 	return cmd
 }

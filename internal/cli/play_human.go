@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,12 +28,12 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 			return usageError("--human: you are the player; --player and --weights are for the AI, with --against")
 		}
 	}
+	if f.against == "" && (f.revealAI || cmd.Flags().Changed("replays")) {
+		return usageError("--reveal-ai and --replays are for games against a built-in AI: add --against NAME")
+	}
 	in := bufio.NewReader(e.stdin)
 	if f.against != "" {
-		if err := g.HumanLocal(in, e.stdout, f.against, config.File(f.config), f.seed, f.connections); err != nil {
-			return usageError("--against: %w", err)
-		}
-		return nil
+		return runHumanLocal(cmd, e, f, g, in)
 	}
 	if f.name == "" {
 		f.name = "kaisen-human"
@@ -42,4 +45,30 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 		return &ExitError{Code: ExitInterrupted, Err: err}
 	}
 	return err
+}
+
+// runHumanLocal is kaisen play --human --against: the person against a
+// built-in AI in-process, the AI's reasons after each game (during play
+// with --reveal-ai, which says so first) and in its replay.
+func runHumanLocal(cmd *cobra.Command, e *env, f *playFlags, g games.Game, in *bufio.Reader) error {
+	dir := f.replays
+	if !cmd.Flags().Changed("replays") {
+		data, err := dataDir()
+		if err != nil {
+			return fmt.Errorf("--against: where to write the replay: %w; or give --replays DIR", err)
+		}
+		dir = filepath.Join(data, "play")
+	}
+	if f.revealAI {
+		fmt.Fprintf(e.stdout, "--reveal-ai: the AI's reasons are shown during play; they REVEAL ITS FLEET (where its ships can and cannot be). Play without --reveal-ai to be told only what the rules tell you.\n")
+	}
+	opt := games.HumanOptions{Against: f.against, Load: config.File(f.config), Seed: f.seed, SeedDrawn: !cmd.Flags().Changed("seed"),
+		Games: f.connections, Reveal: f.revealAI, Replays: dir}
+	if err := g.HumanLocal(in, e.stdout, opt); err != nil {
+		if errors.Is(err, games.ErrHumanReplay) {
+			return err // a runtime failure (exit 1)
+		}
+		return usageError("--against: %w", err)
+	}
+	return nil
 }

@@ -44,8 +44,9 @@ type BattleshipSeat struct {
 	rules *battleship.Rules
 	rng   *rand.Rand
 	// AfterOpponent, when set, is called after each opponent shot is
-	// reported, for a host that can say more (kaisen play --against: the
-	// AI's explanation).
+	// reported and a non-empty answer printed as "   why: ANSWER". Only
+	// kaisen play --reveal-ai sets it (Options.Reveal): the AI's
+	// explanation is not a function of what the rules tell the person.
 	AfterOpponent func() string
 
 	mine   *battleship.Sea // my fleet under the enemy's fire

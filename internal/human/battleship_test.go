@@ -97,8 +97,8 @@ func TestBattleshipSeatMarksAndPasses(t *testing.T) {
 }
 
 // TestPlayBattleshipAgainst: a scripted person who types every cell in
-// order plays a whole game in-process against gridbot: no forfeit, every
-// AI shot explained, the AI's fleet shown, the result said.
+// order plays a whole game in-process against gridbot: no forfeit, the
+// AI's fleet shown, the result said, every AI shot explained after the end.
 func TestPlayBattleshipAgainst(t *testing.T) {
 	r := battleship.DefaultRules()
 	var out strings.Builder
@@ -109,8 +109,12 @@ func TestPlayBattleshipAgainst(t *testing.T) {
 	require.NoError(t, res.Err)
 	require.Equal(t, battleship.Won, res.Status)
 	s := out.String()
-	require.Contains(t, s, "   why: state ")
-	require.Contains(t, s, "the enemy fleet: ")
-	require.Regexp(t, `you (win|lose): .* shots .*\n$`, s)
+	during, after, ok := strings.Cut(s, human.EndHeader+"\n")
+	require.True(t, ok, "the end is marked")
+	require.NotContains(t, during, "why", "no reasons during play")
+	require.Contains(t, after, "why the AI chose each of its actions")
+	require.Regexp(t, `\n +\d+ shot [A-J]\d+: state `, after, "one reason per shot")
+	require.Contains(t, after, "the enemy fleet: ")
+	require.Regexp(t, `\nyou (win|lose): .* shots .*\n`, after)
 	require.NotContains(t, s, "choose another cell", "every typed cell is new")
 }

@@ -4,8 +4,17 @@
 // Observe reports every event in words. A typo or an illegal action is
 // refused with the reason and asked again, never sent, so it cannot
 // forfeit the game. kaisen play --human seats them on a server, and kaisen
-// play --human --against NAME against a built-in AI in-process (with that
-// AI's explanation of each of its actions).
+// play --human --against NAME against a built-in AI in-process
+// (PlayAgainstWith, PlayBattleshipAgainstWith).
+//
+// Hidden stays hidden: everything a seat writes to its io.Writer before
+// the game is over is a function of the events the rules give that seat
+// (Observe) and of the person's own input, so a host that drives a seat
+// through New or NewBattleship and its players interface prints nothing
+// the rules keep secret. The AI's reasons come after EndHeader, or during
+// play only when the host sets AfterOpponent (Options.Reveal, kaisen play
+// --reveal-ai), which reveals the AI's fleet. TestSeatPrintsOnlyPublicEvents
+// checks it for every AI of every game with a seat.
 package human
 
 import (
@@ -43,8 +52,9 @@ type Seat struct {
 	rules *submarine.Rules
 	rng   *rand.Rand
 	// AfterOpponent, when set, is called after each opponent action is
-	// reported, for a host that can say more (kaisen play --against:
-	// the AI's explanation).
+	// reported and a non-empty answer printed as "  why: ANSWER". Only
+	// kaisen play --reveal-ai sets it (Options.Reveal): the AI's
+	// explanation is not a function of what the rules tell the person.
 	AfterOpponent func() string
 
 	me      submarine.Fleet

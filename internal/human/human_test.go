@@ -118,7 +118,7 @@ func script(r *submarine.Rules, turns int) string {
 
 // TestPlayAgainstAI plays whole games against built-in AIs in-process with
 // a scripted person: they end by the rules, the person never forfeits, the
-// AI's reasons are shown and its fleet revealed at the end.
+// AI's reasons are shown and its fleet revealed only at the end.
 func TestPlayAgainstAI(t *testing.T) {
 	rocky := &submarine.Rules{Board: grid.MustBoard(6, 5, []grid.Cell{0, 5, 15, 24, 29}), Fleet: submarine.DefaultFleet(), DrawLimit: 400}
 	short := submarine.DefaultRules()
@@ -132,7 +132,8 @@ func TestPlayAgainstAI(t *testing.T) {
 			require.NoError(t, err)
 			var out strings.Builder
 			h := seat(tt.rules, script(tt.rules, 300), &out)
-			outcome, winner := human.PlayAgainst(tt.rules, h, f(rand.New(rand.NewPCG(5, 5))), 0)
+			outcome, winner, err := human.PlayAgainstWith(tt.rules, h, f(rand.New(rand.NewPCG(5, 5))), 0, human.Options{AI: tt.ai})
+			require.NoError(t, err)
 			text := out.String()
 			require.NotEqual(t, submarine.Running, outcome)
 			require.False(t, h.EOF(), "the script lasts the game")
@@ -146,8 +147,9 @@ func TestPlayAgainstAI(t *testing.T) {
 			default:
 				require.Contains(t, text, "you lose after ")
 			}
+			require.NotContains(t, text, "  why: ", "no reasons during play")
 			if tt.ai != "random" {
-				require.Contains(t, text, "  why: ", "the AI explains its actions")
+				require.Contains(t, text, "why "+tt.ai+" chose each of its actions", "the AI's reasons after the game")
 			}
 		})
 	}
