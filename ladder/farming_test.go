@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,6 +31,66 @@ func throw(t *testing.T, s *Store, target, puppet string, n int, nets [2]string)
 	r, err := s.Rating(ctx, target)
 	require.NoError(t, err)
 	return r
+}
+
+// v1 rates games as schema version 1 did, every game weighing 1: the
+// "before" column of docs/ladder.md. games are (winner, loser) pairs, or
+// draws when draw is set; it returns the ratings after them.
+func v1(games [][2]string, draw bool) map[string]Rating {
+	r := map[string]Rating{}
+	get := func(n string) Rating {
+		if x, ok := r[n]; ok {
+			return x
+		}
+		return NewRating()
+	}
+	score := 1.0
+	if draw {
+		score = 0.5
+	}
+	for _, g := range games {
+		r[g[0]], r[g[1]] = UpdateGame(get(g[0]), get(g[1]), score)
+	}
+	return r
+}
+
+// thrown is n games won by target against puppet.
+func thrown(target, puppet string, n int) [][2]string {
+	var out [][2]string
+	for range n {
+		out = append(out, [2]string{target, puppet})
+	}
+	return out
+}
+
+// TestThrownGamesBefore: the "before" column of docs/ladder.md, as
+// version 1 rated (every game weighing 1).
+func TestThrownGamesBefore(t *testing.T) {
+	six := []string{"q0", "q1", "q2", "q3", "q4", "q5"}
+	var rr [][2]string
+	for i := range six {
+		for j := i + 1; j < len(six); j++ {
+			rr = append(rr, [2]string{six[i], six[j]})
+		}
+	}
+	c := v1(rr, true)
+	tr := NewRating()
+	for range 3 {
+		tr, c["q0"] = UpdateGame(tr, c["q0"], 1)
+	}
+	for _, tt := range []struct {
+		name string
+		gain float64
+		want float64
+	}{
+		{"one puppet, 3 games", v1(thrown("t", "p", 3), false)["t"].R - 1500, 252.97},
+		{"one puppet, 30 games", v1(thrown("t", "p", 30), false)["t"].R - 1500, 416.52},
+		{"three puppets, one game each", v1([][2]string{{"t", "p0"}, {"t", "p1"}, {"t", "p2"}}, false)["t"].R - 1500, 309.07},
+		{"a puppet of a 6-clique, 3 games", tr.R - 1500, 271.99},
+	} {
+		t.Logf("%s: %.2f", tt.name, tt.gain)
+		assert.InDelta(t, tt.want, tt.gain, 0.005, tt.name)
+	}
 }
 
 // TestThrownGames: a puppet registered just before, throwing its games to
