@@ -16,4 +16,10 @@
 // rating changes in one transaction, idempotent by game id; the rated
 // listener (server, kaisen serve --ladder) calls it before telling the
 // players the result.
+//
+// Names are unique by Skeleton (case, look-alike letters and digits
+// folded), kept in a unique column. RecordGame applies the farming
+// defences: games between bots of one owner or one network are stored
+// unrated, and a game against a provisional opponent counts as Weight of
+// a game in Glicko-2 (UpdateWeighted).
 package ladder
