@@ -179,6 +179,8 @@ func abReplay(r *abilities.Rules, seat int, p [2]battleship.Placement, played []
 			a, mi = mine[mi], mi+1
 		case q != nil && ti < len(theirs) && isAnswer(theirs[ti]) && (theirs[ti].Kind == abilities.Reveal) == (q.Ask == abilities.AskReveal):
 			a, ti = theirs[ti], ti+1
+		case q != nil && mi == len(mine) && ti == len(theirs):
+			goto done // the cut: A's opponent was not asked here, or resigns when asked
 		case q != nil && q.Ask == abilities.AskReveal:
 			return nil, false // a reveal A never made
 		case q != nil:
