@@ -38,9 +38,9 @@ type TerminalOptions struct {
 
 // endMarkers start the part of the terminal seat's output that comes
 // after the game and shows the opponent's secrets by design: the
-// opponent's fleet and (once the game is over) the AI's reasons. The
-// first is human.EndHeader.
-var endMarkers = []string{"game over: the enemy's secrets follow", "the enemy fleet: "}
+// opponent's fleet and the AI's reasons (human.EndHeader; the fleet line
+// as the seat printed it before the header existed).
+var endMarkers = []string{human.EndHeader, "the enemy fleet: "}
 
 // terminalCapture is the seat's output up to the first end marker.
 func terminalCapture(out string, opts TerminalOptions) Capture {
