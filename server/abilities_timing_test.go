@@ -5,7 +5,6 @@ package server
 // that delays every line by 2 ms each way, timed at the other seat.
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -31,9 +30,10 @@ import (
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
-// delayProxy forwards TCP connections to target, holding every line it
-// reads, in each direction, until delay after it arrived (lines keep their
-// order; a line is not delayed by the lines before it).
+// delayProxy forwards TCP connections to target, holding everything it
+// reads, in each direction, until delay after it arrived, as a network
+// delay would: each read's bytes (one line, or lines written together)
+// go on in one write, in order, none delayed by the ones before it.
 type delayProxy struct {
 	ln     net.Listener
 	target string
@@ -75,32 +75,33 @@ func (p *delayProxy) accept() {
 	}
 }
 
-// pipe copies the lines of from to to, each delay after it was read; at
-// the end of from it closes to's write side (both, when the copy failed).
+// pipe copies from to to, each read's bytes delay after they were read;
+// at the end of from it closes to's write side (both, when the copy
+// failed).
 func (p *delayProxy) pipe(from, to net.Conn) {
 	defer p.wg.Done()
-	type line struct {
+	type chunk struct {
 		b  []byte
 		at time.Time
 	}
-	q := make(chan line, 4096)
+	q := make(chan chunk, 4096)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for l := range q {
-			time.Sleep(time.Until(l.at.Add(p.delay)))
-			if _, err := to.Write(l.b); err != nil {
+		for c := range q {
+			time.Sleep(time.Until(c.at.Add(p.delay)))
+			if _, err := to.Write(c.b); err != nil {
 				for range q { // drain: the reader stops at the closed end
 				}
 				return
 			}
 		}
 	}()
-	r := bufio.NewReader(from)
+	buf := make([]byte, 64<<10)
 	for {
-		b, err := r.ReadBytes('\n')
-		if len(b) > 0 {
-			q <- line{b: b, at: time.Now()}
+		n, err := from.Read(buf)
+		if n > 0 {
+			q <- chunk{b: slices.Clone(buf[:n]), at: time.Now()}
 		}
 		if err != nil {
 			break
@@ -232,6 +233,7 @@ func (n *nearSeat) Observe(ev abilities.Event) {
 type timingRun struct {
 	miss, lie       []time.Duration // the near seat's shot-to-result times
 	plain, withMove []time.Duration // the far seat's turn times
+	games           []time.Duration // each game's wall time at the near seat
 }
 
 // aucOf is the Mann-Whitney AUC of time as a classifier of pos against
@@ -325,6 +327,7 @@ func TestAbilitiesTimingAUC(t *testing.T) {
 		len(run.lie), len(run.miss), median(run.lie), median(run.miss), aMiss)
 	t.Logf("far turns with a hidden move %d, without %d: median %v against %v; AUC %.3f",
 		len(run.withMove), len(run.plain), median(run.withMove), median(run.plain), aMove)
+	t.Logf("%d games, %d at a time: median wall time %v a game", n, 4, median(run.games))
 	require.InDelta(t, 0.5, aMiss, 0.05, "false misses told apart from misses by time")
 	require.InDelta(t, 0.5, aMove, 0.05, "turns with a hidden move told apart by time")
 }
@@ -387,13 +390,16 @@ func measureTiming(t *testing.T, near, far string, games, par int) timingRun {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			start := time.Now()
 			err := play(near, func(_ *abilities.Rules, seat int, p abplayers.Player) abplayers.Player {
 				return &nearSeat{inner: p, g: g, seat: seat, shot: grid.None}
 			}, 2)
+			wall := time.Since(start)
 			g.mu.Lock()
 			defer g.mu.Unlock()
 			mu.Lock()
 			defer mu.Unlock()
+			run.games = append(run.games, wall)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("game %d near: %w", k, err))
 				return

@@ -468,6 +468,10 @@ type moveReader[A any] struct {
 // came before "your turn".
 func takeTurn[A any](m *match, mv int, act func() A, r *moveReader[A]) (a A, w int, fault error) {
 	ms := m.seats[mv]
+	// ahead: a mover that goes on whose next line came with its last one
+	// is not waiting for the lines queued since (written with the next
+	// flush, one write the fewer before its action).
+	ahead := r.cont && ms.pipelined
 	if r.cont {
 		ms.pipelined = false
 	} else {
@@ -491,7 +495,9 @@ func takeTurn[A any](m *match, mv int, act func() A, r *moveReader[A]) (a A, w i
 		}
 		return a, -1, fault
 	}
-	m.flush()
+	if !ahead {
+		m.flush()
+	}
 	if o := m.seats[1-mv]; o.c != nil && o.c.werr != nil {
 		return a, 1 - mv, o.c.werr
 	}
