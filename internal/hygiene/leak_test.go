@@ -77,7 +77,7 @@ func TestPlantedLeaks(t *testing.T) {
 	}
 	t.Run("the terminal seat prints the AI's reasons during play", func(t *testing.T) {
 		caught := 0
-		for _, tw := range twinsOf(t, 1, 10, func(rng *rand.Rand) (*SubmarineTwin, error) { return NewSubmarineTwin(r, rng, 30) }) {
+		for _, tw := range twinsOf(t, 1, 6, func(rng *rand.Rand) (*SubmarineTwin, error) { return NewSubmarineTwin(r, rng, 30) }) {
 			a, err := RunSubmarineTerminal(r, &tw.A, tw.Seat, TerminalOptions{Shadow: "simple", Why: true})
 			require.NoError(t, err)
 			b, err := RunSubmarineTerminal(r, &tw.B, tw.Seat, TerminalOptions{Shadow: "simple", Why: true})
@@ -87,7 +87,7 @@ func TestPlantedLeaks(t *testing.T) {
 				caught++
 			}
 		}
-		t.Logf("the why lines told %d of 10 twins apart", caught)
+		t.Logf("the why lines told %d of 6 twins apart", caught)
 		require.Positive(t, caught)
 	})
 }
