@@ -20,11 +20,15 @@
 //     listener and two scripted TCP clients: the wire lines the seat
 //     receives (ChannelWire), the info-level log records (ChannelLog), and
 //     the web spectator (internal/web) fed by the server: the list page and
-//     the live page fetched while the game runs (ChannelPages) and the
-//     whole server-sent event stream of the game (ChannelSSE);
+//     the live page fetched while the game runs and the list page once it
+//     shows the game over (ChannelPages), and the whole server-sent event
+//     stream of the game (ChannelSSE);
 //   - RunTerminal: the terminal seat (internal/human) playing the seat with
 //     typed commands against the scripted opponent in-process, as kaisen
-//     play --human --against does (ChannelTerminal).
+//     play --human --against does (ChannelTerminal), up to the end of the
+//     game (after it the seat is shown the opponent's fleet by design).
+//
+// Replays are not compared: they show the fleets after the game by design.
 //
 // Compare reports every channel on which the two captures differ, with
 // the first differing lines. A future per-game conformance suite calls the
