@@ -147,8 +147,14 @@ func RunServer(ctx context.Context, g ServerGame, opts ServerOptions) (Capture, 
 		}()
 	}
 	wg.Wait()
+	if errs[0] != nil || errs[1] != nil {
+		stop() // the game may not end: end the event stream with the server
+	}
 	spec.wait()
-	over := gamesOver(ctx, "http://"+s.MetricsAddr().String()+"/metrics")
+	var over error
+	if errs[0] == nil && errs[1] == nil {
+		over = gamesOver(ctx, "http://"+s.MetricsAddr().String()+"/metrics")
+	}
 	stop()
 	serveErr := <-served
 	if err := errors.Join(errs[0], errs[1], spec.err, over, serveErr); err != nil {
