@@ -79,8 +79,13 @@ type Config struct {
 	// ShutdownGrace is how long running games may go on after a shutdown
 	// signal before their connections are closed. Default 30s.
 	ShutdownGrace time.Duration `mapstructure:"shutdown_grace"`
-	// Seed drives every random choice (first player, house AIs). 0 = a seed
-	// from the clock, logged at start. Default 0.
+	// Seed, when set, is the secret every game's seed derives from
+	// (keystream.FromSeed: the key is its SHA-256), for tests and
+	// reproducible runs: the same seed gives the same games, and whoever
+	// knows it (or guesses a small one) can predict them. 0 = a 256-bit key
+	// from crypto/rand, never printed nor logged. Either way a game's seed
+	// (first-player coin, house AIs) is published in its replay and result
+	// line and predicts no other game. Default 0.
 	Seed uint64 `mapstructure:"seed"`
 	// ResultLog is the JSON-lines file that gets one line per finished game
 	// (appended, fsynced). "" = none. Default none (kaisen serve defaults it

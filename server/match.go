@@ -83,7 +83,8 @@ type match struct {
 	st    *setup
 	id    string
 	seats [2]*seat
-	rng   *rand.Rand // the pairing's stream: one seed per game
+	idx   int    // the listener's index: with seq and the game, names the game's seed (gameSeed)
+	seq   uint64 // the pairing's number on its listener (1-based)
 	log   *slog.Logger
 	tally [2]protocol.Tally
 	timer *time.Timer    // the running handshake timeout
@@ -303,7 +304,7 @@ func outOfTurn(line []byte) error {
 // seed and first seat.
 func (m *match) newResult(k int, dialect string) *Result {
 	cfg := m.st.cfg
-	seed := m.rng.Uint64()
+	seed := gameSeed(m.srv.key, m.idx, m.seq, k)
 	rng := rand.New(rand.NewPCG(seed, 0x6b616973656e)) // first-player coin
 	res := &Result{
 		Game:     m.id,

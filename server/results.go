@@ -112,8 +112,12 @@ type resultLog struct {
 // openResultLog opens (or creates) the result log for appending and repairs
 // a torn last line (repairTail), returned for the caller to log.
 func openResultLog(path string) (rl *resultLog, torn []byte, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, fileMode)
 	if err != nil {
+		return nil, nil, fmt.Errorf("server: open result log: %w", err)
+	}
+	if err := restrictMode(f); err != nil {
+		_ = f.Close()
 		return nil, nil, fmt.Errorf("server: open result log: %w", err)
 	}
 	err = withFileLock(f, func() error {
@@ -125,6 +129,24 @@ func openResultLog(path string) (rl *resultLog, torn []byte, err error) {
 		return nil, nil, fmt.Errorf("server: open result log: %w", err)
 	}
 	return &resultLog{f: f}, torn, nil
+}
+
+// fileMode is the mode of the result log and the replays the server
+// creates: its user's only (an operator may open them to a group with
+// chmod 0640; restrictMode keeps that).
+const fileMode = 0o600
+
+// restrictMode takes away the permissions of others (not of the group) on
+// an existing result log created world-readable by an older server.
+func restrictMode(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if m := fi.Mode().Perm(); m&0o007 != 0 {
+		return f.Chmod(m &^ 0o007)
+	}
+	return nil
 }
 
 // repairTail cuts off a last line without its "\n" and returns the size
@@ -242,7 +264,7 @@ func (l *resultLog) close() error {
 // crash leaves either the whole file or none (and at most a temporary
 // file, which cleanTemp removes at the next start).
 func writeFileDurable(dir, name string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(dir, "."+name+tmpInfix+"*")
+	tmp, err := os.CreateTemp(dir, "."+name+tmpInfix+"*") // fileMode (0600), which the link keeps
 	if err != nil {
 		return err
 	}
@@ -290,7 +312,7 @@ var linkFile = os.Link
 // writeExclusive writes data to a new file path (O_EXCL: an error wrapping
 // fs.ErrExist if path exists) and fsyncs it.
 func writeExclusive(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 	if err != nil {
 		return err
 	}

@@ -3,13 +3,11 @@ package server
 import (
 	"context"
 	crand "crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/netip"
@@ -19,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/internal/version"
 	"github.com/kaisen-ai/kaisen/ladder"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -35,7 +34,7 @@ type Server struct {
 	cfg     Config
 	log     *slog.Logger
 	setups  []*setup
-	seed    uint64
+	key     keystream.Key // every game's seed derives from it (gameSeed); never printed
 	runID   string
 	metrics *metrics
 
@@ -95,12 +94,7 @@ func New(cfg Config, logger *slog.Logger) (*Server, error) {
 		}
 		s.setups = append(s.setups, st)
 	}
-	s.seed = cfg.Seed
-	if s.seed == 0 {
-		var b [8]byte
-		_, _ = crand.Read(b[:])
-		s.seed = binary.LittleEndian.Uint64(b[:]) | 1
-	}
+	s.key = serverKey(cfg.Seed)
 	now := time.Now().UTC()
 	s.runID = newRunID(now)
 	s.metrics = newMetrics(now)
@@ -122,8 +116,27 @@ func newRunID(now time.Time) string {
 	return now.Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
-// Seed is the seed in use (Config.Seed, or the one drawn when it was 0).
-func (s *Server) Seed() uint64 { return s.seed }
+// serverKey is the key of a server configured with seed: derived from it
+// (reproducible: whoever knows the seed can compute every game), else drawn
+// from crypto/rand at full width when seed is 0.
+func serverKey(seed uint64) keystream.Key {
+	if seed != 0 {
+		return keystream.FromSeed(seed)
+	}
+	return keystream.New()
+}
+
+// gameLabel names the seeds of the server's games in its key.
+const gameLabel = "server game"
+
+// gameSeed is the seed of game k (1-based) of the seq-th pairing (1-based)
+// of listener idx: HMAC-SHA256 of the key over those numbers. It is
+// published (result log, replay header) and reproduces its own game (the
+// first-player coin, the house AIs' streams), but tells nothing about the
+// key or any other game's seed.
+func gameSeed(key keystream.Key, idx int, seq uint64, k int) uint64 {
+	return key.Uint64(gameLabel, uint64(idx), seq, uint64(k))
+}
 
 // Listen binds every listener (and the metrics endpoint), opens the result
 // log and creates the replay directory. Serve calls it when needed.
@@ -200,8 +213,17 @@ func (s *Server) Listen() error {
 		s.log.Info("metrics", "addr", httpLn.Addr().String())
 		warnIfExposed(s.log, "metrics", httpLn.Addr())
 	}
-	s.log.Info("server ready", "version", version.String(), "seed", s.seed, "result_log", s.cfg.ResultLog, "replay_dir", s.cfg.ReplayDir)
+	s.log.Info("server ready", "version", version.String(), "seeds", seedSource(s.cfg.Seed), "result_log", s.cfg.ResultLog, "replay_dir", s.cfg.ReplayDir)
 	return nil
+}
+
+// seedSource says where the games' seeds come from, for the log: never the
+// seed or the key.
+func seedSource(seed uint64) string {
+	if seed != 0 {
+		return "the configured seed (reproducible; keep it secret)"
+	}
+	return "a secret key drawn at start"
 }
 
 // logTorn logs the repair of the result log's torn last line (its first
@@ -538,7 +560,8 @@ func (s *Server) startMatch(l *listener, seats [2]*seat) {
 		st:    l.st,
 		id:    s.runID + "-" + strconv.FormatUint(s.pairSeq.Add(1), 10),
 		seats: seats,
-		rng:   rand.New(rand.NewPCG(s.seed, uint64(l.idx)<<48|l.seq)),
+		idx:   l.idx,
+		seq:   l.seq,
 		log:   s.log.With("listener", l.st.cfg.Name),
 	}
 	s.gamesWG.Add(1)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/ladder"
 	"github.com/kaisen-ai/kaisen/server"
@@ -78,8 +79,11 @@ the result log is results.jsonl and the replays go to replays/ in kaisen's
 data directory ($XDG_DATA_HOME/kaisen, else ~/.local/share/kaisen); both
 paths are printed at start, never the current directory by default.
 
-Seed: --seed, else the file's seed, else one drawn at random and printed
-on stderr.
+Seed: with --seed (or the file's seed) every game's seed derives from it,
+and the same seed replays the same games; whoever knows it can predict
+them, so keep it secret on a public server. Without one, the games' seeds
+derive from a 256-bit key drawn at start and never printed: a replay's
+seed reproduces its own game and predicts no other (docs/server.md).
 
 People: --humans makes the listener one for people (kaisen play --human):
 each client has --human-timeout (default 10m) per action instead of
@@ -129,11 +133,6 @@ before its players are told the result.`,
 			}
 			if f.webReveal && f.web == "" {
 				return usageError("--web-reveal shows the fleets on the spectator pages: it needs --web")
-			}
-			if cfg.Seed == 0 {
-				if cfg.Seed, err = announceSeed(cmd, e); err != nil {
-					return err
-				}
 			}
 			if dataErr != nil {
 				e.log.Warn("no data directory: results and replays are not written unless --result-log and --replay-dir are given", "err", dataErr)
@@ -207,7 +206,7 @@ before its players are told the result.`,
 	fl.IntVar(&f.height, "height", d.Height, "board height (submarine-py only)")
 	fl.StringVar(&f.rocks, "rocks", "", `rock cells "x,y;x,y" (submarine-py only)`)
 	fl.BoolVar(&f.rounded, "rounded", false, "make the four corners rocks (submarine-py only)")
-	addSeedFlag(cmd, &f.seed, "seed of every random choice (else the file's seed)")
+	addSeedFlag(cmd, &f.seed, "seed every game's seed derives from (else the file's seed, else a secret key drawn at start)")
 	fl.StringVar(&f.resultLog, "result-log", "", `JSON-lines result log ("" = none; default: results.jsonl in the data directory)`)
 	fl.StringVar(&f.replayDir, "replay-dir", "", `directory of replay files ("" = none; default: replays/ in the data directory)`)
 	fl.StringVar(&f.metrics, "metrics", "", "HTTP address for /healthz and /metrics (off by default)")
@@ -389,4 +388,14 @@ func orNone(path string) string {
 		return "none"
 	}
 	return path
+}
+
+// webKey is the key of the browser tables (--web-play): derived from the
+// configured seed (reproducible), else the zero Key, for which web.Play
+// draws a secret one.
+func webKey(seed uint64) keystream.Key {
+	if seed == 0 {
+		return keystream.Key{}
+	}
+	return keystream.FromSeed(seed)
 }

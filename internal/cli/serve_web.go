@@ -64,5 +64,5 @@ func webPlay(f serveFlags, cfg server.Config) *web.PlayOptions {
 	if l.Opponent != server.OpponentPair && (l.Game == "" || l.Game == server.GameSubmarine) {
 		house = l.Opponent
 	}
-	return &web.PlayOptions{House: house, Timeout: l.HumanActionTimeout, Seed: cfg.Seed, MaxPerAddr: f.webTablesPerIP}
+	return &web.PlayOptions{House: house, Timeout: l.HumanActionTimeout, Key: webKey(cfg.Seed), MaxPerAddr: f.webTablesPerIP}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math/rand/v2"
 	"net/http"
 	"slices"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/server"
 )
@@ -27,7 +27,11 @@ type PlayOptions struct {
 	Rules   *submarine.Rules // nil: the classic 5x5 game
 	House   string           // the house AI (kaisen players)
 	Timeout time.Duration    // the person's time per action; then the game is forfeited
-	Seed    uint64           // game k draws from PCG(Seed, k)
+	// Key is the tables' secret: table k's house AI plays from
+	// Key.Rand("web house", k) and the person's fleet is drawn from
+	// Key.Rand("web person", k), so that one table's fleets tell nothing
+	// of another's. The zero Key: one drawn at start.
+	Key keystream.Key
 	// MaxGames is the number of games people may play at once (0: 8).
 	MaxGames int
 	// MaxPerAddr is the number of games the people of one client address
@@ -44,6 +48,9 @@ func Play(o PlayOptions) Option {
 		}
 		if o.MaxGames <= 0 {
 			o.MaxGames = 8
+		}
+		if o.Key.IsZero() {
+			o.Key = keystream.New()
 		}
 		if o.MaxPerAddr <= 0 {
 			o.MaxPerAddr = 2
@@ -154,8 +161,8 @@ func (h *Hub) startTable(addr string) (*table, error) {
 		release()
 		return nil, err
 	}
-	house := f(rand.New(rand.NewPCG(o.Seed, uint64(2*k+1))))
-	mine := players.RandomPlacement(r, rand.New(rand.NewPCG(o.Seed, uint64(2*k))))
+	house := f(o.Key.Rand("web house", k))
+	mine := players.RandomPlacement(r, o.Key.Rand("web person", k))
 	g, err := submarine.NewGame(r, mine, house.Place(), 0)
 	if err != nil {
 		release()

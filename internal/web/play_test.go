@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/internal/browsertest"
+	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/internal/web"
 )
 
@@ -23,7 +24,7 @@ import (
 // green cell of its row or column moves it, until the game is over. The
 // game is then listed as finished, with as many moves as the page logged.
 func TestPlayHouseInBrowser(t *testing.T) {
-	hub := web.NewHub("", web.Play(web.PlayOptions{House: "random", Timeout: time.Minute, Seed: 4}))
+	hub := web.NewHub("", web.Play(web.PlayOptions{House: "random", Timeout: time.Minute, Key: keystream.FromSeed(4)}))
 	site := httptest.NewServer(hub.Handler())
 	defer site.Close()
 	ctx := browsertest.Start(t, 3*time.Minute)
@@ -98,7 +99,7 @@ func TestPlayHouseInBrowser(t *testing.T) {
 // TestPlayRefusesAndTimesOut: an illegal action is refused (400) and the
 // game goes on; no action within the timeout loses it.
 func TestPlayRefusesAndTimesOut(t *testing.T) {
-	hub := web.NewHub("", web.Play(web.PlayOptions{House: "random", Timeout: 300 * time.Millisecond, Seed: 1}))
+	hub := web.NewHub("", web.Play(web.PlayOptions{House: "random", Timeout: 300 * time.Millisecond, Key: keystream.FromSeed(1)}))
 	site := httptest.NewServer(hub.Handler())
 	defer site.Close()
 	resp, err := http.Post(site.URL+"/play", "application/json", strings.NewReader("{}"))
