@@ -39,7 +39,7 @@ const maxRevealCells = 9
 // AbilitiesHello is the first line an abilities server sends each client:
 // the protocol version, the client's seat (0 or 1), both seats' sides and
 // the rules options. The board and fleet are the classic ones (10x10,
-// 4,3,3,2,2,2,1,1,1,1) in version 1.
+// 4,3,3,2,2,2,1,1,1,1) in versions 1 and 2.
 type AbilitiesHello struct {
 	Version int
 	Seat    int
@@ -65,7 +65,7 @@ var abOptions = []abOption{
 
 // EncodeAbilitiesHello prints h:
 //
-//	{"hello":{"game":"abilities","version":1,"seat":0,"sides":["ai","humans"],"options":{"hide_moves":true}}}
+//	{"hello":{"game":"abilities","version":2,"seat":0,"sides":["ai","humans"],"options":{"hide_moves":true}}}
 //
 // options lists the options that are on, in the order of abilities.Options.
 func EncodeAbilitiesHello(h AbilitiesHello) []byte {
