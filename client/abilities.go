@@ -119,11 +119,11 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 			// one action would.
 			a := p.Act(ask)
 			var out []byte
-			for {
+			for again := false; ; again = true {
 				g.Actions++
 				out = append(out, protocol.EncodeAbilitiesAction(rules, a)...)
-				if ask != nil || a.Kind != abilities.Move {
-					break
+				if ask != nil || a.Kind != abilities.Move || again {
+					break // one move a turn: a second one goes out as it is (and loses)
 				}
 				mine := protocol.EncodeAbilitiesEvent(rules, abilities.Event{Seat: me, Mine: true, Attacker: me, Kind: abilities.Move,
 					Moved: true, From: a.At, To: a.To, Scan: -1, Winner: -1, Next: me}, protocol.NoOutcome)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -159,4 +160,73 @@ func TestPlayAbilitiesRefuses(t *testing.T) {
 			require.ErrorIs(t, err, tc.err)
 		})
 	}
+}
+
+// moveForever is a player that answers every turn with the same move.
+type moveForever struct{ place battleship.Placement }
+
+func (m moveForever) Place() battleship.Placement { return m.place }
+func (m moveForever) Act(*abilities.Question) abilities.Action {
+	return abilities.Action{Kind: abilities.Move, At: 60, To: 70}
+}
+func (moveForever) Observe(abilities.Event) {}
+
+// TestPlayAbilitiesAfterMove: after its player's move the client asks it
+// for its next action at once and sends both lines in one write (no "your
+// turn" between them, protocol version 2), tells it the move's result
+// line, and skips that line when the server sends it; a player that moves
+// again sends its second move as it is (the server refuses it) instead of
+// looping.
+func TestPlayAbilitiesAfterMove(t *testing.T) {
+	r := abilities.DefaultRules()
+	rng := rand.New(rand.NewPCG(3, 3))
+	f, err := abplayers.New("ab-random", r, nil)
+	require.NoError(t, err)
+	place := f(rng, 0).Place()
+	build := func(*abilities.Rules, int) (abplayers.Player, error) { return moveForever{place}, nil }
+	move := string(protocol.EncodeAbilitiesAction(r, moveForever{}.Act(nil)))
+	result := `{"result":{"seat":0,"action":"move","moved":{"from":[6,0],"to":[7,0]}}}`
+	c, s := net.Pipe()
+	errs := make(chan error, 1)
+	go func() {
+		defer s.Close()
+		br := bufio.NewReader(s)
+		send := func(l string) error { _, err := fmt.Fprintf(s, "%s\n", l); return err }
+		if err := send(string(protocol.EncodeAbilitiesHello(protocol.AbilitiesHello{Version: protocol.AbilitiesVersion, Sides: r.Sides}))); err != nil {
+			errs <- err
+			return
+		}
+		var got []string
+		for range 3 { // the placement, the move, the second move
+			l, err := br.ReadString('\n')
+			if err != nil {
+				errs <- err
+				return
+			}
+			got = append(got, strings.TrimSuffix(l, "\n"))
+			if len(got) == 1 {
+				if err := send(protocol.YourTurn); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}
+		if got[1] != move || got[2] != move {
+			errs <- fmt.Errorf("client lines %q, want the move twice", got[1:])
+			return
+		}
+		for _, l := range []string{result, `{"error":"illegal: a second move"}`, `{"outcome":false}`, protocol.YouLose} {
+			if err := send(l); err != nil {
+				errs <- err
+				return
+			}
+		}
+		errs <- nil
+	}()
+	g, err := client.PlayAbilities(context.Background(), c, build, client.BattleshipPlayOptions{ReadTimeout: 5 * time.Second})
+	require.NoError(t, <-errs)
+	require.NoError(t, err)
+	require.Equal(t, protocol.EndLose, g.End)
+	require.Equal(t, 2, g.Actions)
+	require.Equal(t, []string{"illegal: a second move"}, g.Errors)
 }
