@@ -118,9 +118,14 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		return m.abort(res, log, 0), nil
 	}
 	n := 0 // actions applied
+	// shown is the game's action count as the result, the logs and the
+	// spectators have it (Result.Actions): the actions applied but hidden
+	// moves, plus the shots confirmed, so that it tells nothing hidden (a
+	// spent false miss is one answer where an unspent one is a confirm).
+	shown := 0
 	forfeit := func(w int, err error, kind string) (*Result, []byte) {
 		reason := m.forfeitLines(w, err, kind == replay.ForfeitIllegal, nil)
-		return res, replayBytes(m.forfeited(res, log, n, w, kind, reason, err))
+		return res, replayBytes(m.forfeited(res, log, shown, w, kind, reason, err))
 	}
 	actions := &moveReader[abilities.Action]{
 		what:   "action",
@@ -158,7 +163,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		if fault != nil {
 			w, kind := m.turnFault(ctx, mv, w)
 			if w < 0 { // the replay has every action played
-				return m.abort(res, log, n), replayBytes(nil)
+				return m.abort(res, log, shown), replayBytes(nil)
 			}
 			return forfeit(w, fault, kind)
 		}
@@ -169,6 +174,9 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		st, err := g.Apply(a)
 		n++
+		if err != nil || a.Kind != abilities.Move || !st.Views[1-mv].Silent {
+			shown++
+		}
 		m.srv.metrics.actions.Add(1)
 		if rec != nil {
 			rec.w.Action(n, mv, a, err != nil)
@@ -180,9 +188,10 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		// the cells it was not asked about first.
 		d, cells := sched.Told(st)
 		for _, c := range cells {
-			if r, b, ok := m.confirm(ctx, d, c, confirms, res, log, n, forfeit, replayBytes); !ok {
+			if r, b, ok := m.confirm(ctx, d, c, confirms, res, log, shown, forfeit, replayBytes); !ok {
 				return r, b
 			}
+			shown++
 		}
 		for _, i := range [2]int{mv, 1 - mv} {
 			m.tell(i, st.Views[i], wireOutcome(st.Status == battleship.Won, st.Winner, i))
@@ -191,7 +200,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		if st.Status == battleship.Running {
 			continue
 		}
-		gameOver(res, n, g.Winner())
+		gameOver(res, shown, g.Winner())
 		return res, replayBytes(nil)
 	}
 }

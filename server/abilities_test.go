@@ -18,6 +18,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -63,7 +64,6 @@ func TestAbilitiesGoldenTranscript(t *testing.T) {
 	require.Equal(t, ReasonSunk, r.Reason)
 	require.Equal(t, DialectAbilities, r.Dialect)
 	rp := verifyAbilitiesReplay(t, ts, r)
-	require.Len(t, rp.Actions, r.Actions)
 	var sent, confirms int
 	for p := range 2 {
 		confirm := false // the line answers a confirm: not an action
@@ -80,7 +80,8 @@ func TestAbilitiesGoldenTranscript(t *testing.T) {
 		}
 	}
 	require.Positive(t, confirms)
-	require.Equal(t, sent, r.Actions, "every action line of the transcript was played")
+	require.Len(t, rp.Actions, sent, "every action line of the transcript was played")
+	require.Equal(t, sent+confirms, r.Actions, "the result counts the actions (no move is hidden) and the confirms")
 }
 
 // TestAbilitiesOverTCPEqualsInProcess plays client.PlayAbilities against a
@@ -154,7 +155,9 @@ func tcpEqualsInProcess(t *testing.T, games int) {
 				want := abplayers.PlayGame(rules, fc(rand.New(rand.NewPCG(clientSeed, uint64(k))), 0), fh(rand.New(rand.NewPCG(r.Seed, 1)), 1), r.First)
 				require.NoError(t, want.Err)
 				require.Equal(t, want.Winner, r.Winner, "game %d", k)
-				require.Equal(t, want.Actions, r.Actions, "game %d", k)
+				require.Equal(t, want.Actions, len(verifyAbilitiesReplay(t, ts, r).Actions), "game %d", k)
+				require.Equal(t, publicActions(t, rules, fc(rand.New(rand.NewPCG(clientSeed, uint64(k))), 0), fh(rand.New(rand.NewPCG(r.Seed, 1)), 1), r.First),
+					r.Actions, "game %d: the result's count", k)
 				require.Equal(t, want.Shots, got[k].Shots, "game %d: cells fired at (client, house)", k)
 				wantEnd := protocol.EndLose
 				switch want.Winner {
@@ -169,6 +172,37 @@ func tcpEqualsInProcess(t *testing.T, games int) {
 			}
 		})
 	}
+}
+
+// publicActions plays the game of p0 and p1 in process as
+// abplayers.PlayGame does and returns its action count as a server's
+// result has it: the actions but hidden moves, plus the shots the
+// defender confirms (protocol.Confirms).
+func publicActions(t *testing.T, r *abilities.Rules, p0, p1 abplayers.Player, first int) int {
+	t.Helper()
+	ps := [2]abplayers.Player{p0, p1}
+	g, err := abilities.NewGame(r, p0.Place(), p1.Place(), first)
+	require.NoError(t, err)
+	sched := protocol.NewConfirms(r)
+	n := 0
+	for g.Status() == battleship.Running {
+		seat := g.ToAct()
+		a := ps[seat].Act(g.Pending())
+		sched.Answered(g.Pending(), a)
+		st, err := g.Apply(a)
+		require.NoError(t, err)
+		if a.Kind != abilities.Move || !st.Views[1-seat].Silent {
+			n++
+		}
+		_, cells := sched.Told(st)
+		n += len(cells)
+		for v, p := range ps {
+			if !st.Views[v].Silent {
+				p.Observe(st.Views[v])
+			}
+		}
+	}
+	return n
 }
 
 var allAbilityOptions = abilities.Options{SalvoShootsAgain: true, FalseMissAnyHit: true, MoveMayTouch: true, HideMoves: true, ScanAfloatOnly: true, SuppressPassive: true}

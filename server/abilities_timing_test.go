@@ -435,7 +435,8 @@ func measureTiming(t *testing.T, near, far string, games, par int) timingRun {
 // nothing of its shot either way (the defender disconnects instead of
 // answering: the shooter has only the end of the game). A turn with a
 // hidden move and one without give the enemy the same lines, and the
-// mover the same number of "your turn".
+// mover the same number of "your turn". The result's action count
+// (printed by the logs and the spectators' list page) is the same too.
 func TestAbilitiesConstantShape(t *testing.T) {
 	const (
 		miss  = `{"shoot":{"to":[9,9]}}` // water in both fleets
@@ -446,6 +447,7 @@ func TestAbilitiesConstantShape(t *testing.T) {
 	// elsewhere is hostileFleet with its 4-deck on row 8.
 	elsewhere := strings.Replace(hostileFleet, `[[0,0],[0,1],[0,2],[0,3]]`, `[[8,0],[8,1],[8,2],[8,3]]`, 1)
 	require.NotEqual(t, hostileFleet, elsewhere)
+	var last Result // the result of play's game
 	play := func(t *testing.T, opt abilities.Options, seats [2]*scripted) [2]*scripted {
 		t.Helper()
 		checkLeaks(t)
@@ -456,6 +458,7 @@ func TestAbilitiesConstantShape(t *testing.T) {
 		r := ts.waitResults(t, 1)[0]
 		require.Len(t, r.Forfeits, 1, r.Detail)
 		verifyAbilitiesReplay(t, ts, r)
+		last = r
 		return seats
 	}
 	turns := func(lines []string) (n int) {
@@ -470,7 +473,9 @@ func TestAbilitiesConstantShape(t *testing.T) {
 	// (Humans); seat 0 acts first and misses.
 	t.Run("false miss and miss", func(t *testing.T) {
 		lied := play(t, abilities.Options{}, [2]*scripted{{lines: []string{miss, lie, "garbage"}}, {lines: []string{first}}})
+		liedActions := last.Actions
 		missed := play(t, abilities.Options{}, [2]*scripted{{lines: []string{miss, "garbage"}, fleet: elsewhere}, {lines: []string{first}}})
+		require.Equal(t, liedActions, last.Actions, "the result's action count (logs, list page)")
 		require.Contains(t, lied[0].got, `{"result":{"seat":1,"action":"shoot","ask":{"kind":"false_miss","at":[0,0]}}}`, "a real question")
 		require.Contains(t, missed[0].got, `{"confirm":{"at":[0,0]}}`, "a confirm")
 		require.Contains(t, lied[1].got, `{"result":{"seat":1,"action":"shoot","cells":[{"position":[0,0],"outcome":"miss"}],"turn_end":true}}`)
@@ -491,7 +496,9 @@ func TestAbilitiesConstantShape(t *testing.T) {
 	t.Run("hidden move", func(t *testing.T) {
 		hide := abilities.Options{HideMoves: true}
 		moved := play(t, hide, [2]*scripted{{lines: []string{move, miss}}, {lines: []string{"garbage"}}})
+		movedActions := last.Actions
 		still := play(t, hide, [2]*scripted{{lines: []string{miss}}, {lines: []string{"garbage"}}})
+		require.Equal(t, movedActions, last.Actions, "the result's action count (logs, list page)")
 		require.Contains(t, moved[0].got, `{"result":{"seat":0,"action":"move","moved":{"from":[6,0],"to":[7,0]}}}`)
 		require.Equal(t, moved[1].got, still[1].got, "the enemy's lines")
 		require.Equal(t, turns(moved[0].got), turns(still[0].got), `the mover's "your turn" lines`)

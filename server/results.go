@@ -89,7 +89,7 @@ type Result struct {
 	Reason   string    `json:"reason"`  // see the Reason constants
 	Detail   string    `json:"detail,omitempty"`
 	Forfeits []int     `json:"forfeits,omitempty"` // seats that lost by forfeit
-	Actions  int       `json:"actions"`
+	Actions  int       `json:"actions"`            // actions played; abilities: as spectators know it (no hidden moves, confirms in: docs/abilities.md)
 	Start    time.Time `json:"start"`
 	End      time.Time `json:"end"`
 	Replay   string    `json:"replay,omitempty"` // replay file name in replay_dir
