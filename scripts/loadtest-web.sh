@@ -5,13 +5,15 @@
 # usage: scripts/loadtest-web.sh none|web|watched PORT   (uses PORT and PORT+1)
 #
 # scripts/loadtest-web.sh starve PORT measures whether the web port can
-# starve the games (issue 25): one server with --web, and three runs of
-# the same unpaced load test (50 games at once, GAMES games, default 3000):
-# idle, then under 500 spectators (each from its own loopback address,
-# following running games over SSE and listing them with the page's ETag,
-# as a browser does) plus 8 clients looping GET / (no ETag), then idle
-# again. It prints each run's JSON line and the loaded/idle ratios of
-# throughput, and the RTT p99s. WEBFLAGS adds flags to kaisen serve.
+# starve the games (issue 25): one server with --web, and runs of
+# the same unpaced load test (50 games at once, GAMES games, default 3000)
+# seven times: idle, then loaded and idle three times, where loaded is under 500
+# spectators (each from its own loopback address, following running games
+# over SSE and listing them with the page's ETag, as a browser does) plus 8
+# clients looping GET / (no ETag). It prints each run's JSON line, what the
+# spectators were served, and for each loaded run its throughput over the
+# mean of the idle runs around it, its RTT p99 and the server's CPU per
+# action. WEBFLAGS adds flags to kaisen serve.
 set -u
 cd "$(dirname "$0")/.."
 KAISEN=${KAISEN:-/tmp/kaisen-loadweb}
@@ -26,22 +28,33 @@ if [ "$mode" = starve ]; then
   spid=$!
   sleep 1
   run() { "$KAISEN" loadtest --addr 127.0.0.1:$port -n $games --concurrency 50 --player random --seed 1 --json --server-pid $spid 2>/dev/null | tail -1; }
-  idle1=$(run); echo "idle:   $idle1"
-  "$WATCHERS" -web http://127.0.0.1:$wport -n 500 -loopers 8 -spread -for 1h > $out/loadweb-watchers.log 2>&1 &
-  wpid=$!
-  sleep 3
-  loaded=$(run); echo "loaded: $loaded"
-  kill -INT $wpid; wait $wpid; echo "load:   $(cat $out/loadweb-watchers.log)"
-  sleep 1
-  idle2=$(run); echo "idle:   $idle2"
+  results=()
+  for phase in idle loaded idle loaded idle loaded idle; do
+    if [ $phase = loaded ]; then
+      "$WATCHERS" -web http://127.0.0.1:$wport -n 500 -loopers 8 -spread -for 1h > $out/loadweb-watchers.log 2>&1 &
+      wpid=$!
+      sleep 3
+    fi
+    r=$(run); echo "$phase: $r"; results+=("$r")
+    if [ $phase = loaded ]; then
+      kill -INT $wpid; wait $wpid; echo "  load: $(cat $out/loadweb-watchers.log)"
+      sleep 1
+    fi
+  done
   kill $spid; wait $spid 2>/dev/null
-  python3 - "$idle1" "$loaded" "$idle2" <<'PY'
+  python3 - "${results[@]}" <<'PY'
 import json, sys
-i1, l, i2 = (json.loads(a) for a in sys.argv[1:])
-idle = (i1["actions_per_sec"] + i2["actions_per_sec"]) / 2
-print(f"throughput loaded/idle: {l['actions_per_sec']/idle:.3f} ({l['actions_per_sec']:.0f} against {i1['actions_per_sec']:.0f} and {i2['actions_per_sec']:.0f} actions/s)")
-print(f"rtt p99: idle {i1['rtt_p99_ms']:.2f} and {i2['rtt_p99_ms']:.2f} ms, loaded {l['rtt_p99_ms']:.2f} ms")
-print(f"server CPU per action: idle {i1['server_cpu_us_per_action']:.2f} and {i2['server_cpu_us_per_action']:.2f} us, loaded {l['server_cpu_us_per_action']:.2f} us")
+r = [json.loads(a) for a in sys.argv[1:]]
+ratios = []
+for k in range(1, len(r), 2):
+    i1, l, i2 = r[k-1], r[k], r[k+1]
+    idle = (i1["actions_per_sec"] + i2["actions_per_sec"]) / 2
+    ratios.append(l["actions_per_sec"] / idle)
+    print(f"loaded run {k//2+1}: throughput loaded/idle {ratios[-1]:.3f} ({l['actions_per_sec']:.0f} against {i1['actions_per_sec']:.0f} and {i2['actions_per_sec']:.0f} actions/s); "
+          f"rtt p99 {l['rtt_p99_ms']:.2f} ms against {i1['rtt_p99_ms']:.2f} and {i2['rtt_p99_ms']:.2f}; "
+          f"server CPU {l['server_cpu_us_per_action']:.2f} us/action against {i1['server_cpu_us_per_action']:.2f} and {i2['server_cpu_us_per_action']:.2f}")
+ratios.sort()
+print(f"median throughput loaded/idle {ratios[len(ratios)//2]:.3f}")
 PY
   exit 0
 fi

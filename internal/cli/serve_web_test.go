@@ -90,3 +90,29 @@ func TestServeWebPlay(t *testing.T) {
 		})
 	}
 }
+
+// TestServeWebLimits: the --web-* limit flags reach the web port's limits
+// and the browser tables' cap per address.
+func TestServeWebLimits(t *testing.T) {
+	cmd := newServeCmd(&env{})
+	require.NoError(t, cmd.ParseFlags([]string{"--web-max-connections", "10", "--web-max-connections-per-ip", "3",
+		"--web-rate", "-1", "--web-burst", "7", "--web-max-streams", "20", "--web-play-per-ip", "1"}))
+	// newServeCmd binds the flags to its own serveFlags: read them back.
+	get := func(name string) string { return cmd.Flags().Lookup(name).Value.String() }
+	require.Equal(t, "10", get("web-max-connections"))
+	require.Equal(t, "-1", get("web-rate"))
+	require.Equal(t, "1", get("web-play-per-ip"))
+
+	var f serveFlags
+	f.webPlay = true
+	f.webTablesPerIP, _ = cmd.Flags().GetInt("web-play-per-ip")
+	cfg, err := serveConfig(cmd.Flags(), f, "")
+	require.NoError(t, err)
+	require.Equal(t, 1, webPlay(f, cfg).MaxPerAddr)
+
+	d := newServeCmd(&env{})
+	require.NoError(t, d.ParseFlags(nil))
+	require.Equal(t, "1024", d.Flags().Lookup("web-max-connections").Value.String(), "web.DefaultLimits")
+	require.Equal(t, "10", d.Flags().Lookup("web-rate").Value.String())
+	require.Equal(t, "2", d.Flags().Lookup("web-play-per-ip").Value.String())
+}

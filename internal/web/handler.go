@@ -31,6 +31,10 @@ const heartbeat = 15 * time.Second
 // maxBatch is the most moves a spectator's stream writes at once.
 const maxBatch = 256
 
+// budgetRetry is how often a stream waiting for its share of the
+// spectators' budget tries again.
+const budgetRetry = 50 * time.Millisecond
+
 // closed is a channel closed from the start.
 var closed = func() chan struct{} {
 	c := make(chan struct{})
@@ -66,6 +70,10 @@ func (h *Hub) Handler() http.Handler {
 	return mux
 }
 
+// ListFinished is the number of finished games GET / lists, the newest
+// (the hub keeps MaxFinished for their pages).
+const ListFinished = 100
+
 // row is one game of the list.
 type row struct {
 	ID, Game, Status string
@@ -82,6 +90,9 @@ func (h *Hub) rows() (running, finished []row) {
 		g := h.games[h.order[i]]
 		r := row{ID: g.info.ID, Game: g.info.Game, Players: g.info.Players, Moves: len(g.events), Running: g.end == nil}
 		if g.end != nil {
+			if len(finished) == ListFinished {
+				continue
+			}
 			r.Status, r.Replay = g.end.Result, g.end.Replay
 			finished = append(finished, r)
 		} else {
@@ -218,8 +229,8 @@ func (h *Hub) page(w http.ResponseWriter, tp *template.Template, data any) {
 // and close a channel; each stream reads the record in its own goroutine,
 // at most once per pace (the spectators' StreamInterval), within its share
 // of budget (the spectators' StreamBytesPerSec, shared by all their
-// streams: a stream waits for its turn, and its moves wait in the game's
-// record, never in a queue of the game), and is dropped when its client does not
+// streams: a stream takes some when there is, and its moves wait in the
+// game's record, never in a queue of the game), and is dropped when its client does not
 // take a write within StreamWriteTimeout. At most MaxStreams are open; the
 // next is 503. The server's ReadTimeout and WriteTimeout do not apply to a
 // stream.
@@ -235,6 +246,12 @@ func (h *Hub) sse(w http.ResponseWriter, r *http.Request, pace time.Duration, bu
 	_ = rc.SetReadDeadline(time.Time{}) // the request is read: its client only waits now
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	if err := rc.Flush(); err != nil { // the client knows it is heard, before its turn in the budget
+		return
+	}
+	wait := time.NewTimer(0)
+	defer wait.Stop()
 	var buf bytes.Buffer
 	send := func(kind string, v any) bool {
 		data, ok := v.(json.RawMessage)
@@ -252,8 +269,13 @@ func (h *Hub) sse(w http.ResponseWriter, r *http.Request, pace time.Duration, bu
 		return true
 	}
 	flush := func() bool {
-		if budget != nil && buf.Len() > 0 {
-			if err := budget.WaitN(r.Context(), min(buf.Len(), budget.Burst())); err != nil {
+		// The budget is taken when there is some, never reserved ahead:
+		// a client that goes away holds no share of it.
+		for budget != nil && buf.Len() > 0 && !budget.AllowN(time.Now(), min(buf.Len(), budget.Burst())) {
+			wait.Reset(budgetRetry)
+			select {
+			case <-wait.C:
+			case <-r.Context().Done():
 				return false
 			}
 		}
@@ -266,8 +288,6 @@ func (h *Hub) sse(w http.ResponseWriter, r *http.Request, pace time.Duration, bu
 	}
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
-	wait := time.NewTimer(0)
-	defer wait.Stop()
 	for {
 		change, more := next(send)
 		if !flush() || !more {

@@ -235,7 +235,18 @@ func TestKeepsMaxFinished(t *testing.T) {
 	require.NoError(t, err)
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	require.Contains(t, string(b), fmt.Sprintf("Finished (%d)", web.MaxFinished))
-	require.NotContains(t, string(b), `href="/games/g2"`, "the oldest are forgotten")
-	require.Contains(t, string(b), `href="/games/g3"`)
+	require.Contains(t, string(b), fmt.Sprintf("Finished (%d, the last %d listed)", web.MaxFinished, web.ListFinished))
+	last := web.MaxFinished + 2
+	require.Contains(t, string(b), `href="/games/g`+strconv.Itoa(last)+`"`)
+	require.Contains(t, string(b), `href="/games/g`+strconv.Itoa(last-web.ListFinished+1)+`"`)
+	require.NotContains(t, string(b), `href="/games/g`+strconv.Itoa(last-web.ListFinished)+`"`, "only the newest are listed")
+	for _, tt := range []struct {
+		id   string
+		want int
+	}{{"g2", http.StatusNotFound}, {"g3", http.StatusOK}} { // the oldest are forgotten, the others kept
+		resp, err := http.Get(srv.URL + "/games/" + tt.id + "/events")
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, tt.want, resp.StatusCode, tt.id)
+	}
 }

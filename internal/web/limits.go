@@ -61,7 +61,7 @@ type Limits struct {
 var DefaultLimits = Limits{
 	MaxConns: 1024, MaxConnsPerAddr: 64,
 	Rate: 10, Burst: 40, MaxWait: 2 * time.Second,
-	MaxStreams: 768, StreamInterval: 250 * time.Millisecond, StreamBytesPerSec: 4 << 20, StreamWriteTimeout: 10 * time.Second,
+	MaxStreams: 768, StreamInterval: 250 * time.Millisecond, StreamBytesPerSec: 1 << 20, StreamWriteTimeout: 10 * time.Second,
 	ListMaxAge:        time.Second,
 	ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute,
 	MaxHeaderBytes: 8 << 10, MaxBody: 4 << 10,
@@ -287,12 +287,15 @@ func (h *Hub) listPageBytes() ([]byte, string, error) {
 		return c.body, c.etag, nil
 	}
 	running, finished := h.rows()
+	h.mu.Lock()
+	kept := h.finished
+	h.mu.Unlock()
 	var house string
 	if h.play != nil {
 		house = h.play.House
 	}
 	var b bytes.Buffer
-	if err := listPage.Execute(&b, map[string]any{"Running": running, "Finished": finished, "House": house, "Ladder": h.ladder != nil}); err != nil {
+	if err := listPage.Execute(&b, map[string]any{"Running": running, "Finished": finished, "Kept": kept, "House": house, "Ladder": h.ladder != nil}); err != nil {
 		return nil, "", err
 	}
 	sum := fnv.New64a()

@@ -354,6 +354,13 @@ func TestWebStreamBudget(t *testing.T) {
 			errs <- err
 		}()
 	}
+	time.Sleep(200 * time.Millisecond) // the budget is spent for seconds: a new stream is still answered at once
+	t0 := time.Now()
+	third, err := http.Get(site.URL + "/games/b1/events")
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, third.StatusCode)
+	require.Less(t, time.Since(t0), 500*time.Millisecond, "the header does not wait for the budget")
+	third.Body.Close()
 	require.NoError(t, <-errs)
 	require.NoError(t, <-errs)
 	took := time.Since(start)
@@ -361,4 +368,33 @@ func TestWebStreamBudget(t *testing.T) {
 	t.Logf("%d bytes in %v (at least %v)", total.Load(), took, least)
 	require.Greater(t, least, 500*time.Millisecond, "the test sends more than a burst")
 	require.GreaterOrEqual(t, took, least*9/10)
+}
+
+// TestWebStreamBudgetNotHeld: streams that wait for the budget and go away
+// hold no share of it: the next stream is served as soon as there is some.
+func TestWebStreamBudgetNotHeld(t *testing.T) {
+	hub := web.NewHub("", web.WithLimits(web.Limits{StreamBytesPerSec: 64 << 10, StreamInterval: time.Millisecond, Rate: -1}))
+	hub.BattleshipStarted("b1", battleship.DefaultRules(), [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "1.2.3.4:5"}}, 0)
+	shoot(hub, "b1", 0, 5000)
+	hub.Finished(server.Result{Game: "b1", Outcome: server.OutcomeWin, Winner: 0, Actions: 5000, Reason: "sunk"})
+	site := httptest.NewServer(hub.Server().Handler)
+	defer site.Close()
+	for range 6 { // the burst and more: most of them wait for the budget, then go away
+		resp, err := http.Get(site.URL + "/games/b1/events")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+	}
+	time.Sleep(300 * time.Millisecond)
+	site.CloseClientConnections()
+	require.Eventually(t, func() bool { return hub.Streams() == 0 }, 5*time.Second, 10*time.Millisecond)
+	start := time.Now()
+	resp, err := http.Get(site.URL + "/games/b1/events")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() && sc.Text() != "event: move" {
+	}
+	took := time.Since(start)
+	t.Logf("first move after %v", took)
+	require.Less(t, took, 2*time.Second, "the streams gone hold none of the budget (reserved ahead, they would for 5 s)")
 }

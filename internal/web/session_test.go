@@ -44,9 +44,12 @@ func startTable(t *testing.T, h http.Handler, addr string) (int, string, *http.C
 // works with it; the ids are unguessable, the cookie HttpOnly, SameSite
 // Strict and scoped to the table, and the list links only public views.
 func TestWebSessions(t *testing.T) {
-	hub := web.NewHub("", web.Play(web.PlayOptions{House: "random", Timeout: time.Minute, MaxPerAddr: 2}))
+	hub := web.NewHub("", web.Play(web.PlayOptions{House: "random", Timeout: 3 * time.Second, MaxPerAddr: 2}))
 	site := httptest.NewServer(hub.Handler())
 	defer site.Close()
+	defer func() { // the tables time out: no game outlives the test
+		require.Eventually(t, func() bool { return hub.Playing() == 0 }, 20*time.Second, 10*time.Millisecond)
+	}()
 	h := hub.Handler()
 	code, id, mine := startTable(t, h, "127.0.0.1")
 	require.Equal(t, http.StatusOK, code, id)
@@ -172,5 +175,22 @@ func TestWebPlayCaps(t *testing.T) {
 	require.Eventually(t, func() bool { return hub.Playing() == 0 }, 10*time.Second, 10*time.Millisecond)
 	code, body, _ := startTable(t, h, "10.0.0.1")
 	require.Equal(t, http.StatusOK, code, body)
+	require.Eventually(t, func() bool { return hub.Playing() == 0 }, 10*time.Second, 10*time.Millisecond)
+}
+
+// TestWebSessionCookieSecure: over TLS the session cookie is also Secure.
+func TestWebSessionCookieSecure(t *testing.T) {
+	hub := web.NewHub("", web.Play(web.PlayOptions{House: "random", Timeout: 300 * time.Millisecond}))
+	site := httptest.NewTLSServer(hub.Handler())
+	defer site.Close()
+	resp, err := site.Client().Post(site.URL+"/play", "application/json", strings.NewReader("{}"))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Len(t, resp.Cookies(), 1)
+	c := resp.Cookies()[0]
+	require.True(t, c.Secure)
+	require.True(t, c.HttpOnly)
+	require.Equal(t, http.SameSiteStrictMode, c.SameSite)
 	require.Eventually(t, func() bool { return hub.Playing() == 0 }, 10*time.Second, 10*time.Millisecond)
 }

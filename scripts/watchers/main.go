@@ -1,6 +1,7 @@
 // watchers keeps N spectators on the running games of a kaisen serve --web
 // page: each lists the running games (with the list's ETag, as a browser
-// does), follows one to its end over SSE, and starts again. With -loopers
+// does; again 250 ms later when none is running),
+// follows one to its end over SSE, and starts again. With -loopers
 // M, M more clients fetch GET / in a loop as fast as they are answered
 // (no ETag). With -spread, each client connects from its own loopback
 // address (127.0.1.1, 127.0.1.2, ...), as spectators on other machines
@@ -45,7 +46,7 @@ func main() {
 		moves, streams, refused, open atomic.Int64
 		lists, notModified, looped    atomic.Int64
 		tooMany, errs                 atomic.Int64
-		openSum, samples              atomic.Int64
+		openSum, samples, peak        atomic.Int64
 	)
 	client := func(i int) *http.Client {
 		dial := &net.Dialer{Timeout: 5 * time.Second}
@@ -107,14 +108,16 @@ func main() {
 					running = nil
 				}
 				ids := link.FindAllSubmatch(running, -1)
-				if len(ids) == 0 {
-					pause(20 * time.Millisecond)
+				if len(ids) == 0 { // nothing to watch yet
+					pause(250 * time.Millisecond)
 					continue
 				}
 				id := string(ids[rng.IntN(len(ids))][1])
 				es, err := get(c, "/games/"+id+"/events", "")
 				if err != nil {
-					errs.Add(1)
+					if errs.Add(1) <= 3 && ctx.Err() == nil {
+						fmt.Fprintln(os.Stderr, "stream:", err)
+					}
 					continue
 				}
 				if es.StatusCode != http.StatusOK {
@@ -160,12 +163,18 @@ func main() {
 	wg.Go(func() { // how many streams are open, every 100 ms
 		for ctx.Err() == nil {
 			pause(100 * time.Millisecond)
-			openSum.Add(open.Load())
+			o := open.Load()
+			openSum.Add(o)
 			samples.Add(1)
+			if o > peak.Load() {
+				peak.Store(o)
+			}
 		}
 	})
+	<-ctx.Done()
+	atStop := open.Load()
 	wg.Wait()
-	fmt.Printf("watchers %d (loopers %d, spread %v, %v): %d streams (mean open %.0f), %d move events, %d lists (%d not modified), %d looped GET /, %d refused streams, %d 429/503 pages, %d errors\n",
-		*n, *loopers, *spread, *d, streams.Load(), float64(openSum.Load())/float64(max(samples.Load(), 1)), moves.Load(),
+	fmt.Printf("watchers %d (loopers %d, spread %v, %v): %d streams (open: mean %.0f, peak %d, %d at the stop), %d move events, %d lists (%d not modified), %d looped GET /, %d refused streams, %d 429/503 pages, %d errors\n",
+		*n, *loopers, *spread, *d, streams.Load(), float64(openSum.Load())/float64(max(samples.Load(), 1)), peak.Load(), atStop, moves.Load(),
 		lists.Load(), notModified.Load(), looped.Load(), refused.Load(), tooMany.Load(), errs.Load())
 }
