@@ -37,7 +37,8 @@ if [ "$mode" = starve ]; then
     fi
     r=$(run); echo "$phase: $r"; results+=("$r")
     if [ $phase = loaded ]; then
-      kill -INT $wpid; wait $wpid; echo "  load: $(cat $out/loadweb-watchers.log)"
+      wcpu=$(awk -v hz=$(getconf CLK_TCK) '{printf "%.2f", ($14+$15)/hz}' /proc/$wpid/stat)
+      kill -INT $wpid; wait $wpid; echo "  load: $(cat $out/loadweb-watchers.log); their CPU ${wcpu} s"
       sleep 1
     fi
   done
