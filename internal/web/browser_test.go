@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,10 +25,16 @@ import (
 )
 
 // slow thinks for a while before each action, so that a browser can watch
-// the game live.
-type slow struct{ players.Player }
+// the game live, and makes no action until gate is closed, so that the
+// game is still running when the browser first looks at it, however
+// loaded the machine is.
+type slow struct {
+	players.Player
+	gate <-chan struct{}
+}
 
 func (p slow) Act() submarine.Action {
+	<-p.gate
 	time.Sleep(60 * time.Millisecond)
 	return p.Player.Act()
 }
@@ -36,7 +43,9 @@ func (p slow) Act() submarine.Action {
 // list shows it running, its page follows it move by move to the end, then
 // links to its replay, which plays.
 func TestLiveInBrowser(t *testing.T) {
-	s := servertest.Start(t, servertest.Config(t, 7, server.ListenerConfig{Opponent: "simple"}))
+	cfg := servertest.Config(t, 7, server.ListenerConfig{Opponent: "simple"})
+	cfg.Limits.ActionTimeout = time.Minute // the client waits at its gate while the browser looks
+	s := servertest.Start(t, cfg)
 	hub := web.NewHub(s.Config.ReplayDir)
 	s.Watch(hub)
 	site := httptest.NewServer(hub.Handler())
@@ -49,6 +58,9 @@ func TestLiveInBrowser(t *testing.T) {
 	require.Contains(t, text, "no game is running")
 
 	played := make(chan error, 1)
+	gate := make(chan struct{})
+	open := sync.OnceFunc(func() { close(gate) })
+	defer open() // the client's game ends even when the test fails early
 	go func() {
 		conn, err := net.Dial("tcp", s.Addr(0))
 		if err != nil {
@@ -58,7 +70,7 @@ func TestLiveInBrowser(t *testing.T) {
 		defer conn.Close()
 		build := func(r *submarine.Rules) (players.Factory, error) {
 			f, err := players.New("random", r, nil)
-			return func(rng *rand.Rand) players.Player { return slow{f(rng)} }, err
+			return func(rng *rand.Rand) players.Player { return slow{f(rng), gate} }, err
 		}
 		_, err = client.PlaySubmarine(context.Background(), conn, build, func(g int) *rand.Rand { return rand.New(rand.NewPCG(3, uint64(g))) }, client.SubmarinePlayOptions{})
 		played <- err
@@ -83,6 +95,7 @@ func TestLiveInBrowser(t *testing.T) {
 	status, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
 	require.NoError(t, err)
 	require.Regexp(t, `^running`, status, "the game is watched while it is played")
+	open()
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`body[data-over="1"]`)))
 	require.NoError(t, <-played)
 
