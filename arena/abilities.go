@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
@@ -108,7 +109,7 @@ func (t *abTable) Play(d Deal) (GameResult, error) {
 	if err != nil { // placements were validated above
 		panic(fmt.Sprintf("arena: abilities: start game: %v", err))
 	}
-	for n := 1; g.Status() == battleship.Running; n++ {
+	for n := 1; g.Status() == game.Running; n++ {
 		s := g.ToAct()
 		var a abilities.Action
 		if msg := t.guard(s, func() { a = p[s].Act(g.Pending()) }); msg != "" {
@@ -130,7 +131,7 @@ func (t *abTable) Play(d Deal) (GameResult, error) {
 			if st.Views[v].Silent {
 				continue
 			}
-			if msg := t.guard(v, func() { p[v].Observe(st.Views[v]) }); msg != "" && g.Status() == battleship.Running {
+			if msg := t.guard(v, func() { p[v].Observe(st.Views[v]) }); msg != "" && g.Status() == game.Running {
 				ff.set(v, replay.ForfeitPanic, "panic: "+msg)
 				res.Winner = 1 - v
 				break

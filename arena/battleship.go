@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
@@ -106,8 +107,8 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 		panic(fmt.Sprintf("arena: battleship: start game: %v", err))
 	}
 	ex := explainers(&p, d.Explain && rec != nil)
-	for n := 1; g.Status() == battleship.Running; n++ {
-		s := g.Turn()
+	for n := 1; g.Status() == game.Running; n++ {
+		s := g.ToAct()
 		var c grid.Cell
 		if msg := t.guard(s, func() { c = p[s].Shoot() }); msg != "" {
 			g.Forfeit(s)
@@ -122,19 +123,19 @@ func (t *bsTable) Play(d Deal) (GameResult, error) {
 				break
 			}
 		}
-		st := g.Apply(c)
-		if st.Err != nil {
-			ff.set(s, replay.ForfeitIllegal, st.Err.Error())
+		st, err := g.Apply(c)
+		if err != nil {
+			ff.set(s, replay.ForfeitIllegal, err.Error())
 		}
 		if rec != nil {
-			rec.Shot(n, &st, dec)
+			rec.Shot(n, &st, err, dec)
 		}
 		for _, o := range [2]struct {
 			seat int
 			ev   battleship.Event
 		}{{s, st.Shooter}, {1 - s, st.Defender}} {
 			if msg := t.guard(o.seat, func() { p[o.seat].Observe(o.ev) }); msg != "" {
-				if g.Status() == battleship.Running {
+				if g.Status() == game.Running {
 					g.Forfeit(o.seat)
 					ff.set(o.seat, replay.ForfeitPanic, "panic: "+msg)
 				} else {

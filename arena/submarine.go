@@ -8,6 +8,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/audit"
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -183,7 +184,7 @@ func (t *table) play(f *[2]players.Factory, seed uint64, rec *replay.SubmarineWr
 	}
 	ex := explainers(&p, explain && rec != nil)
 	lp := t.loop(g, &p, rec, &ex)
-	if lp.panicked && g.Outcome() == submarine.Running {
+	if lp.panicked && g.Status() == game.Running {
 		g.Forfeit(lp.seat)
 		ff.set(lp.seat, replay.ForfeitPanic, "panic: "+lp.msg)
 	} else if lp.panicked {
@@ -224,8 +225,8 @@ func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.Submar
 		}
 	}()
 	n := 0
-	for g.Outcome() == submarine.Running {
-		s := g.Turn()
+	for g.Status() == game.Running {
+		s := g.ToAct()
 		end.seat = s
 		a := p[s].Act()
 		if t.record {
@@ -236,13 +237,13 @@ func (t *table) loop(g *submarine.Game, p *[2]players.Player, rec *replay.Submar
 			dec := explain.Full(ex[s])
 			d = &dec
 		}
-		st := g.Apply(a)
+		st, err := g.Apply(a)
 		n++
-		if st.Err != nil {
-			end.illegal, end.illegalSeat = st.Err, s
+		if err != nil {
+			end.illegal, end.illegalSeat = err, s
 		}
 		if rec != nil {
-			rec.Step(n, &st, d)
+			rec.Step(n, &st, err, d)
 		}
 		g.ViewInto(s, &t.view)
 		p[s].Observe(st.Actor, &t.view)

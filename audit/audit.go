@@ -42,6 +42,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/belief"
 	"github.com/kaisen-ai/kaisen/endgame"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -343,16 +344,16 @@ func (a *Auditor) Game(place [2]submarine.Placement, first int, actions []submar
 	// actions): both fleets, by seat, and the seat to move.
 	var known []snapshot
 	for n, act := range actions {
-		if g.Outcome() != submarine.Running {
+		if g.Status() != game.Running {
 			return rep, fmt.Errorf("%w: action %d after the game ended", ErrGame, n+1)
 		}
 		rep.locate(&pub, n)
 		if rep.Known >= 0 {
 			known = append(known, snap(g))
 		}
-		st := g.Apply(act)
-		if st.Err != nil {
-			return rep, fmt.Errorf("%w: action %d: %w", ErrGame, n+1, st.Err)
+		st, err := g.Apply(act)
+		if err != nil {
+			return rep, fmt.Errorf("%w: action %d: %w", ErrGame, n+1, err)
 		}
 		if rep.Known >= 0 {
 			continue // the beliefs stay singletons: no need to update them
@@ -368,7 +369,7 @@ func (a *Auditor) Game(place [2]submarine.Placement, first int, actions []submar
 		}
 	}
 	final := snap(g)
-	if g.Outcome() != submarine.Win {
+	if g.Status() != game.Won {
 		// A game that was not won: its final position counts too (a draw
 		// by the limit is final, an aborted game stopped there).
 		if rep.Known < 0 {
@@ -382,7 +383,7 @@ func (a *Auditor) Game(place [2]submarine.Placement, first int, actions []submar
 		rep.Sunk[s] = len(a.rules.Fleet) - final.fleet[s].Alive.Count()
 		rep.SunkBefore[s] = rep.Sunk[s]
 	}
-	if g.Outcome() == submarine.Win {
+	if g.Status() == game.Won {
 		rep.Winner = g.Winner()
 		rep.Loser = 1 - rep.Winner
 	}
@@ -397,7 +398,7 @@ func (a *Auditor) Game(place [2]submarine.Placement, first int, actions []submar
 		return rep, err
 	}
 	scan := known
-	if g.Outcome() == submarine.Draw && len(known) > 0 {
+	if g.Status() == game.Drawn && len(known) > 0 {
 		scan = known[:len(known)-1] // no action follows the draw limit
 	}
 	for s := range rep.Missed {
@@ -497,7 +498,7 @@ type snapshot struct {
 }
 
 func snap(g *submarine.Game) snapshot {
-	return snapshot{fleet: [2]submarine.Fleet{g.Fleet(0), g.Fleet(1)}, turn: g.Turn()}
+	return snapshot{fleet: [2]submarine.Fleet{g.Fleet(0), g.Fleet(1)}, turn: g.ToAct()}
 }
 
 // value is solver's value of sn for the seat to move.

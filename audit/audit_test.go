@@ -328,7 +328,7 @@ func TestRandomGames(t *testing.T) {
 			require.NoError(t, err)
 			g.Apply(act)
 		}
-		require.Equal(t, th.Seat, g.Turn())
+		require.Equal(t, th.Seat, g.ToAct())
 		pos, err := endgame.NewPosition(r, g.Fleet(th.Seat), g.Fleet(1-th.Seat))
 		require.NoError(t, err)
 		acts, err := s.Actions(pos)

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/race"
@@ -37,9 +38,9 @@ func randomGame(t testing.TB, r *submarine.Rules, rng *rand.Rand) *trace {
 	tr.init = [2]submarine.Placement{ps[0].Place(), ps[1].Place()}
 	g, err := submarine.NewGame(r, tr.init[0], tr.init[1], tr.first)
 	require.NoError(t, err)
-	for g.Outcome() == submarine.Running {
-		st := g.Apply(ps[g.Turn()].Act())
-		require.NoError(t, st.Err)
+	for g.Status() == game.Running {
+		st, err := g.Apply(ps[g.ToAct()].Act())
+		require.NoError(t, err)
 		v := [2]submarine.View{g.View(0), g.View(1)}
 		ps[st.Seat].Observe(st.Actor, &v[st.Seat])
 		ps[1-st.Seat].Observe(st.Other, &v[1-st.Seat])

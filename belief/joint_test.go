@@ -44,7 +44,7 @@ type pub struct {
 // publicFact derives, from the omniscient step, what is public about fleet
 // `seat` (not through belief.Side: an independent reading of the rules).
 func publicFact(st submarine.Step, seat int) (pub, bool) {
-	if st.Err != nil {
+	if st.Actor.Illegal {
 		return pub{}, false
 	}
 	switch {

@@ -116,7 +116,7 @@ func loadGolden(t *testing.T, path string) (*transcript.Transcript, *submarine.R
 			g.acts[p] = append(g.acts[p], l.Text)
 			a, err := protocol.DecodeAction([]byte(l.Text), rules)
 			require.NoError(t, err)
-			st := game.Apply(a)
+			st, _ := game.Apply(a)
 			v0, v1 := game.View(0), game.View(1)
 			seat := p - 1
 			g.expect[seat+1] = append(g.expect[seat+1], observation{Ev: st.Actor, View: []submarine.View{v0, v1}[seat]})

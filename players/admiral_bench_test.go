@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	kgame "github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
 )
@@ -83,8 +84,8 @@ func benchAdmiralDecisionLoad(b *testing.B, against string, load Loader, drawLim
 			b.Fatal(err)
 		}
 		var v submarine.View
-		for g.Outcome() == submarine.Running {
-			s := g.Turn()
+		for g.Status() == kgame.Running {
+			s := g.ToAct()
 			var a submarine.Action
 			if s == seat {
 				t0 := time.Now()
@@ -93,14 +94,14 @@ func benchAdmiralDecisionLoad(b *testing.B, against string, load Loader, drawLim
 			} else {
 				a = ps[s].Act()
 			}
-			st := g.Apply(a)
+			st, _ := g.Apply(a)
 			g.ViewInto(s, &v)
 			ps[s].Observe(st.Actor, &v)
 			g.ViewInto(1-s, &v)
 			ps[1-s].Observe(st.Other, &v)
 		}
 		switch {
-		case g.Outcome() != submarine.Win:
+		case g.Status() != kgame.Won:
 			draws++
 		case g.Winner() == seat:
 			wins++

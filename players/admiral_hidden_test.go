@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	kgame "github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/race"
@@ -84,15 +85,15 @@ func TestExposureReachBounds(t *testing.T) {
 		game, err := submarine.NewGame(r, a.Place(), e.Place(), g%2)
 		require.NoError(t, err)
 		ps := [2]Player{a, e}
-		for n := 0; n < actions && game.Outcome() == submarine.Running; n++ {
-			seat := game.Turn()
-			st := game.Apply(ps[seat].Act())
-			require.NoError(t, st.Err)
+		for n := 0; n < actions && game.Status() == kgame.Running; n++ {
+			seat := game.ToAct()
+			st, err := game.Apply(ps[seat].Act())
+			require.NoError(t, err)
 			v := game.View(seat)
 			ps[seat].Observe(st.Actor, &v)
 			v = game.View(1 - seat)
 			ps[1-seat].Observe(st.Other, &v)
-			if game.Outcome() != submarine.Running {
+			if game.Status() != kgame.Running {
 				break
 			}
 			p := &a.plan

@@ -17,6 +17,7 @@ import (
 	"github.com/kaisen-ai/kaisen/audit"
 	"github.com/kaisen-ai/kaisen/endgame"
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/cputime"
@@ -88,15 +89,15 @@ func playCeiling(t testing.TB, rules *submarine.Rules, admF, hirF players.Factor
 	g, err := submarine.NewGame(rules, cg.place[0], cg.place[1], 0)
 	require.NoError(t, err)
 	var view submarine.View
-	for g.Outcome() == submarine.Running {
-		s := g.Turn()
+	for g.Status() == game.Running {
+		s := g.ToAct()
 		a := p[s].Act()
 		if ex, ok := p[s].(explain.Explainer); ok {
 			cg.rules[s][ex.Explain().State]++
 		}
 		cg.moves = append(cg.moves, a)
-		st := g.Apply(a)
-		require.NoError(t, st.Err, "game %d action %d", seed, g.Actions())
+		st, err := g.Apply(a)
+		require.NoError(t, err, "game %d action %d", seed, g.Actions())
 		if a.Kind == submarine.Move {
 			cg.moved[s]++
 		} else if st.Actor.Hit != submarine.NoShip {
@@ -261,12 +262,12 @@ func solveAt(rules *submarine.Rules, sv *endgame.Solver, cg *ceilingGame, ply, s
 		return endgame.Value{}, "", err
 	}
 	for _, a := range cg.moves[:ply] {
-		if st := g.Apply(a); st.Err != nil {
-			return endgame.Value{}, "", st.Err
+		if _, err := g.Apply(a); err != nil {
+			return endgame.Value{}, "", err
 		}
 	}
 	f := [2]submarine.Fleet{g.Fleet(0), g.Fleet(1)}
-	turn := g.Turn()
+	turn := g.ToAct()
 	pos, err := endgame.NewPosition(rules, f[turn], f[1-turn])
 	if err != nil {
 		return endgame.Value{}, "", err
@@ -292,7 +293,7 @@ func scanWins(rules *submarine.Rules, sv *endgame.Solver, cg *ceilingGame, r *ce
 	first := [2]*int{&r.WinHir, &r.WinHir}
 	first[cg.admSeat] = &r.WinAdm
 	for k, a := range cg.moves {
-		s := g.Turn()
+		s := g.ToAct()
 		if *first[s] < 0 {
 			f := [2]submarine.Fleet{g.Fleet(0), g.Fleet(1)}
 			pos, err := endgame.NewPosition(rules, f[s], f[1-s])
@@ -307,11 +308,11 @@ func scanWins(rules *submarine.Rules, sv *endgame.Solver, cg *ceilingGame, r *ce
 				*first[s] = k
 			}
 		}
-		if st := g.Apply(a); st.Err != nil {
-			return st.Err
+		if _, err := g.Apply(a); err != nil {
+			return err
 		}
 	}
-	if g.Outcome() != submarine.Draw {
+	if g.Status() != game.Drawn {
 		return nil
 	}
 	f := [2]submarine.Fleet{g.Fleet(0), g.Fleet(1)}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/explain"
+	kgame "github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
@@ -79,21 +80,21 @@ func checkedGame(t *testing.T, r *submarine.Rules, p0, p1 Player, adm int) gameR
 		}
 		return pl
 	}
-	for g.Outcome() == submarine.Running {
-		seat := g.Turn()
-		st := g.Apply(ps[seat].Act())
-		require.NoError(t, st.Err, "seat %d", seat)
+	for g.Status() == kgame.Running {
+		seat := g.ToAct()
+		st, err := g.Apply(ps[seat].Act())
+		require.NoError(t, err, "seat %d", seat)
 		v = g.View(seat)
 		ps[seat].Observe(st.Actor, &v)
 		v = g.View(1 - seat)
 		ps[1-seat].Observe(st.Other, &v)
-		if a.Exact() && g.Outcome() == submarine.Running {
+		if a.Exact() && g.Status() == kgame.Running {
 			require.True(t, a.EnemyBelief().Contains(living(g.Fleet(1-adm))), "enemy belief lost the truth at action %d", g.Actions())
 			require.True(t, a.OwnBelief().Contains(living(g.Fleet(adm))), "own belief lost the truth at action %d", g.Actions())
 		}
 	}
 	require.Zero(t, a.BeliefErrors())
-	return gameResult{outcome: g.Outcome(), winner: g.Winner(), actions: g.Actions()}
+	return gameResult{outcome: g.Status(), winner: g.Winner(), actions: g.Actions()}
 }
 
 func TestAdmiralPlaysSoundLegalGames(t *testing.T) {
@@ -115,7 +116,7 @@ func TestAdmiralPlaysSoundLegalGames(t *testing.T) {
 				ps[seat] = NewAdmiral(r, cfg, rand.New(rand.NewPCG(uint64(g), 1)))
 				ps[1-seat] = f(rand.New(rand.NewPCG(uint64(g), 2)))
 				res := checkedGame(t, r, ps[0], ps[1], seat)
-				require.NotEqual(t, submarine.Draw, res.outcome)
+				require.NotEqual(t, kgame.Drawn, res.outcome)
 			}
 		})
 	}
@@ -135,7 +136,7 @@ func TestAdmiralBeatsRandom(t *testing.T) {
 		ps[1-seat] = NewRandom(r, rand.New(rand.NewPCG(uint64(g), 4)))
 		res := playGame(r, ps[0], ps[1], 0)
 		require.NoError(t, res.err)
-		require.Equal(t, submarine.Win, res.outcome)
+		require.Equal(t, kgame.Won, res.outcome)
 		require.Equal(t, seat, res.winner, "game %d", g)
 	}
 }
@@ -160,7 +161,7 @@ func TestAdmiralAgainstItself(t *testing.T) {
 		p1 := NewAdmiral(r, smallAdmiral(), rand.New(rand.NewPCG(uint64(g), 6)))
 		res := checkedGame(t, r, p0, p1, g%2)
 		require.NoError(t, res.err)
-		if res.outcome == submarine.Win {
+		if res.outcome == kgame.Won {
 			continue
 		}
 		for _, a := range []*Admiral{p0, p1} {
@@ -180,11 +181,11 @@ func TestAdmiralDeterministic(t *testing.T) {
 		ps := [2]Player{a, b}
 		var acts []submarine.Action
 		var v submarine.View
-		for g.Outcome() == submarine.Running && len(acts) < 200 {
-			s := g.Turn()
+		for g.Status() == kgame.Running && len(acts) < 200 {
+			s := g.ToAct()
 			act := ps[s].Act()
 			acts = append(acts, act)
-			st := g.Apply(act)
+			st, _ := g.Apply(act)
 			v = g.View(s)
 			ps[s].Observe(st.Actor, &v)
 			v = g.View(1 - s)
@@ -210,8 +211,8 @@ func TestAdmiralTakesSureHits(t *testing.T) {
 		require.NoError(t, err)
 		var v submarine.View
 		waited := 0 // our turns in a row with a located ship in reach not fired at
-		for game.Outcome() == submarine.Running {
-			s := game.Turn()
+		for game.Status() == kgame.Running {
+			s := game.ToAct()
 			var located []grid.Cell
 			if s == 0 {
 				reach := r.Reach(&a.me)
@@ -234,8 +235,8 @@ func TestAdmiralTakesSureHits(t *testing.T) {
 					require.Greater(t, a.EnemyBelief().Alive().Count(), 1, "the last ship is a sure win: %v", a.Explain())
 				}
 			}
-			st := game.Apply(act)
-			require.NoError(t, st.Err)
+			st, err := game.Apply(act)
+			require.NoError(t, err)
 			v = game.View(s)
 			ps[s].Observe(st.Actor, &v)
 			v = game.View(1 - s)
@@ -340,7 +341,7 @@ func TestAdmiralOtherBoards(t *testing.T) {
 			a := NewAdmiral(tt.rules, cfg, rand.New(rand.NewPCG(1, 2)))
 			require.Equal(t, tt.exact, a.Exact())
 			res := checkedGame(t, tt.rules, a, NewRandom(tt.rules, rand.New(rand.NewPCG(1, 3))), 0)
-			require.Equal(t, submarine.Win, res.outcome)
+			require.Equal(t, kgame.Won, res.outcome)
 			require.Equal(t, 0, res.winner)
 		})
 	}

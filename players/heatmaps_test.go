@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
@@ -45,12 +46,12 @@ func TestHeatmaps(t *testing.T) {
 					g.ViewInto(s, &v)
 					p[s].Observe(submarine.Event{Kind: submarine.Invalid}, &v)
 				}
-				for n := 0; n < 40 && g.Outcome() == submarine.Running; n++ {
-					s := g.Turn()
+				for n := 0; n < 40 && g.Status() == game.Running; n++ {
+					s := g.ToAct()
 					a := p[s].Act()
 					checkHeatmaps(t, r, p[s].(explain.Mapper).Heatmaps(), g.Fleet(1-s), g.Fleet(s), tt.exact[s])
-					st := g.Apply(a)
-					require.NoError(t, st.Err)
+					st, err := g.Apply(a)
+					require.NoError(t, err)
 					g.ViewInto(s, &v)
 					p[s].Observe(st.Actor, &v)
 					g.ViewInto(1-s, &v)

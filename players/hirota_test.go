@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
@@ -118,7 +119,7 @@ func TestJointGreedyPlaysLegalGames(t *testing.T) {
 					for seed := range uint64(4) {
 						res, log, ps := recordedGame(r, jg, of, seed)
 						require.NoError(t, res.err, "%s seed %d", opp, seed)
-						require.NotEqual(t, submarine.Running, res.outcome)
+						require.NotEqual(t, game.Running, res.outcome)
 						require.NotEmpty(t, log)
 						p := ps[0].(*JointGreedy)
 						require.Zero(t, p.Broken(), "beliefs explain every observation")
@@ -153,7 +154,7 @@ func TestHirotaAgainstStatePlayer2(t *testing.T) {
 		res, _, _ := recordedGame(r, h, o, seed)
 		require.NoError(t, res.err)
 		switch {
-		case res.outcome == submarine.Draw:
+		case res.outcome == game.Drawn:
 			got[1]++
 		case res.winner == hSeat:
 			got[0]++

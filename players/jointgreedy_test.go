@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/belief"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
@@ -318,10 +319,10 @@ func TestJGChartMatchesJoint(t *testing.T) {
 			joint[k], err = belief.NewJoint(r, 0)
 			require.NoError(t, err)
 		}
-		for step := 0; g.Outcome() == submarine.Running && step < 150; step++ {
-			seat := g.Turn()
-			st := g.Apply(ps[seat].Act())
-			require.NoError(t, st.Err)
+		for step := 0; g.Status() == game.Running && step < 150; step++ {
+			seat := g.ToAct()
+			st, err := g.Apply(ps[seat].Act())
+			require.NoError(t, err)
 			for s := range 2 {
 				v := g.View(s)
 				ev := st.Actor

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
@@ -34,7 +35,7 @@ var refIslands = []string{
 type refOutcome struct {
 	winner  int // winning seat, -1 on a draw
 	actions int
-	err     error // the first illegal action (Step.Err) or a bad placement
+	err     error // the first illegal action (Apply's error) or a bad placement
 }
 
 // refPlayGame plays one game on submarine.Game: Place, then Act, Apply and
@@ -45,11 +46,11 @@ func refPlayGame(r *submarine.Rules, p0, p1 Player, first int) refOutcome {
 	if err != nil {
 		return refOutcome{err: err}
 	}
-	for g.Outcome() == submarine.Running {
-		seat := g.Turn()
-		st := g.Apply(ps[seat].Act())
-		if st.Err != nil {
-			return refOutcome{winner: st.Winner, actions: g.Actions(), err: st.Err}
+	for g.Status() == game.Running {
+		seat := g.ToAct()
+		st, err := g.Apply(ps[seat].Act())
+		if err != nil {
+			return refOutcome{winner: st.Winner, actions: g.Actions(), err: err}
 		}
 		v := g.View(seat)
 		ps[seat].Observe(st.Actor, &v)
@@ -206,12 +207,12 @@ func TestReferenceDeterministic(t *testing.T) {
 		g, err := submarine.NewGame(r, p0.Place(), p1.Place(), 0)
 		require.NoError(t, err)
 		var acts []submarine.Action
-		for g.Outcome() == submarine.Running {
-			seat := g.Turn()
+		for g.Status() == game.Running {
+			seat := g.ToAct()
 			a := ps[seat].Act()
 			acts = append(acts, a)
-			st := g.Apply(a)
-			require.NoError(t, st.Err)
+			st, err := g.Apply(a)
+			require.NoError(t, err)
 			v := g.View(seat)
 			ps[seat].Observe(st.Actor, &v)
 			v = g.View(1 - seat)
@@ -301,16 +302,16 @@ func refMidgame(b *testing.B, f Factory, turns int) Player {
 		ps := [2]Player{p, q}
 		g, err := submarine.NewGame(r, p.Place(), q.Place(), 0)
 		require.NoError(b, err)
-		for g.Outcome() == submarine.Running && g.Actions() < 2*turns {
-			seat := g.Turn()
-			st := g.Apply(ps[seat].Act())
-			require.NoError(b, st.Err)
+		for g.Status() == game.Running && g.Actions() < 2*turns {
+			seat := g.ToAct()
+			st, err := g.Apply(ps[seat].Act())
+			require.NoError(b, err)
 			v := g.View(seat)
 			ps[seat].Observe(st.Actor, &v)
 			v = g.View(1 - seat)
 			ps[1-seat].Observe(st.Other, &v)
 		}
-		if g.Outcome() == submarine.Running {
+		if g.Status() == game.Running {
 			return p
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/fsm"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/cputime"
@@ -17,10 +18,10 @@ import (
 
 // gameResult is the outcome of one in-process game.
 type gameResult struct {
-	outcome submarine.Outcome
+	outcome game.Status
 	winner  int
 	actions int
-	err     error // an illegal action (Step.Err) or a bad placement
+	err     error // an illegal action (Apply's error) or a bad placement
 }
 
 // playGame plays one game between p0 and p1 directly on submarine.Game:
@@ -33,18 +34,18 @@ func playGame(r *submarine.Rules, p0, p1 Player, first int) gameResult {
 		return gameResult{err: err}
 	}
 	var v submarine.View // one View reused: Observe may not keep it
-	for g.Outcome() == submarine.Running {
-		seat := g.Turn()
-		st := g.Apply(ps[seat].Act())
-		if st.Err != nil {
-			return gameResult{outcome: st.Outcome, winner: st.Winner, actions: g.Actions(), err: st.Err}
+	for g.Status() == game.Running {
+		seat := g.ToAct()
+		st, err := g.Apply(ps[seat].Act())
+		if err != nil {
+			return gameResult{outcome: st.Status, winner: st.Winner, actions: g.Actions(), err: err}
 		}
 		v = g.View(seat)
 		ps[seat].Observe(st.Actor, &v)
 		v = g.View(1 - seat)
 		ps[1-seat].Observe(st.Other, &v)
 	}
-	return gameResult{outcome: g.Outcome(), winner: g.Winner(), actions: g.Actions()}
+	return gameResult{outcome: g.Status(), winner: g.Winner(), actions: g.Actions()}
 }
 
 // tally sums games of stateplayer2 (seat alternating) against an opponent.
@@ -89,7 +90,7 @@ func series(r *submarine.Rules, cfg StatePlayer2Config, opp Factory, from, to in
 			}
 		}
 		switch {
-		case res.outcome == submarine.Draw:
+		case res.outcome == game.Drawn:
 			t.draws++
 		case res.winner == mySeat:
 			t.wins++
@@ -254,12 +255,12 @@ func BenchmarkStatePlayer2Decision(b *testing.B) {
 			b.Fatal(err)
 		}
 		var v submarine.View
-		for g.Outcome() == submarine.Running {
-			seat := g.Turn()
+		for g.Status() == game.Running {
+			seat := g.ToAct()
 			if seat == 0 {
 				snaps = append(snaps, snap{*sp, sp.m.State(), sp.m.Msg()})
 			}
-			st := g.Apply(ps[seat].Act())
+			st, _ := g.Apply(ps[seat].Act())
 			v = g.View(seat)
 			ps[seat].Observe(st.Actor, &v)
 			v = g.View(1 - seat)

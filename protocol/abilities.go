@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -483,7 +484,7 @@ func EncodeAbilitiesEvent(r *abilities.Rules, ev abilities.Event, outcome int) [
 	}
 	w.byte('}')
 	w.outcome(outcome)
-	if ev.Status == battleship.Drawn {
+	if ev.Status == game.Drawn {
 		w.raw(`,"draw":true`)
 	}
 	w.byte('}')
@@ -664,16 +665,16 @@ func decodeAbilitiesEvent(line []byte, b *grid.Board, me int) (AbilitiesResult, 
 		ev := &res.Event
 		switch {
 		case res.GameOutcome == Won:
-			ev.Status, ev.Winner = battleship.Won, me
+			ev.Status, ev.Winner = game.Won, me
 		case res.GameOutcome == Lost:
-			ev.Status, ev.Winner = battleship.Won, 1-me
+			ev.Status, ev.Winner = game.Won, 1-me
 		case res.Draw:
-			ev.Status = battleship.Drawn
+			ev.Status = game.Drawn
 		}
 		switch {
 		case ev.Ask != nil:
 			ev.Next = ev.Ask.Seat
-		case ev.TurnEnd && ev.Status == battleship.Running:
+		case ev.TurnEnd && ev.Status == game.Running:
 			ev.Next = 1 - ev.Attacker
 		default:
 			ev.Next = ev.Attacker

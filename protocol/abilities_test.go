@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -36,7 +37,7 @@ func randomAbilitiesGame(t *testing.T, r *abilities.Rules, seed uint64, step fun
 	}
 	g, err := abilities.NewGame(r, pl[0], pl[1], int(seed%2))
 	require.NoError(t, err)
-	for g.Status() == battleship.Running {
+	for g.Status() == game.Running {
 		legal := g.Legal()
 		require.NotEmpty(t, legal)
 		kind := legal[rng.IntN(len(legal))].Kind
@@ -63,7 +64,7 @@ func randomAbilitiesGame(t *testing.T, r *abilities.Rules, seed uint64, step fun
 // wireOutcome is the outcome of st for seat i on the wire.
 func wireOutcome(st abilities.Step, i int) int {
 	switch {
-	case st.Status != battleship.Won:
+	case st.Status != game.Won:
 		return protocol.NoOutcome
 	case st.Winner == i:
 		return protocol.Won
@@ -99,7 +100,7 @@ func TestAbilitiesEventRoundTrip(t *testing.T) {
 						require.True(t, res.HasEvent)
 						require.Equal(t, ev, res.Event, "%s", line)
 						require.Equal(t, wireOutcome(st, v), res.GameOutcome)
-						require.Equal(t, st.Status == battleship.Drawn, res.Draw)
+						require.Equal(t, st.Status == game.Drawn, res.Draw)
 						for _, key := range []string{"moved", "special", "scan", "repeat", "air_defence", "false_miss", `"kind":"reveal"`, `"kind":"false_miss"`, `"kind":"air_defence"`, "turn_end", "draw", "kill"} {
 							if strings.Contains(string(line), key) {
 								kinds[key]++
@@ -293,7 +294,7 @@ func TestAbilitiesGoldenGame(t *testing.T) {
 	told := [2]bool{true, true} // a seat told nothing by the last action gets no "waiting"
 	sched := protocol.NewConfirms(r)
 	moved := -1 // the seat whose move was the last action: it goes on without "your turn"
-	for g.Status() == battleship.Running {
+	for g.Status() == game.Running {
 		mv := g.ToAct()
 		if moved != mv {
 			say(mv, false, []byte(protocol.YourTurn))
@@ -354,7 +355,7 @@ func TestAbilitiesGoldenGame(t *testing.T) {
 			}
 		}
 	}
-	require.Equal(t, battleship.Won, g.Status())
+	require.Equal(t, game.Won, g.Status())
 	w := g.Winner()
 	say(w, false, []byte(protocol.YouWin))
 	say(1-w, false, []byte(protocol.YouLose))

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
@@ -207,8 +208,8 @@ func TestBattleshipGoldenGame(t *testing.T) {
 	}
 	g, err := battleship.NewGame(r, place[0], place[1], 0)
 	require.NoError(t, err)
-	for g.Status() == battleship.Running {
-		mv := g.Turn()
+	for g.Status() == game.Running {
+		mv := g.ToAct()
 		say(mv, false, []byte(protocol.YourTurn))
 		say(1-mv, false, []byte(protocol.Waiting))
 		at := ps[mv].Shoot()
@@ -217,13 +218,13 @@ func TestBattleshipGoldenGame(t *testing.T) {
 		got, err := protocol.DecodeShoot(line, r)
 		require.NoError(t, err)
 		require.Equal(t, at, got)
-		st := g.Apply(at)
-		require.NoError(t, st.Err)
+		st, err := g.Apply(at)
+		require.NoError(t, err)
 		ps[mv].Observe(st.Shooter)
 		ps[1-mv].Observe(st.Defender)
 		for _, i := range []int{mv, 1 - mv} {
 			outcome := protocol.NoOutcome
-			if st.Status == battleship.Won {
+			if st.Status == game.Won {
 				outcome = protocol.Lost
 				if st.Winner == i {
 					outcome = protocol.Won
@@ -237,7 +238,7 @@ func TestBattleshipGoldenGame(t *testing.T) {
 			require.Equal(t, st.Shooter.Outcome, res.Outcome)
 		}
 	}
-	require.Equal(t, battleship.Won, g.Status())
+	require.Equal(t, game.Won, g.Status())
 	w := g.Winner()
 	say(w, false, []byte(protocol.YouWin))
 	say(1-w, false, []byte(protocol.YouLose))

@@ -13,7 +13,7 @@ const benchResult = `{"result":{"attacked":{"position":[1,1],"hit":"w","near":["
 func BenchmarkEncodeResult(b *testing.B) {
 	r := submarine.DefaultRules()
 	g, _ := submarine.NewGame(r, submarine.Placement{0, 2, 4}, submarine.Placement{6, 8, 10}, 0)
-	st := g.Apply(submarine.AttackAt(6))
+	st, _ := g.Apply(submarine.AttackAt(6))
 	v := g.View(0)
 	o := protocol.DefaultOrder(r)
 	b.ReportAllocs()

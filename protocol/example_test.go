@@ -34,7 +34,7 @@ func ExampleEncodeResult() {
 	p1 := submarine.Placement{0, 2, 4}  // w[0,0] c[2,0] s[4,0]
 	p2 := submarine.Placement{6, 8, 10} // w[1,1] c[3,1] s[0,2]
 	g, _ := submarine.NewGame(r, p1, p2, 0)
-	st := g.Apply(submarine.AttackAt(6))
+	st, _ := g.Apply(submarine.AttackAt(6))
 	v := g.View(1) // the defender
 	order := protocol.DefaultOrder(r)
 	fmt.Println(string(protocol.EncodeResult(protocol.Classic, r, st.Other, protocol.NoOutcome, &v, order, order)))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	kgame "github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -345,8 +346,8 @@ func replay(t testing.TB, md []transcript.Meta, client [3][]string) *transcript.
 		}
 		game, err := submarine.NewGame(rules, place[0], place[1], first)
 		require.NoError(t, err)
-		for game.Outcome() == submarine.Running {
-			mover := game.Turn()
+		for game.Status() == kgame.Running {
+			mover := game.ToAct()
 			other := 1 - mover
 			emit(mover+1, transcript.ToClient, protocol.YourTurn)
 			emit(other+1, transcript.ToClient, protocol.Waiting)
@@ -357,13 +358,13 @@ func replay(t testing.TB, md []transcript.Meta, client [3][]string) *transcript.
 				// Representable actions print back to the client's line.
 				require.Equal(t, line, string(protocol.EncodeAction(d, rules, a)), "client line is not in the dialect's canonical form")
 			}
-			st := game.Apply(a)
+			st, _ := game.Apply(a)
 			for _, side := range []struct {
 				seat int
 				ev   submarine.Event
 			}{{mover, st.Actor}, {other, st.Other}} {
 				outcome := protocol.NoOutcome
-				if st.Outcome == submarine.Win {
+				if st.Status == kgame.Won {
 					outcome = protocol.Lost
 					if st.Winner == side.seat {
 						outcome = protocol.Won
@@ -377,13 +378,13 @@ func replay(t testing.TB, md []transcript.Meta, client [3][]string) *transcript.
 		}
 		last := rounds > 0 && g == games-1
 		var ends [2]protocol.End
-		switch game.Outcome() {
-		case submarine.Win:
+		switch game.Status() {
+		case kgame.Won:
 			w := game.Winner()
 			ends[w], ends[1-w] = protocol.EndWin, protocol.EndLose
 			emit(w+1, transcript.ToClient, d.EndLine(protocol.EndWin, last))
 			emit(2-w, transcript.ToClient, d.EndLine(protocol.EndLose, last))
-		case submarine.Draw:
+		case kgame.Drawn:
 			ends = [2]protocol.End{protocol.EndDraw, protocol.EndDraw}
 			emit(1, transcript.ToClient, d.EndLine(protocol.EndDraw, last))
 			emit(2, transcript.ToClient, d.EndLine(protocol.EndDraw, last))

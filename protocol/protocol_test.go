@@ -278,8 +278,8 @@ func TestEncodeResult(t *testing.T) {
 	p2 := submarine.Placement{cell(r, 1, 1), cell(r, 3, 1), cell(r, 0, 2)}
 	g, err := submarine.NewGame(r, p1, p2, 0)
 	require.NoError(t, err)
-	st := g.Apply(submarine.AttackAt(cell(r, 1, 1)))
-	require.NoError(t, st.Err)
+	st, err := g.Apply(submarine.AttackAt(cell(r, 1, 1)))
+	require.NoError(t, err)
 	v0, v1 := g.View(0), g.View(1)
 	def := protocol.DefaultOrder(r)
 	require.Equal(t,

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -239,7 +240,7 @@ type replayed struct {
 	game   *abilities.Game // nil when a placement was invalid
 	steps  []abilities.Step
 	winner int
-	status battleship.Status
+	status game.Status
 }
 
 // VerifyAbilities plays the replay again through the rules: every action
@@ -308,7 +309,7 @@ func (rp *AbilitiesReplay) replay(visit func(g *abilities.Game, st *abilities.St
 			if i != len(rp.Actions)-1 {
 				return nil, fmt.Errorf("%w: action %d: an illegal action is not the last", ErrMismatch, i+1)
 			}
-			out.winner, out.status = 1-line.Seat, battleship.Won
+			out.winner, out.status = 1-line.Seat, game.Won
 			break
 		}
 		out.steps = append(out.steps, st)
@@ -317,7 +318,7 @@ func (rp *AbilitiesReplay) replay(visit func(g *abilities.Game, st *abilities.St
 			visit(g, &st)
 		}
 	}
-	if out.status == battleship.Running && !(want.Outcome == OutcomeAborted && len(want.Forfeits) == 0) {
+	if out.status == game.Running && !(want.Outcome == OutcomeAborted && len(want.Forfeits) == 0) {
 		// A forfeit outside the rules: a player crashed, or (a server's
 		// game) a seat broke the protocol while waiting or on its move.
 		ff, err := earlyForfeit(want.Forfeits, bsOutsideRules, len(rp.Actions), "actions",

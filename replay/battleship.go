@@ -229,11 +229,12 @@ func decodeFleet(b *grid.Board, seat int, ships [][]RC) (battleship.Placement, e
 	return p, nil
 }
 
-// EncodeShot returns shot number n as recorded: st is the engine's step and
-// d, when not nil, the shooter's explanation.
-func EncodeShot(r *battleship.Rules, n int, st *battleship.Step, d *explain.Decision) Shot {
+// EncodeShot returns shot number n as recorded: st and illegal are what the
+// engine's Apply returned (illegal is nil for a legal shot) and d, when not
+// nil, the shooter's explanation.
+func EncodeShot(r *battleship.Rules, n int, st *battleship.Step, illegal error, d *explain.Decision) Shot {
 	b := r.Board
-	line := Shot{Type: TypeShot, N: n, Seat: st.Seat, Illegal: st.Err != nil, Decision: d}
+	line := Shot{Type: TypeShot, N: n, Seat: st.Seat, Illegal: illegal != nil, Decision: d}
 	if st.At >= 0 && int(st.At) < b.Size() {
 		at := rcOf(b, st.At)
 		line.At = &at
@@ -241,7 +242,7 @@ func EncodeShot(r *battleship.Rules, n int, st *battleship.Step, d *explain.Deci
 		c := int(st.At)
 		line.Cell = &c
 	}
-	if st.Err == nil {
+	if illegal == nil {
 		ev := st.Shooter
 		line.Outcome, line.Repeat, line.Again = ev.Outcome.String(), ev.Repeat, ev.Again
 		if ev.Outcome == battleship.Kill {
@@ -272,10 +273,11 @@ func NewBattleshipWriter(w io.Writer, r *battleship.Rules, h BattleshipHeader) *
 	return rw
 }
 
-// Shot records shot number n (from 1) and, when d is not nil, the
+// Shot records shot number n (from 1): st and illegal are what the engine's
+// Apply returned (illegal is nil for a legal shot) and d, when not nil, the
 // shooter's explanation of it.
-func (w *BattleshipWriter) Shot(n int, st *battleship.Step, d *explain.Decision) {
-	w.write(EncodeShot(w.rules, n, st, d))
+func (w *BattleshipWriter) Shot(n int, st *battleship.Step, illegal error, d *explain.Decision) {
+	w.write(EncodeShot(w.rules, n, st, illegal, d))
 }
 
 // fleetWriter is the part of a replay writer that Battleship and its

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -162,9 +163,9 @@ func (rd *bsRenderer) shotLine(w io.Writer, f *bsFrame) {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "#%d seat %d %s shoots ", f.n, st.Seat, rd.who(st.Seat))
 	switch {
-	case st.Err != nil && st.At >= 0 && int(st.At) < b.Size():
+	case f.err != nil && st.At >= 0 && int(st.At) < b.Size():
 		fmt.Fprintf(&sb, "%s, a rock: illegal, seat %d forfeits", rd.name(st.At), st.Seat)
-	case st.Err != nil:
+	case f.err != nil:
 		fmt.Fprintf(&sb, "cell %d, off the board: illegal, seat %d forfeits", int(st.At), st.Seat)
 	default:
 		ev := st.Shooter
@@ -185,12 +186,12 @@ func (rd *bsRenderer) shotLine(w io.Writer, f *bsFrame) {
 			}
 		}
 		switch {
-		case ev.Again && st.Status == battleship.Running:
+		case ev.Again && st.Status == game.Running:
 			sb.WriteString("; shoots again")
 		case ev.Repeat && ev.Outcome != battleship.Miss:
 			sb.WriteString("; a cell shot before earns no extra shot")
 		}
-		if st.Status == battleship.Drawn {
+		if st.Status == game.Drawn {
 			fmt.Fprintf(&sb, "; the draw limit of %s is reached", plural(rd.r.DrawLimit, "shot"))
 		}
 	}

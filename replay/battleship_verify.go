@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -34,6 +35,7 @@ type bsFrame struct {
 	game  *battleship.Game
 	shot  *Shot
 	st    battleship.Step
+	err   error // why st's shot was illegal, nil when it was legal
 }
 
 // simulateBattleship verifies rp, calling visit (when not nil) with the
@@ -77,25 +79,25 @@ func simulateBattleship(rp *BattleshipReplay, visit func(f *bsFrame)) error {
 		if s.N != i+1 {
 			return fmt.Errorf("%w: shot %d is numbered %d", ErrFormat, i+1, s.N)
 		}
-		if g.Status() != battleship.Running {
+		if g.Status() != game.Running {
 			return mismatch("shot %d after the game ended", s.N)
 		}
-		if s.Seat != g.Turn() {
-			return mismatch("shot %d by seat %d, but it is seat %d's turn", s.N, s.Seat, g.Turn())
+		if s.Seat != g.ToAct() {
+			return mismatch("shot %d by seat %d, but it is seat %d's turn", s.N, s.Seat, g.ToAct())
 		}
 		at, err := s.cell(r.Board)
 		if err != nil {
 			return fmt.Errorf("shot %d: %w", s.N, err)
 		}
-		st := g.Apply(at)
-		if s.Illegal != (st.Err != nil) {
-			return mismatch("shot %d at %s: recorded as illegal=%t, the engine says %v", s.N, s.where(), s.Illegal, errOrLegal(st.Err))
+		st, err := g.Apply(at)
+		if s.Illegal != (err != nil) {
+			return mismatch("shot %d at %s: recorded as illegal=%t, the engine says %v", s.N, s.where(), s.Illegal, errOrLegal(err))
 		}
-		if want := EncodeShot(r, s.N, &st, nil); !want.sameAnswer(s) {
+		if want := EncodeShot(r, s.N, &st, err, nil); !want.sameAnswer(s) {
 			return mismatch("shot %d at %s: recorded %s, the engine says %s", s.N, s.where(), s.answer(), want.answer())
 		}
 		if visit != nil {
-			f.n, f.shot, f.st = s.N, s, st
+			f.n, f.shot, f.st, f.err = s.N, s, st, err
 			visit(f)
 		}
 	}
@@ -103,23 +105,23 @@ func simulateBattleship(rp *BattleshipReplay, visit func(f *bsFrame)) error {
 	if n := len(rp.Shots); n > 0 && rp.Shots[n-1].Illegal {
 		want = append(want, Forfeit{Seat: rp.Shots[n-1].Seat, Kind: ForfeitIllegal})
 	}
-	if g.Status() == battleship.Running && aborted {
+	if g.Status() == game.Running && aborted {
 		return checkBSResult(res, OutcomeAborted, -1, [2]int{g.Shots(0), g.Shots(1)}, nil)
 	}
-	if g.Status() == battleship.Running {
+	if g.Status() == game.Running {
 		ff, err := earlyForfeit(res.Forfeits, bsOutsideRules, len(rp.Shots), "shots",
 			fmt.Sprintf("%s, %s or %s", ForfeitPanic, ForfeitWaiting, ForfeitProtocol))
 		if err != nil {
 			return err
 		}
-		if ff.Kind == ForfeitProtocol && ff.Seat != g.Turn() {
-			return mismatch("a %s forfeit of seat %d, but it was seat %d's turn", ForfeitProtocol, ff.Seat, g.Turn())
+		if ff.Kind == ForfeitProtocol && ff.Seat != g.ToAct() {
+			return mismatch("a %s forfeit of seat %d, but it was seat %d's turn", ForfeitProtocol, ff.Seat, g.ToAct())
 		}
 		g.Forfeit(ff.Seat)
 		want = append(want, ff)
 	}
 	outcome := OutcomeWin
-	if g.Status() == battleship.Drawn {
+	if g.Status() == game.Drawn {
 		outcome = OutcomeDraw
 	}
 	return checkBSResult(res, outcome, g.Winner(), [2]int{g.Shots(0), g.Shots(1)}, want)

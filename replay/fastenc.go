@@ -47,7 +47,7 @@ func (e *stepEncoder) appendPos(b []byte, c grid.Cell) []byte {
 }
 
 // appendStep appends the line of SubmarineWriter.Step, newline included.
-func (e *stepEncoder) appendStep(b []byte, n int, st *submarine.Step, d *explain.Decision) ([]byte, error) {
+func (e *stepEncoder) appendStep(b []byte, n int, st *submarine.Step, illegal error, d *explain.Decision) ([]byte, error) {
 	b = append(b, `{"type":"step","n":`...)
 	b = strconv.AppendInt(b, int64(n), 10)
 	b = append(b, `,"seat":`...)
@@ -58,9 +58,9 @@ func (e *stepEncoder) appendStep(b []byte, n int, st *submarine.Step, d *explain
 	b = e.appendEvent(b, &st.Actor)
 	b = append(b, `,"other":`...)
 	b = e.appendEvent(b, &st.Other)
-	if st.Err != nil {
+	if illegal != nil {
 		b = append(b, `,"error":`...)
-		b = appendQuoted(b, st.Err.Error())
+		b = appendQuoted(b, illegal.Error())
 	}
 	if d != nil {
 		dj, err := json.Marshal(d)

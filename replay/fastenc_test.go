@@ -10,14 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
 )
 
-func encodeSlow(t *testing.T, r *submarine.Rules, n int, st *submarine.Step, d *explain.Decision) string {
+func encodeSlow(t *testing.T, r *submarine.Rules, n int, st *submarine.Step, illegal error, d *explain.Decision) string {
 	var buf bytes.Buffer
-	require.NoError(t, json.NewEncoder(&buf).Encode(slowStep(r, n, st, d)))
+	require.NoError(t, json.NewEncoder(&buf).Encode(slowStep(r, n, st, illegal, d)))
 	return buf.String()
 }
 
@@ -26,20 +27,20 @@ func encodeSlow(t *testing.T, r *submarine.Rules, n int, st *submarine.Step, d *
 func TestStepEncoderMatchesJSON(t *testing.T) {
 	r := submarine.DefaultRules()
 	enc := newStepEncoder(r)
-	check := func(n int, st *submarine.Step, d *explain.Decision) {
-		got, err := enc.appendStep(nil, n, st, d)
+	check := func(n int, st *submarine.Step, illegal error, d *explain.Decision) {
+		got, err := enc.appendStep(nil, n, st, illegal, d)
 		require.NoError(t, err)
-		require.Equal(t, encodeSlow(t, r, n, st, d), string(got))
+		require.Equal(t, encodeSlow(t, r, n, st, illegal, d), string(got))
 	}
 	for seed := range uint64(30) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		p := [2]*players.Random{players.NewRandom(r, rng), players.NewRandom(r, rng)}
 		g, err := submarine.NewGame(r, p[0].Place(), p[1].Place(), 0)
 		require.NoError(t, err)
-		for n := 1; g.Outcome() == submarine.Running; n++ {
-			s := g.Turn()
-			st := g.Apply(p[s].Act())
-			check(n, &st, nil)
+		for n := 1; g.Status() == game.Running; n++ {
+			s := g.ToAct()
+			st, err := g.Apply(p[s].Act())
+			check(n, &st, err, nil)
 			v := g.View(s)
 			p[s].Observe(st.Actor, &v)
 			v = g.View(1 - s)
@@ -47,17 +48,18 @@ func TestStepEncoderMatchesJSON(t *testing.T) {
 		}
 	}
 	odd := []submarine.Step{
-		{Seat: 1, Action: submarine.MoveTo(9, -3), Err: errors.New(`bad <move> & "quotes" ✓`),
+		{Seat: 1, Action: submarine.MoveTo(9, -3),
 			Actor: submarine.Event{Mine: true, Kind: submarine.Move, Illegal: true, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None},
 			Other: submarine.Event{Kind: submarine.Move, Illegal: true, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}},
 		{Action: submarine.Action{Kind: 9, Ship: 1, To: 4},
 			Actor: submarine.Event{Kind: 9, Illegal: true, At: grid.None, Hit: 7, Ship: 12, To: grid.None, Near: 0xF0},
 			Other: submarine.Event{Kind: submarine.Attack, At: 1000, Hit: 2, Sunk: true, Near: 0xFF, Ship: submarine.NoShip, To: -7, DX: -3}},
 	}
+	oddErr := []error{errors.New(`bad <move> & "quotes" ✓`), nil}
 	d := &explain.Decision{State: "s<", Reason: "r", Candidates: []explain.Candidate{{Action: "attack [1,2]", Score: 0.25}}}
 	for i := range odd {
-		check(i+1, &odd[i], nil)
-		check(i+1, &odd[i], d)
+		check(i+1, &odd[i], oddErr[i], nil)
+		check(i+1, &odd[i], oddErr[i], d)
 	}
 }
 
@@ -70,6 +72,6 @@ func BenchmarkStepEncoder(b *testing.B) {
 	var buf []byte
 	b.ReportAllocs()
 	for b.Loop() {
-		buf, _ = enc.appendStep(buf[:0], 12, &st, nil)
+		buf, _ = enc.appendStep(buf[:0], 12, &st, nil, nil)
 	}
 }

@@ -231,7 +231,7 @@ func (rd *renderer) htmlBoard(f *frame, seat int) HTMLBoard {
 	for i, s := range r.Fleet {
 		hb.HP = append(hb.HP, [2]int{s.HP, max(int(fl.HP[i]), 0)})
 	}
-	if f.step != nil && f.st.Err == nil {
+	if f.step != nil && f.err == nil {
 		a := f.st.Action
 		switch {
 		case a.Kind == submarine.Attack && f.st.Seat != seat:
@@ -320,7 +320,7 @@ func (rd *bsRenderer) htmlBoard(f *bsFrame, seat int) HTMLBoard {
 		}
 		hb.HP = append(hb.HP, [2]int{len(sh), left})
 	}
-	if f.shot != nil && f.st.Seat != seat && f.st.Err == nil {
+	if f.shot != nil && f.st.Seat != seat && f.err == nil {
 		hb.Shot = int(f.st.At)
 	}
 	return hb

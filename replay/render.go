@@ -158,7 +158,7 @@ func (rd *renderer) header(w io.Writer) {
 // beliefs of the heatmap.
 func (rd *renderer) track(f *frame) error {
 	st := &f.st
-	if st.Err == nil && st.Action.Kind == submarine.Attack && st.Actor.Sunk {
+	if f.err == nil && st.Action.Kind == submarine.Attack && st.Actor.Sunk {
 		rd.sunkAt[1-st.Seat][st.Actor.Hit] = st.Action.To
 	}
 	for s, j := range rd.exposure {
@@ -215,7 +215,7 @@ func signed(v int) string {
 func (rd *renderer) describe(f *frame) string {
 	st := &f.st
 	r := rd.r
-	if st.Err != nil {
+	if f.err != nil {
 		return fmt.Sprintf("makes an illegal %s and forfeits: %s", st.Action.Kind, f.step.Error)
 	}
 	ev := st.Actor
@@ -273,7 +273,7 @@ func (rd *renderer) board(f *frame, seat int) []string {
 	// Marks of this frame's action.
 	attacked, splash := grid.None, grid.Set{}
 	moved, left := grid.None, grid.None
-	if f.step != nil && f.st.Err == nil {
+	if f.step != nil && f.err == nil {
 		a := f.st.Action
 		switch {
 		case a.Kind == submarine.Attack && f.st.Seat != seat:

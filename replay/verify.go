@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )
 
@@ -34,6 +35,7 @@ type frame struct {
 	game  *submarine.Game
 	step  *Step
 	st    submarine.Step
+	err   error // why st's action was illegal, nil when it was legal
 }
 
 func mismatch(format string, args ...any) error {
@@ -73,19 +75,19 @@ func simulate(rp *SubmarineReplay, visit func(f *frame)) error {
 	}
 	for i := range rp.Steps {
 		rs := &rp.Steps[i]
-		if g.Outcome() != submarine.Running {
+		if g.Status() != game.Running {
 			return mismatch("step %d after the game ended", rs.N)
 		}
-		if rs.Seat != g.Turn() {
-			return mismatch("step %d by seat %d, but it is seat %d's turn", rs.N, rs.Seat, g.Turn())
+		if rs.Seat != g.ToAct() {
+			return mismatch("step %d by seat %d, but it is seat %d's turn", rs.N, rs.Seat, g.ToAct())
 		}
 		a, err := rs.Action.Decode(r)
 		if err != nil {
 			return fmt.Errorf("step %d: %w", rs.N, err)
 		}
-		st := g.Apply(a)
-		if (st.Err != nil) != (rs.Error != "") {
-			return mismatch("step %d: recorded as illegal=%t, the engine says %v", rs.N, rs.Error != "", st.Err)
+		st, err := g.Apply(a)
+		if (err != nil) != (rs.Error != "") {
+			return mismatch("step %d: recorded as illegal=%t, the engine says %v", rs.N, rs.Error != "", err)
 		}
 		if got := EncodeEvent(r, st.Actor); !got.Equal(rs.Actor) {
 			return mismatch("step %d: actor was told %v, the engine says %v", rs.N, rs.Actor, got)
@@ -94,7 +96,7 @@ func simulate(rp *SubmarineReplay, visit func(f *frame)) error {
 			return mismatch("step %d: other side was told %v, the engine says %v", rs.N, rs.Other, got)
 		}
 		if visit != nil {
-			f.n, f.step, f.st = rs.N, rs, st
+			f.n, f.step, f.st, f.err = rs.N, rs, st, err
 			visit(f)
 		}
 	}
@@ -102,10 +104,10 @@ func simulate(rp *SubmarineReplay, visit func(f *frame)) error {
 	if n := len(rp.Steps); n > 0 && rp.Steps[n-1].Error != "" {
 		want = append(want, Forfeit{Seat: rp.Steps[n-1].Seat, Kind: ForfeitIllegal})
 	}
-	if g.Outcome() == submarine.Running && aborted {
+	if g.Status() == game.Running && aborted {
 		return checkResult(res, OutcomeAborted, -1, g.Actions(), nil)
 	}
-	if g.Outcome() == submarine.Running {
+	if g.Status() == game.Running {
 		// Only a crash outside the rules, or a seat that breaks the protocol
 		// while waiting (ForfeitWaiting), ends a game early.
 		ff, err := earlyForfeit(res.Forfeits, outsideRules, len(rp.Steps), "steps", "panic or waiting")
@@ -194,7 +196,7 @@ func placementForfeits(bad [2]bool, recorded []Forfeit) (outcome string, winner 
 }
 
 func outcomeOf(g *submarine.Game) string {
-	if g.Outcome() == submarine.Draw {
+	if g.Status() == game.Drawn {
 		return OutcomeDraw
 	}
 	return OutcomeWin

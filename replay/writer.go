@@ -35,21 +35,22 @@ func (w *SubmarineWriter) Placement(seat int, p submarine.Placement) {
 	w.write(EncodeSubmarinePlacement(w.rules, seat, p))
 }
 
-// Step records action number n (from 1) and, when d is not nil, the actor's
-// explanation of it.
-func (w *SubmarineWriter) Step(n int, st *submarine.Step, d *explain.Decision) {
+// Step records action number n (from 1): st and illegal are what the
+// engine's Apply returned (illegal is nil for a legal action) and d, when not
+// nil, the actor's explanation of it.
+func (w *SubmarineWriter) Step(n int, st *submarine.Step, illegal error, d *explain.Decision) {
 	if w.err != nil {
 		return
 	}
 	var err error
-	w.buf, err = w.steps.appendStep(w.buf[:0], n, st, d)
+	w.buf, err = w.steps.appendStep(w.buf[:0], n, st, illegal, d)
 	w.fail(err)
 	w.writeRaw(w.buf)
 }
 
 // slowStep is the Step line built for encoding/json (the reference of the
 // fast encoder).
-func slowStep(r *submarine.Rules, n int, st *submarine.Step, d *explain.Decision) Step {
+func slowStep(r *submarine.Rules, n int, st *submarine.Step, illegal error, d *explain.Decision) Step {
 	line := Step{
 		Type:     TypeStep,
 		N:        n,
@@ -59,8 +60,8 @@ func slowStep(r *submarine.Rules, n int, st *submarine.Step, d *explain.Decision
 		Other:    EncodeEvent(r, st.Other),
 		Decision: d,
 	}
-	if st.Err != nil {
-		line.Error = st.Err.Error()
+	if illegal != nil {
+		line.Error = illegal.Error()
 	}
 	return line
 }

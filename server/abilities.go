@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -194,10 +195,10 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 			shown++
 		}
 		for _, i := range [2]int{mv, 1 - mv} {
-			m.tell(i, st.Views[i], wireOutcome(st.Status == battleship.Won, st.Winner, i))
+			m.tell(i, st.Views[i], wireOutcome(st.Status == game.Won, st.Winner, i))
 			told[i] = !st.Views[i].Silent
 		}
-		if st.Status == battleship.Running {
+		if st.Status == game.Running {
 			continue
 		}
 		gameOver(res, shown, g.Winner())

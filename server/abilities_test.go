@@ -17,8 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
-	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -185,7 +185,7 @@ func publicActions(t *testing.T, r *abilities.Rules, p0, p1 abplayers.Player, fi
 	require.NoError(t, err)
 	sched := protocol.NewConfirms(r)
 	n := 0
-	for g.Status() == battleship.Running {
+	for g.Status() == game.Running {
 		seat := g.ToAct()
 		a := ps[seat].Act(g.Pending())
 		sched.Answered(g.Pending(), a)

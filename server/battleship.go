@@ -15,6 +15,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -226,7 +227,7 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		if i, err := m.houseFault(); err != nil { // a house AI that panicked in Observe
 			return forfeit(i, err, replay.ForfeitPanic)
 		}
-		mv := g.Turn()
+		mv := g.ToAct()
 		at, w, fault := takeTurn(m.match, mv, func() grid.Cell { return m.ai[mv].Shoot() }, shots)
 		if fault != nil {
 			w, kind := m.turnFault(ctx, mv, w)
@@ -235,20 +236,20 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 			}
 			return forfeit(w, fault, kind)
 		}
-		st := g.Apply(at)
+		st, err := g.Apply(at)
 		m.srv.metrics.actions.Add(1)
 		if sp != nil {
 			sp.BattleshipShot(res.Game, g.Shots(0)+g.Shots(1), &st)
 		}
 		if rec != nil {
-			rec.w.Shot(g.Shots(0)+g.Shots(1), &st, explanation(m.ai[st.Seat]))
+			rec.w.Shot(g.Shots(0)+g.Shots(1), &st, err, explanation(m.ai[st.Seat]))
 		}
-		if st.Err != nil {
-			return forfeit(mv, st.Err, replay.ForfeitIllegal)
+		if err != nil {
+			return forfeit(mv, err, replay.ForfeitIllegal)
 		}
 		m.tell(mv, st.Shooter, outcomeOf(&st, mv))
 		m.tell(1-mv, st.Defender, outcomeOf(&st, 1-mv))
-		if st.Status == battleship.Running {
+		if st.Status == game.Running {
 			continue
 		}
 		gameOver(res, g.Shots(0)+g.Shots(1), g.Winner())
@@ -315,7 +316,7 @@ func (m *fleetMatch) turnFault(ctx context.Context, mv, w int) (int, string) {
 
 // outcomeOf is the wire outcome of step st for seat i.
 func outcomeOf(st *battleship.Step, i int) int {
-	return wireOutcome(st.Status == battleship.Won, st.Winner, i)
+	return wireOutcome(st.Status == game.Won, st.Winner, i)
 }
 
 // tell gives seat i the answer to the last shot: a result line, or an

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	kgame "github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/race"
@@ -39,8 +40,8 @@ func TestResultEncoder(t *testing.T) {
 				p := [2]*players.Random{players.NewRandom(r, rng), players.NewRandom(r, rng)}
 				game, err := submarine.NewGame(r, p[0].Place(), p[1].Place(), g%2)
 				require.NoError(t, err)
-				for game.Outcome() == submarine.Running {
-					mv := game.Turn()
+				for game.Status() == kgame.Running {
+					mv := game.ToAct()
 					a := p[mv].Act()
 					switch rng.IntN(40) {
 					case 0:
@@ -50,7 +51,7 @@ func TestResultEncoder(t *testing.T) {
 					case 2:
 						a = submarine.AttackAt(grid.Cell(rng.IntN(40) - 5))
 					}
-					st := game.Apply(a)
+					st, _ := game.Apply(a)
 					for seat, ev := range [2]submarine.Event{st.Actor, st.Other} {
 						i := mv
 						if seat == 1 {
@@ -64,7 +65,7 @@ func TestResultEncoder(t *testing.T) {
 							require.Equal(t, "x"+string(want), string(got))
 						}
 					}
-					if st.Outcome == submarine.Running {
+					if st.Status == kgame.Running {
 						p[mv].Observe(st.Actor, ptr(game.View(mv)))
 						p[1-mv].Observe(st.Other, ptr(game.View(1-mv)))
 					}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
@@ -382,7 +383,7 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		decode: func(line []byte) (submarine.Action, error) { return decodeAction(line, rules) },
 	}
 	for {
-		mv := g.Turn()
+		mv := g.ToAct()
 		ms := m.seats[mv]
 		a, w, fault := takeTurn(m, mv, func() submarine.Action { return ms.ai.Act() }, actions)
 		if fault != nil {
@@ -394,7 +395,7 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 			}
 			a = invalid
 		}
-		st := g.Apply(a)
+		st, illegal := g.Apply(a)
 		m.srv.metrics.actions.Add(1)
 		if sp != nil {
 			sp.SubmarineStep(res.Game, g.Actions(), &st)
@@ -404,14 +405,14 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 			if fault == nil {
 				dec = explanation(ms.ai)
 			}
-			rec.w.Step(g.Actions(), &st, dec)
+			rec.w.Step(g.Actions(), &st, illegal, dec)
 		}
 		m.tell(g, mv, st.Actor, outcomeFor(&st, mv))
 		m.tell(g, 1-mv, st.Other, outcomeFor(&st, 1-mv))
-		if st.Outcome == submarine.Running {
+		if st.Status == game.Running {
 			continue
 		}
-		return res, replayBytes(m.finish(res, g, &st, fault, log))
+		return res, replayBytes(m.finish(res, g, &st, illegal, fault, log))
 	}
 }
 
@@ -614,7 +615,7 @@ func explanation(p any) *explain.Decision {
 // winner, {"outcome":false,...} to w — and the end lines follow. It returns
 // the replay's forfeits.
 func (m *match) waitingForfeit(res *Result, g *submarine.Game, w int, err error, log *slog.Logger) []replay.Forfeit {
-	mv := g.Turn()
+	mv := g.ToAct()
 	g.Forfeit(w)
 	ev := submarine.Event{Kind: submarine.Invalid, Illegal: true, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}
 	for _, i := range [2]int{mv, 1 - mv} {
@@ -630,14 +631,15 @@ func (m *match) waitingForfeit(res *Result, g *submarine.Game, w int, err error,
 	return m.forfeited(res, log, g.Actions(), w, replay.ForfeitWaiting, classify(err), err, "phase", "waiting")
 }
 
-// finish fills in the result of a game that ended on step st (fault: why
-// the mover could not act, if so) and returns the replay's forfeits.
-func (m *match) finish(res *Result, g *submarine.Game, st *submarine.Step, fault error, log *slog.Logger) []replay.Forfeit {
+// finish fills in the result of a game that ended on step st (illegal: why
+// the engine refused the action, if so; fault: why the mover could not act,
+// if so) and returns the replay's forfeits.
+func (m *match) finish(res *Result, g *submarine.Game, st *submarine.Step, illegal, fault error, log *slog.Logger) []replay.Forfeit {
 	switch {
 	case fault != nil: // the mover's action was taken as invalid
 		return m.forfeited(res, log, g.Actions(), st.Seat, replay.ForfeitIllegal, classify(fault), fault)
-	case st.Err != nil:
-		return m.forfeited(res, log, g.Actions(), st.Seat, replay.ForfeitIllegal, ReasonIllegal, st.Err)
+	case illegal != nil:
+		return m.forfeited(res, log, g.Actions(), st.Seat, replay.ForfeitIllegal, ReasonIllegal, illegal)
 	}
 	gameOver(res, g.Actions(), g.Winner())
 	return nil
@@ -952,7 +954,7 @@ func (m *match) tell(g *submarine.Game, i int, ev submarine.Event, outcome int) 
 
 // outcomeFor is the wire outcome of step st for seat i.
 func outcomeFor(st *submarine.Step, i int) int {
-	return wireOutcome(st.Outcome == submarine.Win, st.Winner, i)
+	return wireOutcome(st.Status == game.Won, st.Winner, i)
 }
 
 // wireOutcome is the wire outcome for seat i of a move that ended the game

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/belief/hiddenfleet"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -335,7 +336,7 @@ func bruteGame(t *testing.T, c bruteCase, seed uint64) int {
 		}
 		group, want = nil, nil
 	}
-	for steps := 0; g.Status() == battleship.Running && steps < 400; steps++ {
+	for steps := 0; g.Status() == game.Running && steps < 400; steps++ {
 		seat := g.ToAct()
 		if turnStart && g.Turn() == enemy && c.opt.HideMoves {
 			flush()

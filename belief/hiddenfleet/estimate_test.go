@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/belief/hiddenfleet"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -28,7 +29,7 @@ func playTracked(t testing.TB, r *abilities.Rules, seed uint64, at func(g *abili
 	obs := rng.IntN(2)
 	tr, err := hiddenfleet.New(r, obs)
 	require.NoError(t, err)
-	for steps := 0; g.Status() == battleship.Running && steps < 600; steps++ {
+	for steps := 0; g.Status() == game.Running && steps < 600; steps++ {
 		if g.ToAct() == obs && g.Pending() == nil {
 			at(g, tr)
 		}

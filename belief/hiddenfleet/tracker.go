@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -233,7 +234,7 @@ func (t *Tracker) Observe(ev abilities.Event) {
 // observeVolley records, under SalvoShootsAgain, whether a salvo that hit
 // something new met a lie: its turn ends only if a defence was answered.
 func (t *Tracker) observeVolley(ev abilities.Event) {
-	if !t.opt.SalvoShootsAgain || ev.Ask != nil || ev.Status != battleship.Running ||
+	if !t.opt.SalvoShootsAgain || ev.Ask != nil || ev.Status != game.Running ||
 		(ev.Kind != abilities.Salvo && ev.Kind != abilities.Reveal) {
 		return
 	}

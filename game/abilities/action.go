@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -139,7 +140,7 @@ type Event struct {
 	Cells   []CellResult // the cells resolved by this action (the answers to a shot come with the Defend that settles them)
 	Scan    int          // the AI's 5x5 count, -1 when none was made
 	Ask     *Question    // a question now pending (the defender must answer)
-	Status  battleship.Status
+	Status  game.Status
 	Winner  int  // winning seat, -1 while running or on a draw
 	Next    int  // seat to act next
 	TurnEnd bool // the attacker's turn ended with this action
@@ -150,7 +151,7 @@ type Step struct {
 	Seat   int // who acted
 	Action Action
 	Views  [2]Event // Views[s] is seat s's view
-	Status battleship.Status
+	Status game.Status
 	Winner int
 	Next   int
 }

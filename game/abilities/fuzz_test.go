@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
-	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
@@ -29,7 +29,7 @@ func FuzzApply(f *testing.F) {
 		rng := rand.New(rand.NewPCG(seed, 0))
 		n := grid.Cell(g.Rules().Base.Board.Size())
 		cell := func() grid.Cell { return grid.Cell(rng.IntN(int(n)+4) - 2) }
-		for steps := 0; g.Status() == battleship.Running; steps++ {
+		for steps := 0; g.Status() == game.Running; steps++ {
 			require.Less(t, steps, 20*int(n), "the game must end")
 			var a abilities.Action
 			if rng.IntN(3) == 0 {
@@ -90,7 +90,7 @@ func checkInvariants(t *testing.T, g *abilities.Game) {
 		require.Equal(t, 1-g.Turn(), q.Seat)
 		require.Equal(t, q.Seat, g.ToAct())
 	}
-	if g.Status() == battleship.Won {
+	if g.Status() == game.Won {
 		loser := 1 - g.Winner()
 		for i := range g.Ships(loser) {
 			require.False(t, g.Afloat(loser, i))

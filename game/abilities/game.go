@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -89,7 +90,7 @@ type Game struct {
 	// that the shot was on or next to the 4-deck)
 	held   *Event
 	shots  [2]int // cells fired at by each seat (air defences included)
-	status battleship.Status
+	status game.Status
 	winner int
 }
 
@@ -132,11 +133,12 @@ func (g *Game) Clone() *Game {
 // Rules returns the game's rules.
 func (g *Game) Rules() *Rules { return g.rules }
 
-// Turn is the attacker: the seat whose turn it is.
+// Turn is the attacker: the seat whose turn it is. It is not always the
+// seat to act: while a Question is pending the defender answers it (ToAct).
 func (g *Game) Turn() int { return g.turn }
 
-// ToAct is the seat that acts next: the defender while a Question is
-// pending, the attacker otherwise.
+// ToAct is the seat to act now: the defender while a Question is pending,
+// the attacker (Turn) otherwise.
 func (g *Game) ToAct() int {
 	if g.ask != nil {
 		return g.ask.Seat
@@ -154,7 +156,7 @@ func (g *Game) Pending() *Question {
 }
 
 // Status reports whether the game is over and how.
-func (g *Game) Status() battleship.Status { return g.status }
+func (g *Game) Status() game.Status { return g.status }
 
 // Winner is the winning seat, -1 while running or on a draw.
 func (g *Game) Winner() int { return g.winner }
@@ -207,7 +209,7 @@ func (g *Game) Suppressed(seat, i int) bool {
 // its ships of length l (1 to 3): an afloat, unsuppressed ship of that
 // length, the ability unused this turn, no question pending.
 func (g *Game) CanUse(l int) bool {
-	if g.status != battleship.Running || g.ask != nil || g.Used(l) || l < MoverLen || l > SpecialLen {
+	if g.status != game.Running || g.ask != nil || g.Used(l) || l < MoverLen || l > SpecialLen {
 		return false
 	}
 	return g.hasActive(g.turn, l)
@@ -227,7 +229,7 @@ func (g *Game) hasActive(seat, l int) bool {
 // each seat is told. An illegal action (or any action once the game is
 // over) returns an error wrapping ErrIllegal (ErrOver) and changes nothing.
 func (g *Game) Apply(a Action) (Step, error) {
-	if g.status != battleship.Running {
+	if g.status != game.Running {
 		return Step{}, ErrOver
 	}
 	if err := g.check(a); err != nil {
@@ -293,9 +295,9 @@ func (g *Game) Apply(a Action) (Step, error) {
 		ev[v].Scan = scan
 		ev[v].Special = g.fired3
 	}
-	if a.Kind != Move && g.ask == nil && len(g.volley) == 0 && g.status == battleship.Running {
+	if a.Kind != Move && g.ask == nil && len(g.volley) == 0 && g.status == game.Running {
 		g.endVolley(&ev)
-	} else if a.Kind != Move && g.status != battleship.Running {
+	} else if a.Kind != Move && g.status != game.Running {
 		ev[0].TurnEnd, ev[1].TurnEnd = true, true
 	}
 	if a.Kind == Shoot && a.Special && g.ask != nil {
@@ -365,7 +367,7 @@ func (g *Game) startVolley(cells []grid.Cell, salvo bool) {
 // resolve answers the volley's cells in order until one needs a question or
 // the game ends.
 func (g *Game) resolve(res *[2][]CellResult, scan *int) {
-	for len(g.volley) > 0 && g.ask == nil && g.status == battleship.Running {
+	for len(g.volley) > 0 && g.ask == nil && g.status == game.Running {
 		c := g.volley[0]
 		if g.special && g.rules.Options.SuppressPassive && g.rules.Sides[g.turn] == Humans {
 			g.suppress(c) // the suppressing shot itself meets no defence
@@ -471,7 +473,7 @@ func (g *Game) fire(c grid.Cell, use bool, ask Ask) fired {
 			r.Outcome, r.Sunk = battleship.Kill, slices.Clone(f.ships[i])
 			slices.Sort(r.Sunk)
 			if f.afloat == 0 {
-				g.status, g.winner = battleship.Won, att
+				g.status, g.winner = game.Won, att
 			}
 		}
 	}
@@ -525,7 +527,7 @@ func (g *Game) endVolley(ev *[2]Event) {
 	}
 	g.volley, g.salvo, g.special = nil, false, false
 	if g.shots[0]+g.shots[1] >= g.rules.Base.DrawLimit {
-		g.status = battleship.Drawn
+		g.status = game.Drawn
 		ev[0].TurnEnd, ev[1].TurnEnd = true, true
 		return
 	}

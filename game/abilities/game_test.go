@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -283,7 +284,7 @@ func TestWorkedExamples(t *testing.T) {
 			require.Equal(t, battleship.Ship{17, 23, 29}, st[2].Views[0].Cells[0].Sunk)
 			play(t, g, shoot(13), shoot(21), shoot(30), shoot(31), shoot(0), defend(false), shoot(1), shoot(2))
 			st = play(t, g, shoot(3))
-			require.Equal(t, battleship.Won, st[0].Status)
+			require.Equal(t, game.Won, st[0].Status)
 			require.Equal(t, 0, g.Winner())
 			_, err := g.Apply(shoot(4))
 			require.ErrorIs(t, err, abilities.ErrOver)

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
@@ -115,7 +115,7 @@ func orthogonal(b *grid.Board, a, c grid.Cell) bool {
 
 // Legal lists every legal action of the seat to act, in a fixed order.
 func (g *Game) Legal() []Action {
-	if g.status != battleship.Running {
+	if g.status != game.Running {
 		return nil
 	}
 	b := g.rules.Base.Board

@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
-	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
@@ -17,7 +17,7 @@ import (
 // rules text, using only the game's plain accessors (ships, shots, what is
 // used and suppressed): an independent check of Game.Legal.
 func naiveLegal(g *abilities.Game) []string {
-	if g.Status() != battleship.Running {
+	if g.Status() != game.Running {
 		return nil
 	}
 	r := g.Rules()
@@ -214,7 +214,7 @@ func TestApplyAcceptsExactlyLegal(t *testing.T) {
 	for _, sides := range [][2]abilities.Side{{abilities.AI, abilities.Humans}, {abilities.Humans, abilities.Humans}, {abilities.AI, abilities.AI}} {
 		g := newGame(t, sides[0], sides[1], abilities.Options{})
 		rng := rand.New(rand.NewPCG(7, uint64(sides[0])))
-		for ply := 0; ply < 40 && g.Status() == battleship.Running; ply++ {
+		for ply := 0; ply < 40 && g.Status() == game.Running; ply++ {
 			legal := map[string]bool{}
 			for _, s := range legalStrings(g) {
 				legal[s] = true

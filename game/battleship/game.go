@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
@@ -120,16 +121,6 @@ func (s *Sea) Shot() grid.Set { return s.shot }
 // Ships returns the layout (normalized copy).
 func (s *Sea) Ships() Placement { return s.ships.Normalize() }
 
-// Status says whether a game is running and how it ended.
-type Status uint8
-
-// Game statuses.
-const (
-	Running Status = iota
-	Won            // Winner holds the winning seat
-	Drawn          // the draw limit was reached
-)
-
 // Event is what one side is told about one shot, its own or the enemy's.
 // Both sides are told the same Result; Mine says whose shot it was.
 type Event struct {
@@ -145,9 +136,8 @@ type Step struct {
 	At       grid.Cell // where
 	Shooter  Event     // what the shooter is told
 	Defender Event     // what the defender is told
-	Err      error     // why the shot was illegal (wraps ErrIllegal), nil otherwise
-	Status   Status
-	Winner   int // winning seat when Status == Won, else -1
+	Status   game.Status
+	Winner   int // winning seat when Status == game.Won, else -1
 	Next     int // seat to shoot next (meaningless once the game is over)
 }
 
@@ -158,7 +148,7 @@ type Game struct {
 	seas   [2]*Sea // seas[i] is seat i's own fleet
 	turn   int
 	shots  [2]int
-	status Status
+	status game.Status
 	winner int
 }
 
@@ -181,14 +171,14 @@ func NewGame(r *Rules, p0, p1 Placement, first int) (*Game, error) {
 // Rules returns the game's rules.
 func (g *Game) Rules() *Rules { return g.rules }
 
-// Turn is the seat to shoot next.
-func (g *Game) Turn() int { return g.turn }
+// ToAct is the seat to shoot now.
+func (g *Game) ToAct() int { return g.turn }
 
 // Shots is the number of shots seat has fired.
 func (g *Game) Shots(seat int) int { return g.shots[seat] }
 
 // Status reports whether the game is over and how.
-func (g *Game) Status() Status { return g.status }
+func (g *Game) Status() game.Status { return g.status }
 
 // Winner is the winning seat, or -1 while running or on a draw.
 func (g *Game) Winner() int { return g.winner }
@@ -199,32 +189,32 @@ func (g *Game) Sea(seat int) *Sea { return g.seas[seat] }
 // Forfeit ends the game with seat losing (a disconnect, a timeout, a protocol
 // error: anything outside the rules).
 func (g *Game) Forfeit(seat int) {
-	if g.status != Running {
+	if g.status != game.Running {
 		return
 	}
-	g.status, g.winner = Won, 1-seat
+	g.status, g.winner = game.Won, 1-seat
 }
 
-// Apply fires the shot of the seat whose turn it is at c and returns what each
-// side is told. An illegal shot loses at once (Step.Err says why). Apply on a
-// finished game returns a Step with Err set and changes nothing.
-func (g *Game) Apply(c grid.Cell) Step {
+// Apply fires the shot of the seat to act (ToAct) at c and returns what each
+// side is told. An illegal shot loses at once: the error says why (it wraps
+// ErrIllegal) and the Step still tells both sides of it (Event.Illegal) with
+// the Status it leaves. Apply on a finished game returns an error and a Step
+// with the final Status, and changes nothing.
+func (g *Game) Apply(c grid.Cell) (Step, error) {
 	seat := g.turn
 	st := Step{Seat: seat, At: c, Winner: -1, Next: seat}
-	if g.status != Running {
-		st.Err = errors.New("battleship: game is over")
+	if g.status != game.Running {
 		st.Status, st.Winner = g.status, g.winner
-		return st
+		return st, errors.New("battleship: game is over")
 	}
 	g.shots[seat]++
 	res, err := g.seas[1-seat].Fire(c)
 	if err != nil {
-		st.Err = err
 		st.Shooter = Event{Mine: true, Illegal: true, Result: Result{At: c}}
 		st.Defender = Event{Illegal: true, Result: Result{At: c}}
-		g.status, g.winner = Won, 1-seat
+		g.status, g.winner = game.Won, 1-seat
 		st.Status, st.Winner = g.status, g.winner
-		return st
+		return st, err
 	}
 	again := res.Again()
 	st.Shooter = Event{Mine: true, Result: res, Again: again}
@@ -232,12 +222,12 @@ func (g *Game) Apply(c grid.Cell) Step {
 	st.Defender.Sunk = slices.Clone(res.Sunk)
 	switch {
 	case g.seas[1-seat].Afloat() == 0:
-		g.status, g.winner = Won, seat
+		g.status, g.winner = game.Won, seat
 	case g.shots[0]+g.shots[1] >= g.rules.DrawLimit:
-		g.status = Drawn
+		g.status = game.Drawn
 	case !again:
 		g.turn = 1 - seat
 	}
 	st.Status, st.Winner, st.Next = g.status, g.winner, g.turn
-	return st
+	return st, nil
 }

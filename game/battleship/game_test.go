@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
@@ -67,55 +68,55 @@ func TestGameTurnsAndWin(t *testing.T) {
 	p1 := Placement{{12, 13}, {3}} // [3,0]-[3,1] and [0,3]
 	g, err := NewGame(r, p0, p1, 1)
 	require.NoError(t, err)
-	require.Equal(t, 1, g.Turn())
+	require.Equal(t, 1, g.ToAct())
 
-	st := g.Apply(5) // seat 1 misses
-	require.NoError(t, st.Err)
+	st, err := g.Apply(5) // seat 1 misses
+	require.NoError(t, err)
 	require.Equal(t, Miss, st.Shooter.Outcome)
 	require.True(t, st.Shooter.Mine)
 	require.False(t, st.Defender.Mine)
 	require.Equal(t, 0, st.Next)
 
-	st = g.Apply(12) // seat 0 hits: shoots again
+	st, _ = g.Apply(12) // seat 0 hits: shoots again
 	require.Equal(t, Hit, st.Defender.Outcome)
 	require.True(t, st.Shooter.Again)
 	require.Equal(t, 0, st.Next)
 
-	st = g.Apply(13) // kill: again
+	st, _ = g.Apply(13) // kill: again
 	require.Equal(t, Kill, st.Shooter.Outcome)
 	require.Equal(t, Ship{12, 13}, st.Shooter.Sunk)
 	require.Equal(t, Ship{12, 13}, st.Defender.Sunk)
 	require.Equal(t, 0, st.Next)
 
-	st = g.Apply(12) // repeat: the turn passes
+	st, _ = g.Apply(12) // repeat: the turn passes
 	require.True(t, st.Shooter.Repeat)
 	require.False(t, st.Shooter.Again)
 	require.Equal(t, 1, st.Next)
 
-	st = g.Apply(0) // seat 1 hits
+	st, _ = g.Apply(0) // seat 1 hits
 	require.Equal(t, 1, st.Next)
-	st = g.Apply(10) // and misses
+	st, _ = g.Apply(10) // and misses
 	require.Equal(t, 0, st.Next)
 
-	st = g.Apply(3) // seat 0 sinks the last ship
-	require.Equal(t, Won, st.Status)
+	st, _ = g.Apply(3) // seat 0 sinks the last ship
+	require.Equal(t, game.Won, st.Status)
 	require.Equal(t, 0, st.Winner)
-	require.Equal(t, Won, g.Status())
+	require.Equal(t, game.Won, g.Status())
 	require.Equal(t, [2]int{4, 3}, [2]int{g.Shots(0), g.Shots(1)})
 
-	st = g.Apply(1)
-	require.Error(t, st.Err, "the game is over")
+	_, err = g.Apply(1)
+	require.Error(t, err, "the game is over")
 }
 
 func TestGameIllegalShotLoses(t *testing.T) {
 	r := mustRules(t, grid.MustBoard(4, 4, []grid.Cell{6}), 1)
 	g, err := NewGame(r, Placement{{0}}, Placement{{15}}, 0)
 	require.NoError(t, err)
-	st := g.Apply(6)
-	require.ErrorIs(t, st.Err, ErrIllegal)
-	require.ErrorContains(t, st.Err, "rock")
+	st, err := g.Apply(6)
+	require.ErrorIs(t, err, ErrIllegal)
+	require.ErrorContains(t, err, "rock")
 	require.True(t, st.Shooter.Illegal)
-	require.Equal(t, Won, st.Status)
+	require.Equal(t, game.Won, st.Status)
 	require.Equal(t, 1, st.Winner)
 }
 
@@ -127,13 +128,13 @@ func TestGameDrawLimitAndForfeit(t *testing.T) {
 	for range 3 {
 		g.Apply(5)
 	}
-	require.Equal(t, Drawn, g.Status())
+	require.Equal(t, game.Drawn, g.Status())
 	require.Equal(t, -1, g.Winner())
 
 	g, err = NewGame(r, Placement{{0}}, Placement{{15}}, 0)
 	require.NoError(t, err)
 	g.Forfeit(0)
-	require.Equal(t, Won, g.Status())
+	require.Equal(t, game.Won, g.Status())
 	require.Equal(t, 1, g.Winner())
 }
 
@@ -150,7 +151,7 @@ func ExampleGame_Apply() {
 	r, _ := NewRules(grid.MustBoard(4, 4, nil), []int{2, 1})
 	g, _ := NewGame(r, Placement{{0, 1}, {15}}, Placement{{12, 13}, {3}}, 0)
 	for _, c := range []grid.Cell{12, 13, 4} {
-		st := g.Apply(c)
+		st, _ := g.Apply(c)
 		fmt.Printf("seat %d shoots %s: %s, sunk %v, next seat %d\n", st.Seat, r.CellName(c), st.Shooter.Outcome, st.Shooter.Sunk, st.Next)
 	}
 	// Output:
@@ -169,29 +170,29 @@ func FuzzGameApply(f *testing.F) {
 		require.NoError(t, err)
 		for i, b := range shots {
 			c := grid.Cell(int(b) - 20) // some off the board, some negative
-			seat := g.Turn()
+			seat := g.ToAct()
 			before := g.Status()
-			st := g.Apply(c)
-			if before != Running {
-				require.Error(t, st.Err, "shot %d after the end", i)
+			st, err := g.Apply(c)
+			if before != game.Running {
+				require.Error(t, err, "shot %d after the end", i)
 				continue
 			}
 			require.Equal(t, seat, st.Seat)
-			if st.Err != nil {
-				require.ErrorIs(t, st.Err, ErrIllegal)
+			if err != nil {
+				require.ErrorIs(t, err, ErrIllegal)
 				require.Equal(t, 1-seat, st.Winner)
 				continue
 			}
 			require.Equal(t, st.Shooter.Result.Outcome, st.Defender.Result.Outcome)
 			require.Equal(t, st.Shooter.Again, st.Defender.Again)
-			if st.Status == Running {
+			if st.Status == game.Running {
 				want := 1 - seat
 				if st.Shooter.Again {
 					want = seat
 				}
 				require.Equal(t, want, st.Next)
 			}
-			if st.Status == Won {
+			if st.Status == game.Won {
 				require.Zero(t, g.Sea(1-st.Winner).Afloat())
 			}
 			require.LessOrEqual(t, g.Shots(0)+g.Shots(1), r.DrawLimit)

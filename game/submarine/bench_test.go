@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
@@ -45,9 +46,9 @@ func BenchmarkRandomGame(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for g.Outcome() == submarine.Running {
-			seat := g.Turn()
-			st := g.Apply(p[seat].Act())
+		for g.Status() == game.Running {
+			seat := g.ToAct()
+			st, _ := g.Apply(p[seat].Act())
 			views[0], views[1] = g.View(seat), g.View(1-seat)
 			p[seat].Observe(st.Actor, &views[0])
 			p[1-seat].Observe(st.Other, &views[1])
@@ -68,12 +69,12 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	st := g.Apply(submarine.AttackAt(at(1, 1)))
+	st, _ := g.Apply(submarine.AttackAt(at(1, 1)))
 	fmt.Println("hit:", r.Fleet[st.Actor.Hit].Name, "near s:", st.Actor.Near.Has(2), "enemy w hp:", g.View(0).EnemyHP[0])
-	st = g.Apply(submarine.MoveTo(0, at(1, 2)))
+	st, _ = g.Apply(submarine.MoveTo(0, at(1, 2)))
 	fmt.Println("the first player is told: ship", r.Fleet[st.Other.Ship].Name, "moved by", st.Other.DX, st.Other.DY)
-	st = g.Apply(submarine.AttackAt(at(4, 4)))
-	fmt.Println(st.Err)
+	_, err = g.Apply(submarine.AttackAt(at(4, 4)))
+	fmt.Println(err)
 	// Output:
 	// hit: w near s: true enemy w hp: 2
 	// the first player is told: ship w moved by 0 1

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
@@ -141,25 +142,14 @@ type Event struct {
 	DX, DY  int
 }
 
-// Outcome of a game from the point of view of the game as a whole.
-type Outcome uint8
-
-// Outcomes.
-const (
-	Running Outcome = iota
-	Win             // Winner holds the winning seat
-	Draw            // the draw limit was reached
-)
-
 // Step is the result of applying one action.
 type Step struct {
-	Seat    int // who acted
-	Action  Action
-	Actor   Event // what the actor is told
-	Other   Event // what the other side is told
-	Err     error // why the action was illegal (wraps ErrIllegal), nil otherwise
-	Outcome Outcome
-	Winner  int // seat of the winner when Outcome == Win
+	Seat   int // who acted
+	Action Action
+	Actor  Event // what the actor is told
+	Other  Event // what the other side is told
+	Status game.Status
+	Winner int // seat of the winner when Status == game.Won
 }
 
 // Game is the full (omniscient) state of one game. It is not safe for
@@ -169,7 +159,7 @@ type Game struct {
 	fleets  [2]Fleet
 	turn    int
 	actions int
-	outcome Outcome
+	status  game.Status
 	winner  int
 }
 
@@ -190,14 +180,14 @@ func NewGame(r *Rules, p0, p1 Placement, first int) (*Game, error) {
 // Rules returns the game's rules.
 func (g *Game) Rules() *Rules { return g.rules }
 
-// Turn is the seat to act next.
-func (g *Game) Turn() int { return g.turn }
+// ToAct is the seat to act now.
+func (g *Game) ToAct() int { return g.turn }
 
 // Actions is the number of actions applied so far.
 func (g *Game) Actions() int { return g.actions }
 
-// Outcome reports whether the game is over and how.
-func (g *Game) Outcome() Outcome { return g.outcome }
+// Status reports whether the game is over and how.
+func (g *Game) Status() game.Status { return g.status }
 
 // Winner is the winning seat, or -1 while running or on a draw.
 func (g *Game) Winner() int { return g.winner }
@@ -208,35 +198,35 @@ func (g *Game) Fleet(seat int) Fleet { return g.fleets[seat] }
 // Forfeit ends the game with seat losing (a disconnect, a timeout, a protocol
 // error: anything outside the rules that the server decides).
 func (g *Game) Forfeit(seat int) {
-	if g.outcome != Running {
+	if g.status != game.Running {
 		return
 	}
-	g.outcome = Win
+	g.status = game.Won
 	g.winner = 1 - seat
 }
 
-// Apply plays action a for the seat whose turn it is and returns what each side
-// is told. An illegal action loses the game at once (Step.Err says why).
-// Apply on a finished game returns a Step with Err set and changes nothing.
-func (g *Game) Apply(a Action) Step {
+// Apply plays action a for the seat to act (ToAct) and returns what each side
+// is told. An illegal action loses the game at once: the error says why (it
+// wraps ErrIllegal) and the Step still tells both sides of it (Event.Illegal)
+// with the Status it leaves. Apply on a finished game returns an error and a
+// Step with the final Status, and changes nothing.
+func (g *Game) Apply(a Action) (Step, error) {
 	seat := g.turn
 	st := Step{Seat: seat, Action: a, Winner: -1}
-	if g.outcome != Running {
-		st.Err = fmt.Errorf("submarine: game is over")
-		st.Outcome, st.Winner = g.outcome, g.winner
-		return st
+	if g.status != game.Running {
+		st.Status, st.Winner = g.status, g.winner
+		return st, fmt.Errorf("submarine: game is over")
 	}
 	r := g.rules
 	me, enemy := &g.fleets[seat], &g.fleets[1-seat]
 	if err := r.CheckAction(me, a); err != nil {
-		st.Err = err
 		ev := Event{Kind: a.Kind, Illegal: true, At: grid.None, Hit: NoShip, Ship: NoShip, To: grid.None}
 		st.Actor, st.Other = ev, ev
 		st.Actor.Mine = true
 		g.actions++
-		g.outcome, g.winner = Win, 1-seat
-		st.Outcome, st.Winner = g.outcome, g.winner
-		return st
+		g.status, g.winner = game.Won, 1-seat
+		st.Status, st.Winner = g.status, g.winner
+		return st, err
 	}
 	switch a.Kind {
 	case Attack:
@@ -275,13 +265,13 @@ func (g *Game) Apply(a Action) Step {
 	g.actions++
 	switch {
 	case enemy.Alive == 0:
-		g.outcome, g.winner = Win, seat
+		g.status, g.winner = game.Won, seat
 	case g.actions >= r.DrawLimit:
-		g.outcome = Draw
+		g.status = game.Drawn
 	}
 	g.turn = 1 - seat
-	st.Outcome, st.Winner = g.outcome, g.winner
-	return st
+	st.Status, st.Winner = g.status, g.winner
+	return st, nil
 }
 
 // View is what one side knows after an action besides the Event itself: its

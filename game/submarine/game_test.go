@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
@@ -59,10 +60,10 @@ func TestScriptedGame(t *testing.T) {
 		{AttackAt(xy(3, 4)), want{hit: c, sunk: true}},
 	}
 	for i, st := range steps {
-		seat := g.Turn()
+		seat := g.ToAct()
 		require.Equal(t, i%2, seat, "step %d", i)
-		got := g.Apply(st.a)
-		require.NoError(t, got.Err, "step %d", i)
+		got, err := g.Apply(st.a)
+		require.NoError(t, err, "step %d", i)
 		require.True(t, got.Actor.Mine)
 		require.False(t, got.Other.Mine)
 		switch st.a.Kind {
@@ -80,9 +81,9 @@ func TestScriptedGame(t *testing.T) {
 			require.Equal(t, st.a.To, got.Actor.To)
 		}
 		if i < len(steps)-1 {
-			require.Equal(t, Running, got.Outcome, "step %d", i)
+			require.Equal(t, game.Running, got.Status, "step %d", i)
 		} else {
-			require.Equal(t, Win, got.Outcome)
+			require.Equal(t, game.Won, got.Status)
 			require.Equal(t, 0, got.Winner)
 		}
 	}
@@ -120,17 +121,17 @@ func TestRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newGame(t, p0, p1)
-			st := g.Apply(tt.action)
+			st, err := g.Apply(tt.action)
 			if !tt.illegal {
-				require.NoError(t, st.Err)
-				require.Equal(t, Running, st.Outcome)
+				require.NoError(t, err)
+				require.Equal(t, game.Running, st.Status)
 				return
 			}
-			require.ErrorIs(t, st.Err, ErrIllegal)
+			require.ErrorIs(t, err, ErrIllegal)
 			require.True(t, st.Actor.Illegal)
 			require.True(t, st.Other.Illegal)
 			require.Equal(t, tt.action.Kind, st.Other.Kind)
-			require.Equal(t, Win, st.Outcome, "an illegal action loses at once")
+			require.Equal(t, game.Won, st.Status, "an illegal action loses at once")
 			require.Equal(t, 1, st.Winner)
 		})
 	}
@@ -139,30 +140,30 @@ func TestRules(t *testing.T) {
 func TestSunkShipCannotMoveOrAttack(t *testing.T) {
 	// P2's s at [0,1] is sunk by P1's first attack; P2 then moves it: illegal.
 	g := newGame(t, Placement{xy(0, 0), xy(4, 4), xy(4, 0)}, Placement{xy(2, 4), xy(3, 4), xy(0, 1)})
-	st := g.Apply(AttackAt(xy(0, 1)))
+	st, _ := g.Apply(AttackAt(xy(0, 1)))
 	require.Equal(t, s, st.Actor.Hit)
 	require.True(t, st.Actor.Sunk)
 	require.Equal(t, ShipMask(0), st.Actor.Near, "the hit ship is not its own splash")
 	require.Equal(t, int8(0), g.View(0).EnemyHP[s])
-	st = g.Apply(MoveTo(s, xy(0, 3)))
-	require.ErrorIs(t, st.Err, ErrIllegal)
-	require.ErrorContains(t, st.Err, "sunk")
+	_, err := g.Apply(MoveTo(s, xy(0, 3)))
+	require.ErrorIs(t, err, ErrIllegal)
+	require.ErrorContains(t, err, "sunk")
 }
 
 func TestSunkShipNoLongerReaches(t *testing.T) {
 	// P2 has only its submarine near [0,0]; once it is sunk, P2 cannot attack there.
 	g := newGame(t, Placement{xy(0, 0), xy(4, 4), xy(4, 2)}, Placement{xy(2, 4), xy(3, 4), xy(0, 1)})
-	require.NoError(t, g.Apply(AttackAt(xy(0, 1))).Err)
-	st := g.Apply(AttackAt(xy(0, 0)))
-	require.ErrorIs(t, st.Err, ErrIllegal)
+	require.NoError(t, applyErr(g, AttackAt(xy(0, 1))))
+	_, err := g.Apply(AttackAt(xy(0, 0)))
+	require.ErrorIs(t, err, ErrIllegal)
 }
 
 func TestSharedCellWithEnemyAndNear(t *testing.T) {
 	// Both sides may occupy the same cell; near lists the defender's other
 	// ships within distance 1, and the hit ship is reported as hit.
 	g := newGame(t, Placement{xy(2, 2), xy(0, 0), xy(4, 4)}, Placement{xy(2, 2), xy(3, 3), xy(1, 1)})
-	st := g.Apply(AttackAt(xy(2, 2)))
-	require.NoError(t, st.Err)
+	st, err := g.Apply(AttackAt(xy(2, 2)))
+	require.NoError(t, err)
 	require.Equal(t, w, st.Actor.Hit)
 	require.Equal(t, ShipMask(0).With(c).With(s), st.Actor.Near)
 	require.Equal(t, int8(2), g.View(1).Me.HP[w])
@@ -176,16 +177,16 @@ func TestDrawLimit(t *testing.T) {
 	require.NoError(t, err)
 	shuttle := []Action{MoveTo(w, xy(0, 1)), MoveTo(s, xy(4, 3)), MoveTo(w, xy(0, 0)), MoveTo(s, xy(4, 4))}
 	for i := range 6 {
-		st := g.Apply(shuttle[i%4])
-		require.NoError(t, st.Err)
+		st, err := g.Apply(shuttle[i%4])
+		require.NoError(t, err)
 		if i < 5 {
-			require.Equal(t, Running, st.Outcome)
+			require.Equal(t, game.Running, st.Status)
 		} else {
-			require.Equal(t, Draw, st.Outcome)
+			require.Equal(t, game.Drawn, st.Status)
 			require.Equal(t, -1, st.Winner)
 		}
 	}
-	require.Error(t, g.Apply(shuttle[0]).Err, "no action after the end")
+	require.Error(t, applyErr(g, shuttle[0]), "no action after the end")
 }
 
 func TestWinByLastSinking(t *testing.T) {
@@ -193,9 +194,9 @@ func TestWinByLastSinking(t *testing.T) {
 	r.Fleet = []ShipSpec{{Name: "s", HP: 1}}
 	g, err := NewGame(r, Placement{xy(0, 0)}, Placement{xy(1, 0)}, 1)
 	require.NoError(t, err)
-	st := g.Apply(AttackAt(xy(0, 0)))
+	st, _ := g.Apply(AttackAt(xy(0, 0)))
 	require.Equal(t, 1, st.Seat)
-	require.Equal(t, Win, st.Outcome)
+	require.Equal(t, game.Won, st.Status)
 	require.Equal(t, 1, st.Winner)
 	require.Equal(t, 1, g.Winner())
 }
@@ -251,16 +252,16 @@ func TestRocks(t *testing.T) {
 
 	g, err := NewGame(r, Placement{at(1, 0), at(2, 2), at(3, 3)}, Placement{at(1, 1), at(2, 1), at(3, 1)}, 0)
 	require.NoError(t, err)
-	require.ErrorIs(t, g.Apply(AttackAt(at(0, 0))).Err, ErrIllegal, "attack on a rock")
+	require.ErrorIs(t, applyErr(g, AttackAt(at(0, 0))), ErrIllegal, "attack on a rock")
 
 	g, _ = NewGame(r, Placement{at(1, 0), at(2, 2), at(3, 3)}, Placement{at(1, 1), at(2, 1), at(3, 1)}, 0)
-	require.ErrorIs(t, g.Apply(MoveTo(w, at(0, 0))).Err, ErrIllegal, "move onto a rock")
+	require.ErrorIs(t, applyErr(g, MoveTo(w, at(0, 0))), ErrIllegal, "move onto a rock")
 
 	g, _ = NewGame(r, Placement{at(0, 1), at(2, 2), at(3, 3)}, Placement{at(1, 1), at(2, 1), at(3, 1)}, 0)
-	require.NoError(t, g.Apply(MoveTo(w, at(0, 3))).Err, "moving along the edge between rocks")
+	require.NoError(t, applyErr(g, MoveTo(w, at(0, 3))), "moving along the edge between rocks")
 	g, _ = NewGame(r, Placement{at(1, 0), at(2, 2), at(3, 3)}, Placement{at(1, 1), at(2, 1), at(3, 1)}, 0)
-	st := g.Apply(MoveTo(w, at(4, 0)))
-	require.NoError(t, st.Err, "a move may pass over other cells")
+	st, err := g.Apply(MoveTo(w, at(4, 0)))
+	require.NoError(t, err, "a move may pass over other cells")
 	require.Equal(t, 3, st.Other.DX)
 }
 
@@ -275,8 +276,14 @@ func TestNewGameErrors(t *testing.T) {
 func TestForfeit(t *testing.T) {
 	g := newGame(t, Placement{0, 1, 2}, Placement{0, 1, 2})
 	g.Forfeit(0)
-	require.Equal(t, Win, g.Outcome())
+	require.Equal(t, game.Won, g.Status())
 	require.Equal(t, 1, g.Winner())
 	g.Forfeit(1)
 	require.Equal(t, 1, g.Winner(), "a decided game stays decided")
+}
+
+// applyErr applies a and returns only Apply's error.
+func applyErr(g *Game, a Action) error {
+	_, err := g.Apply(a)
+	return err
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
@@ -96,14 +97,14 @@ func naiveActions(g *Game) []Action {
 }
 
 func perft(g *Game, depth int, gen func(*Game) []Action) int {
-	if depth == 0 || g.outcome != Running {
+	if depth == 0 || g.status != game.Running {
 		return 1
 	}
 	n := 0
 	for _, a := range gen(g) {
 		next := *g
-		if st := next.Apply(a); st.Err != nil {
-			panic(st.Err)
+		if _, err := next.Apply(a); err != nil {
+			panic(err)
 		}
 		n += perft(&next, depth-1, gen)
 	}
@@ -176,9 +177,9 @@ func TestPerftPinned(t *testing.T) {
 			g, err := NewGame(tt.rules, tt.p0, tt.p1, tt.first)
 			require.NoError(t, err)
 			for _, a := range tt.script {
-				require.NoError(t, g.Apply(a).Err, "%+v", a)
+				require.NoError(t, applyErr(g, a), "%+v", a)
 			}
-			require.Equal(t, Running, g.outcome)
+			require.Equal(t, game.Running, g.status)
 			var got [3]int
 			for d := range got {
 				got[d] = perft(g, d+1, legalActions)
@@ -199,7 +200,7 @@ func TestGeneratorMatchesOracle(t *testing.T) {
 	for _, r := range boards {
 		for range 8 {
 			g := randomGame(t, r, rng)
-			for g.outcome == Running {
+			for g.status == game.Running {
 				f := &g.fleets[g.turn]
 				for c := grid.Cell(-1); c <= grid.Cell(r.Board.Size()); c++ {
 					for ship := -1; ship <= len(r.Fleet); ship++ {
@@ -248,7 +249,7 @@ func checkInvariants(t *testing.T, g *Game) {
 		}
 		require.Equal(t, occ, f.Occupied, "sunk ships are gone from the board")
 	}
-	if g.outcome == Draw {
+	if g.status == game.Drawn {
 		require.GreaterOrEqual(t, g.actions, r.DrawLimit)
 	}
 }
@@ -263,7 +264,7 @@ func FuzzApply(f *testing.F) {
 		r.DrawLimit = 200
 		rng := rand.New(rand.NewPCG(seed, 0))
 		g := randomGame(t, r, rng)
-		for i := 0; g.outcome == Running && i < len(script); i++ {
+		for i := 0; g.status == game.Running && i < len(script); i++ {
 			var a Action
 			if b := script[i]; b >= 240 && i+1 < len(script) {
 				// arbitrary action, legal or not
@@ -274,10 +275,10 @@ func FuzzApply(f *testing.F) {
 				a = acts[int(b)%len(acts)]
 			}
 			before := g.actions
-			st := g.Apply(a)
+			st, err := g.Apply(a)
 			require.Equal(t, before+1, g.actions)
-			if st.Err != nil {
-				require.Equal(t, Win, st.Outcome, "an illegal action ends the game")
+			if err != nil {
+				require.Equal(t, game.Won, st.Status, "an illegal action ends the game")
 				require.Equal(t, 1-st.Seat, st.Winner)
 			}
 			checkInvariants(t, g)

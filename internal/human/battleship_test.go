@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
@@ -107,7 +108,7 @@ func TestPlayBattleshipAgainst(t *testing.T) {
 	require.NoError(t, err)
 	res := human.PlayBattleshipAgainst(r, h, ai(rand.New(rand.NewPCG(2, 2))), 0)
 	require.NoError(t, res.Err)
-	require.Equal(t, battleship.Won, res.Status)
+	require.Equal(t, game.Won, res.Status)
 	s := out.String()
 	during, after, ok := strings.Cut(s, human.EndHeader+"\n")
 	require.True(t, ok, "the end is marked")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/human"
@@ -135,12 +136,12 @@ func TestPlayAgainstAI(t *testing.T) {
 			outcome, winner, err := human.PlayAgainstWith(tt.rules, h, f(rand.New(rand.NewPCG(5, 5))), 0, human.Options{AI: tt.ai})
 			require.NoError(t, err)
 			text := out.String()
-			require.NotEqual(t, submarine.Running, outcome)
+			require.NotEqual(t, game.Running, outcome)
 			require.False(t, h.EOF(), "the script lasts the game")
 			require.NotContains(t, text, "forfeit")
 			require.Contains(t, text, "the enemy fleet: ")
 			switch {
-			case outcome == submarine.Draw:
+			case outcome == game.Drawn:
 				require.Contains(t, text, "draw after 400 actions")
 			case winner == 0:
 				require.Contains(t, text, "you win after ")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -100,7 +101,7 @@ func (rs *reasons) print(w io.Writer, ai string) {
 
 // PlayAgainst is PlayAgainstWith with the zero Options: no why lines
 // during play, no replay.
-func PlayAgainst(r *submarine.Rules, h *Seat, ai players.Player, seat int) (submarine.Outcome, int) {
+func PlayAgainst(r *submarine.Rules, h *Seat, ai players.Player, seat int) (game.Status, int) {
 	o, w, _ := PlayAgainstWith(r, h, ai, seat, Options{})
 	return o, w
 }
@@ -113,7 +114,7 @@ func PlayAgainst(r *submarine.Rules, h *Seat, ai players.Player, seat int) (subm
 // its actions, and returns the outcome, the winning seat (-1 on a draw)
 // and the replay's write error. A seat that placed illegally (the human's
 // input ended) loses, as on a server.
-func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, opt Options) (submarine.Outcome, int, error) {
+func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, opt Options) (game.Status, int, error) {
 	why := newReasons(ai)
 	if opt.Reveal {
 		h.AfterOpponent = func() string { return why.last }
@@ -138,9 +139,9 @@ func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, o
 		if rec != nil {
 			rec.Result(replay.SubmarineResult{Outcome: replay.OutcomeWin, Winner: 1 - seat,
 				Forfeits: []replay.Forfeit{{Seat: seat, Kind: replay.ForfeitPlacement, Reason: err.Error()}}})
-			return submarine.Win, 1 - seat, rec.Flush()
+			return game.Won, 1 - seat, rec.Flush()
 		}
-		return submarine.Win, 1 - seat, nil
+		return game.Won, 1 - seat, nil
 	}
 	var v submarine.View
 	for s := range 2 {
@@ -148,19 +149,19 @@ func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, o
 		p[s].Observe(submarine.Event{Kind: submarine.Invalid}, &v)
 	}
 	var forfeits []replay.Forfeit
-	for g.Outcome() == submarine.Running {
-		s := g.Turn()
+	for g.Status() == game.Running {
+		s := g.ToAct()
 		a := p[s].Act()
 		var d *explain.Decision
 		if s != seat {
 			d = why.take(g.Actions()+1, actionText(r, a))
 		}
-		st := g.Apply(a)
-		if st.Err != nil {
-			forfeits = append(forfeits, replay.Forfeit{Seat: s, Kind: replay.ForfeitIllegal, Reason: st.Err.Error()})
+		st, err := g.Apply(a)
+		if err != nil {
+			forfeits = append(forfeits, replay.Forfeit{Seat: s, Kind: replay.ForfeitIllegal, Reason: err.Error()})
 		}
 		if rec != nil {
-			rec.Step(g.Actions(), &st, d)
+			rec.Step(g.Actions(), &st, err, d)
 		}
 		g.ViewInto(s, &v)
 		p[s].Observe(st.Actor, &v)
@@ -179,7 +180,7 @@ func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, o
 	}
 	fmt.Fprintf(h.out, "the enemy fleet: %s\n", strings.Join(cells, ", "))
 	switch {
-	case g.Outcome() == submarine.Draw:
+	case g.Status() == game.Drawn:
 		fmt.Fprintf(h.out, "draw after %d actions\n", g.Actions())
 	case g.Winner() == seat:
 		fmt.Fprintf(h.out, "you win after %d actions\n", g.Actions())
@@ -188,18 +189,18 @@ func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, o
 	}
 	why.print(h.out, opt.AI)
 	winner := g.Winner()
-	if g.Outcome() == submarine.Draw {
+	if g.Status() == game.Drawn {
 		winner = -1
 	}
 	if rec == nil {
-		return g.Outcome(), winner, nil
+		return g.Status(), winner, nil
 	}
 	res := replay.SubmarineResult{Outcome: replay.OutcomeWin, Winner: winner, Actions: g.Actions(), Forfeits: forfeits}
-	if g.Outcome() == submarine.Draw {
+	if g.Status() == game.Drawn {
 		res.Outcome = replay.OutcomeDraw
 	}
 	rec.Result(res)
-	return g.Outcome(), winner, rec.Flush()
+	return g.Status(), winner, rec.Flush()
 }
 
 // actionText says a submarine action in the seat's words ("attack [2,3]",
@@ -265,25 +266,25 @@ func PlayBattleshipAgainstWith(r *battleship.Rules, h *BattleshipSeat, ai bsplay
 	}
 	if g == nil {
 		fmt.Fprintf(h.out, "no game: %v\n", res.Err)
-		res.Status = battleship.Drawn
+		res.Status = game.Drawn
 		if len(forfeits) == 1 {
-			res.Status, res.Winner = battleship.Won, 1-forfeits[0].Seat
+			res.Status, res.Winner = game.Won, 1-forfeits[0].Seat
 		}
 	} else {
-		for n := 1; g.Status() == battleship.Running; n++ {
-			s := g.Turn()
+		for n := 1; g.Status() == game.Running; n++ {
+			s := g.ToAct()
 			c := ps[s].Shoot()
 			var d *explain.Decision
 			if s != seat {
 				d = why.take(n, shotText(r, c))
 			}
-			st := g.Apply(c)
-			if st.Err != nil {
-				forfeits = append(forfeits, replay.Forfeit{Seat: s, Kind: replay.ForfeitIllegal, Reason: st.Err.Error()})
-				res.Err = fmt.Errorf("human: seat %d: %w", s, st.Err)
+			st, err := g.Apply(c)
+			if err != nil {
+				forfeits = append(forfeits, replay.Forfeit{Seat: s, Kind: replay.ForfeitIllegal, Reason: err.Error()})
+				res.Err = fmt.Errorf("human: seat %d: %w", s, err)
 			}
 			if rec != nil {
-				rec.Shot(n, &st, d)
+				rec.Shot(n, &st, err, d)
 			}
 			ps[s].Observe(st.Shooter)
 			ps[1-s].Observe(st.Defender)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -134,7 +135,7 @@ func subPublic(t *testing.T, rp []byte, input string, me *rand.Rand, seat int) s
 		if s.Seat == seat {
 			require.Equal(t, a, h.Act(), "step %d: the person acts as in the game", s.N)
 		}
-		st := g.Apply(a)
+		st, _ := g.Apply(a)
 		ev := st.Other
 		if s.Seat == seat {
 			ev = st.Actor
@@ -142,7 +143,7 @@ func subPublic(t *testing.T, rp []byte, input string, me *rand.Rand, seat int) s
 		g.ViewInto(seat, &v)
 		h.Observe(ev, &v)
 	}
-	require.NotEqual(t, submarine.Running, g.Outcome())
+	require.NotEqual(t, game.Running, g.Status())
 	return out.String()
 }
 
@@ -171,14 +172,14 @@ func bsPublic(t *testing.T, rp []byte, input string, me *rand.Rand, seat int) st
 		if s.Seat == seat {
 			require.Equal(t, c, h.Shoot(), "shot %d: the person shoots as in the game", s.N)
 		}
-		st := g.Apply(c)
+		st, _ := g.Apply(c)
 		ev := st.Defender
 		if s.Seat == seat {
 			ev = st.Shooter
 		}
 		h.Observe(ev)
 	}
-	require.NotEqual(t, battleship.Running, g.Status())
+	require.NotEqual(t, game.Running, g.Status())
 	return out.String()
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -75,7 +76,7 @@ func NewAbilitiesTwin(r *abilities.Rules, rng *rand.Rand, maxActions int) (*Abil
 	seat := rng.IntN(2)
 	want := 1 + rng.IntN(maxActions)
 	var played []SeatAction
-	for len(played) < want && g.Status() == battleship.Running {
+	for len(played) < want && g.Status() == game.Running {
 		s := g.ToAct()
 		a := randomAbAction(g, rng)
 		if _, err := g.Apply(a); err != nil {
@@ -83,7 +84,7 @@ func NewAbilitiesTwin(r *abilities.Rules, rng *rand.Rand, maxActions int) (*Abil
 		}
 		played = append(played, SeatAction{Seat: s, Action: a})
 	}
-	if g.Status() != battleship.Running {
+	if g.Status() != game.Running {
 		played = played[:len(played)-1]
 	}
 	tw := &AbilitiesTwin{Rules: r, Seat: seat}
@@ -168,7 +169,7 @@ func abReplay(r *abilities.Rules, seat int, p [2]battleship.Placement, played []
 	isAnswer := func(a abilities.Action) bool { return a.Kind == abilities.Defend || a.Kind == abilities.Reveal }
 	run := &abRun{}
 	mi, ti := 0, 0
-	for g.Status() == battleship.Running {
+	for g.Status() == game.Running {
 		var a abilities.Action
 		actor := g.ToAct()
 		switch q := g.Pending(); {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -59,10 +60,10 @@ func NewBattleshipTwin(r *battleship.Rules, rng *rand.Rand, maxShots int) (*Batt
 	var shot [2]grid.Set
 	var open [2][]grid.Cell // hits not yet sunk, per shooter
 	var steps []battleship.Step
-	for len(steps) < want && g.Status() == battleship.Running {
-		s := g.Turn()
+	for len(steps) < want && g.Status() == game.Running {
+		s := g.ToAct()
 		c := randomShot(r, shot[s], open[s], rng)
-		st := g.Apply(c)
+		st, _ := g.Apply(c)
 		shot[s].Add(c)
 		switch st.Shooter.Outcome {
 		case battleship.Hit:
@@ -72,7 +73,7 @@ func NewBattleshipTwin(r *battleship.Rules, rng *rand.Rand, maxShots int) (*Batt
 		}
 		steps = append(steps, st)
 	}
-	if g.Status() != battleship.Running {
+	if g.Status() != game.Running {
 		steps = steps[:len(steps)-1]
 	}
 	tw := &BattleshipTwin{Rules: r, Seat: seat}
@@ -125,8 +126,8 @@ func bsConsistent(r *battleship.Rules, seat int, p [2]battleship.Placement, step
 		return false
 	}
 	for _, st := range steps {
-		got := g.Apply(st.At)
-		if got.Err != nil || got.Next != st.Next || got.Status != st.Status {
+		got, err := g.Apply(st.At)
+		if err != nil || got.Next != st.Next || got.Status != st.Status {
 			return false
 		}
 		ev, want := got.Defender, st.Defender
@@ -194,11 +195,11 @@ func (g *BattleshipGame) Server(r *battleship.Rules, seat int) (ServerGame, erro
 		return sg, fmt.Errorf("hygiene: battleship game: %w", err)
 	}
 	for _, c := range g.Shots {
-		s := gm.Turn()
+		s := gm.ToAct()
 		sg.Turns[s] = append(sg.Turns[s], protocol.EncodeShoot(r, c))
 		gm.Apply(c)
 	}
-	sg.Resign = gm.Turn()
+	sg.Resign = gm.ToAct()
 	sg.Turns[sg.Resign] = append(sg.Turns[sg.Resign], []byte(fmt.Sprintf(`{"shoot":{"to":[%d,%d]}}`, r.Board.Height(), r.Board.Width())))
 	return sg, nil
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -55,14 +56,15 @@ func NewSubmarineTwin(r *submarine.Rules, rng *rand.Rand, maxActions int) (*Subm
 	want := 1 + rng.IntN(maxActions)
 	var steps []submarine.Step
 	var views []submarine.View // seat's view after each step
-	for len(steps) < want && g.Outcome() == submarine.Running {
-		f := g.Fleet(g.Turn())
-		steps = append(steps, g.Apply(randomSubAction(r, &f, rng)))
+	for len(steps) < want && g.Status() == game.Running {
+		f := g.Fleet(g.ToAct())
+		st, _ := g.Apply(randomSubAction(r, &f, rng))
+		steps = append(steps, st)
 		var v submarine.View
 		g.ViewInto(seat, &v)
 		views = append(views, v)
 	}
-	if g.Outcome() != submarine.Running { // the cut must leave the game running
+	if g.Status() != game.Running { // the cut must leave the game running
 		steps, views = steps[:len(steps)-1], views[:len(views)-1]
 	}
 	tw := &SubmarineTwin{Rules: r, Seat: seat}
@@ -112,8 +114,8 @@ func subConsistent(r *submarine.Rules, seat int, p [2]submarine.Placement, steps
 			}
 			a.To = to
 		}
-		got := g.Apply(a)
-		if got.Err != nil || got.Outcome != st.Outcome {
+		got, err := g.Apply(a)
+		if err != nil || got.Status != st.Status {
 			return nil, false
 		}
 		ev, want := got.Other, st.Other

@@ -168,7 +168,7 @@ func RunBattleshipTerminal(r *battleship.Rules, g *BattleshipGame, seat int, opt
 	}
 	opp := &bsScript{place: g.Place[1-seat]}
 	for _, c := range g.Shots {
-		if gm.Turn() == seat {
+		if gm.ToAct() == seat {
 			in.WriteString(r.Coord(c, false) + "\n")
 		} else {
 			opp.shots = append(opp.shots, c)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -31,9 +32,9 @@ func TestTwins(t *testing.T) {
 					if i%2 == s {
 						require.Equal(t, tw.A.Actions[i], a, "the seat's own action %d", i)
 					}
-					st := gm.Apply(a)
-					require.NoError(t, st.Err)
-					require.Equal(t, submarine.Running, st.Outcome, "the game must still run at the cut")
+					st, err := gm.Apply(a)
+					require.NoError(t, err)
+					require.Equal(t, game.Running, st.Status, "the game must still run at the cut")
 				}
 			}
 		}
@@ -68,7 +69,7 @@ func TestTwins(t *testing.T) {
 						mine[k] = append(mine[k], sa.Action)
 					}
 				}
-				require.Equal(t, battleship.Running, gm.Status())
+				require.Equal(t, game.Running, gm.Status())
 			}
 			require.Equal(t, mine[0], mine[1], "the seat's own actions")
 		}
@@ -82,10 +83,10 @@ func replayBS(t *testing.T, r *battleship.Rules, g BattleshipGame) []battleship.
 	require.NoError(t, err)
 	var steps []battleship.Step
 	for _, c := range g.Shots {
-		st := gm.Apply(c)
-		require.NoError(t, st.Err)
+		st, err := gm.Apply(c)
+		require.NoError(t, err)
 		steps = append(steps, st)
 	}
-	require.Equal(t, battleship.Running, gm.Status())
+	require.Equal(t, game.Running, gm.Status())
 	return steps
 }

@@ -246,7 +246,7 @@ func (h *Hub) SubmarineStep(id string, n int, st *submarine.Step) {
 		e.Text = fmt.Sprintf("%s moves %s by [%+d,%+d]", who, r.Fleet[ev.Ship].Name, ev.DX, ev.DY)
 	}
 	if g.pos[0] != nil {
-		if a := st.Action; st.Err == nil && a.Kind == submarine.Move && a.Ship >= 0 && a.Ship < len(g.pos[st.Seat]) {
+		if a := st.Action; !ev.Illegal && a.Kind == submarine.Move && a.Ship >= 0 && a.Ship < len(g.pos[st.Seat]) {
 			g.pos[st.Seat][a.Ship] = int(a.To)
 		}
 		e.Fleet = [2][]int{append([]int(nil), g.pos[0]...), append([]int(nil), g.pos[1]...)}
@@ -400,7 +400,7 @@ func (h *Hub) BattleshipShot(id string, n int, st *battleship.Step) {
 	e := Event{N: n, Seat: st.Seat, At: -1}
 	who := fmt.Sprintf("#%d seat %d %s", n, st.Seat, g.info.Players[st.Seat])
 	switch {
-	case st.Err != nil:
+	case ev.Illegal:
 		e.Text = who + " shoots off the board or at a rock and forfeits"
 	default:
 		e.At = int(st.At)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -51,10 +52,10 @@ func playSubmarine(t *testing.T, hub *web.Hub, id string, r *submarine.Rules, p0
 		g.ViewInto(s, &v)
 		p[s].Observe(submarine.Event{Kind: submarine.Invalid}, &v)
 	}
-	for g.Outcome() == submarine.Running {
-		s := g.Turn()
-		st := g.Apply(p[s].Act())
-		w.Step(g.Actions(), &st, nil)
+	for g.Status() == game.Running {
+		s := g.ToAct()
+		st, err := g.Apply(p[s].Act())
+		w.Step(g.Actions(), &st, err, nil)
 		hub.SubmarineStep(id, g.Actions(), &st)
 		g.ViewInto(s, &v)
 		p[s].Observe(st.Actor, &v)
@@ -63,7 +64,7 @@ func playSubmarine(t *testing.T, hub *web.Hub, id string, r *submarine.Rules, p0
 	}
 	res := server.Result{Game: id, Outcome: server.OutcomeWin, Winner: g.Winner(), Actions: g.Actions(), Reason: "sunk", Replay: id + ".jsonl"}
 	out := replay.SubmarineResult{Outcome: replay.OutcomeWin, Winner: g.Winner(), Actions: g.Actions()}
-	if g.Outcome() == submarine.Draw {
+	if g.Status() == game.Drawn {
 		res.Outcome, res.Winner, res.Reason = server.OutcomeDraw, -1, "draw"
 		out.Outcome, out.Winner = replay.OutcomeDraw, -1
 	}

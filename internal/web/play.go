@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	kgame "github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/keystream"
@@ -204,9 +205,9 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 	res := server.Result{Game: t.id, Players: peers, Winner: -1}
 	timer := time.NewTimer(h.play.Timeout)
 	defer timer.Stop()
-	for g.Outcome() == submarine.Running {
+	for g.Status() == kgame.Running {
 		var a submarine.Action
-		if g.Turn() == 0 {
+		if g.ToAct() == 0 {
 			me := g.Fleet(0)
 			t.publish(func(s *PlayState) {
 				s.N, s.Turn = g.Actions(), true
@@ -231,13 +232,13 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 				}
 			}
 			t.publish(func(s *PlayState) { s.Turn, s.Reach, s.Moves = false, nil, nil })
-			if g.Outcome() != submarine.Running {
+			if g.Status() != kgame.Running {
 				break
 			}
 		} else {
 			a = house.Act()
 		}
-		st := g.Apply(a)
+		st, err := g.Apply(a)
 		h.SubmarineStep(t.id, g.Actions(), &st)
 		g.ViewInto(1, &v)
 		if st.Seat == 1 {
@@ -253,7 +254,7 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 			if st.Seat == 1 {
 				marks = s.Attacked
 			}
-			if st.Err == nil && a.Kind == submarine.Attack {
+			if err == nil && a.Kind == submarine.Attack {
 				if st.Other.Hit != submarine.NoShip {
 					marks[int(a.To)] = "X"
 				} else if marks[int(a.To)] != "X" {
@@ -267,13 +268,13 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 				s.EnemyHP = append(s.EnemyHP, int(g.Fleet(1).HP[i]))
 			}
 		})
-		if st.Err != nil {
-			res.Reason, res.Detail = "illegal", st.Err.Error()
+		if err != nil {
+			res.Reason, res.Detail = "illegal", err.Error()
 		}
 	}
 	res.Actions = g.Actions()
-	switch g.Outcome() {
-	case submarine.Draw:
+	switch g.Status() {
+	case kgame.Drawn:
 		res.Outcome, res.Reason = server.OutcomeDraw, "draw limit"
 	default:
 		res.Outcome, res.Winner = server.OutcomeWin, g.Winner()

@@ -109,8 +109,8 @@ func TestRevealInBrowser(t *testing.T) {
 		hub.SubmarinePlaced("g", place)
 		g, err := submarine.NewGame(r, place[0], place[1], 0)
 		require.NoError(t, err)
-		st := g.Apply(submarine.Action{Kind: submarine.Move, Ship: 0, To: 1}) // w from [0,0] to [1,0]
-		require.NoError(t, st.Err)
+		st, err := g.Apply(submarine.Action{Kind: submarine.Move, Ship: 0, To: 1}) // w from [0,0] to [1,0]
+		require.NoError(t, err)
 		hub.SubmarineStep("g", 1, &st)
 		site := httptest.NewServer(hub.Handler())
 		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/games/g"), chromedp.WaitVisible(`#log li`)))

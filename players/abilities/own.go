@@ -3,6 +3,7 @@ package abplayers
 import (
 	"slices"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -114,7 +115,7 @@ func (o *ownFleet) observe(ev abilities.Event, seat int) {
 			}
 		}
 	}
-	if ev.TurnEnd && ev.Status == battleship.Running {
+	if ev.TurnEnd && ev.Status == game.Running {
 		if ev.Next == seat {
 			copy(o.supNow, o.suppress)
 			clear(o.suppress)

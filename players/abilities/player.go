@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 )
@@ -29,11 +30,11 @@ type Factory func(rng *rand.Rand, seat int) Player
 
 // Result is how one game ended.
 type Result struct {
-	Status  battleship.Status // Won or Drawn
-	Winner  int               // winning seat, -1 on a draw
-	Shots   [2]int            // cells fired at by each seat
-	Actions int               // actions applied, both seats
-	Forfeit int               // the seat that forfeited, -1 when none did
+	Status  game.Status // Won or Drawn
+	Winner  int         // winning seat, -1 on a draw
+	Shots   [2]int      // cells fired at by each seat
+	Actions int         // actions applied, both seats
+	Forfeit int         // the seat that forfeited, -1 when none did
 	// Err says why a seat forfeited (an invalid layout or an illegal action).
 	Err error
 }
@@ -53,22 +54,22 @@ func PlayGame(r *abilities.Rules, p0, p1 Player, first int) Result {
 	}
 	switch {
 	case errs[0] != nil && errs[1] != nil:
-		return Result{Status: battleship.Drawn, Winner: -1, Forfeit: -1, Err: errors.Join(errs[0], errs[1])}
+		return Result{Status: game.Drawn, Winner: -1, Forfeit: -1, Err: errors.Join(errs[0], errs[1])}
 	case errs[0] != nil:
-		return Result{Status: battleship.Won, Winner: 1, Forfeit: 0, Err: errs[0]}
+		return Result{Status: game.Won, Winner: 1, Forfeit: 0, Err: errs[0]}
 	case errs[1] != nil:
-		return Result{Status: battleship.Won, Winner: 0, Forfeit: 1, Err: errs[1]}
+		return Result{Status: game.Won, Winner: 0, Forfeit: 1, Err: errs[1]}
 	}
 	g, err := abilities.NewGame(r, layouts[0], layouts[1], first)
 	if err != nil {
-		return Result{Status: battleship.Drawn, Winner: -1, Forfeit: -1, Err: err}
+		return Result{Status: game.Drawn, Winner: -1, Forfeit: -1, Err: err}
 	}
 	res := Result{Winner: -1, Forfeit: -1}
-	for g.Status() == battleship.Running {
+	for g.Status() == game.Running {
 		seat := g.ToAct()
 		st, err := g.Apply(ps[seat].Act(g.Pending()))
 		if err != nil {
-			res.Status, res.Winner, res.Forfeit = battleship.Won, 1-seat, seat
+			res.Status, res.Winner, res.Forfeit = game.Won, 1-seat, seat
 			res.Err = fmt.Errorf("abplayers: seat %d: %w", seat, err)
 			res.Shots = [2]int{g.Shots(0), g.Shots(1)}
 			return res

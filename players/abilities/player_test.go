@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -70,7 +71,7 @@ func TestEveryPairPlaysCleanly(t *testing.T) {
 						rng := rand.New(rand.NewPCG(uint64(i), 9))
 						res := PlayGame(r, f0(rng, 0), f1(rng, 1), i)
 						require.NoError(t, res.Err, "%s vs %s, %v %+v", n0, n1, sides, opt)
-						require.Equal(t, battleship.Won, res.Status, "%s vs %s, %v %+v", n0, n1, sides, opt)
+						require.Equal(t, game.Won, res.Status, "%s vs %s, %v %+v", n0, n1, sides, opt)
 						require.Equal(t, -1, res.Forfeit)
 					}
 				}

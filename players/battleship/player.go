@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -32,9 +33,9 @@ type Factory func(rng *rand.Rand) Player
 
 // Result is how one game ended.
 type Result struct {
-	Status battleship.Status // Won or Drawn
-	Winner int               // winning seat, -1 on a draw
-	Shots  [2]int            // shots fired by each seat
+	Status game.Status // Won or Drawn
+	Winner int         // winning seat, -1 on a draw
+	Shots  [2]int      // shots fired by each seat
 	// Err says why a seat forfeited (an invalid layout or an illegal shot);
 	// nil for a game decided by sinking.
 	Err error
@@ -54,24 +55,24 @@ func PlayGame(r *battleship.Rules, p0, p1 Player, first int) Result {
 	}
 	switch {
 	case errs[0] != nil && errs[1] != nil:
-		return Result{Status: battleship.Drawn, Winner: -1, Err: errors.Join(errs[0], errs[1])}
+		return Result{Status: game.Drawn, Winner: -1, Err: errors.Join(errs[0], errs[1])}
 	case errs[0] != nil:
-		return Result{Status: battleship.Won, Winner: 1, Err: errs[0]}
+		return Result{Status: game.Won, Winner: 1, Err: errs[0]}
 	case errs[1] != nil:
-		return Result{Status: battleship.Won, Winner: 0, Err: errs[1]}
+		return Result{Status: game.Won, Winner: 0, Err: errs[1]}
 	}
 	g, err := battleship.NewGame(r, layouts[0], layouts[1], first)
 	if err != nil {
-		return Result{Status: battleship.Drawn, Winner: -1, Err: err}
+		return Result{Status: game.Drawn, Winner: -1, Err: err}
 	}
 	res := Result{Winner: -1}
-	for g.Status() == battleship.Running {
-		seat := g.Turn()
-		st := g.Apply(ps[seat].Shoot())
+	for g.Status() == game.Running {
+		seat := g.ToAct()
+		st, err := g.Apply(ps[seat].Shoot())
 		ps[seat].Observe(st.Shooter)
 		ps[1-seat].Observe(st.Defender)
-		if st.Err != nil {
-			res.Err = fmt.Errorf("bsplayers: seat %d: %w", seat, st.Err)
+		if err != nil {
+			res.Err = fmt.Errorf("bsplayers: seat %d: %w", seat, err)
 		}
 	}
 	res.Status, res.Winner = g.Status(), g.Winner()

@@ -14,6 +14,7 @@ import (
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/config"
@@ -282,7 +283,7 @@ func TestPlayGame(t *testing.T) {
 	g := NewGridBot(r, DefaultGridConfig(), mustPlacer(t, r), rs)
 	res := PlayGame(r, a, g, 0)
 	require.NoError(t, res.Err)
-	require.Equal(t, battleship.Won, res.Status)
+	require.Equal(t, game.Won, res.Status)
 	require.Contains(t, []int{0, 1}, res.Winner)
 
 	// An invalid layout forfeits.
@@ -306,7 +307,7 @@ func TestPlayGame(t *testing.T) {
 	rep := &fake{place: valid(layout), shoot: func() grid.Cell { return 5 }}
 	rep2 := &fake{place: valid(layout), shoot: func() grid.Cell { return 6 }}
 	res = PlayGame(r, rep, rep2, 0)
-	require.Equal(t, battleship.Drawn, res.Status)
+	require.Equal(t, game.Drawn, res.Status)
 	require.Equal(t, -1, res.Winner)
 	require.Equal(t, r.DrawLimit, res.Shots[0]+res.Shots[1])
 }
@@ -331,7 +332,7 @@ func ExamplePlayGame() {
 	p0, _ := New("gridbot", r, nil)
 	p1, _ := New("bs-random", r, nil)
 	res := PlayGame(r, p0(rand.New(rand.NewPCG(1, 1))), p1(rand.New(rand.NewPCG(2, 2))), 0)
-	fmt.Println(res.Status == battleship.Won, res.Winner, res.Err)
+	fmt.Println(res.Status == game.Won, res.Winner, res.Err)
 	// Output: true 0 <nil>
 }
 

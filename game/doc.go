@@ -1,0 +1,17 @@
+// Package game holds the vocabulary every rules package shares: how a game
+// stands (Status). Each game's rules live in a package below it
+// (game/submarine, game/battleship, game/abilities), and each of them
+// speaks this vocabulary in the same words:
+//
+//   - Game.ToAct is the seat to act now;
+//   - Game.Status is how the game stands, and Game.Winner the winning seat
+//     (-1 while running or on a draw);
+//   - Game.Apply(action) returns (Step, error): the Step says what each seat
+//     is told and carries the Status after the action; the error says why the
+//     action was refused (it wraps the game's ErrIllegal, or says the game is
+//     over).
+//
+// A package may add names where its game has more to say (abilities'
+// Game.Turn is the attacker, whose turn it is, while ToAct is the defender
+// when a question is pending).
+package game
