@@ -165,8 +165,11 @@ func checkShared(cmd *cobra.Command, e *env) error {
 	if len(errs) > 0 {
 		return usageError("%s", strings.Join(errs, "; "))
 	}
-	// A command with a settings file draws its seed itself when the file
-	// has none (serve).
+	// A command whose --seed was not given gets a drawn seed, announced on
+	// stderr, or printed by the command itself once that reveals nothing
+	// (seedLaterKey). A command with a settings file (serve) leaves the
+	// seed to the file: with none, the server draws a secret key and never
+	// prints it (docs/server.md, "Seeds and secrecy").
 	if f := fl.Lookup("seed"); f != nil && !f.Changed && len(f.Annotations[grammarKey]) > 0 && cmd.Annotations[settingsFileKey] == "" {
 		var s uint64
 		var err error
