@@ -15,6 +15,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
+	_ "github.com/kaisen-ai/kaisen/players/admiral" // registers admiral and admiral-series
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -22,7 +23,8 @@ import (
 var subRoster = aiRoster[*submarine.Rules, players.Factory]{players.Entries, players.Lookup, players.New}
 
 // submarineGame is the submarine game (潜水艦ゲーム): rules in game/submarine,
-// AIs in players, replays by replay.SubmarineWriter.
+// AIs in players (admiral in players/admiral, linked here), replays by
+// replay.SubmarineWriter.
 var submarineGame = Game{
 	Name:           submarine.Name,
 	Summary:        "the submarine game (潜水艦ゲーム): hidden ships that attack, move and hide on a small sea",

@@ -1,5 +1,7 @@
 // Package players holds the submarine-game AIs and the registry that creates
-// them by name.
+// them by name. admiral and admiral-series live in players/admiral, which
+// registers them here (Register) in the places the registry keeps for them;
+// the joint chart joint-greedy and admiral share is players/chart.
 //
 // A Player sees only what a wire client sees: the rules (board and fleet), its
 // own fleet, the Event of every action (its own and the enemy's) and the

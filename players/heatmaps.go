@@ -5,6 +5,7 @@ import (
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players/chart"
 )
 
 // HeatAny is the name of the heatmap of the probability that some ship is
@@ -20,7 +21,6 @@ const HeatAny = "any ship"
 var (
 	_ explain.Mapper = (*StatePlayer2)(nil)
 	_ explain.Mapper = (*JointGreedy)(nil)
-	_ explain.Mapper = (*Admiral)(nil)
 )
 
 // heatmaps builds the heatmaps of one side from per-ship marginals: marg(i)
@@ -45,15 +45,16 @@ func heatmaps(r *submarine.Rules, side string, alive submarine.ShipMask, ships b
 	return append(out, explain.NewHeatmap(HeatAny, side, w, h, sum))
 }
 
-// shipsHeatmaps draws per-ship beliefs (every cell of a ship's set equally
-// likely).
-func shipsHeatmaps(r *submarine.Rules, enemy, own *belief.Ships) []explain.Heatmap {
+// ShipsHeatmaps draws per-ship beliefs (every cell of a ship's set equally
+// likely): the marginal of every living enemy ship and HeatAny on
+// explain.SideEnemy, HeatAny of own on explain.SideOwn.
+func ShipsHeatmaps(r *submarine.Rules, enemy, own *belief.Ships) []explain.Heatmap {
 	return append(heatmaps(r, explain.SideEnemy, enemy.Alive(), true, enemy.Heat),
 		heatmaps(r, explain.SideOwn, own.Alive(), false, own.Heat)...)
 }
 
-// jointHeatmaps draws exact joint beliefs.
-func jointHeatmaps(r *submarine.Rules, enemy, own *belief.Joint) []explain.Heatmap {
+// JointHeatmaps draws exact joint beliefs, as ShipsHeatmaps.
+func JointHeatmaps(r *submarine.Rules, enemy, own *belief.Joint) []explain.Heatmap {
 	return append(heatmaps(r, explain.SideEnemy, enemy.Alive(), true, enemy.Marginal),
 		heatmaps(r, explain.SideOwn, own.Alive(), false, own.Marginal)...)
 }
@@ -61,31 +62,22 @@ func jointHeatmaps(r *submarine.Rules, enemy, own *belief.Joint) []explain.Heatm
 // Heatmaps implements explain.Mapper: its per-ship beliefs (enemy and
 // mine).
 func (p *StatePlayer2) Heatmaps() []explain.Heatmap {
-	return shipsHeatmaps(p.rules, &p.enemy, &p.mine)
-}
-
-// Heatmaps implements explain.Mapper: its exact joint beliefs, or the
-// per-ship ones on boards too large for them.
-func (a *Admiral) Heatmaps() []explain.Heatmap {
-	if a.enemyJ != nil && a.ownJ != nil {
-		return jointHeatmaps(a.rules, a.enemyJ, a.ownJ)
-	}
-	return shipsHeatmaps(a.rules, &a.enemyS, &a.ownS)
+	return ShipsHeatmaps(p.rules, &p.enemy, &p.mine)
 }
 
 // Heatmaps implements explain.Mapper: the marginals of its two charts.
 func (p *JointGreedy) Heatmaps() []explain.Heatmap {
-	marg := func(c *jgChart) func(i int) []float64 {
+	marg := func(c *chart.Chart) func(i int) []float64 {
 		return func(i int) []float64 {
 			m := make([]float64, p.rules.Board.Size())
-			if t := c.total(); t > 0 {
+			if t := c.Total(); t > 0 {
 				for cell := range m {
-					m[cell] = float64(c.count(i, grid.Cell(cell))) / float64(t)
+					m[cell] = float64(c.Count(i, grid.Cell(cell))) / float64(t)
 				}
 			}
 			return m
 		}
 	}
-	return append(heatmaps(p.rules, explain.SideEnemy, p.enemy.alive, true, marg(&p.enemy)),
-		heatmaps(p.rules, explain.SideOwn, p.own.alive, false, marg(&p.own))...)
+	return append(heatmaps(p.rules, explain.SideEnemy, p.enemy.Alive(), true, marg(&p.enemy)),
+		heatmaps(p.rules, explain.SideOwn, p.own.Alive(), false, marg(&p.own))...)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
+	_ "github.com/kaisen-ai/kaisen/players/admiral"
 )
 
 // TestHeatmaps plays games between the belief players and checks every

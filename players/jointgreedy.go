@@ -11,12 +11,13 @@ import (
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players/chart"
 )
 
 // JointGreedy is a one-ply player on exact joint beliefs of both fleets, the
 // family of the published hirota_player (docs/hirota.md). It keeps the set
 // of every placement of the enemy fleet consistent with the public history
-// and the same for its own fleet as the enemy can know it (jgChart), and
+// and the same for its own fleet as the enemy can know it (chart.Chart), and
 // each turn, in this order:
 //
 //  1. flee: when the enemy has located one of our ships and it is in the
@@ -39,7 +40,7 @@ type JointGreedy struct {
 	cfg   *JointGreedyConfig
 	rng   *rand.Rand
 
-	enemy, own jgChart
+	enemy, own chart.Chart
 	me         submarine.Fleet
 	enemyHP    [submarine.MaxShips]int8
 	broken     int // observations the charts could not explain (should stay 0)
@@ -66,7 +67,7 @@ type jgShared struct {
 }
 
 func newJGShared(rules *submarine.Rules, cfg JointGreedyConfig) (*jgShared, error) {
-	all, err := jgPlacements(rules, jgMaxPlacements)
+	all, err := chart.Enumerate(rules, chart.MaxPlacements)
 	if err != nil {
 		return nil, err
 	}
@@ -85,13 +86,13 @@ func jgPrior(r *submarine.Rules, pc *JGPlacement, all []uint64) (places []uint64
 		d := math.MaxInt
 		for i := range n {
 			for j := i + 1; j < n; j++ {
-				d = min(d, b.Chebyshev(jgCell(p, i), jgCell(p, j)))
+				d = min(d, b.Chebyshev(chart.Cell(p, i), chart.Cell(p, j)))
 			}
 		}
 		return d
 	}
 	lowEdge := func(p uint64) bool {
-		x, y := b.XY(jgCell(p, 0))
+		x, y := b.XY(chart.Cell(p, 0))
 		return x == 0 || y == 0
 	}
 	for _, quirk := range []bool{pc.FirstOffLowEdges, false} {
@@ -115,7 +116,7 @@ func jgPrior(r *submarine.Rules, pc *JGPlacement, all []uint64) (places []uint64
 	for k, p := range places {
 		e := 0.0
 		for i := range n {
-			x, y := b.XY(jgCell(p, i))
+			x, y := b.XY(chart.Cell(p, i))
 			ex, ey := x == 0 || x == w-1, y == 0 || y == h-1
 			if ex || ey {
 				e += pc.Edge
@@ -147,8 +148,8 @@ func NewJointGreedy(rules *submarine.Rules, cfg JointGreedyConfig, rng *rand.Ran
 func newJointGreedy(sh *jgShared, rng *rand.Rand) *JointGreedy {
 	p := &JointGreedy{sh: sh, rules: sh.rules, cfg: &sh.cfg, rng: rng}
 	n := len(sh.rules.Fleet)
-	p.enemy.reset(sh.rules.Board, n, sh.cfg.Belief.HitNear, sh.all)
-	p.own.reset(sh.rules.Board, n, sh.cfg.Belief.HitNear, sh.all)
+	p.enemy.Reset(sh.rules.Board, n, sh.cfg.Belief.HitNear, sh.all)
+	p.own.Reset(sh.rules.Board, n, sh.cfg.Belief.HitNear, sh.all)
 	p.buckets = make([]int32, (n+1)<<n)
 	for i, s := range sh.rules.Fleet {
 		p.enemyHP[i] = int8(s.HP)
@@ -168,7 +169,7 @@ func (p *JointGreedy) Place() submarine.Placement {
 	}
 	pl := make(submarine.Placement, len(p.rules.Fleet))
 	for i := range pl {
-		pl[i] = jgCell(sh.places[k], i)
+		pl[i] = chart.Cell(sh.places[k], i)
 	}
 	p.me = submarine.NewFleet(p.rules, pl)
 	return pl
@@ -177,10 +178,10 @@ func (p *JointGreedy) Place() submarine.Placement {
 // Observe updates both charts with what both sides are told.
 func (p *JointGreedy) Observe(ev submarine.Event, v *submarine.View) {
 	p.me, p.enemyHP = v.Me, v.EnemyHP
-	if !p.enemy.observe(ev, false) {
+	if !p.enemy.Observe(ev, false) {
 		p.broken++
 	}
-	if !p.own.observe(ev, true) {
+	if !p.own.Observe(ev, true) {
 		p.broken++
 	}
 }
@@ -202,11 +203,11 @@ func (p *JointGreedy) advantage() int {
 func (p *JointGreedy) hitScore(c grid.Cell) float64 {
 	s := 0.0
 	for i := range p.rules.Fleet {
-		if k := p.enemy.count(i, c); k > 0 {
+		if k := p.enemy.Count(i, c); k > 0 {
 			s += float64(k) / math.Pow(float64(p.enemyHP[i]), p.cfg.Attack.HPExponent)
 		}
 	}
-	return s / float64(p.enemy.total())
+	return s / float64(p.enemy.Total())
 }
 
 // jgEps: scores closer than this are ties (they are sums of a few ratios of
@@ -230,7 +231,7 @@ func (p *JointGreedy) Act() submarine.Action {
 		}
 		s := p.hitScore(c)
 		if p.cfg.Attack.Info > 0 {
-			s += p.cfg.Attack.Info * p.enemy.gain(c, p.buckets)
+			s += p.cfg.Attack.Info * p.enemy.Gain(c, p.buckets)
 		}
 		p.last.add(submarine.AttackAt(c), s)
 		if len(ties) == 0 || s > best+jgEps {
@@ -270,7 +271,7 @@ type jgFlee struct {
 
 func (p *JointGreedy) flee(reach grid.Set, adv int) (submarine.Action, bool) {
 	f := &p.cfg.Flee
-	et, ot := float64(p.enemy.total()), float64(p.own.total())
+	et, ot := float64(p.enemy.Total()), float64(p.own.Total())
 	flees := p.flees[:0]
 	targetChecked, target := false, false
 	for i, s := range p.rules.Fleet {
@@ -278,8 +279,8 @@ func (p *JointGreedy) flee(reach grid.Set, adv int) (submarine.Action, bool) {
 			continue
 		}
 		pos := p.me.Pos[i]
-		seen := float64(p.own.count(i, pos))
-		if seen < f.Located*ot || float64(p.enemy.covered(pos)) < f.Reach*et {
+		seen := float64(p.own.Count(i, pos))
+		if seen < f.Located*ot || float64(p.enemy.Covered(pos)) < f.Reach*et {
 			continue
 		}
 		if !targetChecked {
@@ -292,7 +293,7 @@ func (p *JointGreedy) flee(reach grid.Set, adv int) (submarine.Action, bool) {
 		targets := p.rules.MoveTargets(&p.me, i)
 		for _, c := range p.sh.order {
 			if targets.Has(c) {
-				if k := float64(p.enemy.covered(c)); k < low {
+				if k := float64(p.enemy.Covered(c)); k < low {
 					to, low = c, k
 				}
 			}
@@ -324,10 +325,10 @@ func (p *JointGreedy) flee(reach grid.Set, adv int) (submarine.Action, bool) {
 // locatedTarget reports whether an enemy ship is located (P >= TargetSure)
 // on a cell in reach.
 func (p *JointGreedy) locatedTarget(reach grid.Set) bool {
-	need := p.cfg.Flee.TargetSure * float64(p.enemy.total())
+	need := p.cfg.Flee.TargetSure * float64(p.enemy.Total())
 	for c := range reach.All() {
 		for i := range p.rules.Fleet {
-			if k := p.enemy.count(i, c); k > 0 && float64(k) >= need {
+			if k := p.enemy.Count(i, c); k > 0 && float64(k) >= need {
 				return true
 			}
 		}
@@ -356,13 +357,13 @@ func (p *JointGreedy) approach() (submarine.Action, bool) {
 	dest := dests[p.rng.IntN(len(dests))]
 	target, tk := submarine.NoShip, 0
 	for i := range p.rules.Fleet {
-		if k := p.enemy.count(i, dest); k > tk {
+		if k := p.enemy.Count(i, dest); k > tk {
 			target, tk = i, k
 		}
 	}
 	b := p.rules.Board
 	dx, dy := b.XY(dest)
-	et := float64(p.enemy.total())
+	et := float64(p.enemy.Total())
 	ship, to, low := submarine.NoShip, grid.None, math.Inf(1)
 	for i := range p.rules.Fleet {
 		if !p.me.Alive.Has(i) || float64(p.me.HP[i]-p.enemyHP[target]) < p.cfg.Approach.HPEdge {
@@ -376,7 +377,7 @@ func (p *JointGreedy) approach() (submarine.Action, bool) {
 			x, y := b.XY(c)
 			d := float64(abs(dx-x) + abs(dy-y))
 			if p.cfg.Approach.Safety > 0 {
-				d += p.cfg.Approach.Safety * float64(p.enemy.covered(c)) / et
+				d += p.cfg.Approach.Safety * float64(p.enemy.Covered(c)) / et
 			}
 			if d < low {
 				ship, to, low = i, c, d
@@ -406,7 +407,7 @@ func (p *JointGreedy) approachReach() (submarine.Action, bool) {
 		}
 		targets := p.rules.MoveTargets(&p.me, i)
 		for _, c := range p.sh.order {
-			if k := p.enemy.covered(c); targets.Has(c) && k >= most {
+			if k := p.enemy.Covered(c); targets.Has(c) && k >= most {
 				ship, to, most = i, c, k
 			}
 		}
@@ -414,7 +415,7 @@ func (p *JointGreedy) approachReach() (submarine.Action, bool) {
 	if ship == submarine.NoShip {
 		return submarine.Action{}, false
 	}
-	risk := float64(most) / float64(p.enemy.total())
+	risk := float64(most) / float64(p.enemy.Total())
 	p.last.state, p.last.ship, p.last.to, p.last.dest, p.last.score = "approach", ship, to, to, risk
 	p.last.add(submarine.MoveTo(ship, to), risk)
 	return submarine.MoveTo(ship, to), true
@@ -430,7 +431,7 @@ func (p *JointGreedy) wander() (submarine.Action, bool) {
 			if !targets.Has(c) {
 				continue
 			}
-			k := p.enemy.covered(c)
+			k := p.enemy.Covered(c)
 			if k < low {
 				low, moves = k, moves[:0]
 			}
@@ -444,7 +445,7 @@ func (p *JointGreedy) wander() (submarine.Action, bool) {
 	}
 	a := moves[p.rng.IntN(len(moves))]
 	p.last.state, p.last.ship, p.last.to = "wander", a.Ship, a.To
-	p.last.score = float64(low) / float64(p.enemy.total())
+	p.last.score = float64(low) / float64(p.enemy.Total())
 	for _, m := range moves {
 		p.last.add(m, -p.last.score)
 	}
@@ -462,15 +463,15 @@ func (p *JointGreedy) pass(reach grid.Set) submarine.Action {
 		}
 		k := 0
 		for i := range p.rules.Fleet {
-			k += p.own.count(i, c)
+			k += p.own.Count(i, c)
 		}
-		p.last.add(submarine.AttackAt(c), float64(k)/float64(p.own.total()))
+		p.last.add(submarine.AttackAt(c), float64(k)/float64(p.own.Total()))
 		if k >= most {
 			at, most = c, k
 		}
 	}
 	p.last.state, p.last.to = "pass", at
-	p.last.score = float64(most) / float64(p.own.total())
+	p.last.score = float64(most) / float64(p.own.Total())
 	return submarine.AttackAt(at)
 }
 

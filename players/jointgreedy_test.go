@@ -14,6 +14,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/players/chart"
 )
 
 func TestJGConfigFilesEqualDefaults(t *testing.T) {
@@ -94,10 +95,8 @@ func jgPosition(t *testing.T, cfg JointGreedyConfig, me []grid.Cell, enemy, own 
 	p, err := NewJointGreedy(r, cfg, rand.New(rand.NewPCG(1, 2)))
 	require.NoError(t, err)
 	p.me = submarine.NewFleet(r, me)
-	p.enemy.pl = jgPack(enemy...)
-	p.enemy.statsOK = false
-	p.own.pl = jgPack(own...)
-	p.own.statsOK = false
+	p.enemy.Set(jgPack(enemy...), p.enemy.Alive())
+	p.own.Set(jgPack(own...), p.own.Alive())
 	return p
 }
 
@@ -218,10 +217,10 @@ func TestJGIdle(t *testing.T) {
 		best := 0
 		for i := range 3 {
 			for c := range p.rules.MoveTargets(&p.me, i).All() {
-				best = max(best, p.enemy.covered(c))
+				best = max(best, p.enemy.Covered(c))
 			}
 		}
-		require.Equal(t, best, p.enemy.covered(a.To), "no move is more likely in reach")
+		require.Equal(t, best, p.enemy.Covered(a.To), "no move is more likely in reach")
 		require.Equal(t, 2, best, "surely in reach")
 	})
 	t.Run("camper never approaches", func(t *testing.T) {
@@ -238,7 +237,7 @@ func TestJGIdle(t *testing.T) {
 		p := jgPosition(t, cfg, me, far, located)
 		a := p.Act()
 		require.Equal(t, submarine.Move, a.Kind)
-		require.Zero(t, p.enemy.covered(a.To))
+		require.Zero(t, p.enemy.Covered(a.To))
 	})
 }
 
@@ -302,7 +301,7 @@ func TestJGPlacementPrior(t *testing.T) {
 // still holds the true placement.
 func TestJGChartMatchesJoint(t *testing.T) {
 	r := submarine.DefaultRules()
-	all, err := jgPlacements(r, jgMaxPlacements)
+	all, err := chart.Enumerate(r, chart.MaxPlacements)
 	require.NoError(t, err)
 	require.Len(t, all, 13800)
 	for seed := range uint64(6) {
@@ -311,11 +310,11 @@ func TestJGChartMatchesJoint(t *testing.T) {
 		pl := [2]submarine.Placement{ps[0].Place(), ps[1].Place()}
 		g, err := submarine.NewGame(r, pl[0], pl[1], 0)
 		require.NoError(t, err)
-		var exact, loose [2]jgChart // seat 0's beliefs: [0] enemy, [1] own
+		var exact, loose [2]chart.Chart // seat 0's beliefs: [0] enemy, [1] own
 		var joint [2]*belief.Joint
 		for k := range 2 {
-			exact[k].reset(r.Board, 3, true, all)
-			loose[k].reset(r.Board, 3, false, all)
+			exact[k].Reset(r.Board, 3, true, all)
+			loose[k].Reset(r.Board, 3, false, all)
 			joint[k], err = belief.NewJoint(r, 0)
 			require.NoError(t, err)
 		}
@@ -337,21 +336,21 @@ func TestJGChartMatchesJoint(t *testing.T) {
 			}
 			for k, side := range []belief.Side{belief.Enemy, belief.Own} {
 				require.NoError(t, joint[k].Observe(ev, side))
-				for _, c := range []*jgChart{&exact[k], &loose[k]} {
-					require.True(t, c.observe(ev, side == belief.Own))
+				for _, c := range []*chart.Chart{&exact[k], &loose[k]} {
+					require.True(t, c.Observe(ev, side == belief.Own))
 				}
-				require.Equal(t, joint[k].Count(), exact[k].total(), "seed %d step %d side %s", seed, step, side)
+				require.Equal(t, joint[k].Count(), exact[k].Total(), "seed %d step %d side %s", seed, step, side)
 				truth := g.Fleet(1 - k)
 				for i := range 3 {
 					for c := range grid.Cell(25) {
 						want := int(joint[k].ShipProb(i, c)*float64(joint[k].Count()) + 0.5)
-						require.Equal(t, want, exact[k].count(i, c), "ship %d cell %d", i, c)
+						require.Equal(t, want, exact[k].Count(i, c), "ship %d cell %d", i, c)
 					}
 					if truth.Alive.Has(i) {
-						require.Positive(t, loose[k].count(i, truth.Pos[i]), "the loose chart keeps the truth")
+						require.Positive(t, loose[k].Count(i, truth.Pos[i]), "the loose chart keeps the truth")
 					}
 				}
-				require.GreaterOrEqual(t, loose[k].total(), exact[k].total())
+				require.GreaterOrEqual(t, loose[k].Total(), exact[k].Total())
 			}
 		}
 	}

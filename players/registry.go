@@ -19,7 +19,12 @@ var ErrUnknownPlayer = errors.New("players: unknown player")
 // a value out of range.
 type Entry = roster.Entry[*submarine.Rules, Factory]
 
-// registry lists every submarine player. Add new players here.
+// admiralPkg is the package that registers admiral's entries.
+const admiralPkg = "github.com/kaisen-ai/kaisen/players/admiral"
+
+// registry lists every submarine player. Add new players here, or, for a
+// player in a package of its own (which imports this one), reserve its
+// place here and Register it from that package's init.
 var registry = roster.New(ErrUnknownPlayer, "players", []Entry{
 	{
 		Name:    "random",
@@ -49,16 +54,26 @@ var registry = roster.New(ErrUnknownPlayer, "players", []Entry{
 		Config:  "configs/stateplayer2.yaml",
 		Build:   buildStatePlayer2,
 	},
-	{
-		Name:    "admiral",
-		Summary: "exact joint beliefs (enemy and own exposure), determinized expectimax over sampled enemy placements",
-		Config:  "configs/admiral.yaml",
-		Build:   buildAdmiral,
-	},
-	{Name: "admiral-series", Summary: "admiral that learns the enemy's placement prior over a series (kaisen match --series; admiral's settings)", Config: "configs/admiral.yaml", Build: buildSeriesAdmiral},
+	// admiral and admiral-series: registered by players/admiral (its
+	// init); the places keep the listed order.
+	roster.Reserve[*submarine.Rules, Factory]("admiral", admiralPkg),
+	roster.Reserve[*submarine.Rules, Factory]("admiral-series", admiralPkg),
 	{Name: "hirota", Summary: "port of the published hirota_player: exact joint beliefs, attack max P(ship)/hp, flee when located and in reach", Config: "configs/hirota.yaml", Build: jgBuild(DefaultHirotaConfig)},
 	{Name: "joint-greedy", Summary: "the family of hirota: tunable attack score, flee, approach, idling and placement prior", Config: "configs/joint-greedy.yaml", Build: jgBuild(DefaultJointGreedyConfig)},
 }...)
+
+// Register adds the players of a package of their own, from its init
+// (players/admiral: import it, even blank, to link them in): an entry whose
+// name the registry reserves takes its place, any other is appended. It
+// panics on an entry with no name or no Build and on a name registered
+// twice, as database/sql's Register does.
+func Register(entries ...Entry) {
+	for _, e := range entries {
+		if err := registry.Register(e); err != nil {
+			panic(err)
+		}
+	}
+}
 
 // Entries lists the registered players in registry order.
 func Entries() []Entry { return registry.Entries() }

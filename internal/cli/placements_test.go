@@ -14,6 +14,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/players/admiral"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -77,7 +78,7 @@ func TestPlacements(t *testing.T) {
 		assert.Equal(t, want[i], got.Ships[i].Counts, "ship %d", i)
 	}
 
-	cfg := players.DefaultAdmiralConfig()
+	cfg := admiral.DefaultAdmiralConfig()
 	require.NoError(t, config.Load(out, &cfg))
 	assert.Equal(t, want, cfg.Belief.EnemyPrior, "the weights hold the counts")
 	_, err = players.New("admiral", r, func(into any) error { return config.Load(out, into) })

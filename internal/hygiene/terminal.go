@@ -13,6 +13,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
+	_ "github.com/kaisen-ai/kaisen/players/admiral" // links admiral and admiral-series into the registry
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
 )

@@ -50,9 +50,23 @@ type Entry[R, F any] struct {
 	// player's defaults (nil = built-in defaults). It fails on an unreadable
 	// config, an unknown key (named in the error) or a value out of range.
 	Build func(rules R, load Loader) (F, error)
+
+	reserved bool // a place kept by Reserve for Register to fill
 }
 
-// Roster is an ordered, read-only list of entries.
+// Reserve is the entry that keeps the place of the player called name, whose
+// package (pkg, an import path) registers it (Register); until then
+// building it fails, naming pkg.
+func Reserve[R, F any](name, pkg string) Entry[R, F] {
+	return Entry[R, F]{Name: name, reserved: true, Build: func(R, Loader) (F, error) {
+		var zero F
+		return zero, fmt.Errorf("not linked: import %s", pkg)
+	}}
+}
+
+// Roster is an ordered list of entries: fixed when New makes it but for
+// the places kept by Reserve, which Register fills during package
+// initialisation (it is not safe to call concurrently with lookups).
 type Roster[R, F any] struct {
 	entries []Entry[R, F]
 	unknown error  // wrapped by Lookup for a name not listed
@@ -102,4 +116,26 @@ func (r *Roster[R, F]) New(name string, rules R, load Loader) (F, error) {
 		return zero, fmt.Errorf("%s: %s: %w", r.prefix, name, err)
 	}
 	return f, nil
+}
+
+// Register fills the place Reserve kept for e.Name with e, or appends e
+// when no place is kept. It fails on an entry with no name or no Build and
+// on a name already registered.
+func (r *Roster[R, F]) Register(e Entry[R, F]) error {
+	if e.Name == "" || e.Build == nil {
+		return fmt.Errorf("%s: register %q: an entry needs a name and a Build", r.prefix, e.Name)
+	}
+	e.reserved = false
+	for i, old := range r.entries {
+		if old.Name != e.Name {
+			continue
+		}
+		if !old.reserved {
+			return fmt.Errorf("%s: register %q: registered twice", r.prefix, e.Name)
+		}
+		r.entries[i] = e
+		return nil
+	}
+	r.entries = append(r.entries, e)
+	return nil
 }

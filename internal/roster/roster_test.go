@@ -67,3 +67,28 @@ func TestEntriesIsACopy(t *testing.T) {
 	es[0].Name = "changed"
 	require.Equal(t, "echo", r.Entries()[0].Name)
 }
+
+// TestRegister: a reserved place keeps its order and fails to build until
+// Register fills it; other names are appended; bad or repeated entries are
+// refused.
+func TestRegister(t *testing.T) {
+	r := roster.New(errUnknown, "test", []roster.Entry[int, string]{
+		roster.Reserve[int, string]("late", "example.com/late"),
+		{Name: "echo", Build: func(int, roster.Loader) (string, error) { return "echo", nil }},
+	}...)
+	_, err := r.New("late", 1, nil)
+	require.EqualError(t, err, "test: late: not linked: import example.com/late")
+
+	build := func(int, roster.Loader) (string, error) { return "late", nil }
+	require.NoError(t, r.Register(roster.Entry[int, string]{Name: "late", Summary: "filled", Build: build}))
+	require.NoError(t, r.Register(roster.Entry[int, string]{Name: "extra", Build: build}))
+	require.Equal(t, []string{"late", "echo", "extra"}, r.Names())
+	got, err := r.New("late", 1, nil)
+	require.NoError(t, err)
+	require.Equal(t, "late", got)
+
+	require.Error(t, r.Register(roster.Entry[int, string]{Name: "late", Build: build}), "registered twice")
+	require.Error(t, r.Register(roster.Entry[int, string]{Name: "echo", Build: build}), "not reserved")
+	require.Error(t, r.Register(roster.Entry[int, string]{Name: "nobuild"}))
+	require.Error(t, r.Register(roster.Entry[int, string]{Build: build}))
+}

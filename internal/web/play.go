@@ -18,6 +18,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/players"
+	_ "github.com/kaisen-ai/kaisen/players/admiral" // links admiral and admiral-series into the registry
 	"github.com/kaisen-ai/kaisen/server"
 )
 

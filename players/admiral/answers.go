@@ -1,0 +1,145 @@
+package admiral
+
+import (
+	"math"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+)
+
+// The answers a candidate action can get: the enemy pool split by answer,
+// with the worlds each answer keeps for the play-outs.
+
+// slot is one possible answer to an attack (or the single "no answer" of a
+// move) with the enemy placements that give it.
+type slot struct {
+	hit    int // enemy ship hit, or NoShip
+	near   submarine.ShipMask
+	count  int
+	occ    []uint32                      // per cell: living enemy ships on it after the answer
+	first  [submarine.MaxShips]grid.Cell // per enemy ship: its cell in the first placement seen
+	same   [submarine.MaxShips]bool      // per enemy ship: every placement agrees (pinned)
+	worlds []uint64                      // placements in visiting order (up to the quota)
+	pinned [submarine.MaxShips]grid.Cell // filled from first/same after the pass
+}
+
+// bestNext is the probability that our best attack next turn hits, under the
+// answer's belief, with our reach.
+func (p *planner) bestNext(sl *slot, reach *grid.Set) float64 {
+	inv := 1 / float64(sl.count)
+	best := 0.0
+	for c := range reach.All() {
+		best = math.Max(best, float64(sl.occ[c])*inv)
+	}
+	return math.Min(best, 1)
+}
+
+// slotFor returns the slot of answer key, creating it.
+func (p *planner) slotFor(key int, hit int, near submarine.ShipMask) *slot {
+	if s := p.keySlot[key]; s > 0 {
+		return &p.slots[s-1]
+	}
+	k := len(p.slots)
+	if k < cap(p.slots) {
+		p.slots = p.slots[:k+1]
+	} else {
+		p.slots = append(p.slots, slot{})
+	}
+	sl := &p.slots[k]
+	if need := (k + 1) * p.size; len(p.occBuf) < need {
+		p.occBuf = append(p.occBuf, make([]uint32, need-len(p.occBuf))...)
+		// Re-slice every slot: the buffer may have moved.
+		for j := range k {
+			p.slots[j].occ = p.occBuf[j*p.size : (j+1)*p.size]
+		}
+	}
+	sl.occ = p.occBuf[k*p.size : (k+1)*p.size]
+	clear(sl.occ)
+	sl.hit, sl.near, sl.count = hit, near, 0
+	sl.worlds = sl.worlds[:0]
+	for i := range sl.same {
+		sl.same[i], sl.first[i] = true, grid.None
+	}
+	p.keySlot[key] = int16(k + 1)
+	return sl
+}
+
+func (p *planner) resetSlots() {
+	p.slots = p.slots[:0]
+	clear(p.keySlot)
+}
+
+// add counts placement t into slot sl.
+func (p *planner) add(sl *slot, t uint64, skip int) {
+	first := sl.count == 0
+	sl.count++
+	for _, i := range p.pe.ships {
+		if i == skip {
+			continue
+		}
+		c := cellOf(t, i)
+		sl.occ[c]++
+		if first {
+			sl.first[i] = c
+		} else if sl.first[i] != c {
+			sl.same[i] = false
+		}
+	}
+	if len(sl.worlds) < p.a.cfg.Search.Worlds {
+		sl.worlds = append(sl.worlds, t)
+	}
+}
+
+// partitionAttack splits the enemy pool by the answer an attack on at gets.
+func (p *planner) partitionAttack(at grid.Cell) {
+	p.resetSlots()
+	b := p.a.rules.Board
+	var code [256]uint8
+	for c := range b.Around(at).All() {
+		code[c] = 1
+	}
+	code[at] = 2
+	for _, t := range p.peSeq {
+		hit, near := submarine.NoShip, submarine.ShipMask(0)
+		for _, i := range p.pe.ships {
+			switch code[cellOf(t, i)] {
+			case 2:
+				hit = i
+			case 1:
+				near = near.With(i)
+			}
+		}
+		key := (hit+1)<<p.nf | int(near)
+		sl := p.slotFor(key, hit, near)
+		skip := submarine.NoShip
+		if hit != submarine.NoShip && p.a.enemyHP[hit] <= 1 {
+			skip = hit // sunk: it leaves the belief
+		}
+		p.add(sl, t, skip)
+	}
+	p.trimWorlds()
+}
+
+// partitionNone puts the whole enemy pool in one slot (a move tells us
+// nothing about the enemy).
+func (p *planner) partitionNone() {
+	p.resetSlots()
+	sl := p.slotFor(0, submarine.NoShip, 0)
+	for _, t := range p.peSeq {
+		p.add(sl, t, submarine.NoShip)
+	}
+	p.trimWorlds()
+}
+
+// trimWorlds keeps, for every answer, a share of the worlds proportional to
+// its probability (at least one): Worlds play-outs per candidate in all.
+func (p *planner) trimWorlds() {
+	total := float64(len(p.pe.tup))
+	for k := range p.slots {
+		sl := &p.slots[k]
+		q := int(math.Ceil(float64(p.a.cfg.Search.Worlds) * float64(sl.count) / total))
+		if q < len(sl.worlds) {
+			sl.worlds = sl.worlds[:max(q, 1)]
+		}
+	}
+}

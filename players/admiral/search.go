@@ -1,0 +1,192 @@
+package admiral
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kaisen-ai/kaisen/endgame"
+	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+)
+
+// planner chooses Admiral's actions. Its buffers are reused between turns.
+type planner struct {
+	a    *Admiral
+	size int
+	nf   int // fleet size
+
+	pe, po  pool
+	pall    pool      // the whole enemy belief, when the placement prior weighs it
+	weights []float64 // its prior weights
+	oe, oo  order
+	// the pools in their visiting orders (order.visit)
+	peSeq, poSeq []uint64
+
+	// scratch
+	slots    []slot
+	keySlot  []int16
+	occBuf   []uint32
+	exp      exposure
+	expCount []uint32
+	reachCnt []uint32
+	buf      submarine.Placement
+	cands    []scored
+	reachE   []float64 // P(the enemy can attack c)
+	guard    []int8    // per cell: hp of the strongest located enemy ship that can attack it
+	margin   int8      // hp over a located enemy ship that the stall rule needs to approach it
+	kind     opponentKind
+	seen     float64 // P(our ship on its cell), in the enemy's eyes, from which it is seen
+	leakW    float64 // the leak weight against this opponent
+	// survivors: our placements still consistent after the candidate
+	// action (filled by expose).
+	survivors []uint64
+	// attackCells: the enemy's modelled next attack in each sampled world.
+	attackCells []grid.Cell
+	ro          rollState
+	ms          modelSearch // the search against the opponent model (model_search.go)
+	memo        actionsMemo // the solver's answers to this player's positions
+}
+
+func (p *planner) init(a *Admiral) {
+	p.a = a
+	p.size = a.rules.Board.Size()
+	p.nf = len(a.rules.Fleet)
+	p.keySlot = make([]int16, (p.nf+1)<<p.nf)
+	p.exp.occ = make([]float64, p.size)
+	p.exp.ship = make([]float64, p.nf*p.size)
+	p.exp.reachP = make([]float64, p.size)
+	p.expCount = make([]uint32, p.nf*p.size)
+	p.reachCnt = make([]uint32, p.size)
+	p.ro.eship = make([]float64, p.nf*p.size)
+	p.reachE = make([]float64, p.size)
+	p.guard = make([]int8, p.size)
+}
+
+// decide chooses the action of this turn.
+func (p *planner) decide() (submarine.Action, explain.Decision) {
+	a := p.a
+	start := time.Now()
+	reach := a.rules.Reach(&a.me)
+	fallback := submarine.AttackAt(reach.First())
+	p.snapshot()
+	if len(p.pe.tup) == 0 {
+		return fallback, explain.Decision{State: "lost", Reason: "no enemy placement is consistent; attacking the first reachable cell"}
+	}
+	bold := p.boldness()
+	p.kind = a.opp.kind(&a.cfg.Opponent)
+	p.margin, p.leakW = 1, a.cfg.Value.Leak
+	p.seen = a.cfg.Opponent.Seen
+	switch p.kind {
+	case kindMover:
+		p.margin = int8(a.cfg.Opponent.MoverMargin)
+	case kindEvader:
+		p.leakW *= a.cfg.Opponent.EvaderLeak
+	}
+	limit := time.Duration(a.cfg.Search.MaxMillis) * time.Millisecond
+	capped := false
+	p.generate(&reach)
+	sol, err := p.solve()
+	if err != nil {
+		a.beliefEr++ // a belief the solver refuses is inconsistent
+	}
+	if (sol.on && (sol.value.Outcome == endgame.Win || sol.value.Outcome == endgame.Loss)) ||
+		(sol.partial && sol.value.Outcome == endgame.Win) {
+		// A forced result: the fastest win, or the slowest loss.
+		dec := explain.Decision{State: "solved", Reason: "perfect information: " + sol.value.String() + " (exact solver)"}
+		dec.Candidates = []explain.Candidate{{Action: a.actionName(sol.best), Score: 0}}
+		return sol.best, dec
+	}
+	p.keepAllowed(&sol)
+	if act, dec, ok := p.exploit(&sol); ok {
+		return act, dec
+	}
+	p.enemyReach()
+	p.guards()
+	for k := range p.cands {
+		p.evaluate(&p.cands[k], bold, false)
+	}
+	byKey := func(key func(*scored) float64) func(x, y scored) int {
+		return func(x, y scored) int {
+			switch kx, ky := key(&x), key(&y); {
+			case kx > ky:
+				return -1
+			case kx < ky:
+				return 1
+			}
+			return 0
+		}
+	}
+	oneply := func(s *scored) float64 { return s.oneply }
+	key := oneply
+	slices.SortStableFunc(p.cands, byKey(oneply))
+	if a.cfg.Search.Worlds > 0 {
+		// The best candidates by the one-ply value are played out.
+		k := min(len(p.cands), a.cfg.Search.Candidates)
+		k = p.keepRetreat(k)
+		evaluated := 0
+		for i := range k {
+			if limit > 0 && i > 0 && time.Since(start) > limit {
+				capped = true
+				break
+			}
+			p.evaluate(&p.cands[i], bold, true)
+			evaluated++
+		}
+		p.cands = p.cands[:evaluated]
+		key = func(s *scored) float64 { return s.deep }
+		slices.SortStableFunc(p.cands, byKey(key))
+	}
+	best := p.cands[0]
+	dec := explain.Decision{State: p.phase(), Reason: p.reason(&best, bold, capped)}
+	if sol.on {
+		dec.Reason += "; perfect information: " + sol.value.String() + ", kept by every candidate"
+	}
+	for _, c := range p.cands[:min(6, len(p.cands))] {
+		dec.Candidates = append(dec.Candidates, explain.Candidate{Action: a.actionName(c.act), Score: math.Round(key(&c)*1000) / 1000})
+	}
+	return best.act, dec
+}
+
+func (p *planner) phase() string {
+	for _, i := range p.pe.ships {
+		if p.pinnedEnemy(i) != grid.None {
+			return "strike"
+		}
+	}
+	return "hunt"
+}
+
+// pinnedEnemy reports the cell of enemy ship i when every placement agrees.
+func (p *planner) pinnedEnemy(i int) grid.Cell {
+	t0 := p.pe.tup[0]
+	c := cellOf(t0, i)
+	for _, t := range p.pe.tup {
+		if cellOf(t, i) != c {
+			return grid.None
+		}
+	}
+	return c
+}
+
+func (p *planner) reason(s *scored, bold float64, capped bool) string {
+	var b strings.Builder
+	switch s.act.Kind {
+	case submarine.Attack:
+		fmt.Fprintf(&b, "hit %.0f%%, gain %.2f bits, leak %.2f bits", 100*s.pHit, s.ig, s.leak)
+	default:
+		fmt.Fprintf(&b, "reposition, leak %.2f bits", s.leak)
+	}
+	fmt.Fprintf(&b, "; one-ply %.3f, search %.3f; enemy belief %d placements, ours %d", s.oneply, s.deep, p.pe.full, p.po.full)
+	if bold < 1 {
+		fmt.Fprintf(&b, "; stalling: caution x%.2f", bold)
+	}
+	fmt.Fprintf(&b, "; opponent %s (%s)", p.kind, &p.a.opp)
+	if capped {
+		b.WriteString("; time cap reached")
+	}
+	return b.String()
+}

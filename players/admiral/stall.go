@@ -1,0 +1,108 @@
+package admiral
+
+import (
+	"math"
+
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+)
+
+// The stall rule: getting bolder when nothing is hit, so games end.
+
+// boldness is the factor on every cost of ours (leak, danger, hp and ships
+// lost, the lost game) after a long stretch without hits: a stalled game is
+// heading for a draw, which counts no more than a loss, so the player takes
+// more and more risk to decide it.
+func (p *planner) boldness() float64 {
+	e := p.a.cfg.Endgame
+	quiet := (p.a.actions - p.a.lastHit) / 2 // our turns without a hit
+	if quiet < e.Stall {
+		return 1
+	}
+	return math.Pow(e.Boldness, float64(quiet/e.Stall))
+}
+
+// caution is the factor on the cost of a hit taken by a ship of hp hp from
+// an enemy ship of hp guard that is located (0: no located enemy ship can
+// attack it): the stall rule's boldness only when our ship still wins the
+// exchange that follows (hp > guard: after the hit it is our turn with
+// hp-1 >= guard), never otherwise. Walking into the reach of a located ship
+// at least as strong hands it the first shot of an exchange it then wins,
+// and no stalling makes that acceptable.
+func caution(bold float64, hp, guard int8) float64 {
+	if hp > guard {
+		return bold
+	}
+	return 1
+}
+
+// guards fills p.guard: for every cell, the largest hp of the located enemy
+// ships (every placement of the pool agrees on their cell) that can attack
+// it, 0 if none.
+func (p *planner) guards() {
+	b := p.a.rules.Board
+	clear(p.guard)
+	for _, i := range p.pe.ships {
+		c := p.pinnedEnemy(i)
+		if c == grid.None {
+			continue
+		}
+		hp := p.a.enemyHP[i]
+		for d := range b.Around(c).All() {
+			p.guard[d] = max(p.guard[d], hp)
+		}
+	}
+}
+
+// threat is the probability that the best attack of our ships hits next
+// turn (with moves: after one more move of one ship) under the answer sl,
+// counting a located enemy ship only for our ships stronger than it: the
+// contact the stall rule seeks, never an approach that hands a located
+// stronger (or equal) ship the first shot.
+func (p *planner) threat(sl *slot, x *exposure, us *submarine.Fleet, hit int, withMoves bool) float64 {
+	r := p.a.rules
+	inv := 1 / float64(sl.count)
+	best := 0.0
+	for j := range p.nf {
+		if !us.Alive.Has(j) {
+			continue
+		}
+		reach := r.Board.Around(us.Pos[j])
+		// A ship the enemy cannot place (below admiralSeen) may approach
+		// unseen and take the first shot itself.
+		seen := x.ship[j*p.size+int(us.Pos[j])] >= p.seen
+		if withMoves {
+			for d := range r.MoveTargets(us, j).All() {
+				reach = reach.Union(r.Board.Around(d))
+			}
+		}
+		for _, i := range p.pe.ships {
+			c := sl.pinned[i]
+			if c == grid.None {
+				continue
+			}
+			hp := p.a.enemyHP[i]
+			if i == hit {
+				hp--
+			}
+			if seen && us.HP[j] < hp+p.margin {
+				reach.Remove(c)
+			}
+		}
+		for c := range reach.All() {
+			best = max(best, float64(sl.occ[c])*inv)
+		}
+	}
+	return min(best, 1)
+}
+
+// strongest is the largest hp among the living ships of alive.
+func strongest(hp *[submarine.MaxShips]int8, alive submarine.ShipMask) int8 {
+	var m int8
+	for i := range submarine.MaxShips {
+		if alive.Has(i) {
+			m = max(m, hp[i])
+		}
+	}
+	return m
+}
