@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 
-	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
@@ -59,15 +58,9 @@ type AbilitiesTwin struct {
 // events (those it is told at all, in order) and the same seat acts next
 // (rejection sampling, 400 proposals). ErrNoTwin: none was.
 func NewAbilitiesTwin(r *abilities.Rules, rng *rand.Rand, maxActions int) (*AbilitiesTwin, error) {
-	u, err := bsbelief.NewUniformPlacer(r.Base)
+	place, err := uniformFleets(r.Base, rng, "abilities")
 	if err != nil {
-		return nil, fmt.Errorf("hygiene: abilities placer: %w", err)
-	}
-	var place [2]battleship.Placement
-	for s := range place {
-		if place[s], err = u.Place(rng); err != nil {
-			return nil, fmt.Errorf("hygiene: abilities placement: %w", err)
-		}
+		return nil, err
 	}
 	g, err := abilities.NewGame(r, place[0], place[1], 0)
 	if err != nil {

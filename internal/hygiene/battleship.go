@@ -41,15 +41,9 @@ type BattleshipTwin struct {
 // in A (rejection sampling, 400 proposals). It returns ErrNoTwin when no
 // proposal is consistent.
 func NewBattleshipTwin(r *battleship.Rules, rng *rand.Rand, maxShots int) (*BattleshipTwin, error) {
-	u, err := bsbelief.NewUniformPlacer(r)
+	place, err := uniformFleets(r, rng, "battleship")
 	if err != nil {
-		return nil, fmt.Errorf("hygiene: battleship placer: %w", err)
-	}
-	var place [2]battleship.Placement
-	for s := range place {
-		if place[s], err = u.Place(rng); err != nil {
-			return nil, fmt.Errorf("hygiene: battleship placement: %w", err)
-		}
+		return nil, err
 	}
 	g, err := battleship.NewGame(r, place[0], place[1], 0)
 	if err != nil {
@@ -115,6 +109,22 @@ func NewBattleshipTwin(r *battleship.Rules, rng *rand.Rand, maxShots int) (*Batt
 	tw.B.Place[seat], tw.B.Place[opp] = place[seat], b
 	tw.B.Shots = tw.A.Shots
 	return tw, nil
+}
+
+// uniformFleets draws both seats' fleets uniformly from rng (errors name
+// the game).
+func uniformFleets(r *battleship.Rules, rng *rand.Rand, name string) ([2]battleship.Placement, error) {
+	var place [2]battleship.Placement
+	u, err := bsbelief.NewUniformPlacer(r)
+	if err != nil {
+		return place, fmt.Errorf("hygiene: %s placer: %w", name, err)
+	}
+	for s := range place {
+		if place[s], err = u.Place(rng); err != nil {
+			return place, fmt.Errorf("hygiene: %s placement: %w", name, err)
+		}
+	}
+	return place, nil
 }
 
 // bsConsistent replays steps' shots with placements p: true when every
