@@ -69,16 +69,8 @@ var DefaultLimits = Limits{
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
-	set := func(v *int, def int) {
-		if *v <= 0 {
-			*v = def
-		}
-	}
-	setD := func(v *time.Duration, def time.Duration) {
-		if *v <= 0 {
-			*v = def
-		}
-	}
+	set := setPositive[int]
+	setD := setPositive[time.Duration]
 	set(&l.MaxConns, d.MaxConns)
 	set(&l.MaxConnsPerAddr, d.MaxConnsPerAddr)
 	if l.Rate == 0 {
@@ -96,10 +88,15 @@ func (l Limits) withDefaults() Limits {
 	setD(&l.WriteTimeout, d.WriteTimeout)
 	setD(&l.IdleTimeout, d.IdleTimeout)
 	set(&l.MaxHeaderBytes, d.MaxHeaderBytes)
-	if l.MaxBody <= 0 {
-		l.MaxBody = d.MaxBody
-	}
+	setPositive(&l.MaxBody, d.MaxBody)
 	return l
+}
+
+// setPositive sets *v to def unless it is positive.
+func setPositive[T int | int64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // WithLimits sets the limits of the hub's server (Server, Listener).
