@@ -144,3 +144,5 @@ func writeBenchJSON(w io.Writer, rows []benchRow, cpus int, seed uint64) error {
 	}
 	return json.NewEncoder(w).Encode(out)
 }
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

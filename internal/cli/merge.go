@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/shard"
+	"github.com/kaisen-ai/kaisen/shots"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
@@ -283,9 +283,9 @@ func printMergedShots(e *env, s *shard.Shots, seed uint64, games int, elapsed ti
 	if err != nil {
 		return &UsageError{Err: fmt.Errorf("merge: %w", err)}
 	}
-	sum := summarizeShots(s.Player, shard.Expand[int](s.Shots), nil)
+	sum := shots.Summarize(s.Player, shard.Expand[int](s.Shots), nil)
 	sum.Seed = seed
-	sum.MsPerMoveP99 = math.Round(float64(s.P99NS)/float64(time.Millisecond)*1e6) / 1e6 // as summarizeShots
+	sum.MsPerMoveP99 = shots.MsRound(time.Duration(s.P99NS)) // as shots.Summarize
 	f := &shotsFlags{player: s.Player, games: games, seed: seed, json: asJSON}
 	tm := shotsTiming{moves: s.Moves, p50: time.Duration(s.P50NS), p99: time.Duration(s.P99NS), elapsed: elapsed}
 	return printShots(e, rules, f, sum, tm, densityLine(s.Player, s.Exact, s.Sampled, s.Heuristic, s.Lookahead))

@@ -6,11 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"math/rand/v2"
-	"slices"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -24,6 +20,7 @@ import (
 	"github.com/kaisen-ai/kaisen/internal/report"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/shard"
+	"github.com/kaisen-ai/kaisen/shots"
 )
 
 type shotsFlags struct {
@@ -114,180 +111,113 @@ prints the summary of the games finished so far (exit code 130).`,
 	return cmd
 }
 
-// shotsGame is one game's outcome.
-type shotsGame struct {
-	shots int
-	moves []time.Duration
-	stats bsplayers.DensityStats
-	err   error
-	done  bool
-}
-
-// timedPlayer measures the wall time of each Shoot.
-type timedPlayer struct {
-	bsplayers.Player
-	moves []time.Duration
-}
-
-func (p *timedPlayer) Shoot() grid.Cell {
-	start := time.Now()
-	c := p.Player.Shoot()
-	p.moves = append(p.moves, time.Since(start))
-	return c
-}
-
-// shotsSeeds derives game i's two random streams from the seed.
-func shotsSeeds(seed uint64, i int) (fleet, player *rand.Rand) {
-	return rand.New(rand.NewPCG(seed, uint64(2*i))), rand.New(rand.NewPCG(seed, uint64(2*i+1)))
-}
-
 func runShots(ctx context.Context, e *env, f *shotsFlags) error {
-	if f.player == "" {
-		return usageError(`required flag(s) "player" not set (players: %s)`, strings.Join(bsplayers.Names(), ", "))
-	}
-	w, h, err := parseSize(f.size)
+	run, err := shotsConfig(f)
 	if err != nil {
 		return err
 	}
-	fleet, err := battleship.ParseFleet(f.fleet)
-	if err != nil {
-		return usageError("--fleet: %w", err)
-	}
-	board, err := grid.NewBoard(w, h, nil)
-	if err != nil {
-		return usageError("--size: %w", err)
-	}
-	rules, err := battleship.NewRules(board, fleet)
-	if err != nil {
-		return usageError("shots: %w", err)
-	}
-	factory, err := bsplayers.New(f.player, rules, config.File(f.config))
-	if err != nil {
-		return usageError("--player: %w", err)
-	}
-	placer, err := newShotsPlacer(rules, f.placer)
-	if err != nil {
-		return err
-	}
-	var vsFactory bsplayers.Factory
-	if f.vs != "" {
-		if vsFactory, err = bsplayers.New(f.vs, rules, nil); err != nil {
-			return usageError("--vs: %w", err)
-		}
-	}
-	if f.series < 0 {
-		return usageError("--series %d: want 0 (no series) or more", f.series)
-	}
-
 	if f.shard.queued {
 		return f.shard.runQueued(ctx, e, "shots", f.seed, f.games, f.games, f.progress, f.json)
 	}
-	lo, hi := f.shard.span(f.games)
-	count := hi - lo
-	results := make([]shotsGame, count)
-	vsShots := make([]int, count) // with --vs: its shots in the same games
-	jobs := make(chan int)
-	finished := make(chan struct{}, count)
-	// A job is a game, or with --series the first game of a series.
-	step := 1
-	if f.series > 0 {
-		step = f.series
-	}
-	var wg sync.WaitGroup
-	for range min(workersOf(f.workers), (count+step-1)/step) {
-		wg.Go(func() {
-			for i := range jobs {
-				var gs []shotsGame
-				if f.series == 0 {
-					gs = []shotsGame{playShotsGame(ctx, rules, factory, placer, f.seed, i)}
-				} else {
-					gs = playShotsSeries(ctx, rules, factory, placer, f.seed, i, min(i+step, hi))
-				}
-				for j, g := range gs {
-					if vsFactory != nil && g.done && g.err == nil {
-						v := playShotsGame(ctx, rules, vsFactory, placer, f.seed, i+j)
-						if !v.done || v.err != nil {
-							g = shotsGame{err: v.err, done: v.done}
-							if v.err != nil {
-								g.err = fmt.Errorf("--vs %s: %w", f.vs, v.err)
-							}
-						}
-						vsShots[i-lo+j] = v.shots
-					}
-					results[i-lo+j] = g
-					finished <- struct{}{}
-				}
-			}
-		})
-	}
+	run.Lo, run.Hi = f.shard.span(f.games)
+	count := run.Hi - run.Lo
 	bar := newProgress(e, f.progress, count, "games")
-	start := time.Now()
-	go func() {
-		defer close(jobs)
-		for i := lo; i < hi; i += step {
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(finished) }()
 	done := 0
-	for range finished {
-		done++
-		if bar != nil {
-			bar.Set(done)
-		}
+	if bar != nil {
+		run.Progress = func(n int) { done = n; bar.Set(n) }
 	}
+	res, err := shots.Run(ctx, run)
 	if bar != nil {
 		bar.Done(done)
 	}
-	elapsed := time.Since(start)
-
-	var shots, vs []int
-	var moves []time.Duration
-	var stats bsplayers.DensityStats
-	for i, g := range results {
-		if !g.done {
-			continue
-		}
-		if g.err != nil {
-			return fmt.Errorf("shots: game %d (seed %d): %w", lo+i, f.seed, g.err)
-		}
-		shots = append(shots, g.shots)
-		vs = append(vs, vsShots[i])
-		moves = append(moves, g.moves...)
-		stats = stats.Add(g.stats)
+	if err != nil {
+		return shotsError(f, err)
 	}
-	e.log.Debug("shots finished", "games", len(shots), "elapsed", elapsed)
-	tm := shotsTiming{moves: int64(len(moves)), p50: percentile(moves, 0.50), p99: percentile(moves, 0.99), elapsed: elapsed}
+	e.log.Debug("shots finished", "games", len(res.Shots), "elapsed", res.Elapsed)
+	tm := shotsTiming{moves: int64(len(res.Moves)), p50: shots.Percentile(res.Moves, 0.50), p99: shots.Percentile(res.Moves, 0.99), elapsed: res.Elapsed}
+	stats := res.Stats
 	if f.shard.on {
-		if len(shots) < count {
-			return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("shots: shard interrupted after %d of %d games; no file written", len(shots), count)}
+		if len(res.Shots) < count {
+			return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("shots: shard interrupted after %d of %d games; no file written", len(res.Shots), count)}
 		}
-		return f.shard.write(e, "shots", f.seed, f.games, workersOf(f.workers), elapsed, shard.Shots{
-			Player: f.player, Width: w, Height: h, Fleet: battleship.FormatFleet(rules.Fleet), Shots: shard.HistOf(shots),
-			Exact: stats.Exact, Sampled: stats.Sampled, Heuristic: stats.Heuristic, Lookahead: stats.Lookahead,
+		return f.shard.write(e, "shots", f.seed, f.games, workersOf(f.workers), res.Elapsed, shard.Shots{
+			Player: f.player, Width: run.Rules.Board.Width(), Height: run.Rules.Board.Height(), Fleet: battleship.FormatFleet(run.Rules.Fleet),
+			Shots: shard.HistOf(res.Shots), Exact: stats.Exact, Sampled: stats.Sampled, Heuristic: stats.Heuristic, Lookahead: stats.Lookahead,
 			Moves: tm.moves, P50NS: int64(tm.p50), P99NS: int64(tm.p99)})
 	}
-	sum := summarizeShots(f.player, shots, moves)
+	sum := shots.Summarize(f.player, res.Shots, res.Moves)
 	sum.Seed = f.seed
-	if vsFactory != nil {
-		sum.pair(f.vs, shots, vs)
+	if run.Vs != nil {
+		sum.Pair(f.vs, res.Shots, res.Vs)
 	}
 	if f.html != "" {
-		if err := writeReport(f.html, shotsPage(rules, f, sum, shots)); err != nil {
+		if err := writeReport(f.html, shotsPage(run.Rules, f, sum, res.Shots)); err != nil {
 			return err
 		}
 	}
-	if err := printShots(e, rules, f, sum, tm, densityLine(f.player, stats.Exact, stats.Sampled, stats.Heuristic, stats.Lookahead)); err != nil {
+	if err := printShots(e, run.Rules, f, sum, tm, densityLine(f.player, stats.Exact, stats.Sampled, stats.Heuristic, stats.Lookahead)); err != nil {
 		return err
 	}
-	if len(shots) < f.games {
-		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("shots: interrupted after %d of %d games", len(shots), f.games)}
+	if len(res.Shots) < f.games {
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("shots: interrupted after %d of %d games", len(res.Shots), f.games)}
 	}
 	return nil
+}
+
+// shotsConfig checks the flags of f and makes the run they ask for (its
+// games not set).
+func shotsConfig(f *shotsFlags) (shots.Config, error) {
+	if f.player == "" {
+		return shots.Config{}, usageError(`required flag(s) "player" not set (players: %s)`, strings.Join(bsplayers.Names(), ", "))
+	}
+	w, h, err := parseSize(f.size)
+	if err != nil {
+		return shots.Config{}, err
+	}
+	fleet, err := battleship.ParseFleet(f.fleet)
+	if err != nil {
+		return shots.Config{}, usageError("--fleet: %w", err)
+	}
+	board, err := grid.NewBoard(w, h, nil)
+	if err != nil {
+		return shots.Config{}, usageError("--size: %w", err)
+	}
+	rules, err := battleship.NewRules(board, fleet)
+	if err != nil {
+		return shots.Config{}, usageError("shots: %w", err)
+	}
+	run := shots.Config{Rules: rules, Series: f.series, Seed: f.seed, Workers: workersOf(f.workers)}
+	if run.Player, err = bsplayers.New(f.player, rules, config.File(f.config)); err != nil {
+		return shots.Config{}, usageError("--player: %w", err)
+	}
+	if run.Placer, err = newShotsPlacer(rules, f.placer); err != nil {
+		return shots.Config{}, err
+	}
+	if f.vs != "" {
+		if run.Vs, err = bsplayers.New(f.vs, rules, nil); err != nil {
+			return shots.Config{}, usageError("--vs: %w", err)
+		}
+	}
+	if f.series < 0 {
+		return shots.Config{}, usageError("--series %d: want 0 (no series) or more", f.series)
+	}
+	return run, nil
+}
+
+// shotsError words a failed game in the flags' terms.
+func shotsError(f *shotsFlags, err error) error {
+	var ge *shots.GameError
+	if !errors.As(err, &ge) {
+		return fmt.Errorf("shots: %w", err)
+	}
+	inner := ge.Err
+	switch {
+	case errors.Is(inner, shots.ErrNotLearner):
+		inner = fmt.Errorf("--series: %w", inner)
+	case ge.Vs:
+		inner = fmt.Errorf("--vs %s: %w", f.vs, inner)
+	}
+	return fmt.Errorf("shots: game %d (seed %d): %w", ge.Game, f.seed, inner)
 }
 
 // shotsTiming are the timing fields of the shots table: shots timed,
@@ -312,7 +242,7 @@ func densityLine(player string, exact, sampled, heuristic, lookahead int) string
 
 // printShots prints the summary as a table or, with --json, a JSON line
 // (density, when not "", goes after the table or on stderr).
-func printShots(e *env, rules *battleship.Rules, f *shotsFlags, sum shotsSummary, tm shotsTiming, density string) error {
+func printShots(e *env, rules *battleship.Rules, f *shotsFlags, sum shots.Summary, tm shotsTiming, density string) error {
 	if density != "" {
 		if f.json {
 			fmt.Fprintln(e.stderr, density)
@@ -326,12 +256,9 @@ func printShots(e *env, rules *battleship.Rules, f *shotsFlags, sum shotsSummary
 	return writeShotsTable(e.stdout, rules, f, sum, tm)
 }
 
-// shotsPlacer draws a fleet layout.
-type shotsPlacer func(rng *rand.Rand) (battleship.Placement, error)
-
 // newShotsPlacer returns the placer of --placer: a placement style
 // (bsbelief.NewStylePlacer).
-func newShotsPlacer(rules *battleship.Rules, name string) (shotsPlacer, error) {
+func newShotsPlacer(rules *battleship.Rules, name string) (shots.Placer, error) {
 	p, err := bsbelief.NewStylePlacer(rules, name)
 	if errors.Is(err, bsbelief.ErrUnknownStyle) {
 		return nil, usageError("--placer %q: want one of %s", name, strings.Join(bsbelief.Styles, ", "))
@@ -340,174 +267,6 @@ func newShotsPlacer(rules *battleship.Rules, name string) (shotsPlacer, error) {
 		return nil, fmt.Errorf("shots: %w", err)
 	}
 	return p.Place, nil
-}
-
-// statser is a player that counts its moves by method (the counting AIs).
-type statser interface{ Stats() bsplayers.DensityStats }
-
-// playShotsSeries plays games lo..hi-1 as one series: one player, made
-// from game lo's random stream, starts each game i with game i's stream
-// and learns each layout after its game (bsplayers.Learner; a player that
-// does not learn is an error).
-func playShotsSeries(ctx context.Context, rules *battleship.Rules, factory bsplayers.Factory, placer shotsPlacer, seed uint64, lo, hi int) (gs []shotsGame) {
-	gs = make([]shotsGame, hi-lo)
-	defer func() {
-		if r := recover(); r != nil {
-			gs[0] = shotsGame{err: fmt.Errorf("player panicked: %v", r), done: true}
-		}
-	}()
-	_, first := shotsSeeds(seed, lo)
-	l, ok := factory(first).(bsplayers.Learner)
-	if !ok {
-		gs[0] = shotsGame{err: errors.New("--series: the player does not learn between games (adaptive does)"), done: true}
-		return gs
-	}
-	for i := lo; i < hi; i++ {
-		fleetRNG, playerRNG := shotsSeeds(seed, i)
-		layout, err := placer(fleetRNG)
-		if err != nil {
-			gs[i-lo] = shotsGame{err: err, done: true}
-			return gs
-		}
-		l.NewGame(playerRNG)
-		p := &timedPlayer{Player: l}
-		n, err := bsplayers.Solo(ctx, rules, p, layout)
-		if ctx.Err() != nil {
-			return gs // interrupted: the rest is not counted
-		}
-		gs[i-lo] = shotsGame{shots: n, moves: p.moves, err: err, done: true}
-		if s, ok := l.(statser); ok {
-			gs[i-lo].stats = s.Stats()
-		}
-		if err != nil {
-			return gs
-		}
-		l.Learn(layout)
-	}
-	return gs
-}
-
-// playShotsGame plays game i; a panicking player is reported as an error.
-func playShotsGame(ctx context.Context, rules *battleship.Rules, factory bsplayers.Factory, placer shotsPlacer, seed uint64, i int) (g shotsGame) {
-	defer func() {
-		if r := recover(); r != nil {
-			g = shotsGame{err: fmt.Errorf("player panicked: %v", r), done: true}
-		}
-	}()
-	fleetRNG, playerRNG := shotsSeeds(seed, i)
-	layout, err := placer(fleetRNG)
-	if err != nil {
-		return shotsGame{err: err, done: true}
-	}
-	p := &timedPlayer{Player: factory(playerRNG)}
-	n, err := bsplayers.Solo(ctx, rules, p, layout)
-	if ctx.Err() != nil {
-		return shotsGame{} // interrupted: not counted
-	}
-	g = shotsGame{shots: n, moves: p.moves, err: err, done: true}
-	if d, ok := p.Player.(statser); ok {
-		g.stats = d.Stats()
-	}
-	return g
-}
-
-// shotsSummary is the --json line; its keys are part of the command's
-// interface.
-type shotsSummary struct {
-	Player       string  `json:"player"`
-	Games        int     `json:"games"`
-	Mean         float64 `json:"mean"`
-	Median       float64 `json:"median"`
-	SD           float64 `json:"sd"`
-	P90          int     `json:"p90"`
-	Max          int     `json:"max"`
-	MsPerMoveP99 float64 `json:"ms_per_move_p99"`
-	Seed         uint64  `json:"seed"`
-	// With --vs: the other AI, its mean over the same games, and the mean
-	// of the paired differences (player − vs) with the half-width of its
-	// 95% interval (1.96 sample sd / sqrt(games)).
-	Vs       string   `json:"vs,omitempty"`
-	VsMean   *float64 `json:"vs_mean,omitempty"`
-	DiffMean *float64 `json:"diff_mean,omitempty"`
-	DiffCI95 *float64 `json:"diff_ci95,omitempty"`
-}
-
-// pair sets the --vs fields from the paired shot counts.
-func (s *shotsSummary) pair(name string, shots, vs []int) {
-	s.Vs = name
-	n := float64(len(shots))
-	if n == 0 {
-		return
-	}
-	var sv, sd, sdd float64
-	for i := range shots {
-		d := float64(shots[i] - vs[i])
-		sv += float64(vs[i])
-		sd += d
-		sdd += d * d
-	}
-	mean := sd / n
-	ci := 0.0
-	if n > 1 {
-		ci = 1.96 * math.Sqrt(max(0, sdd-n*mean*mean)/(n-1)) / math.Sqrt(n)
-	}
-	vm, dm, dc := round3(sv/n), round3(mean), round3(ci)
-	s.VsMean, s.DiffMean, s.DiffCI95 = &vm, &dm, &dc
-}
-
-// summarizeShots computes the statistics: sd is the sample standard
-// deviation, p90 the nearest-rank 90th percentile, the median the middle
-// value (the mean of the two middle ones for an even count).
-func summarizeShots(player string, shots []int, moves []time.Duration) shotsSummary {
-	s := shotsSummary{Player: player, Games: len(shots)}
-	if len(shots) == 0 {
-		return s
-	}
-	sorted := slices.Clone(shots)
-	slices.Sort(sorted)
-	sum := 0.0
-	for _, x := range sorted {
-		sum += float64(x)
-	}
-	s.Mean = round3(sum / float64(len(sorted)))
-	if len(sorted) > 1 {
-		ss := 0.0
-		for _, x := range sorted {
-			d := float64(x) - sum/float64(len(sorted))
-			ss += d * d
-		}
-		s.SD = round3(math.Sqrt(ss / float64(len(sorted)-1)))
-	}
-	mid := len(sorted) / 2
-	if len(sorted)%2 == 1 {
-		s.Median = float64(sorted[mid])
-	} else {
-		s.Median = float64(sorted[mid-1]+sorted[mid]) / 2
-	}
-	s.P90 = nearestRank(sorted, 0.90)
-	s.Max = sorted[len(sorted)-1]
-	s.MsPerMoveP99 = math.Round(percentileMS(moves, 0.99)*1e6) / 1e6 // ns precision
-	return s
-}
-
-func nearestRank[T int | time.Duration](sorted []T, p float64) T {
-	k := int(math.Ceil(p*float64(len(sorted)))) - 1
-	return sorted[max(0, min(k, len(sorted)-1))]
-}
-
-// percentile is the nearest-rank percentile of the move times.
-func percentile(moves []time.Duration, p float64) time.Duration {
-	if len(moves) == 0 {
-		return 0
-	}
-	sorted := slices.Clone(moves)
-	slices.Sort(sorted)
-	return nearestRank(sorted, p)
-}
-
-// percentileMS is percentile in milliseconds.
-func percentileMS(moves []time.Duration, p float64) float64 {
-	return float64(percentile(moves, p)) / float64(time.Millisecond)
 }
 
 // roundDuration keeps three significant digits.
@@ -520,9 +279,7 @@ func roundDuration(d time.Duration) time.Duration {
 	return d.Round(time.Second)
 }
 
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
-
-func writeShotsTable(w io.Writer, rules *battleship.Rules, f *shotsFlags, s shotsSummary, tm shotsTiming) error {
+func writeShotsTable(w io.Writer, rules *battleship.Rules, f *shotsFlags, s shots.Summary, tm shotsTiming) error {
 	fmt.Fprintf(w, "%s alone against %d %s (%dx%d, fleet %s), seed %d\n",
 		f.player, s.Games, fleetsPhrase(f), rules.Board.Width(), rules.Board.Height(), battleship.FormatFleet(rules.Fleet), f.seed)
 	if s.Games < f.games {
@@ -557,7 +314,7 @@ func fleetsPhrase(f *shotsFlags) string {
 }
 
 // shotsPage is the --html report: the histogram of shots per game.
-func shotsPage(rules *battleship.Rules, f *shotsFlags, s shotsSummary, shots []int) report.Page {
+func shotsPage(rules *battleship.Rules, f *shotsFlags, s shots.Summary, counts []int) report.Page {
 	return report.Page{
 		Title: fmt.Sprintf("Shots per game: %s", f.player),
 		Lines: []string{
@@ -567,7 +324,7 @@ func shotsPage(rules *battleship.Rules, f *shotsFlags, s shotsSummary, shots []i
 		},
 		Sections: []report.Section{{
 			Heading: "Histogram",
-			Body:    report.Histogram(shots, "shots to sink the whole fleet"),
+			Body:    report.Histogram(counts, "shots to sink the whole fleet"),
 			Notes:   []string{"Games by the number of shots the AI needed; the dashed line is the mean. Hover a bar for its count."},
 		}},
 	}
