@@ -11,6 +11,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
+	"github.com/kaisen-ai/kaisen/shard"
 )
 
 // ErrNotLearner is the error of a game of a series whose player does not
@@ -282,4 +283,16 @@ func playGame(ctx context.Context, rules *battleship.Rules, factory bsplayers.Fa
 		g.stats = d.Stats()
 	}
 	return g
+}
+
+// Shard is r as the result of a shard file (package shard), whose parts
+// kaisen merge adds up exactly: the shot counts as a histogram, the move
+// counts, and the decision times' median and 99th percentile.
+func (r *Result) Shard(player string, rules *battleship.Rules) shard.Shots {
+	return shard.Shots{
+		Player: player, Width: rules.Board.Width(), Height: rules.Board.Height(), Fleet: battleship.FormatFleet(rules.Fleet),
+		Shots: shard.HistOf(r.Shots), Exact: r.Stats.Exact, Sampled: r.Stats.Sampled, Heuristic: r.Stats.Heuristic,
+		Lookahead: r.Stats.Lookahead, Moves: int64(len(r.Moves)),
+		P50NS: int64(Percentile(r.Moves, 0.50)), P99NS: int64(Percentile(r.Moves, 0.99)),
+	}
 }

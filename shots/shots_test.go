@@ -13,6 +13,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
+	"github.com/kaisen-ai/kaisen/shard"
 	"github.com/kaisen-ai/kaisen/shots"
 )
 
@@ -219,4 +220,19 @@ func TestPercentile(t *testing.T) {
 		require.Equal(t, tt.want, shots.Percentile(moves, tt.p), "p %v", tt.p)
 	}
 	require.Zero(t, shots.Percentile(nil, 0.5))
+}
+
+func TestResultShard(t *testing.T) {
+	c := config(t, "density", 6)
+	res, err := shots.Run(context.Background(), c)
+	require.NoError(t, err)
+	got := res.Shard("density", c.Rules)
+	require.Equal(t, "density", got.Player)
+	require.Equal(t, [3]any{6, 6, "3,2,1,1"}, [3]any{got.Width, got.Height, got.Fleet})
+	require.Equal(t, shard.HistOf(res.Shots), got.Shots)
+	require.Equal(t, int64(len(res.Moves)), got.Moves)
+	require.Equal(t, res.Stats.Exact, got.Exact)
+	require.Equal(t, res.Stats.Lookahead, got.Lookahead)
+	require.Equal(t, int64(shots.Percentile(res.Moves, 0.99)), got.P99NS)
+	require.LessOrEqual(t, got.P50NS, got.P99NS)
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/report"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
-	"github.com/kaisen-ai/kaisen/shard"
 	"github.com/kaisen-ai/kaisen/shots"
 )
 
@@ -134,17 +133,14 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 		return shotsError(f, err)
 	}
 	e.log.Debug("shots finished", "games", len(res.Shots), "elapsed", res.Elapsed)
-	tm := shotsTiming{moves: int64(len(res.Moves)), p50: shots.Percentile(res.Moves, 0.50), p99: shots.Percentile(res.Moves, 0.99), elapsed: res.Elapsed}
-	stats := res.Stats
 	if f.shard.on {
 		if len(res.Shots) < count {
 			return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("shots: shard interrupted after %d of %d games; no file written", len(res.Shots), count)}
 		}
-		return f.shard.write(e, "shots", f.seed, f.games, workersOf(f.workers), res.Elapsed, shard.Shots{
-			Player: f.player, Width: run.Rules.Board.Width(), Height: run.Rules.Board.Height(), Fleet: battleship.FormatFleet(run.Rules.Fleet),
-			Shots: shard.HistOf(res.Shots), Exact: stats.Exact, Sampled: stats.Sampled, Heuristic: stats.Heuristic, Lookahead: stats.Lookahead,
-			Moves: tm.moves, P50NS: int64(tm.p50), P99NS: int64(tm.p99)})
+		return f.shard.write(e, "shots", f.seed, f.games, workersOf(f.workers), res.Elapsed, res.Shard(f.player, run.Rules))
 	}
+	tm := shotsTiming{moves: int64(len(res.Moves)), p50: shots.Percentile(res.Moves, 0.50), p99: shots.Percentile(res.Moves, 0.99), elapsed: res.Elapsed}
+	stats := res.Stats
 	sum := shots.Summarize(f.player, res.Shots, res.Moves)
 	sum.Seed = f.seed
 	if run.Vs != nil {
