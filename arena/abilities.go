@@ -2,7 +2,10 @@ package arena
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
+
+	"github.com/kaisen-ai/kaisen/explain"
 
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
@@ -72,76 +75,26 @@ func (a *Abilities) Players() (p1, p2 string) { return a.P1.Name, a.P2.Name }
 
 // NewTable implements Family.
 func (a *Abilities) NewTable(log *slog.Logger) Table {
-	t := &abTable{fam: a}
-	t.init(log)
-	return t
+	return newGameTable(tableSpec[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
+		rules: a.Rules,
+		names: [2]string{a.P1.Name, a.P2.Name},
+		f:     [2]game.Factory[battleship.Placement, abilities.Action, abilities.Told]{abplayers.Adapt(a.P1.Factory), abplayers.Adapt(a.P2.Factory)},
+		first: func(d Deal) int {
+			if a.AlternateFirst && d.Index/2%2 == 1 {
+				return 1
+			}
+			return 0
+		},
+		record: func(w io.Writer, h recordHeader) recorder[battleship.Placement, abilities.Action, abilities.Step] {
+			return abRecord{fleetRecord{replay.NewAbilitiesWriter(w, a.Rules, replay.AbilitiesHeader{Seed: h.Seed, Match: h.Match, Players: h.Players, First: h.First})}}
+		},
+	}, log)
 }
 
-type abTable struct {
-	seatRands
-	fam *Abilities
-}
+// abRecord writes an abilities replay (replay.AbilitiesWriter) on the
+// contract.
+type abRecord struct{ fleetRecord }
 
-// Play implements Table.
-func (t *abTable) Play(d Deal) (GameResult, error) {
-	rules := t.fam.Rules
-	f, seats := seatPlayers(d, t.fam.P1.Name, t.fam.P2.Name, t.fam.P1.Factory, t.fam.P2.Factory)
-	first := 0
-	if t.fam.AlternateFirst && d.Index/2%2 == 1 {
-		first = 1
-	}
-	var (
-		rec *replay.AbilitiesWriter
-		rr  fleetRecorder // nil when there is no replay
-	)
-	if d.Replay != nil {
-		rec = replay.NewAbilitiesWriter(d.Replay, rules, replay.AbilitiesHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats, First: first})
-		rr = rec
-	}
-	res := GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: -1}
-	var ff forfeits
-	p, pl := placeFleets(&t.seatRands, d.Seed, func(s int) abplayers.Player { return f[s](t.rng[s], s) }, rules.Base.ValidatePlacement, rr, &ff)
-	if ff.any() {
-		res.Winner = ff.walkover()
-		return finishFleetGame(&res, &ff, rr)
-	}
-	g, err := abilities.NewGame(rules, pl[0], pl[1], first)
-	if err != nil { // placements were validated above
-		panic(fmt.Sprintf("arena: abilities: start game: %v", err))
-	}
-	for n := 1; g.Status() == game.Running; n++ {
-		s := g.ToAct()
-		var a abilities.Action
-		if msg := t.guard(s, func() { a = p[s].Act(g.Pending()) }); msg != "" {
-			ff.set(s, replay.ForfeitPanic, "panic: "+msg)
-			res.Winner = 1 - s
-			break
-		}
-		st, err := g.Apply(a)
-		if rec != nil {
-			rec.Action(n, s, a, err != nil)
-		}
-		res.Actions++
-		if err != nil {
-			ff.set(s, replay.ForfeitIllegal, err.Error())
-			res.Winner = 1 - s
-			break
-		}
-		for v := range 2 {
-			if st.Views[v].Silent {
-				continue
-			}
-			if msg := t.guard(v, func() { p[v].Observe(st.Views[v]) }); msg != "" && g.Status() == game.Running {
-				ff.set(v, replay.ForfeitPanic, "panic: "+msg)
-				res.Winner = 1 - v
-				break
-			}
-		}
-		if ff.any() {
-			break
-		}
-		res.Winner = g.Winner()
-	}
-	res.Shots = [2]int{g.Shots(0), g.Shots(1)}
-	return finishFleetGame(&res, &ff, rr)
+func (r abRecord) Action(n, seat int, a abilities.Action, _ *abilities.Step, err error, _ *explain.Decision) {
+	r.w.(*replay.AbilitiesWriter).Action(n, seat, a, err != nil)
 }

@@ -165,7 +165,7 @@ func (a *AuditSummary) finish(p1, p2 string) {
 
 // auditGame audits one finished game of the table (the actions it
 // recorded), unless a seat forfeited (the game did not end by the rules).
-func (t *table) auditGame(res *GameResult, pl [2]submarine.Placement) error {
+func (t *subAudit) auditGame(res *GameResult) error {
 	if res.Forfeit[0] || res.Forfeit[1] {
 		return nil
 	}
@@ -176,7 +176,7 @@ func (t *table) auditGame(res *GameResult, pl [2]submarine.Placement) error {
 		}
 		t.auditor = a
 	}
-	rep, err := t.auditor.Game(pl, 0, t.moves)
+	rep, err := t.auditor.Game(t.placed, 0, t.moves)
 	if err != nil {
 		return fmt.Errorf("arena: game %d: %w", res.Index, err)
 	}

@@ -1,7 +1,7 @@
 package arena
 
 import (
-	"fmt"
+	"io"
 	"log/slog"
 
 	"github.com/kaisen-ai/kaisen/explain"
@@ -63,9 +63,14 @@ func (b *Battleship) Players() (p1, p2 string) { return b.P1.Name, b.P2.Name }
 
 // NewTable implements Family.
 func (b *Battleship) NewTable(log *slog.Logger) Table {
-	t := &bsTable{fam: b}
-	t.init(log)
-	return t
+	return newGameTable(tableSpec[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
+		rules: b.Rules,
+		names: [2]string{b.P1.Name, b.P2.Name},
+		f:     [2]game.Factory[battleship.Placement, grid.Cell, battleship.Event]{bsplayers.Adapt(b.P1.Factory), bsplayers.Adapt(b.P2.Factory)},
+		record: func(w io.Writer, h recordHeader) recorder[battleship.Placement, grid.Cell, battleship.Step] {
+			return bsRecord{fleetRecord{replay.NewBattleshipWriter(w, b.Rules, replay.BattleshipHeader{Seed: h.Seed, Match: h.Match, Players: h.Players})}}
+		},
+	}, log)
 }
 
 // Validate checks that the family can play.
@@ -73,83 +78,12 @@ func (b *Battleship) Validate() error {
 	return validateFamily(b.Game(), b.Rules, b.P1.Factory != nil && b.P2.Factory != nil)
 }
 
-// bsTable plays Battleship games one after another for one worker.
-type bsTable struct {
-	seatRands
-	fam  *Battleship
-	keep keeper
-}
+// bsRecord writes a Battleship replay (replay.BattleshipWriter) on the
+// contract.
+type bsRecord struct{ fleetRecord }
 
-// Play implements Table.
-func (t *bsTable) Play(d Deal) (GameResult, error) {
-	rules := t.fam.Rules
-	f, seats := seatPlayers(d, t.fam.P1.Name, t.fam.P2.Name,
-		keep(&t.keep, d, 0, t.fam.P1.Factory), keep(&t.keep, d, 1, t.fam.P2.Factory))
-	var (
-		rec *replay.BattleshipWriter
-		rr  fleetRecorder // nil when there is no replay
-	)
-	if d.Replay != nil {
-		rec = replay.NewBattleshipWriter(d.Replay, rules, replay.BattleshipHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats})
-		rr = rec
-	}
-	res := GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: -1}
-	var ff forfeits
-	p, pl := placeFleets(&t.seatRands, d.Seed, func(s int) bsplayers.Player { return f[s](t.rng[s]) }, rules.ValidatePlacement, rr, &ff)
-	if ff.any() {
-		// The game never starts: a seat that could not place loses; both: draw.
-		res.Winner = ff.walkover()
-		t.keep.end(&t.seatRands, d, &res)
-		return finishFleetGame(&res, &ff, rr)
-	}
-	g, err := battleship.NewGame(rules, pl[0], pl[1], 0)
-	if err != nil { // placements were validated above
-		panic(fmt.Sprintf("arena: battleship: start game: %v", err))
-	}
-	ex := explainers(&p, d.Explain && rec != nil)
-	for n := 1; g.Status() == game.Running; n++ {
-		s := g.ToAct()
-		var c grid.Cell
-		if msg := t.guard(s, func() { c = p[s].Shoot() }); msg != "" {
-			g.Forfeit(s)
-			ff.set(s, replay.ForfeitPanic, "panic: "+msg)
-			break
-		}
-		var dec *explain.Decision
-		if ex[s] != nil {
-			if msg := t.guard(s, func() { v := explain.Full(ex[s]); dec = &v }); msg != "" {
-				g.Forfeit(s)
-				ff.set(s, replay.ForfeitPanic, "panic: "+msg)
-				break
-			}
-		}
-		st, err := g.Apply(c)
-		if err != nil {
-			ff.set(s, replay.ForfeitIllegal, err.Error())
-		}
-		if rec != nil {
-			rec.Shot(n, &st, err, dec)
-		}
-		for _, o := range [2]struct {
-			seat int
-			ev   battleship.Event
-		}{{s, st.Shooter}, {1 - s, st.Defender}} {
-			if msg := t.guard(o.seat, func() { p[o.seat].Observe(o.ev) }); msg != "" {
-				if g.Status() == game.Running {
-					g.Forfeit(o.seat)
-					ff.set(o.seat, replay.ForfeitPanic, "panic: "+msg)
-				} else {
-					t.log.Warn("player panicked after the game ended; the result stands", "seat", o.seat, "panic", msg)
-				}
-				break
-			}
-		}
-	}
-	res.Winner = g.Winner()
-	res.Shots = [2]int{g.Shots(0), g.Shots(1)}
-	res.Actions = res.Shots[0] + res.Shots[1]
-	t.keep.end(&t.seatRands, d, &res)
-	return finishFleetGame(&res, &ff, rr)
+func (r bsRecord) Action(n, _ int, _ grid.Cell, st *battleship.Step, err error, d *explain.Decision) {
+	r.w.(*replay.BattleshipWriter).Shot(n, st, err, d)
 }
 
 // BattleshipReplayRules is the "rules" object of a Battleship replay header.

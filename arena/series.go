@@ -3,29 +3,19 @@ package arena
 import (
 	"math/rand/v2"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/replay"
 	"github.com/kaisen-ai/kaisen/series"
 )
 
 // Learner is a player that learns across the games of a series
-// (Match.Series): instead of a fresh player from its factory for every game,
-// the host keeps the player made for the first game of the series and,
-// before each later game, calls NewGame with that game's random stream (the
-// stream a fresh player would have drawn from); after every game of the
-// series, the last included, it calls EndGame. What the player knows of the
-// position must be cleared by NewGame, what it has learnt kept. A player of
-// any game family (players.Player, bsplayers.Player, ...) is one by
-// implementing both methods; a player that does not plays every game fresh,
-// as outside a series.
+// (Match.Series): the game contract's game.Learner. A player of any game
+// is one by implementing both methods (through an adapter too: game.As); a
+// player that does not plays every game fresh, as outside a series.
 //
-// Both games hide the opponent's fleet to the end, so EndGame carries the
+// Every game hides the opponent's fleet to the end, so EndGame carries the
 // outcome only: what a learner learns of the opponent is what it observed.
-type Learner interface {
-	// NewGame starts the next game of the series, drawing from rng.
-	NewGame(rng *rand.Rand)
-	// EndGame tells the player how the game it just played ended.
-	EndGame(end series.End)
-}
+type Learner = game.Learner
 
 // seriesOf is the place of game index in its series when the match plays
 // series of size games (size 0: none, nil).
@@ -50,7 +40,7 @@ type keeper struct {
 // in a later game it is the kept Learner, started with NewGame on the
 // stream it is given (f again while none is kept: the first game's player
 // was no Learner, or panicked before it was made).
-func keep[P any, F ~func(*rand.Rand) P](k *keeper, d Deal, role int, f F) F {
+func keep[P, A, O any](k *keeper, d Deal, role int, f game.Factory[P, A, O]) game.Factory[P, A, O] {
 	k.seat[role] = d.P1Seat
 	if role == 1 {
 		k.seat[role] = 1 - d.P1Seat
@@ -61,13 +51,14 @@ func keep[P any, F ~func(*rand.Rand) P](k *keeper, d Deal, role int, f F) F {
 	if d.Series == nil {
 		return f
 	}
-	return func(rng *rand.Rand) P {
-		if p, ok := k.kept[role].(P); ok {
-			k.kept[role].(Learner).NewGame(rng)
+	return func(rng *rand.Rand, seat int) game.Player[P, A, O] {
+		if p, ok := k.kept[role].(game.Player[P, A, O]); ok {
+			l, _ := game.As[Learner](p)
+			l.NewGame(rng)
 			return p
 		}
-		p := f(rng)
-		if _, ok := any(p).(Learner); ok {
+		p := f(rng, seat)
+		if _, ok := game.As[Learner](p); ok {
 			k.kept[role] = p
 		}
 		return p
@@ -82,7 +73,7 @@ func (k *keeper) end(t *seatRands, d Deal, res *GameResult) {
 		return
 	}
 	for role, p := range k.kept {
-		l, ok := p.(Learner)
+		l, ok := game.As[Learner](p)
 		if !ok {
 			continue
 		}

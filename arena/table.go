@@ -3,15 +3,159 @@ package arena
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
+	"runtime/debug"
 
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// What the families' tables share: the players' random streams, who sits
-// where, and how forfeits become the GameResult and the replay's forfeits.
+// One table for every game: gameTable plays a family's deals on the game
+// contract (game.Table), seats P1 and P2 for the deal, keeps the Learners of
+// a series, records the replay and turns the contract's result into a
+// GameResult. A family supplies its rules, factories and replay writer
+// (tableSpec); nothing else differs between games.
+
+// recorder is a replay writer on the contract.
+type recorder[P, A, S any] interface {
+	game.Recorder[P, A, S]
+	Flush() error
+}
+
+// recordHeader is what every replay header of a deal says.
+type recordHeader struct {
+	Seed    uint64
+	Match   *replay.MatchRef
+	Players [2]replay.SeatInfo
+	First   int
+}
+
+// tableSpec is what a family gives the one table.
+type tableSpec[G game.State[A, S], P, A, S, O any] struct {
+	rules game.Rules[G, P, A, S, O]
+	names [2]string                 // P1's and P2's
+	f     [2]game.Factory[P, A, O] // P1's and P2's
+	// first is the seat that acts first in deal d (nil: seat 0).
+	first func(d Deal) int
+	// record starts the replay of a deal on w.
+	record func(w io.Writer, h recordHeader) recorder[P, A, S]
+	// after, when set, runs once a deal is played, with its recorder's
+	// view of the game (the submarine audit); its error is Play's.
+	after func(d Deal, res *GameResult) error
+	// tap, when set, returns a recorder that also sees every deal (the
+	// submarine audit), nil for a deal it does not want.
+	tap func(d Deal) game.Recorder[P, A, S]
+}
+
+// gameTable is the Table of every family.
+type gameTable[G game.State[A, S], P, A, S, O any] struct {
+	seatRands
+	spec tableSpec[G, P, A, S, O]
+	t    *game.Table[G, P, A, S, O]
+	keep keeper
+}
+
+func newGameTable[G game.State[A, S], P, A, S, O any](spec tableSpec[G, P, A, S, O], log *slog.Logger) *gameTable[G, P, A, S, O] {
+	t := &gameTable[G, P, A, S, O]{spec: spec}
+	t.init(log)
+	t.t = game.NewTable(spec.rules, t.log)
+	return t
+}
+
+// Play implements Table.
+func (t *gameTable[G, P, A, S, O]) Play(d Deal) (GameResult, error) {
+	sp := &t.spec
+	f, seats := seatPlayers(d, sp.names[0], sp.names[1], keep(&t.keep, d, 0, sp.f[0]), keep(&t.keep, d, 1, sp.f[1]))
+	setup := game.Setup[P, A, S, O]{Factories: f}
+	if sp.first != nil {
+		setup.First = sp.first(d)
+	}
+	for s := range 2 {
+		t.reseed(d.Seed, s)
+		setup.Rands[s] = t.rng[s]
+	}
+	var rec recorder[P, A, S]
+	if d.Replay != nil {
+		rec = sp.record(d.Replay, recordHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats, First: setup.First})
+		setup.Explain = d.Explain
+	}
+	var tap game.Recorder[P, A, S]
+	if sp.tap != nil {
+		tap = sp.tap(d)
+	}
+	switch {
+	case rec != nil && tap != nil:
+		setup.Record = tee[P, A, S]{rec, tap}
+	case rec != nil:
+		setup.Record = rec
+	case tap != nil:
+		setup.Record = tap
+	}
+	r := t.t.Play(&setup)
+	res := gameResult(d, &r)
+	t.keep.end(&t.seatRands, d, &res)
+	if sp.after != nil {
+		if err := sp.after(d, &res); err != nil {
+			return res, err
+		}
+	}
+	if rec != nil {
+		return res, rec.Flush()
+	}
+	return res, nil
+}
+
+// gameResult is deal d's GameResult of the contract's result r.
+func gameResult(d Deal, r *game.Result) GameResult {
+	res := GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: r.Winner, Actions: r.Actions, Shots: r.Shots}
+	var reason [2]string
+	for s := range 2 {
+		res.Forfeit[s] = r.Forfeits[s].Kind != ""
+		reason[s] = r.Forfeits[s].Reason
+	}
+	res.Reason = joinReasons(reason)
+	return res
+}
+
+// tee records to two recorders.
+type tee[P, A, S any] [2]game.Recorder[P, A, S]
+
+func (t tee[P, A, S]) Placement(seat int, p P, ok bool) {
+	t[0].Placement(seat, p, ok)
+	t[1].Placement(seat, p, ok)
+}
+
+func (t tee[P, A, S]) Action(n, seat int, a A, st *S, err error, d *explain.Decision) {
+	t[0].Action(n, seat, a, st, err, d)
+	t[1].Action(n, seat, a, st, err, d)
+}
+
+func (t tee[P, A, S]) Result(r *game.Result) {
+	t[0].Result(r)
+	t[1].Result(r)
+}
+
+// replayOutcome is the replay's outcome of result r.
+func replayOutcome(r *game.Result) string {
+	if r.Winner < 0 {
+		return replay.OutcomeDraw
+	}
+	return replay.OutcomeWin
+}
+
+// replayForfeits are the replay's forfeits of result r, by seat.
+func replayForfeits(r *game.Result) []replay.Forfeit {
+	var out []replay.Forfeit
+	for s, f := range r.Forfeits {
+		if f.Kind != "" {
+			out = append(out, replay.Forfeit{Seat: s, Kind: f.Kind, Reason: f.Reason})
+		}
+	}
+	return out
+}
 
 // seatRands are a table's log (a panicking player's stack goes there) and
 // the two players' random streams, reseeded for every game. It must not be
@@ -35,13 +179,17 @@ func (t *seatRands) reseed(seed uint64, s int) {
 	t.pcg[s].Seed(seed, seatStream(s))
 }
 
-// panicText is the message of a recovered panic value v, never empty (an
-// empty message would read as no panic at all).
-func panicText(v any) string {
-	if msg := fmt.Sprint(v); msg != "" {
-		return msg
-	}
-	return "(empty panic value)"
+// guard runs f for seat, turning a panic into a message (logged with its
+// stack at debug level); "" when f returned normally.
+func (t *seatRands) guard(seat int, f func()) (panicMsg string) {
+	defer func() {
+		if v := recover(); v != nil {
+			panicMsg = game.PanicText(v)
+			t.log.Debug("player panicked", "seat", seat, "panic", panicMsg, "stack", string(debug.Stack()))
+		}
+	}()
+	f()
+	return ""
 }
 
 // orDiscard is log, or a logger that discards everything when log is nil.
@@ -86,65 +234,6 @@ func seatPlayers[F any](d Deal, n1, n2 string, f1, f2 F) ([2]F, [2]replay.SeatIn
 // matchRef is the game's place in its match, for the replay header.
 func (d Deal) matchRef() *replay.MatchRef {
 	return &replay.MatchRef{Seed: d.MatchSeed, Index: d.Index, Series: d.Series}
-}
-
-// explainers are the players' Explainers (nil for a player that is not one)
-// when on, else none.
-func explainers[P any](p *[2]P, on bool) (ex [2]explain.Explainer) {
-	if on {
-		for s := range 2 {
-			ex[s], _ = any(p[s]).(explain.Explainer)
-		}
-	}
-	return ex
-}
-
-// forfeits are how the seats of a game forfeited: by seat, the replay's
-// replay.Forfeit* kind and the reason, "" for a seat that did not.
-type forfeits struct {
-	kind, reason [2]string
-}
-
-// set records that seat s forfeits.
-func (f *forfeits) set(s int, kind, reason string) {
-	f.kind[s], f.reason[s] = kind, reason
-}
-
-// any reports whether a seat forfeits.
-func (f *forfeits) any() bool { return f.kind[0] != "" || f.kind[1] != "" }
-
-// walkover is the winner of a game that never started because a seat could
-// not place: the other seat, or -1 (a draw) when both could not.
-func (f *forfeits) walkover() int {
-	switch {
-	case f.kind[0] != "" && f.kind[1] != "":
-		return -1
-	case f.kind[0] != "":
-		return 1
-	default:
-		return 0
-	}
-}
-
-// fill sets res's forfeits and reason and returns the replay's forfeits.
-func (f *forfeits) fill(res *GameResult) []replay.Forfeit {
-	var out []replay.Forfeit
-	for s := range 2 {
-		res.Forfeit[s] = f.kind[s] != ""
-		if f.kind[s] != "" {
-			out = append(out, replay.Forfeit{Seat: s, Kind: f.kind[s], Reason: f.reason[s]})
-		}
-	}
-	res.Reason = joinReasons(f.reason)
-	return out
-}
-
-// replayOutcome is the replay's outcome of the game.
-func (r GameResult) replayOutcome() string {
-	if r.Draw() {
-		return replay.OutcomeDraw
-	}
-	return replay.OutcomeWin
 }
 
 func joinReasons(reason [2]string) string {

@@ -1,0 +1,32 @@
+package battleship
+
+import (
+	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/grid"
+)
+
+// Rules implements the game contract (package game): an action is the cell
+// shot at, an observation the Event of one shot.
+var _ game.Rules[*Game, Placement, grid.Cell, Step, Event] = (*Rules)(nil)
+
+// Start begins a game between pl[0] and pl[1] (game.Rules): NewGame.
+func (r *Rules) Start(pl [2]Placement, first int) (*Game, error) {
+	return NewGame(r, pl[0], pl[1], first)
+}
+
+// Tell sets *o to what seat is told of st (game.Rules): the shooter's or
+// the defender's Event. Both are told every shot, an illegal one included.
+func (r *Rules) Tell(_ *Game, st *Step, _ error, seat int, o *Event) bool {
+	if seat == st.Seat {
+		*o = st.Shooter
+	} else {
+		*o = st.Defender
+	}
+	return true
+}
+
+// Count is the shots of finished game g by seat (game.Rules); every action
+// is a shot.
+func (r *Rules) Count(g *Game, _ int) game.Count {
+	return game.Count{Actions: g.Shots(0) + g.Shots(1), Shots: [2]int{g.Shots(0), g.Shots(1)}}
+}

@@ -1,0 +1,40 @@
+package submarine
+
+import "github.com/kaisen-ai/kaisen/game"
+
+// Rules implements the game contract (package game): the hosts play the
+// submarine game through it.
+var _ game.Rules[*Game, Placement, Action, Step, Told] = (*Rules)(nil)
+
+// Told is what one seat is told of one action: the Event, and the seat's
+// View after it (own fleet, enemy hp). View points into a buffer of the
+// host's that the next action overwrites.
+type Told struct {
+	Event Event
+	View  *View
+}
+
+// Start begins a game between pl[0] and pl[1] (game.Rules): NewGame.
+func (r *Rules) Start(pl [2]Placement, first int) (*Game, error) {
+	return NewGame(r, pl[0], pl[1], first)
+}
+
+// Tell fills *o with what seat is told of st (game.Rules): the actor's or
+// the other side's Event, and the seat's view. Both sides are told every
+// action, an illegal one included.
+func (r *Rules) Tell(g *Game, st *Step, _ error, seat int, o *Told) bool {
+	if o.View == nil {
+		o.View = new(View)
+	}
+	if seat == st.Seat {
+		o.Event = st.Actor
+	} else {
+		o.Event = st.Other
+	}
+	g.ViewInto(seat, o.View)
+	return true
+}
+
+// Count is the actions of finished game g (game.Rules); the game has no
+// shots apart from its actions.
+func (r *Rules) Count(g *Game, _ int) game.Count { return game.Count{Actions: g.Actions()} }

@@ -1,0 +1,28 @@
+package players
+
+import (
+	"math/rand/v2"
+
+	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+)
+
+// Contract is the game contract's player of the submarine game (package
+// game): what the hosts play.
+type Contract = game.Player[submarine.Placement, submarine.Action, submarine.Told]
+
+// Adapt returns f as the game contract's factory: each player it makes
+// takes its observation as one submarine.Told. The seat is not needed (a
+// submarine player learns it from the turns). game.As finds what the
+// player implements (game.Learner, explain.Explainer) through the adapter.
+func Adapt(f Factory) game.Factory[submarine.Placement, submarine.Action, submarine.Told] {
+	return func(rng *rand.Rand, _ int) Contract { return seat{f(rng)} }
+}
+
+// seat adapts a Player to the contract.
+type seat struct{ Player }
+
+func (s seat) Observe(o submarine.Told) { s.Player.Observe(o.Event, o.View) }
+
+// Unwrap implements game.Wrapper.
+func (s seat) Unwrap() any { return s.Player }
