@@ -36,7 +36,7 @@ type recordHeader struct {
 // tableSpec is what a family gives the one table.
 type tableSpec[G game.State[A, S], P, A, S, O any] struct {
 	rules game.Rules[G, P, A, S, O]
-	names [2]string                 // P1's and P2's
+	names [2]string                // P1's and P2's
 	f     [2]game.Factory[P, A, O] // P1's and P2's
 	// first is the seat that acts first in deal d (nil: seat 0).
 	first func(d Deal) int

@@ -59,9 +59,9 @@ type Setup[P, A, S, O any] struct {
 	// with the seat's stream Rands[s].
 	Factories [2]Factory[P, A, O]
 	Rands     [2]*rand.Rand
-	First     int                // the seat that acts first
+	First     int               // the seat that acts first
 	Record    Recorder[P, A, S] // nil: none
-	Explain   bool               // ask the actor's Decision before each action (explain.Explainer)
+	Explain   bool              // ask the actor's Decision before each action (explain.Explainer)
 }
 
 // Table plays games of one game, one after another, with panic guards: a
