@@ -73,6 +73,7 @@ type Table[G State[A, S], P, A, S, O any] struct {
 	rules Rules[G, P, A, S, O]
 	log   *slog.Logger
 	told  O
+	step  S // the last step (a field, not a local: pointers to it are handed on)
 	game  G
 }
 
@@ -135,52 +136,61 @@ func (t *Table[G, P, A, S, O]) Play(s *Setup[P, A, S, O]) Result {
 	return t.finish(s, &res)
 }
 
-// loop plays g to its end and returns the actions applied.
-func (t *Table[G, P, A, S, O]) loop(g G, s *Setup[P, A, S, O], p *[2]Player[P, A, O], res *Result) int {
+// loop plays g to its end and returns the actions applied. Any panic of
+// a player ends the loop (one deferred recover for the whole game, so that
+// the action loop allocates nothing): while the game runs it forfeits the
+// seat whose code panicked; after the game's end it is logged and the
+// result stands.
+func (t *Table[G, P, A, S, O]) loop(g G, s *Setup[P, A, S, O], p *[2]Player[P, A, O], res *Result) (n int) {
 	var ex [2]explain.Explainer
 	if s.Explain && s.Record != nil {
 		for seat := range 2 {
 			ex[seat], _ = As[explain.Explainer](p[seat])
 		}
 	}
-	n := 0
+	cur := -1 // the seat whose code runs
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		msg := PanicText(v)
+		t.log.Debug("player panicked", "seat", cur, "panic", msg, "stack", string(debug.Stack()))
+		if g.Status() != Running {
+			t.log.Warn("player panicked after the game ended; the result stands", "seat", cur, "panic", msg)
+			return
+		}
+		res.Forfeits[cur] = Forfeit{Kind: ForfeitPanic, Reason: "panic: " + msg}
+		g.Forfeit(cur)
+	}()
 	for g.Status() == Running {
 		seat := g.ToAct()
-		var a A
-		if !t.guard(seat, res, func() { a = p[seat].Act() }) {
-			g.Forfeit(seat)
-			break
-		}
+		cur = seat
+		a := p[seat].Act()
 		var d *explain.Decision
 		if ex[seat] != nil {
-			if !t.guard(seat, res, func() { v := explain.Full(ex[seat]); d = &v }) {
-				g.Forfeit(seat)
-				break
-			}
+			v := explain.Full(ex[seat])
+			d = &v
 		}
-		st, err := g.Apply(a)
+		var err error
+		t.step, err = g.Apply(a)
+		st := &t.step
 		n++
 		if err != nil {
 			res.Forfeits[seat] = Forfeit{Kind: ForfeitIllegal, Reason: err.Error()}
 			g.Forfeit(seat)
 		}
+		cur = -1
 		if s.Record != nil {
-			s.Record.Action(n, seat, a, &st, err, d)
+			s.Record.Action(n, seat, a, st, err, d)
 		}
-		for _, v := range [2]int{seat, 1 - seat} {
-			if !t.rules.Tell(g, &st, err, v, &t.told) {
-				continue
-			}
-			var kept Result
-			if !t.guard(v, &kept, func() { p[v].Observe(t.told) }) {
-				if g.Status() == Running {
-					res.Forfeits[v] = kept.Forfeits[v]
-					g.Forfeit(v)
-				} else {
-					t.log.Warn("player panicked after the game ended; the result stands", "seat", v, "panic", kept.Forfeits[v].Reason)
-				}
-				break
-			}
+		if t.rules.Tell(g, st, err, seat, &t.told) {
+			cur = seat
+			p[seat].Observe(t.told)
+		}
+		if t.rules.Tell(g, st, err, 1-seat, &t.told) {
+			cur = 1 - seat
+			p[1-seat].Observe(t.told)
 		}
 	}
 	return n
