@@ -55,6 +55,7 @@ var abilitiesGame = Game{
 	PlayDefault:      "ab-density",
 	ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
 	Shots:            true,
+	Tools:            []Tool{ToolTournament},
 	NewClient:        newAbilitiesClient,
 }
 

@@ -60,7 +60,7 @@ var battleshipGame = Game{
 	PlayDefault:      "gridbot",
 	ErrUnknownPlayer: bsplayers.ErrUnknownPlayer,
 	Shots:            true,
-	Tools:            []Tool{ToolShots, ToolCount},
+	Tools:            []Tool{ToolTournament, ToolShots, ToolCount},
 	NewClient:        newBattleshipClient,
 	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
 		r := battleship.DefaultRules()

@@ -2,17 +2,13 @@ package tournament
 
 import (
 	"math"
-	"math/rand/v2"
 	"sync"
 	"time"
-
-	"github.com/kaisen-ai/kaisen/explain"
-	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
-// Timing summarises how long a player took per decision (Act), over every
-// game of a tournament.
+// Timing summarises how long a player took per decision (an action, a
+// shot, an answer: whatever its game asks of it), over every game of a
+// tournament.
 type Timing struct {
 	Decisions int     `json:"decisions"`
 	MeanMS    float64 `json:"mean_ms"`
@@ -28,8 +24,10 @@ const timeBuckets = 1200
 
 var logStep = math.Log(1.02)
 
-// clock collects one player's decision times. It is safe for concurrent use.
-type clock struct {
+// Clock collects one entrant's decision times over a tournament: with
+// Config.Timing, Config.Timed makes every decision of the entrant's players
+// Add its duration. It is safe for concurrent use; the zero value is ready.
+type Clock struct {
 	mu    sync.Mutex
 	hist  [timeBuckets]int64
 	n     int64
@@ -37,7 +35,8 @@ type clock struct {
 	worst time.Duration
 }
 
-func (c *clock) add(d time.Duration) {
+// Add records one decision that took d.
+func (c *Clock) Add(d time.Duration) {
 	us := float64(d) / float64(time.Microsecond)
 	k := 0
 	if us > 1 {
@@ -53,7 +52,7 @@ func (c *clock) add(d time.Duration) {
 
 // quantile returns the upper edge of the bucket holding the q-quantile, in
 // milliseconds (capped by the worst time seen).
-func (c *clock) quantile(q float64) float64 {
+func (c *Clock) quantile(q float64) float64 {
 	rank := int64(math.Ceil(q * float64(c.n)))
 	var seen int64
 	for k, h := range c.hist {
@@ -66,7 +65,7 @@ func (c *clock) quantile(q float64) float64 {
 	return float64(c.worst) / float64(time.Millisecond)
 }
 
-func (c *clock) timing() Timing {
+func (c *Clock) timing() Timing {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.n == 0 {
@@ -79,30 +78,4 @@ func (c *clock) timing() Timing {
 		P99MS:     c.quantile(0.99),
 		MaxMS:     float64(c.worst) / float64(time.Millisecond),
 	}
-}
-
-// timed wraps a player and records the duration of every Act.
-type timed struct {
-	players.Player
-	c *clock
-}
-
-func (t *timed) Act() submarine.Action {
-	start := time.Now()
-	a := t.Player.Act()
-	t.c.add(time.Since(start))
-	return a
-}
-
-// Explain passes the wrapped player's explanation on (an empty Decision when
-// it has none).
-func (t *timed) Explain() explain.Decision {
-	if e, ok := t.Player.(explain.Explainer); ok {
-		return e.Explain()
-	}
-	return explain.Decision{}
-}
-
-func timedFactory(f players.Factory, c *clock) players.Factory {
-	return func(rng *rand.Rand) players.Player { return &timed{Player: f(rng), c: c} }
 }

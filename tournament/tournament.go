@@ -1,12 +1,16 @@
-// Package tournament plays round robins between submarine-game players and
-// rates them: a cross table of every pair's results and Elo ratings fitted
-// by maximum likelihood (Bradley-Terry, a draw counting as half a win for
-// each side) with bootstrap 95% intervals. It is the engine of
+// Package tournament plays round robins between the AIs of one game (any
+// game an arena.Family plays: the submarine game, Battleship, abilities)
+// and rates them: a cross table of every pair's results and Elo ratings
+// fitted by maximum likelihood (Bradley-Terry, a draw counting as half a
+// win for each side) with bootstrap 95% intervals. It is the engine of
 // `kaisen tournament`.
 //
-// Every pair plays an arena.Match whose seed is derived from the tournament
-// seed and the pair's index, so seats alternate within the pair and the whole
-// tournament is reproducible by seed whatever the number of workers.
+// The package knows no game: Config names the entrants and builds the
+// arena.Family of each pair (Config.Family; `kaisen tournament` takes it
+// from the games registry). Every pair plays an arena.Match whose seed is
+// derived from the tournament seed and the pair's index, so seats alternate
+// within the pair and the whole tournament is reproducible by seed whatever
+// the number of workers.
 package tournament
 
 import (
@@ -20,45 +24,60 @@ import (
 	"text/tabwriter"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/game/submarine"
 )
 
 // ErrConfig reports an invalid tournament.
 var ErrConfig = errors.New("tournament: invalid config")
 
-// Config describes a round robin.
+// Config describes a round robin of one game.
 type Config struct {
-	Rules     *submarine.Rules
-	Players   []arena.SubmarineEntrant // at least two, distinct names
-	Games     int                      // games per pair, seats alternating
-	Seed      uint64                   // tournament seed
-	Workers   int                      // parallel games per pair; 0 = GOMAXPROCS
-	Bootstrap int                      // bootstrap resamples for the intervals; 0 = 1000
-	Timing    bool                     // measure every player's decision time (Rating.Timing)
-	Log       *slog.Logger             // forfeits; nil = discard
+	// Game names the game played: every pair's family must be of it
+	// (arena.Family.Game), e.g. "battleship".
+	Game string
+	// Players names the entrants, at least two, distinct; the results use
+	// these names (e.g. "admiral@tuned"), whatever the families call them.
+	Players []string
+	// Family builds the match of Players[i], as P1, against Players[j], as
+	// P2 (i < j): the game's rules and both players' factories. It is
+	// called once for every pair that plays, just before the pair's games;
+	// its error stops the tournament.
+	Family func(i, j int) (arena.Family, error)
+	// Timed, needed with Timing, returns fam with its players wrapped so
+	// that each decision of P1 Adds its duration to p1 and each decision of
+	// P2 to p2.
+	Timed     func(fam arena.Family, p1, p2 *Clock) (arena.Family, error)
+	Games     int          // games per pair, seats alternating
+	Seed      uint64       // tournament seed
+	Workers   int          // parallel games per pair; 0 = GOMAXPROCS
+	Bootstrap int          // bootstrap resamples for the intervals; 0 = 1000
+	Timing    bool         // measure every player's decision time (Rating.Timing; needs Timed)
+	Log       *slog.Logger // forfeits; nil = discard
 }
 
 // Validate checks the config.
 func (c *Config) Validate() error {
 	var errs []error
+	if c.Game == "" {
+		errs = append(errs, fmt.Errorf("%w: no game", ErrConfig))
+	}
 	if len(c.Players) < 2 {
 		errs = append(errs, fmt.Errorf("%w: %d players, want at least 2", ErrConfig, len(c.Players)))
 	}
 	seen := map[string]bool{}
 	for _, p := range c.Players {
-		if seen[p.Name] {
-			errs = append(errs, fmt.Errorf("%w: player %q listed twice", ErrConfig, p.Name))
+		if seen[p] {
+			errs = append(errs, fmt.Errorf("%w: player %q listed twice", ErrConfig, p))
 		}
-		seen[p.Name] = true
-		if p.Factory == nil {
-			errs = append(errs, fmt.Errorf("%w: player %q has no factory", ErrConfig, p.Name))
-		}
+		seen[p] = true
+	}
+	if c.Family == nil {
+		errs = append(errs, fmt.Errorf("%w: no Family to build the pairs' matches", ErrConfig))
+	}
+	if c.Timing && c.Timed == nil {
+		errs = append(errs, fmt.Errorf("%w: timing the %s game needs Timed", ErrConfig, c.Game))
 	}
 	if c.Games < 1 {
 		errs = append(errs, fmt.Errorf("%w: %d games per pair, want at least 1", ErrConfig, c.Games))
-	}
-	if c.Rules == nil {
-		errs = append(errs, fmt.Errorf("%w: no rules", ErrConfig))
 	}
 	if c.Workers < 0 || c.Bootstrap < 0 {
 		errs = append(errs, fmt.Errorf("%w: negative workers or bootstrap", ErrConfig))
@@ -123,18 +142,14 @@ func Run(ctx context.Context, c Config, progress func(done, total int)) (Result,
 	if res.Bootstrap == 0 {
 		res.Bootstrap = 1000
 	}
-	for _, p := range c.Players {
-		res.Players = append(res.Players, p.Name)
-	}
-	entrants := slices.Clone(c.Players)
-	var clocks []*clock
+	res.Players = slices.Clone(c.Players)
+	var clocks []*Clock
 	if c.Timing {
-		for i := range entrants {
-			clocks = append(clocks, &clock{})
-			entrants[i].Factory = timedFactory(entrants[i].Factory, clocks[i])
+		for range n {
+			clocks = append(clocks, &Clock{})
 		}
 	}
-	pairs, scores, runErr := play(ctx, c, entrants, 0, n*(n-1)/2*c.Games, progress)
+	pairs, scores, runErr := play(ctx, c, clocks, 0, n*(n-1)/2*c.Games, progress)
 	for _, p := range pairs {
 		res.Pairs = append(res.Pairs, p.Pair)
 	}
@@ -173,7 +188,7 @@ func Shard(ctx context.Context, c Config, first, count int, progress func(done, 
 	if first < 0 || count < 0 || first+count > n*(n-1)/2*c.Games {
 		return nil, fmt.Errorf("%w: games %d..%d of %d", ErrConfig, first, first+count-1, n*(n-1)/2*c.Games)
 	}
-	pairs, _, err := play(ctx, c, c.Players, first, count, progress)
+	pairs, _, err := play(ctx, c, nil, first, count, progress)
 	return pairs, err
 }
 
@@ -190,14 +205,15 @@ func FromPairs(players []string, games int, seed uint64, bootstrap int, pairs []
 }
 
 // play plays games first..first+count-1 of the round robin (numbered pair
-// after pair) and returns the records of the pairs it reached. It stops at
-// the first error.
-func play(ctx context.Context, c Config, entrants []arena.SubmarineEntrant, first, count int, progress func(done, total int)) ([]ShardPair, []Score, error) {
+// after pair) and returns the records of the pairs it reached; clocks, when
+// not nil, time every entrant's decisions (Config.Timed). It stops at the
+// first error.
+func play(ctx context.Context, c Config, clocks []*Clock, first, count int, progress func(done, total int)) ([]ShardPair, []Score, error) {
 	var (
 		pairs  []ShardPair
 		scores []Score
 	)
-	n := len(entrants)
+	n := len(c.Players)
 	done, k := 0, 0
 	for i := range n {
 		for j := i + 1; j < n; j++ {
@@ -206,8 +222,12 @@ func play(ctx context.Context, c Config, entrants []arena.SubmarineEntrant, firs
 			if lo >= hi {
 				continue
 			}
+			fam, err := c.family(i, j, clocks)
+			if err != nil {
+				return pairs, scores, err
+			}
 			m := arena.Match{
-				Family:  &arena.Submarine{Rules: c.Rules, P1: entrants[i], P2: entrants[j]},
+				Family:  fam,
 				Games:   hi - lo,
 				First:   lo - (k-1)*c.Games,
 				Seed:    PairSeed(c.Seed, k-1),
@@ -220,7 +240,7 @@ func play(ctx context.Context, c Config, entrants []arena.SubmarineEntrant, firs
 				cb = func(d int) { progress(base+d, count) }
 			}
 			sum, err := m.Run(ctx, cb)
-			pairs = append(pairs, ShardPair{Index: k - 1, Pair: Pair{A: c.Players[i].Name, B: c.Players[j].Name,
+			pairs = append(pairs, ShardPair{Index: k - 1, Pair: Pair{A: c.Players[i], B: c.Players[j],
 				Wins: sum.P1Wins, Draws: sum.Draws, Losses: sum.P2Wins, Seed: m.Seed}})
 			scores = append(scores, Score{A: i, B: j, Wins: sum.P1Wins, Draws: sum.Draws, Losses: sum.P2Wins})
 			done += sum.Games
@@ -230,6 +250,28 @@ func play(ctx context.Context, c Config, entrants []arena.SubmarineEntrant, firs
 		}
 	}
 	return pairs, scores, nil
+}
+
+// family builds the match of Players[i] against Players[j], timed by
+// their clocks when clocks is not nil.
+func (c *Config) family(i, j int, clocks []*Clock) (arena.Family, error) {
+	a, b := c.Players[i], c.Players[j]
+	fam, err := c.Family(i, j)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("tournament: %s against %s: %w", a, b, err)
+	case fam == nil:
+		return nil, fmt.Errorf("%w: no family for %s against %s", ErrConfig, a, b)
+	case fam.Game() != c.Game:
+		return nil, fmt.Errorf("%w: %s against %s plays the %s game, not %s", ErrConfig, a, b, fam.Game(), c.Game)
+	}
+	if clocks == nil {
+		return fam, nil
+	}
+	if fam, err = c.Timed(fam, clocks[i], clocks[j]); err != nil {
+		return nil, fmt.Errorf("tournament: timing %s against %s: %w", a, b, err)
+	}
+	return fam, nil
 }
 
 // rate fits the ratings and fills the per-player totals from the pairs.

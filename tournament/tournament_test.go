@@ -4,30 +4,66 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/games"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
-func entrants(t *testing.T, r *submarine.Rules, names ...string) []arena.SubmarineEntrant {
+// roundRobin is the round robin of the built-in AIs names (NAME or
+// NAME@LABEL) of game under its default rules, the families built by the
+// games registry as kaisen tournament builds them.
+func roundRobin(t *testing.T, game string, names ...string) Config {
 	t.Helper()
-	var out []arena.SubmarineEntrant
-	for _, n := range names {
-		f, err := players.New(n, r, nil)
-		require.NoError(t, err)
-		out = append(out, arena.SubmarineEntrant{Name: n, Factory: f})
+	g, err := games.Lookup(game)
+	require.NoError(t, err)
+	cfg := arena.DefaultConfig()
+	entrant := func(k int) games.Entrant {
+		name, _, _ := strings.Cut(names[k], "@")
+		return games.Entrant{Name: name}
 	}
-	return out
+	return Config{Game: game, Players: names, Family: func(i, j int) (arena.Family, error) {
+		return g.Family(cfg, entrant(i), entrant(j))
+	}}
+}
+
+// timedGames is a Config.Timed for the tests: it times whole games, each
+// counting as one decision of each side.
+func timedGames(fam arena.Family, p1, p2 *Clock) (arena.Family, error) {
+	return timedFamily{fam, p1, p2}, nil
+}
+
+type timedFamily struct {
+	arena.Family
+	p1, p2 *Clock
+}
+
+func (f timedFamily) NewTable(log *slog.Logger) arena.Table {
+	return timedTable{f.Family.NewTable(log), f.p1, f.p2}
+}
+
+type timedTable struct {
+	arena.Table
+	p1, p2 *Clock
+}
+
+func (t timedTable) Play(d arena.Deal) (arena.GameResult, error) {
+	start := time.Now()
+	r, err := t.Table.Play(d)
+	t.p1.Add(time.Since(start))
+	t.p2.Add(time.Since(start))
+	return r, err
 }
 
 func TestRunRoundRobin(t *testing.T) {
-	r := submarine.DefaultRules()
-	c := Config{Rules: r, Players: entrants(t, r, "random", "stateplayer2", "simple"), Games: 20, Seed: 9, Workers: 2, Bootstrap: 200, Timing: true}
+	c := roundRobin(t, "submarine", "random", "stateplayer2", "simple")
+	c.Games, c.Seed, c.Workers, c.Bootstrap, c.Timing, c.Timed = 20, 9, 2, 200, true, timedGames
 	var last, total int
 	res, err := Run(context.Background(), c, func(done, tot int) { last, total = done, tot })
 	require.NoError(t, err)
@@ -47,7 +83,7 @@ func TestRunRoundRobin(t *testing.T) {
 		require.LessOrEqual(t, rt.Lo, rt.Elo)
 		require.GreaterOrEqual(t, rt.Hi, rt.Elo)
 		require.NotNil(t, rt.Timing)
-		require.Positive(t, rt.Timing.Decisions)
+		require.Equal(t, 40, rt.Timing.Decisions, "every game of the entrant was timed, on its clock")
 		require.LessOrEqual(t, rt.Timing.P50MS, rt.Timing.P99MS)
 		require.LessOrEqual(t, rt.Timing.P99MS, rt.Timing.MaxMS)
 	}
@@ -75,33 +111,125 @@ func TestRunRoundRobin(t *testing.T) {
 }
 
 func TestRunCancelled(t *testing.T) {
-	r := submarine.DefaultRules()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := Run(ctx, Config{Rules: r, Players: entrants(t, r, "random", "simple"), Games: 10}, nil)
+	c := roundRobin(t, "submarine", "random", "simple")
+	c.Games = 10
+	res, err := Run(ctx, c, nil)
 	require.ErrorIs(t, err, context.Canceled)
 	require.False(t, res.Complete)
 	require.Len(t, res.Ratings, 2, "what was played is still rated")
 }
 
 func TestConfigValidate(t *testing.T) {
-	r := submarine.DefaultRules()
-	two := entrants(t, r, "random", "simple")
 	tests := []struct {
-		name string
-		c    Config
-		want string
+		name   string
+		change func(c *Config)
+		want   string
 	}{
-		{name: "one player", c: Config{Rules: r, Players: two[:1], Games: 1}, want: "at least 2"},
-		{name: "twice", c: Config{Rules: r, Players: []arena.SubmarineEntrant{two[0], two[0]}, Games: 1}, want: "twice"},
-		{name: "no games", c: Config{Rules: r, Players: two, Games: 0}, want: "games per pair"},
-		{name: "no rules", c: Config{Players: two, Games: 1}, want: "no rules"},
+		{name: "one player", change: func(c *Config) { c.Players = c.Players[:1] }, want: "at least 2"},
+		{name: "twice", change: func(c *Config) { c.Players = []string{"random", "random"} }, want: "twice"},
+		{name: "no games", change: func(c *Config) { c.Games = 0 }, want: "games per pair"},
+		{name: "no game", change: func(c *Config) { c.Game = "" }, want: "no game"},
+		{name: "no family", change: func(c *Config) { c.Family = nil }, want: "no Family"},
+		{name: "timing untimed", change: func(c *Config) { c.Timing = true }, want: "needs Timed"},
+		{name: "negative workers", change: func(c *Config) { c.Workers = -1 }, want: "negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.c.Validate()
+			c := roundRobin(t, "submarine", "random", "simple")
+			c.Games = 1
+			require.NoError(t, c.Validate())
+			tt.change(&c)
+			err := c.Validate()
 			require.ErrorIs(t, err, ErrConfig)
 			require.ErrorContains(t, err, tt.want)
+		})
+	}
+}
+
+// TestFamilyErrorsStop: a pair whose family cannot be built, or plays
+// another game, stops the tournament with an error naming the pair.
+func TestFamilyErrorsStop(t *testing.T) {
+	c := roundRobin(t, "submarine", "random", "simple", "nobody")
+	c.Games = 2
+	_, err := Run(context.Background(), c, nil)
+	require.ErrorContains(t, err, "random against nobody")
+	require.ErrorContains(t, err, "nobody")
+
+	c = roundRobin(t, "battleship", "gridbot", "bs-random")
+	c.Game, c.Games = "submarine", 2
+	_, err = Run(context.Background(), c, nil)
+	require.ErrorIs(t, err, ErrConfig)
+	require.ErrorContains(t, err, "plays the battleship game, not submarine")
+}
+
+// TestEveryGameFullSize: a round robin of three AIs of each game plays
+// every pair its games, rates the strong above the weak and repeats itself
+// under the same seed whatever the number of workers.
+func TestEveryGameFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	tests := []struct {
+		game        string
+		players     []string
+		games       int
+		best, worst string
+	}{
+		{game: "submarine", players: []string{"random", "stateplayer2", "simple"}, games: 10, best: "stateplayer2", worst: "random"},
+		{game: "battleship", players: []string{"bs-random", "density", "gridbot"}, games: 4, worst: "bs-random"},
+		{game: "abilities", players: []string{"ab-random", "ab-density", "ab-plain"}, games: 6, best: "ab-density"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game, func(t *testing.T) {
+			c := roundRobin(t, tt.game, tt.players...)
+			c.Games, c.Seed, c.Workers, c.Bootstrap = tt.games, 3, 2, 50
+			res, err := Run(context.Background(), c, nil)
+			require.NoError(t, err)
+			require.True(t, res.Complete)
+			require.Len(t, res.Pairs, 3)
+			for k, p := range res.Pairs {
+				require.Equal(t, tt.games, p.Wins+p.Draws+p.Losses, "pair %s-%s", p.A, p.B)
+				require.Equal(t, PairSeed(3, k), p.Seed)
+			}
+			for _, rt := range res.Ratings {
+				require.Equal(t, 2*tt.games, rt.Games, rt.Name)
+			}
+			if tt.best != "" {
+				require.Equal(t, tt.best, res.Ratings[0].Name, "%+v", res.Ratings)
+			}
+			if tt.worst != "" {
+				require.Equal(t, tt.worst, res.Ratings[2].Name, "%+v", res.Ratings)
+			}
+
+			c.Workers = 1
+			again, err := Run(context.Background(), c, nil)
+			require.NoError(t, err)
+			require.Equal(t, res, again, "the same seed plays the same tournament")
+		})
+	}
+}
+
+// TestEveryGameQuick is TestEveryGameFullSize's plumbing with fast AIs,
+// under the race detector too: every game's pairs play all their games on
+// several workers, timed.
+func TestEveryGameQuick(t *testing.T) {
+	for game, players := range map[string][]string{
+		"submarine":  {"random", "simple"},
+		"battleship": {"bs-random", "gridbot", "bs-random@again"},
+		"abilities":  {"ab-random", "ab-plain"},
+	} {
+		t.Run(game, func(t *testing.T) {
+			c := roundRobin(t, game, players...)
+			c.Games, c.Seed, c.Workers, c.Bootstrap, c.Timing, c.Timed = 3, 8, 2, 20, true, timedGames
+			res, err := Run(context.Background(), c, nil)
+			require.NoError(t, err)
+			require.Len(t, res.Pairs, len(players)*(len(players)-1)/2)
+			for _, p := range res.Pairs {
+				require.Equal(t, 3, p.Wins+p.Draws+p.Losses)
+			}
+			for _, rt := range res.Ratings {
+				require.Equal(t, 3*(len(players)-1), rt.Timing.Decisions, rt.Name)
+			}
 		})
 	}
 }
@@ -110,8 +238,8 @@ func TestConfigValidate(t *testing.T) {
 // games, pairs split across shards included, sum to Run's pairs, and
 // FromPairs rates them exactly as Run.
 func TestShardsAddUpToRun(t *testing.T) {
-	r := submarine.DefaultRules()
-	c := Config{Rules: r, Players: entrants(t, r, "random", "simple", "stateplayer2"), Games: 7, Seed: 4, Workers: 2, Bootstrap: 100}
+	c := roundRobin(t, "submarine", "random", "simple", "stateplayer2")
+	c.Games, c.Seed, c.Workers, c.Bootstrap = 7, 4, 2, 100
 	whole, err := Run(context.Background(), c, nil)
 	require.NoError(t, err)
 	sums := make([]Pair, 3)

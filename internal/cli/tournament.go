@@ -16,12 +16,12 @@ import (
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/report"
-	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/shard"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
 type tournamentFlags struct {
+	game      string
 	players   string
 	configs   []string
 	games     int
@@ -39,11 +39,13 @@ type tournamentFlags struct {
 func newTournamentCmd(e *env) *cobra.Command {
 	var f tournamentFlags
 	cmd := &cobra.Command{
-		Use:   "tournament --players A,B,C [-n N] [--seed S] [--workers K] [--json]",
-		Short: "Play a round robin between AIs and rate them (cross table, Elo)",
-		Long: `Play a round robin: every pair of the listed players plays N games in this
-process, seats alternating (the first-listed player of the pair acts first in
-even-numbered games), then print
+		Use:   "tournament --players A,B,C [--game G] [-n N] [--seed S] [--workers K] [--json]",
+		Short: "Play a round robin between the AIs of a game and rate them (cross table, Elo)",
+		Long: `Play a round robin between AIs of one game (every game: the submarine game by
+default, --game battleship or --game abilities, or the game of a --rules
+config; see kaisen players for each game's AIs): every pair of the listed
+players plays N games in this process, seats alternating (the first-listed
+player of the pair sits in seat 0 in even-numbered games), then print
 
   - the cross table: the row player's score against the column player as a
     percentage (a draw counts half) and wins-draws-losses;
@@ -56,7 +58,9 @@ even-numbered games), then print
 A player may appear twice with different weights: name an entry NAME@LABEL
 and give its config with --player-weights NAME@LABEL=FILE (for example
 admiral@tuned). --timing measures every player's decision time (mean, p50,
-p99, max per Act over all its games); use --workers 1 for clean timings.
+p99, max per decision over all its games: an action of the submarine game,
+a shot of Battleship, an action or answer of abilities); use --workers 1 for
+clean timings.
 
 Reproducible: pair k plays an arena match seeded from --seed and k, so the
 same flags give the same results whatever --workers is. Without --seed a seed
@@ -68,9 +72,15 @@ stops and rates the games played.`,
   kaisen tournament --players admiral,admiral@tuned --player-weights admiral@tuned=admiral-tuned.yaml -n 2000
   kaisen tournament --players admiral,stateplayer2 -n 500 --workers 1 --timing
   kaisen tournament --players stateplayer2,state -n 1000 --seed 7 --json | tail -1 | jq .ratings
-  kaisen tournament --players admiral,hirota,stateplayer2,random -n 100 --seed 1 --html report.html`,
+  kaisen tournament --players admiral,hirota,stateplayer2,random -n 100 --seed 1 --html report.html
+  kaisen tournament --game battleship --players density,gridbot,bs-random -n 100 --seed 1
+  kaisen tournament --rules configs/battleship-match.yaml --players greedy,density,gridbot -n 200 --seed 2
+  kaisen tournament --game abilities --players ab-belief,ab-density,ab-plain,ab-random -n 50 --seed 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("game") {
+				f.game = ""
+			}
 			if err := f.shard.check(cmd, "timing", "html"); err != nil {
 				return err
 			}
@@ -78,7 +88,9 @@ stops and rates the games played.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.players, "players", "", "comma-separated players, at least two (NAME or NAME@LABEL; see kaisen players)")
+	fl.StringVar(&f.game, "game", games.Default().Name, gameFlagHelp("the game played")+" (default: the config's game)")
+	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
+	fl.StringVar(&f.players, "players", "", "comma-separated players of the game, at least two (NAME or NAME@LABEL; see kaisen players)")
 	fl.StringArrayVar(&f.configs, "player-weights", nil, "ENTRY=FILE: YAML weights of one entry (repeatable)")
 	annotate(cmd, "player-weights", kindWeights)
 	alias(cmd, "player-config", "player-weights")
@@ -86,7 +98,7 @@ stops and rates the games played.`,
 	addSeedFlag(cmd, &f.seed, "tournament seed")
 	addWorkersFlag(cmd, &f.workers, 0)
 	fl.IntVar(&f.bootstrap, "bootstrap", 1000, "bootstrap resamples for the rating intervals")
-	addRulesFlag(cmd, &f.config, "match rules YAML: board, fleet, draw limit (default: the published game)", "config")
+	addRulesFlag(cmd, &f.config, "match rules YAML: game, board, fleet, draw limit (default: the published game)", "config")
 	fl.BoolVar(&f.timing, "timing", false, "measure every player's decision time")
 	addJSONFlag(cmd, &f.json, "print the result as one JSON object (last line of stdout)")
 	fl.StringVar(&f.html, "html", "", "also write the cross table and the Elo chart as a self-contained HTML page to this file")
@@ -98,11 +110,7 @@ stops and rates the games played.`,
 }
 
 func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
-	names := splitList(f.players)
-	switch {
-	case len(names) < 2:
-		return usageError("--players needs at least two players (known: %s)", strings.Join(players.Names(), ", "))
-	case f.bootstrap < 1:
+	if f.bootstrap < 1 {
 		return usageError("--bootstrap %d: want at least 1", f.bootstrap)
 	}
 	configs := map[string]string{}
@@ -117,32 +125,29 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkTool(games.ToolTournament, f.config, cfg); err != nil {
-		return err
-	}
-	rules, err := cfg.Rules.Build()
+	g, err := tournamentGame(f, cfg)
 	if err != nil {
 		return err
 	}
-	var entrants []arena.SubmarineEntrant
-	for _, entry := range names {
-		name, _, _ := strings.Cut(entry, "@")
-		fac, err := players.New(name, rules, config.File(configs[entry]))
-		if err != nil {
-			return usageError("--players %s: %v", entry, err)
+	names := splitList(f.players)
+	if len(names) < 2 {
+		var known []string
+		for _, p := range g.Players() {
+			known = append(known, p.Name)
 		}
-		delete(configs, entry)
-		entrants = append(entrants, arena.SubmarineEntrant{Name: entry, Factory: fac})
+		return usageError("--players needs at least two players (%s: %s)", g.Name, strings.Join(known, ", "))
 	}
-	for k := range configs {
-		return usageError("--player-weights %s: no such entry in --players", k)
+	entrants, err := tournamentEntrants(g, cfg, names, configs)
+	if err != nil {
+		return err
 	}
-	tc := tournament.Config{Rules: rules, Players: entrants, Games: f.games, Seed: f.seed,
-		Workers: f.workers, Bootstrap: f.bootstrap, Timing: f.timing, Log: e.log}
+	tc := tournament.Config{Game: g.Name, Players: names, Games: f.games, Seed: f.seed,
+		Family: func(i, j int) (arena.Family, error) { return g.Family(cfg, entrants[i], entrants[j]) },
+		Timed:  timeDecisions, Workers: f.workers, Bootstrap: f.bootstrap, Timing: f.timing, Log: e.log}
 	if err := tc.Validate(); err != nil {
 		return usageError("%v", err)
 	}
-	total := len(entrants) * (len(entrants) - 1) / 2 * f.games
+	total := len(names) * (len(names) - 1) / 2 * f.games
 	if err := f.shard.checkGames(total); err != nil {
 		return err
 	}
@@ -172,7 +177,7 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 		return runErr
 	}
 	if f.html != "" {
-		if err := writeReport(f.html, tournamentPage(&res, rulesName(f.config))); err != nil {
+		if err := writeReport(f.html, tournamentPage(&res, rulesName(f.config, g.Name))); err != nil {
 			return err
 		}
 	}
@@ -183,6 +188,52 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("tournament: interrupted")}
 	}
 	return nil
+}
+
+// tournamentGame is the game of a tournament, as kaisen match picks it:
+// --game, else the --rules config's game (which --game must then match).
+func tournamentGame(f *tournamentFlags, cfg arena.Config) (games.Game, error) {
+	game := f.game
+	if game == "" {
+		game = cfg.Game
+	} else if f.config != "" && game != cfg.Game {
+		return games.Game{}, usageError("--game %q but --rules %s is a %q config", game, f.config, cfg.Game)
+	}
+	g, err := lookupGame(game)
+	if err != nil {
+		return g, err
+	}
+	if !g.Has(games.ToolTournament) {
+		return g, usageError("the %s game has no tournament (games: %s)", g.Name, strings.Join(games.With(games.ToolTournament), ", "))
+	}
+	return g, nil
+}
+
+// tournamentEntrants are the entrants of the entries names (NAME or
+// NAME@LABEL) of game g, with the weights files of configs (by entry). Each
+// is built once, against the game's default second player, so that an
+// unknown AI or bad weights fail before any game is played.
+func tournamentEntrants(g games.Game, cfg arena.Config, names []string, configs map[string]string) ([]games.Entrant, error) {
+	var entrants []games.Entrant
+	for _, entry := range names {
+		name, _, _ := strings.Cut(entry, "@")
+		if err := g.CheckPlayer(name); err != nil {
+			return nil, usageError("--players %s: %v", entry, err)
+		}
+		ent := games.Entrant{Name: name, Load: config.File(configs[entry])}
+		if _, err := g.Family(cfg, ent, games.Entrant{Name: g.DefaultPlayers[1]}); err != nil {
+			if inner := errors.Unwrap(err); inner != nil && strings.HasPrefix(err.Error(), "--p1: ") {
+				return nil, usageError("--players %s: %v", entry, inner) // Family names the entrant --p1
+			}
+			return nil, err // the rules
+		}
+		delete(configs, entry)
+		entrants = append(entrants, ent)
+	}
+	for k := range configs {
+		return nil, usageError("--player-weights %s: no such entry in --players", k)
+	}
+	return entrants, nil
 }
 
 // printTournament prints the result as tables or, asJSON, a JSON line.
@@ -207,12 +258,8 @@ func runTournamentShard(ctx context.Context, e *env, f *tournamentFlags, tc tour
 	if err != nil {
 		return err // no file: a shard is all its games or nothing
 	}
-	var names []string
-	for _, p := range tc.Players {
-		names = append(names, p.Name)
-	}
 	return f.shard.write(e, "tournament", f.seed, total, workersOf(f.workers), time.Since(start),
-		shard.Tournament{Players: names, Games: f.games, Bootstrap: f.bootstrap, Pairs: pairs})
+		shard.Tournament{Players: tc.Players, Games: f.games, Bootstrap: f.bootstrap, Pairs: pairs})
 }
 
 // tournamentPage is the --html report of res: the cross table and the
@@ -251,12 +298,15 @@ func tournamentPage(res *tournament.Result, rules string) report.Page {
 	return p
 }
 
-// rulesName says which rules a --rules flag chose.
-func rulesName(file string) string {
-	if file == "" {
+// rulesName says which rules a --rules flag chose for game.
+func rulesName(file, game string) string {
+	switch {
+	case file != "":
+		return file
+	case game == games.Default().Name:
 		return "the published game (configs/match.yaml)"
 	}
-	return file
+	return "the default " + game + " rules"
 }
 
 // writeReport writes a --html page to path.
