@@ -167,3 +167,34 @@ func TestTournamentTimesEveryGame(t *testing.T) {
 		})
 	}
 }
+
+// TestTournamentShardsEveryGame: a Battleship and an abilities tournament
+// played in shards and merged give the unsharded result.
+func TestTournamentShardsEveryGame(t *testing.T) {
+	for _, args := range [][]string{
+		{"tournament", "--game", "battleship", "--players", "bs-random,gridbot,bs-random@b", "-n", "5", "--seed", "6", "--bootstrap", "30"},
+		{"tournament", "--game", "abilities", "--players", "ab-random,ab-plain", "-n", "5", "--seed", "6", "--bootstrap", "30"},
+	} {
+		t.Run(args[2], func(t *testing.T) {
+			code, full, stderr := tournamentRun(t, append(args, "--json")...)
+			require.Equal(t, 0, code, stderr)
+			files := runShards(t, args, 3)
+			code, merged, stderr := tournamentRun(t, append([]string{"merge", "--json"}, files...)...)
+			require.Equal(t, 0, code, stderr)
+			require.Equal(t, withoutTiming(t, full), withoutTiming(t, merged))
+		})
+	}
+}
+
+// TestTournamentQueuedBattleship: a Battleship tournament played by
+// workers through the queue (--game travels with the work items) prints
+// what the local run prints.
+func TestTournamentQueuedBattleship(t *testing.T) {
+	url := startWorkers(t, 2)
+	args := []string{"tournament", "--game", "battleship", "--players", "bs-random,gridbot,bs-random@b", "-n", "5", "--seed", "6", "--bootstrap", "30", "--json"}
+	code, local, stderr := tournamentRun(t, args...)
+	require.Equal(t, 0, code, stderr)
+	code, queued, stderr := tournamentRun(t, append(args, "--nats", url, "--shard-games", "4")...)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, withoutTiming(t, local), withoutTiming(t, queued))
+}
