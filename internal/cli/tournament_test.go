@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 func tournamentRun(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -89,8 +91,10 @@ func TestTournamentHelpTeaches(t *testing.T) {
 // TestTournamentEveryGame: kaisen tournament plays a round robin of three
 // AIs of Battleship (by --game and by a --rules config) and of abilities:
 // every pair plays -n games, the strongest AI is rated above the weakest,
-// and the same seed gives the same result whatever --workers is.
-func TestTournamentEveryGame(t *testing.T) {
+// and the same seed gives the same result whatever --workers is. The
+// quick tests below play the same plumbing under -race.
+func TestTournamentEveryGameFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	tests := []struct {
 		name        string
 		args        []string
