@@ -20,7 +20,7 @@ var abRoster = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, 
 
 // abilitiesGame is the abilities variant of Battleship: rules in
 // game/abilities, AIs in players/abilities, replays by
-// replay.AbilitiesWriter, network protocol in protocol/abilities.go (the
+// replay.AbilitiesWriter, wire codec in game/abilities/wire (the
 // server's abilities listeners, client.PlayAbilities).
 var abilitiesGame = Game{
 	Name:           abilities.Name,

@@ -1,23 +1,18 @@
-package protocol
+package wire
 
 import (
 	"fmt"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-)
-
-// Outcome values of EncodeResult and Result.
-const (
-	NoOutcome = -1 // the game goes on (or ends in a draw)
-	Lost      = 0  // "outcome": false
-	Won       = 1  // "outcome": true
+	"github.com/kaisen-ai/kaisen/protocol"
 )
 
 // EncodeResult prints the JSON line sent to one side after an action: what
-// the side is told (ev), the game's outcome for this side (NoOutcome, Lost,
-// Won) and what the side knows afterwards (v). mine and enemy are the wire
-// orders of this side's and the enemy's placements (nil = fleet order).
+// the side is told (ev), the game's outcome for this side
+// (protocol.NoOutcome, protocol.Lost, protocol.Won) and what the side knows
+// afterwards (v). mine and enemy are the wire orders of this side's and the
+// enemy's placements (nil = fleet order).
 //
 // Exactly like the reference server: keys in the order result, outcome,
 // condition; "near" names the defender's ships in the defender's order
@@ -30,36 +25,36 @@ const (
 // move gives the other side {"moved":false}. An Invalid action gives neither
 // side a "result" key. The submarine-py dialect prints the same structure
 // with Python spacing and the keys "observation" and "opponent".
-func EncodeResult(d Dialect, r *submarine.Rules, ev submarine.Event, outcome int, v *submarine.View, mine, enemy Order) []byte {
-	w := newWriter(d, 256)
-	w.byte('{')
+func EncodeResult(d protocol.Dialect, r *submarine.Rules, ev submarine.Event, outcome int, v *submarine.View, mine, enemy Order) []byte {
+	w := protocol.NewWriter(d, 256)
+	w.Byte('{')
 	n := 0 // members written
 	sep := func() {
 		if n > 0 {
-			w.comma()
+			w.Comma()
 		}
 		n++
 	}
 	switch {
 	case ev.Kind == submarine.Attack:
 		sep()
-		w.key("result")
-		w.byte('{')
-		w.key("attacked")
+		w.Key("result")
+		w.Byte('{')
+		w.Key("attacked")
 		if ev.Illegal {
-			w.raw("false")
+			w.Raw("false")
 		} else {
-			w.byte('{')
-			w.key("position")
-			w.cell(r.Board, ev.At)
+			w.Byte('{')
+			w.Key("position")
+			w.Cell(r.Board, ev.At)
 			if ev.Hit >= 0 && ev.Hit < len(r.Fleet) {
-				w.comma()
-				w.key("hit")
-				w.str(r.Fleet[ev.Hit].Name)
+				w.Comma()
+				w.Key("hit")
+				w.Str(r.Fleet[ev.Hit].Name)
 			}
-			w.comma()
-			w.key("near")
-			w.byte('[')
+			w.Comma()
+			w.Key("near")
+			w.Byte('[')
 			defender := mine
 			if ev.Mine {
 				defender = enemy
@@ -69,48 +64,48 @@ func EncodeResult(d Dialect, r *submarine.Rules, ev submarine.Event, outcome int
 			for _, i := range seq[:k] {
 				if ev.Near.Has(i) {
 					if !first {
-						w.comma()
+						w.Comma()
 					}
 					first = false
-					w.str(r.Fleet[i].Name)
+					w.Str(r.Fleet[i].Name)
 				}
 			}
-			w.raw("]}")
+			w.Raw("]}")
 		}
-		w.byte('}')
+		w.Byte('}')
 	case ev.Kind == submarine.Move && !ev.Mine:
 		sep()
-		w.key("result")
-		w.byte('{')
-		w.key("moved")
+		w.Key("result")
+		w.Byte('{')
+		w.Key("moved")
 		if ev.Illegal {
-			w.raw("false")
+			w.Raw("false")
 		} else {
-			w.byte('{')
-			w.key("ship")
-			w.str(shipName(r, ev.Ship))
-			w.comma()
-			w.key("distance")
-			w.pair(ev.DX, ev.DY)
-			w.byte('}')
+			w.Byte('{')
+			w.Key("ship")
+			w.Str(shipName(r, ev.Ship))
+			w.Comma()
+			w.Key("distance")
+			w.Pair(ev.DX, ev.DY)
+			w.Byte('}')
 		}
-		w.byte('}')
+		w.Byte('}')
 	}
 	switch outcome {
-	case Won, Lost:
+	case protocol.Won, protocol.Lost:
 		sep()
-		w.key("outcome")
-		if outcome == Won {
-			w.raw("true")
+		w.Key("outcome")
+		if outcome == protocol.Won {
+			w.Raw("true")
 		} else {
-			w.raw("false")
+			w.Raw("false")
 		}
 	}
 	sep()
-	w.key(d.stateKey())
-	w.byte('{')
-	w.key("me")
-	w.byte('{')
+	w.Key(stateKey(d))
+	w.Byte('{')
+	w.Key("me")
+	w.Byte('{')
 	seq, k := mine.Seq(len(r.Fleet))
 	first := true
 	for _, i := range seq[:k] {
@@ -118,22 +113,22 @@ func EncodeResult(d Dialect, r *submarine.Rules, ev submarine.Event, outcome int
 			continue
 		}
 		if !first {
-			w.comma()
+			w.Comma()
 		}
 		first = false
-		w.key(r.Fleet[i].Name)
-		w.byte('{')
-		w.key("hp")
-		w.int(int(v.Me.HP[i]))
-		w.comma()
-		w.key("position")
-		w.cell(r.Board, v.Me.Pos[i])
-		w.byte('}')
+		w.Key(r.Fleet[i].Name)
+		w.Byte('{')
+		w.Key("hp")
+		w.Int(int(v.Me.HP[i]))
+		w.Comma()
+		w.Key("position")
+		w.Cell(r.Board, v.Me.Pos[i])
+		w.Byte('}')
 	}
-	w.byte('}')
-	w.comma()
-	w.key(d.enemyKey())
-	w.byte('{')
+	w.Byte('}')
+	w.Comma()
+	w.Key(enemyKey(d))
+	w.Byte('{')
 	seq, k = enemy.Seq(len(r.Fleet))
 	first = true
 	for _, i := range seq[:k] {
@@ -141,23 +136,23 @@ func EncodeResult(d Dialect, r *submarine.Rules, ev submarine.Event, outcome int
 			continue
 		}
 		if !first {
-			w.comma()
+			w.Comma()
 		}
 		first = false
-		w.key(r.Fleet[i].Name)
-		w.byte('{')
-		w.key("hp")
-		w.int(int(v.EnemyHP[i]))
-		w.byte('}')
+		w.Key(r.Fleet[i].Name)
+		w.Byte('{')
+		w.Key("hp")
+		w.Int(int(v.EnemyHP[i]))
+		w.Byte('}')
 	}
-	w.raw("}}}")
-	return w.b
+	w.Raw("}}}")
+	return w.Bytes()
 }
 
 // Result is one decoded result line.
 type Result struct {
 	Event   submarine.Event
-	Outcome int            // NoOutcome, Lost or Won
+	Outcome int            // protocol.NoOutcome, protocol.Lost or protocol.Won
 	View    submarine.View // sunk own ships have HP 0 and Pos grid.None
 	// HasResult reports whether the line carried a "result" key. Without
 	// one, the line answers the reader's own move (or an Invalid action).
@@ -177,50 +172,50 @@ type Result struct {
 // Kind, Ship, To, DX and DY), and as an Invalid, illegal action of the enemy
 // otherwise. Both "condition"/"enemy" (classic) and "observation"/"opponent"
 // (submarine-py) are accepted in either dialect.
-func DecodeResult(d Dialect, line []byte, r *submarine.Rules, mine bool) (Result, error) {
+func DecodeResult(d protocol.Dialect, line []byte, r *submarine.Rules, mine bool) (Result, error) {
 	res, err := decodeResult(d, line, r, mine)
 	if err != nil {
-		return Result{}, wrap(line, err)
+		return Result{}, protocol.Wrap(line, err)
 	}
 	return res, nil
 }
 
-func decodeResult(d Dialect, line []byte, r *submarine.Rules, mine bool) (Result, error) {
-	ms, err := object(line, "result line")
+func decodeResult(d protocol.Dialect, line []byte, r *submarine.Rules, mine bool) (Result, error) {
+	ms, err := protocol.Object(line, "result line")
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Outcome: NoOutcome}
+	res := Result{Outcome: protocol.NoOutcome}
 	res.Event = submarine.Event{Mine: mine, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}
 
-	stateRaw, ok := lookup(ms, d.stateKey())
+	stateRaw, ok := protocol.Lookup(ms, stateKey(d))
 	if !ok {
-		other := Classic
-		if d == Classic {
-			other = SubmarinePy
+		other := protocol.Classic
+		if d == protocol.Classic {
+			other = protocol.SubmarinePy
 		}
-		if stateRaw, ok = lookup(ms, other.stateKey()); !ok {
-			return Result{}, fmt.Errorf("%w: result line needs %q", ErrType, d.stateKey())
+		if stateRaw, ok = protocol.Lookup(ms, stateKey(other)); !ok {
+			return Result{}, fmt.Errorf("%w: result line needs %q", protocol.ErrType, stateKey(d))
 		}
 	}
 	if res.View, err = decodeState(d, stateRaw, r); err != nil {
 		return Result{}, err
 	}
-	if raw, ok := lookup(ms, "outcome"); ok {
-		won, err := boolean(raw, `"outcome"`)
+	if raw, ok := protocol.Lookup(ms, "outcome"); ok {
+		won, err := protocol.Boolean(raw, `"outcome"`)
 		if err != nil {
 			return Result{}, err
 		}
-		res.Outcome = Lost
+		res.Outcome = protocol.Lost
 		if won {
-			res.Outcome = Won
+			res.Outcome = protocol.Won
 		}
 	}
-	raw, ok := lookup(ms, "result")
+	raw, ok := protocol.Lookup(ms, "result")
 	if !ok {
 		if mine {
 			res.Event.Kind = submarine.Move
-			res.Event.Illegal = res.Outcome == Lost
+			res.Event.Illegal = res.Outcome == protocol.Lost
 		} else {
 			res.Event.Kind = submarine.Invalid
 			res.Event.Illegal = true
@@ -228,15 +223,15 @@ func decodeResult(d Dialect, line []byte, r *submarine.Rules, mine bool) (Result
 		return res, nil
 	}
 	res.HasResult = true
-	body, err := members(raw, `"result"`)
+	body, err := protocol.Members(raw, `"result"`)
 	if err != nil {
 		return Result{}, err
 	}
-	att, hasAtt := lookup(body, "attacked")
-	mov, hasMov := lookup(body, "moved")
+	att, hasAtt := protocol.Lookup(body, "attacked")
+	mov, hasMov := protocol.Lookup(body, "moved")
 	switch {
 	case hasAtt && hasMov:
-		return Result{}, fmt.Errorf(`%w: "result" has both "attacked" and "moved"`, ErrType)
+		return Result{}, fmt.Errorf(`%w: "result" has both "attacked" and "moved"`, protocol.ErrType)
 	case hasAtt:
 		res.Event.Kind = submarine.Attack
 		if err := decodeAttacked(att, r, &res); err != nil {
@@ -248,7 +243,7 @@ func decodeResult(d Dialect, line []byte, r *submarine.Rules, mine bool) (Result
 			return Result{}, err
 		}
 	default:
-		return Result{}, fmt.Errorf(`%w: "result" needs "attacked" or "moved"`, ErrType)
+		return Result{}, fmt.Errorf(`%w: "result" needs "attacked" or "moved"`, protocol.ErrType)
 	}
 	return res, nil
 }
@@ -256,18 +251,18 @@ func decodeResult(d Dialect, line []byte, r *submarine.Rules, mine bool) (Result
 // eventBody reads the members of an "attacked" or "moved" object (what
 // names it); false instead of the object means the action was illegal: it
 // sets ev.Illegal and returns no members.
-func eventBody(raw []byte, what string, ev *submarine.Event) ([]member, error) {
-	if kindOf(raw) != '{' {
-		ok, err := boolean(raw, what)
+func eventBody(raw []byte, what string, ev *submarine.Event) ([]protocol.Member, error) {
+	if protocol.KindOf(raw) != '{' {
+		ok, err := protocol.Boolean(raw, what)
 		if err != nil || ok {
-			return nil, fmt.Errorf(`%w: %s must be an object or false, got %s`, ErrType, what, describe(raw))
+			return nil, fmt.Errorf(`%w: %s must be an object or false, got %s`, protocol.ErrType, what, protocol.Describe(raw))
 		}
 		ev.Illegal = true
 		return nil, nil
 	}
-	ms, err := members(raw, what)
+	ms, err := protocol.Members(raw, what)
 	if err == nil && ms == nil {
-		ms = []member{} // an empty object is not "false"
+		ms = []protocol.Member{} // an empty object is not "false"
 	}
 	return ms, err
 }
@@ -278,17 +273,17 @@ func decodeAttacked(raw []byte, r *submarine.Rules, res *Result) error {
 	if body == nil || err != nil {
 		return err
 	}
-	posRaw, ok := lookup(body, "position")
+	posRaw, ok := protocol.Lookup(body, "position")
 	if !ok {
-		return fmt.Errorf(`%w: "attacked" needs "position"`, ErrType)
+		return fmt.Errorf(`%w: "attacked" needs "position"`, protocol.ErrType)
 	}
-	if ev.At, err = position(posRaw, r.Board, `"attacked.position"`); err != nil {
+	if ev.At, err = protocol.Position(posRaw, r.Board, `"attacked.position"`); err != nil {
 		return err
 	}
 	if ev.At == grid.None {
-		return fmt.Errorf(`%w: "attacked.position" %s is off the board`, ErrType, describe(posRaw))
+		return fmt.Errorf(`%w: "attacked.position" %s is off the board`, protocol.ErrType, protocol.Describe(posRaw))
 	}
-	if hitRaw, ok := lookup(body, "hit"); ok && kindOf(hitRaw) != 'n' {
+	if hitRaw, ok := protocol.Lookup(body, "hit"); ok && protocol.KindOf(hitRaw) != 'n' {
 		if ev.Hit, err = ship(hitRaw, r, `"attacked.hit"`); err != nil {
 			return err
 		}
@@ -299,8 +294,8 @@ func decodeAttacked(raw []byte, r *submarine.Rules, res *Result) error {
 			ev.Sunk = !res.View.Me.Alive.Has(ev.Hit)
 		}
 	}
-	if nearRaw, ok := lookup(body, "near"); ok {
-		elems, err := array(nearRaw, `"attacked.near"`)
+	if nearRaw, ok := protocol.Lookup(body, "near"); ok {
+		elems, err := protocol.Array(nearRaw, `"attacked.near"`)
 		if err != nil {
 			return err
 		}
@@ -321,96 +316,96 @@ func decodeMoved(raw []byte, r *submarine.Rules, res *Result) error {
 	if body == nil || err != nil {
 		return err
 	}
-	shipRaw, ok := lookup(body, "ship")
+	shipRaw, ok := protocol.Lookup(body, "ship")
 	if !ok {
-		return fmt.Errorf(`%w: "moved" needs "ship"`, ErrType)
+		return fmt.Errorf(`%w: "moved" needs "ship"`, protocol.ErrType)
 	}
 	if ev.Ship, err = ship(shipRaw, r, `"moved.ship"`); err != nil {
 		return err
 	}
-	distRaw, ok := lookup(body, "distance")
+	distRaw, ok := protocol.Lookup(body, "distance")
 	if !ok {
-		return fmt.Errorf(`%w: "moved" needs "distance"`, ErrType)
+		return fmt.Errorf(`%w: "moved" needs "distance"`, protocol.ErrType)
 	}
-	if ev.DX, ev.DY, err = pair(distRaw, `"moved.distance"`); err != nil {
+	if ev.DX, ev.DY, err = protocol.Pair(distRaw, `"moved.distance"`); err != nil {
 		return err
 	}
 	if abs(ev.DX) >= r.Board.Width() || abs(ev.DY) >= r.Board.Height() {
-		return fmt.Errorf(`%w: "moved.distance" %s does not fit the board`, ErrType, describe(distRaw))
+		return fmt.Errorf(`%w: "moved.distance" %s does not fit the board`, protocol.ErrType, protocol.Describe(distRaw))
 	}
 	return nil
 }
 
 // ship parses raw as the name of a fleet ship.
 func ship(raw []byte, r *submarine.Rules, what string) (int, error) {
-	name, err := str(raw, what)
+	name, err := protocol.Str(raw, what)
 	if err != nil {
 		return submarine.NoShip, err
 	}
 	i, ok := r.ShipIndex(name)
 	if !ok {
-		return submarine.NoShip, fmt.Errorf("%w: %s %q (the fleet is %s)", ErrUnknownShip, what, name, fleetNames(r))
+		return submarine.NoShip, fmt.Errorf("%w: %s %q (the fleet is %s)", protocol.ErrUnknownShip, what, name, fleetNames(r))
 	}
 	return i, nil
 }
 
 // decodeState parses the "condition" (or "observation") object.
-func decodeState(d Dialect, raw []byte, r *submarine.Rules) (submarine.View, error) {
+func decodeState(d protocol.Dialect, raw []byte, r *submarine.Rules) (submarine.View, error) {
 	var v submarine.View
 	for i := range v.Me.Pos {
 		v.Me.Pos[i] = grid.None
 	}
-	stateKey, enemyKey := d.stateKey(), d.enemyKey()
-	body, err := members(raw, stateKey)
+	stateKey, enemyKey := stateKey(d), enemyKey(d)
+	body, err := protocol.Members(raw, stateKey)
 	if err != nil {
 		return v, err
 	}
-	meRaw, ok := lookup(body, "me")
+	meRaw, ok := protocol.Lookup(body, "me")
 	if !ok {
-		return v, fmt.Errorf("%w: %q needs \"me\"", ErrType, stateKey)
+		return v, fmt.Errorf("%w: %q needs \"me\"", protocol.ErrType, stateKey)
 	}
-	me, err := members(meRaw, `"me"`)
+	me, err := protocol.Members(meRaw, `"me"`)
 	if err != nil {
 		return v, err
 	}
 	for _, m := range me {
-		i, ok := r.ShipIndex(m.key)
+		i, ok := r.ShipIndex(m.Key)
 		if !ok {
-			return v, fmt.Errorf("%w: \"me\" has %q (the fleet is %s)", ErrUnknownShip, m.key, fleetNames(r))
+			return v, fmt.Errorf("%w: \"me\" has %q (the fleet is %s)", protocol.ErrUnknownShip, m.Key, fleetNames(r))
 		}
-		c, hp, err := shipState(m.val, r, i, true)
+		c, hp, err := shipState(m.Val, r, i, true)
 		if err != nil {
-			return v, fmt.Errorf("\"me.%s\": %w", m.key, err)
+			return v, fmt.Errorf("\"me.%s\": %w", m.Key, err)
 		}
 		if v.Me.Occupied.Has(c) {
-			return v, fmt.Errorf("%w: two own ships at %s", ErrFleet, r.CellName(c))
+			return v, fmt.Errorf("%w: two own ships at %s", protocol.ErrFleet, r.CellName(c))
 		}
 		v.Me.Pos[i], v.Me.HP[i] = c, int8(hp)
 		v.Me.Alive = v.Me.Alive.With(i)
 		v.Me.Occupied.Add(c)
 	}
-	enemyRaw, ok := lookup(body, enemyKey)
+	enemyRaw, ok := protocol.Lookup(body, enemyKey)
 	if !ok {
 		alt := "opponent"
-		if d == SubmarinePy {
+		if d == protocol.SubmarinePy {
 			alt = "enemy"
 		}
-		if enemyRaw, ok = lookup(body, alt); !ok {
-			return v, fmt.Errorf("%w: %q needs %q", ErrType, stateKey, enemyKey)
+		if enemyRaw, ok = protocol.Lookup(body, alt); !ok {
+			return v, fmt.Errorf("%w: %q needs %q", protocol.ErrType, stateKey, enemyKey)
 		}
 	}
-	enemy, err := members(enemyRaw, enemyKey)
+	enemy, err := protocol.Members(enemyRaw, enemyKey)
 	if err != nil {
 		return v, err
 	}
 	for _, m := range enemy {
-		i, ok := r.ShipIndex(m.key)
+		i, ok := r.ShipIndex(m.Key)
 		if !ok {
-			return v, fmt.Errorf("%w: %q has %q (the fleet is %s)", ErrUnknownShip, enemyKey, m.key, fleetNames(r))
+			return v, fmt.Errorf("%w: %q has %q (the fleet is %s)", protocol.ErrUnknownShip, enemyKey, m.Key, fleetNames(r))
 		}
-		_, hp, err := shipState(m.val, r, i, false)
+		_, hp, err := shipState(m.Val, r, i, false)
 		if err != nil {
-			return v, fmt.Errorf("\"%s.%s\": %w", enemyKey, m.key, err)
+			return v, fmt.Errorf("\"%s.%s\": %w", enemyKey, m.Key, err)
 		}
 		v.EnemyHP[i] = int8(hp)
 	}
@@ -420,34 +415,34 @@ func decodeState(d Dialect, raw []byte, r *submarine.Rules) (submarine.View, err
 // shipState reads {"hp": n[, "position": [x, y]]} of ship i: hp from 1 to
 // the ship's full hp, the position (when withPos) on the board.
 func shipState(raw []byte, r *submarine.Rules, i int, withPos bool) (grid.Cell, int, error) {
-	body, err := members(raw, "ship state")
+	body, err := protocol.Members(raw, "ship state")
 	if err != nil {
 		return grid.None, 0, err
 	}
-	hpRaw, ok := lookup(body, "hp")
+	hpRaw, ok := protocol.Lookup(body, "hp")
 	if !ok {
-		return grid.None, 0, fmt.Errorf(`%w: needs "hp"`, ErrType)
+		return grid.None, 0, fmt.Errorf(`%w: needs "hp"`, protocol.ErrType)
 	}
-	hp, err := integer(hpRaw, `"hp"`)
+	hp, err := protocol.Integer(hpRaw, `"hp"`)
 	if err != nil {
 		return grid.None, 0, err
 	}
 	if hp < 1 || hp > r.Fleet[i].HP {
-		return grid.None, 0, fmt.Errorf(`%w: "hp" is %d, want 1 to %d`, ErrType, hp, r.Fleet[i].HP)
+		return grid.None, 0, fmt.Errorf(`%w: "hp" is %d, want 1 to %d`, protocol.ErrType, hp, r.Fleet[i].HP)
 	}
 	if !withPos {
 		return grid.None, hp, nil
 	}
-	posRaw, ok := lookup(body, "position")
+	posRaw, ok := protocol.Lookup(body, "position")
 	if !ok {
-		return grid.None, 0, fmt.Errorf(`%w: needs "position"`, ErrType)
+		return grid.None, 0, fmt.Errorf(`%w: needs "position"`, protocol.ErrType)
 	}
-	c, err := position(posRaw, r.Board, `"position"`)
+	c, err := protocol.Position(posRaw, r.Board, `"position"`)
 	if err != nil {
 		return grid.None, 0, err
 	}
 	if c == grid.None {
-		return grid.None, 0, fmt.Errorf("%w: own ship at %s is off the board", ErrFleet, describe(posRaw))
+		return grid.None, 0, fmt.Errorf("%w: own ship at %s is off the board", protocol.ErrFleet, protocol.Describe(posRaw))
 	}
 	return c, hp, nil
 }
