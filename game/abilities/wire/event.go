@@ -248,32 +248,8 @@ func decodeEvent(raw json.RawMessage, b *grid.Board, me int) (abilities.Event, e
 		ev.Attacker = 1 - ev.Seat
 	}
 	if v, ok := protocol.Lookup(body, "moved"); ok {
-		if ev.Kind != abilities.Move {
-			return ev, fmt.Errorf(`%w: "moved" belongs to a move`, protocol.ErrType)
-		}
-		ev.Moved = true
-		if ev.Mine {
-			mv, err := protocol.Members(v, `"result.moved"`)
-			if err != nil {
-				return ev, err
-			}
-			for _, key := range []string{"from", "to"} {
-				c, ok := protocol.Lookup(mv, key)
-				if !ok {
-					return ev, fmt.Errorf(`%w: "moved" needs %q`, protocol.ErrType, key)
-				}
-				cell, err := onBoard(c, b, `"moved.`+key+`"`)
-				if err != nil {
-					return ev, err
-				}
-				if key == "from" {
-					ev.From = cell
-				} else {
-					ev.To = cell
-				}
-			}
-		} else if on, err := protocol.Boolean(v, `"result.moved"`); err != nil || !on {
-			return ev, fmt.Errorf(`%w: the enemy's "moved" must be true, got %s`, protocol.ErrType, protocol.Describe(v))
+		if err := decodeMoved(v, b, &ev); err != nil {
+			return ev, err
 		}
 	}
 	flag := func(ms []protocol.Member, key, what string) (bool, error) {
@@ -322,6 +298,39 @@ func decodeEvent(raw json.RawMessage, b *grid.Board, me int) (abilities.Event, e
 		return ev, err
 	}
 	return ev, nil
+}
+
+// decodeMoved parses the value v of a move's "moved" into ev: the move's
+// cells for its owner, true for the enemy.
+func decodeMoved(v json.RawMessage, b *grid.Board, ev *abilities.Event) error {
+	if ev.Kind != abilities.Move {
+		return fmt.Errorf(`%w: "moved" belongs to a move`, protocol.ErrType)
+	}
+	ev.Moved = true
+	if ev.Mine {
+		mv, err := protocol.Members(v, `"result.moved"`)
+		if err != nil {
+			return err
+		}
+		for _, key := range []string{"from", "to"} {
+			c, ok := protocol.Lookup(mv, key)
+			if !ok {
+				return fmt.Errorf(`%w: "moved" needs %q`, protocol.ErrType, key)
+			}
+			cell, err := onBoard(c, b, `"moved.`+key+`"`)
+			if err != nil {
+				return err
+			}
+			if key == "from" {
+				ev.From = cell
+			} else {
+				ev.To = cell
+			}
+		}
+	} else if on, err := protocol.Boolean(v, `"result.moved"`); err != nil || !on {
+		return fmt.Errorf(`%w: the enemy's "moved" must be true, got %s`, protocol.ErrType, protocol.Describe(v))
+	}
+	return nil
 }
 
 // onBoard parses raw as a [row, col] cell that must be on the board.

@@ -39,3 +39,16 @@ func FuzzFastAction(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeActionFast is BenchmarkDecodeAction's line through the
+// fast path.
+func BenchmarkDecodeActionFast(b *testing.B) {
+	r := submarine.DefaultRules()
+	line := []byte(`{"move":{"ship":"w","to":[1,2]}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeActionFast(line, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

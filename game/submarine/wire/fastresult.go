@@ -59,12 +59,36 @@ func (e *ResultEncoder) AppendResult(b []byte, ev submarine.Event, outcome int, 
 	if !e.fast {
 		return append(b, EncodeResult(e.d, e.rules, ev, outcome, v, mine, enemy)...)
 	}
-	nf := len(e.rules.Fleet)
 	b = append(b, '{')
 	n := 0
+	var told bool
+	if b, told = e.appendEvent(b, ev, mine, enemy); told {
+		n++
+	}
+	if outcome == protocol.Won || outcome == protocol.Lost {
+		if n > 0 {
+			b = append(b, e.comma...)
+		}
+		n++
+		b = append(b, e.outcome...)
+		if outcome == protocol.Won {
+			b = append(b, "true"...)
+		} else {
+			b = append(b, "false"...)
+		}
+	}
+	if n > 0 {
+		b = append(b, e.comma...)
+	}
+	return e.appendState(b, v, mine, enemy)
+}
+
+// appendEvent appends the "result" member of the line, when ev has one,
+// and reports whether it did.
+func (e *ResultEncoder) appendEvent(b []byte, ev submarine.Event, mine, enemy Order) ([]byte, bool) {
+	nf := len(e.rules.Fleet)
 	switch {
 	case ev.Kind == submarine.Attack:
-		n++
 		b = append(b, e.result...)
 		b = append(b, '{')
 		b = append(b, e.attacked...)
@@ -100,8 +124,8 @@ func (e *ResultEncoder) AppendResult(b []byte, ev submarine.Event, outcome int, 
 			b = append(b, "]}"...)
 		}
 		b = append(b, '}')
+		return b, true
 	case ev.Kind == submarine.Move && !ev.Mine:
-		n++
 		b = append(b, e.result...)
 		b = append(b, '{')
 		b = append(b, e.moved...)
@@ -121,22 +145,15 @@ func (e *ResultEncoder) AppendResult(b []byte, ev submarine.Event, outcome int, 
 			b = append(b, '}')
 		}
 		b = append(b, '}')
+		return b, true
 	}
-	if outcome == protocol.Won || outcome == protocol.Lost {
-		if n > 0 {
-			b = append(b, e.comma...)
-		}
-		n++
-		b = append(b, e.outcome...)
-		if outcome == protocol.Won {
-			b = append(b, "true"...)
-		} else {
-			b = append(b, "false"...)
-		}
-	}
-	if n > 0 {
-		b = append(b, e.comma...)
-	}
+	return b, false
+}
+
+// appendState appends the state member of the line: "condition" (or
+// "observation") with this side's living ships and the enemy's.
+func (e *ResultEncoder) appendState(b []byte, v *submarine.View, mine, enemy Order) []byte {
+	nf := len(e.rules.Fleet)
 	b = append(b, e.state...)
 	b = append(b, '{')
 	b = append(b, e.me...)

@@ -35,9 +35,29 @@ func EncodeResult(d protocol.Dialect, r *submarine.Rules, ev submarine.Event, ou
 		}
 		n++
 	}
+	if encodeEvent(w, r, ev, mine, enemy) {
+		n++
+	}
+	switch outcome {
+	case protocol.Won, protocol.Lost:
+		sep()
+		w.Key("outcome")
+		if outcome == protocol.Won {
+			w.Raw("true")
+		} else {
+			w.Raw("false")
+		}
+	}
+	sep()
+	encodeState(w, d, r, v, mine, enemy)
+	return w.Bytes()
+}
+
+// encodeEvent writes the "result" member of EncodeResult, when ev has one,
+// and reports whether it did.
+func encodeEvent(w *protocol.Writer, r *submarine.Rules, ev submarine.Event, mine, enemy Order) bool {
 	switch {
 	case ev.Kind == submarine.Attack:
-		sep()
 		w.Key("result")
 		w.Byte('{')
 		w.Key("attacked")
@@ -73,8 +93,8 @@ func EncodeResult(d protocol.Dialect, r *submarine.Rules, ev submarine.Event, ou
 			w.Raw("]}")
 		}
 		w.Byte('}')
+		return true
 	case ev.Kind == submarine.Move && !ev.Mine:
-		sep()
 		w.Key("result")
 		w.Byte('{')
 		w.Key("moved")
@@ -90,18 +110,14 @@ func EncodeResult(d protocol.Dialect, r *submarine.Rules, ev submarine.Event, ou
 			w.Byte('}')
 		}
 		w.Byte('}')
+		return true
 	}
-	switch outcome {
-	case protocol.Won, protocol.Lost:
-		sep()
-		w.Key("outcome")
-		if outcome == protocol.Won {
-			w.Raw("true")
-		} else {
-			w.Raw("false")
-		}
-	}
-	sep()
+	return false
+}
+
+// encodeState writes the state member of EncodeResult: "condition" (or
+// "observation") with this side's living ships and the enemy's.
+func encodeState(w *protocol.Writer, d protocol.Dialect, r *submarine.Rules, v *submarine.View, mine, enemy Order) {
 	w.Key(stateKey(d))
 	w.Byte('{')
 	w.Key("me")
@@ -146,7 +162,6 @@ func EncodeResult(d protocol.Dialect, r *submarine.Rules, ev submarine.Event, ou
 		w.Byte('}')
 	}
 	w.Raw("}}}")
-	return w.Bytes()
 }
 
 // Result is one decoded result line.
