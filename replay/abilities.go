@@ -236,107 +236,89 @@ func ReadAbilitiesFile(path string) (*AbilitiesReplay, error) {
 
 // replayed is a replay played again through the rules.
 type replayed struct {
-	rules  *abilities.Rules
-	game   *abilities.Game // nil when a placement was invalid
-	steps  []abilities.Step
-	winner int
-	status game.Status
+	rules *abilities.Rules
+	game  *abilities.Game // nil when a placement was invalid
+	steps []abilities.Step
 }
 
-// VerifyAbilities plays the replay again through the rules: every action
-// must be legal and by the seat to act (an illegal one only as the last,
-// marked illegal), and the result must be what the rules give.
+// VerifyAbilities plays the replay again through the rules (Rerun.Play):
+// every action must be by the seat to act and legal (an illegal one only
+// as the last, marked illegal), and the result must be what the rules give.
 func VerifyAbilities(rp *AbilitiesReplay) error {
 	_, err := rp.replay(nil)
 	return err
 }
 
-// replay plays the replay again; visit, when set, sees the game after
-// every legal action (and once at the start, with a nil step).
-func (rp *AbilitiesReplay) replay(visit func(g *abilities.Game, st *abilities.Step)) (*replayed, error) {
+// AbilitiesRerun is an abilities replay as Rerun plays it again.
+type AbilitiesRerun = Rerun[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, AbilitiesAction]
+
+// Rerun is rp ready to be played again through the rules it records.
+func (rp *AbilitiesReplay) Rerun() (*AbilitiesRerun, error) {
 	r, err := rp.Rules()
 	if err != nil {
 		return nil, err
 	}
-	out := &replayed{rules: r, winner: -1}
-	var pl [2]battleship.Placement
-	var bad [2]bool
+	h := &rp.Header
+	rr := &AbilitiesRerun{Rules: r, Codec: abCodec{r.Base.Board}, First: h.First, Players: h.Players, Lines: rp.Actions,
+		End: fleetEnding(&rp.Result), Protocol: true}
 	for s, p := range rp.Placements {
 		if p.Seat != s {
 			return nil, fmt.Errorf("%w: placement %d is seat %d's", ErrMismatch, s, p.Seat)
 		}
-		if pl[s], err = decodeFleet(r.Base.Board, s, p.Ships); err != nil {
+		if rr.Placements[s], err = decodeFleet(r.Base.Board, s, p.Ships); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 		}
-		bad[s] = p.Ships == nil || r.Base.ValidatePlacement(pl[s]) != nil
 	}
-	want := rp.Result
-	if bad[0] || bad[1] {
-		w := -1
-		if bad[0] != bad[1] {
-			w = 0
-			if bad[0] {
-				w = 1
-			}
-		}
-		if len(rp.Actions) > 0 || want.Winner != w {
-			return nil, fmt.Errorf("%w: a game with an invalid placement: winner %d, want %d and no action", ErrMismatch, want.Winner, w)
-		}
-		out.winner = w
-		return out, nil
-	}
-	g, err := abilities.NewGame(r, pl[0], pl[1], rp.Header.First)
+	return rr, nil
+}
+
+// replay plays the replay again; visit, when set, sees the game after
+// every legal action (and once at the start, with a nil step).
+func (rp *AbilitiesReplay) replay(visit func(g *abilities.Game, st *abilities.Step)) (*replayed, error) {
+	rr, err := rp.Rerun()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrMismatch, err)
+		return nil, err
 	}
-	out.game = g
-	if visit != nil {
-		visit(g, nil)
-	}
-	for i, line := range rp.Actions {
-		if line.N != i+1 || line.Seat != g.ToAct() {
-			return nil, fmt.Errorf("%w: action %d: n %d seat %d, want n %d seat %d", ErrMismatch, i+1, line.N, line.Seat, i+1, g.ToAct())
-		}
-		a, err := line.decode(r.Base.Board)
+	out := &replayed{rules: rr.Rules.(*abilities.Rules)}
+	err = rr.Play(func(g *abilities.Game, _ *AbilitiesAction, st *abilities.Step, err error) {
+		out.game = g
 		if err != nil {
-			return nil, fmt.Errorf("%w: action %d: %w", ErrFormat, i+1, err)
+			return
 		}
-		st, err := g.Apply(a)
-		if line.Illegal != (err != nil) {
-			return nil, fmt.Errorf("%w: action %d: illegal %t, the rules say %v", ErrMismatch, i+1, line.Illegal, err)
+		if st != nil {
+			out.steps = append(out.steps, *st)
 		}
-		if err != nil {
-			if i != len(rp.Actions)-1 {
-				return nil, fmt.Errorf("%w: action %d: an illegal action is not the last", ErrMismatch, i+1)
-			}
-			out.winner, out.status = 1-line.Seat, game.Won
-			break
-		}
-		out.steps = append(out.steps, st)
-		out.winner, out.status = g.Winner(), g.Status()
 		if visit != nil {
-			visit(g, &st)
+			visit(g, st)
 		}
-	}
-	if out.status == game.Running && !(want.Outcome == OutcomeAborted && len(want.Forfeits) == 0) {
-		// A forfeit outside the rules: a player crashed, or (a server's
-		// game) a seat broke the protocol while waiting or on its move.
-		ff, err := earlyForfeit(want.Forfeits, bsOutsideRules, len(rp.Actions), "actions",
-			fmt.Sprintf("%s, %s or %s", ForfeitPanic, ForfeitWaiting, ForfeitProtocol))
-		if err != nil {
-			return nil, err
-		}
-		if ff.Kind == ForfeitProtocol && ff.Seat != g.ToAct() {
-			return nil, mismatch("a %s forfeit of seat %d, but seat %d was to act", ForfeitProtocol, ff.Seat, g.ToAct())
-		}
-		out.winner = 1 - ff.Seat
-	}
-	shots := [2]int{g.Shots(0), g.Shots(1)}
-	if want.Winner != out.winner || want.Shots != shots {
-		return nil, fmt.Errorf("%w: result winner %d shots %v, the rules give winner %d shots %v", ErrMismatch, want.Winner, want.Shots, out.winner, shots)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
+
+// abCodec is the abilities record format of action lines (Codec).
+type abCodec struct{ b *grid.Board }
+
+func (abCodec) Noun() string { return "action" }
+
+func (abCodec) Move(l *AbilitiesAction) (n, seat int, illegal bool) { return l.N, l.Seat, l.Illegal }
+
+func (abCodec) Where(*AbilitiesAction) string { return "" }
+
+func (c abCodec) Decode(l *AbilitiesAction) (abilities.Action, error) {
+	a, err := l.decode(c.b)
+	if err != nil {
+		return a, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	return a, nil
+}
+
+// Check has nothing to compare: an action line records no answer.
+func (abCodec) Check(*AbilitiesAction, *abilities.Step, error) error { return nil }
+
+func (abCodec) Tally(c game.Count) string { return fleetTally(c) }
 
 // RenderAbilities draws actions From to To (0 = the start, To < 0 = the
 // end) of a verified replay, one line each with the answers as the

@@ -11,18 +11,13 @@ import (
 )
 
 // VerifyBattleship re-plays rp through battleship.Game and checks that it
-// is exactly what the rules produce from the recorded placements: each shot
-// is fired on its seat's turn (a hit or kill shoots again), its recorded
-// answer (outcome, the sunk ship's cells, repeat, again) is the engine's, a
-// shot is marked illegal exactly when the engine refuses it, and the result
-// (outcome, winner, shots of each seat, which seats forfeited and how)
-// follows. A game may stop before the rules end it only with one forfeit
-// outside the rules: ForfeitPanic (the player crashed), ForfeitWaiting (the
-// seat not to shoot broke the protocol) or ForfeitProtocol (the seat to
-// shoot broke it); it may not start only when a recorded placement is
-// invalid (ForfeitPlacement, or ForfeitPanic for a player that crashed
-// before placing). Errors wrap ErrMismatch (or ErrFormat for a replay
-// ReadBattleship would refuse). VerifyBattleship does not re-run the players.
+// is exactly what the rules produce from the recorded placements
+// (Rerun.Play): each shot is fired on its seat's turn (a hit or kill shoots
+// again) and its recorded answer (outcome, the sunk ship's cells, repeat,
+// again) is the engine's. ForfeitProtocol (the seat to shoot broke the
+// protocol) is a forfeit outside the rules. Errors wrap ErrMismatch (or
+// ErrFormat for a replay ReadBattleship would refuse). VerifyBattleship
+// does not re-run the players.
 func VerifyBattleship(rp *BattleshipReplay) error {
 	return simulateBattleship(rp, nil)
 }
@@ -42,102 +37,76 @@ type bsFrame struct {
 // initial position and after every shot. A game that never started (an
 // invalid placement) is checked without a visit.
 func simulateBattleship(rp *BattleshipReplay, visit func(f *bsFrame)) error {
-	h := &rp.Header
+	rr, r, err := rp.rerun()
+	if err != nil {
+		return err
+	}
+	if visit == nil {
+		return rr.Play(nil)
+	}
+	f := &bsFrame{rules: r}
+	return rr.Play(func(g *battleship.Game, l *Shot, st *battleship.Step, err error) {
+		f.game = g
+		if l != nil {
+			f.n, f.shot, f.st, f.err = l.N, l, *st, err
+		}
+		visit(f)
+	})
+}
+
+// BattleshipRerun is a Battleship replay as Rerun plays it again.
+type BattleshipRerun = Rerun[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, Shot]
+
+// Rerun is rp ready to be played again through the rules it records.
+func (rp *BattleshipReplay) Rerun() (*BattleshipRerun, error) {
+	rr, _, err := rp.rerun()
+	return rr, err
+}
+
+// rerun is Rerun and the rules it plays under.
+func (rp *BattleshipReplay) rerun() (*BattleshipRerun, *battleship.Rules, error) {
 	r, err := rp.Rules()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if err := checkSeats(h.First, h.Players); err != nil {
-		return err
-	}
-	var place [2]battleship.Placement
-	var bad [2]bool
+	h, res := &rp.Header, &rp.Result
+	rr := &BattleshipRerun{Rules: r, Codec: shotCodec{r}, First: h.First, Players: h.Players, Lines: rp.Shots,
+		End: fleetEnding(res), Protocol: true}
 	for s := range 2 {
-		if place[s], err = rp.Placement(r, s); err != nil {
-			return err
-		}
-		bad[s] = r.ValidatePlacement(place[s]) != nil
-	}
-	res := &rp.Result
-	aborted := res.Outcome == OutcomeAborted
-	if bad[0] || bad[1] {
-		if aborted { // stopped during the handshake
-			return verifyAbortedHandshake(len(rp.Shots), func() error { return checkBSResult(res, OutcomeAborted, -1, [2]int{}, nil) })
-		}
-		return verifyBSPlacementForfeit(rp, bad)
-	}
-	g, err := battleship.NewGame(r, place[0], place[1], h.First)
-	if err != nil {
-		return mismatch("start: %v", err)
-	}
-	f := &bsFrame{rules: r, game: g}
-	if visit != nil {
-		visit(f)
-	}
-	for i := range rp.Shots {
-		s := &rp.Shots[i]
-		if s.N != i+1 {
-			return fmt.Errorf("%w: shot %d is numbered %d", ErrFormat, i+1, s.N)
-		}
-		if g.Status() != game.Running {
-			return mismatch("shot %d after the game ended", s.N)
-		}
-		if s.Seat != g.ToAct() {
-			return mismatch("shot %d by seat %d, but it is seat %d's turn", s.N, s.Seat, g.ToAct())
-		}
-		at, err := s.cell(r.Board)
-		if err != nil {
-			return fmt.Errorf("shot %d: %w", s.N, err)
-		}
-		st, err := g.Apply(at)
-		if s.Illegal != (err != nil) {
-			return mismatch("shot %d at %s: recorded as illegal=%t, the engine says %v", s.N, s.where(), s.Illegal, errOrLegal(err))
-		}
-		if want := EncodeShot(r, s.N, &st, err, nil); !want.sameAnswer(s) {
-			return mismatch("shot %d at %s: recorded %s, the engine says %s", s.N, s.where(), s.answer(), want.answer())
-		}
-		if visit != nil {
-			f.n, f.shot, f.st, f.err = s.N, s, st, err
-			visit(f)
+		if rr.Placements[s], err = rp.Placement(r, s); err != nil {
+			return nil, nil, err
 		}
 	}
-	var want []Forfeit
-	if n := len(rp.Shots); n > 0 && rp.Shots[n-1].Illegal {
-		want = append(want, Forfeit{Seat: rp.Shots[n-1].Seat, Kind: ForfeitIllegal})
-	}
-	if g.Status() == game.Running && aborted {
-		return checkBSResult(res, OutcomeAborted, -1, [2]int{g.Shots(0), g.Shots(1)}, nil)
-	}
-	if g.Status() == game.Running {
-		ff, err := earlyForfeit(res.Forfeits, bsOutsideRules, len(rp.Shots), "shots",
-			fmt.Sprintf("%s, %s or %s", ForfeitPanic, ForfeitWaiting, ForfeitProtocol))
-		if err != nil {
-			return err
-		}
-		if ff.Kind == ForfeitProtocol && ff.Seat != g.ToAct() {
-			return mismatch("a %s forfeit of seat %d, but it was seat %d's turn", ForfeitProtocol, ff.Seat, g.ToAct())
-		}
-		g.Forfeit(ff.Seat)
-		want = append(want, ff)
-	}
-	outcome := OutcomeWin
-	if g.Status() == game.Drawn {
-		outcome = OutcomeDraw
-	}
-	return checkBSResult(res, outcome, g.Winner(), [2]int{g.Shots(0), g.Shots(1)}, want)
+	return rr, r, nil
 }
 
-// bsOutsideRules is outsideRules with Battleship's ForfeitProtocol.
-func bsOutsideRules(kind string) bool {
-	return outsideRules(kind) || kind == ForfeitProtocol
+// fleetEnding is what a Battleship-board result line records.
+func fleetEnding(res *BattleshipResult) Ending {
+	return Ending{Outcome: res.Outcome, Winner: res.Winner, Count: game.Count{Shots: res.Shots}, Forfeits: res.Forfeits}
 }
 
-func errOrLegal(err error) string {
-	if err == nil {
-		return "legal"
+// fleetTally is the count of a Battleship-board result line.
+func fleetTally(c game.Count) string { return fmt.Sprintf("shots %v", c.Shots) }
+
+// shotCodec is the Battleship record format of shot lines (Codec).
+type shotCodec struct{ r *battleship.Rules }
+
+func (shotCodec) Noun() string { return "shot" }
+
+func (shotCodec) Move(l *Shot) (n, seat int, illegal bool) { return l.N, l.Seat, l.Illegal }
+
+func (shotCodec) Where(l *Shot) string { return " at " + l.where() }
+
+func (c shotCodec) Decode(l *Shot) (grid.Cell, error) { return l.cell(c.r.Board) }
+
+func (c shotCodec) Check(l *Shot, st *battleship.Step, err error) error {
+	if want := EncodeShot(c.r, l.N, st, err, nil); !want.sameAnswer(l) {
+		return Mismatch("shot %d at %s: recorded %s, the engine says %s", l.N, l.where(), l.answer(), want.answer())
 	}
-	return err.Error()
+	return nil
 }
+
+func (shotCodec) Tally(c game.Count) string { return fleetTally(c) }
 
 // cell is the cell the shot was fired at.
 func (s *Shot) cell(b *grid.Board) (grid.Cell, error) {
@@ -196,35 +165,3 @@ func (s *Shot) answer() string {
 	return out
 }
 
-// verifyBSPlacementForfeit checks a game that never started because a seat
-// placed its fleet illegally (or crashed before placing it).
-func verifyBSPlacementForfeit(rp *BattleshipReplay, bad [2]bool) error {
-	if len(rp.Shots) > 0 {
-		return mismatch("%d shots after an invalid placement", len(rp.Shots))
-	}
-	outcome, winner, want := placementForfeits(bad, rp.Result.Forfeits)
-	return checkBSResult(&rp.Result, outcome, winner, [2]int{}, want)
-}
-
-func checkBSResult(res *BattleshipResult, outcome string, winner int, shots [2]int, want []Forfeit) error {
-	if res.Outcome != outcome || res.Winner != winner || res.Shots != shots {
-		return mismatch("result %s/winner %d/shots %v, the engine says %s/winner %d/shots %v",
-			res.Outcome, res.Winner, res.Shots, outcome, winner, shots)
-	}
-	if got := forfeitKinds(res.Forfeits); !slices.Equal(got, want) {
-		return mismatch("forfeits %s, the engine says %s", formatForfeits(got), formatForfeits(want))
-	}
-	return nil
-}
-
-// formatForfeits lists forfeits as "seat 1 illegal, seat 0 panic".
-func formatForfeits(fs []Forfeit) string {
-	if len(fs) == 0 {
-		return "none"
-	}
-	parts := make([]string, len(fs))
-	for i, f := range fs {
-		parts[i] = fmt.Sprintf("seat %d %s", f.Seat, f.Kind)
-	}
-	return strings.Join(parts, ", ")
-}

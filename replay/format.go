@@ -44,13 +44,6 @@ const (
 	ForfeitWaiting = "waiting"
 )
 
-// outsideRules reports whether a forfeit kind ends a game outside the rules
-// (ForfeitPanic, ForfeitWaiting), as opposed to ForfeitIllegal and
-// ForfeitPlacement, which the rules decide.
-func outsideRules(kind string) bool {
-	return kind == ForfeitPanic || kind == ForfeitWaiting
-}
-
 // ErrFormat is wrapped by every error about a malformed replay.
 var ErrFormat = errors.New("replay: bad format")
 
