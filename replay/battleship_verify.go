@@ -164,4 +164,3 @@ func (s *Shot) answer() string {
 	}
 	return out
 }
-
