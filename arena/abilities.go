@@ -6,12 +6,11 @@ import (
 	"log/slog"
 
 	"github.com/kaisen-ai/kaisen/explain"
-
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // AbilitiesConfig describes the sides and options of the abilities variant
@@ -57,7 +56,7 @@ type AbilitiesEntrant struct {
 // there, seat 1's in odd games. A seat that places an invalid fleet, plays
 // an illegal action or panics forfeits. GameResult.Shots holds the cells
 // fired at by each seat, Actions every action (answers included).
-// Replays are written by replay.AbilitiesWriter.
+// Replays are written by abrecord.Writer.
 type Abilities struct {
 	Rules  *abilities.Rules
 	P1, P2 AbilitiesEntrant
@@ -86,15 +85,15 @@ func (a *Abilities) NewTable(log *slog.Logger) Table {
 			return 0
 		},
 		record: func(w io.Writer, h recordHeader) recorder[battleship.Placement, abilities.Action, abilities.Step] {
-			return abRecord{fleetRecord{replay.NewAbilitiesWriter(w, a.Rules, replay.AbilitiesHeader{Seed: h.Seed, Match: h.Match, Players: h.Players, First: h.First})}}
+			return abRecord{fleetRecord{abrecord.NewWriter(w, a.Rules, abrecord.Header{Seed: h.Seed, Match: h.Match, Players: h.Players, First: h.First})}}
 		},
 	}, log)
 }
 
-// abRecord writes an abilities replay (replay.AbilitiesWriter) on the
+// abRecord writes an abilities replay (abrecord.Writer) on the
 // contract.
 type abRecord struct{ fleetRecord }
 
 func (r abRecord) Action(n, seat int, a abilities.Action, _ *abilities.Step, err error, _ *explain.Decision) {
-	r.w.(*replay.AbilitiesWriter).Action(n, seat, a, err != nil)
+	r.w.(*abrecord.Writer).Action(n, seat, a, err != nil)
 }

@@ -3,16 +3,16 @@ package arena
 import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
-	"github.com/kaisen-ai/kaisen/replay"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 )
 
 // fleetWriter is what the Battleship-board replay writers
-// (replay.BattleshipWriter, replay.AbilitiesWriter) share: the placement
+// (bsrecord.Writer, abrecord.Writer) share: the placement
 // lines, the result line and the flush.
 type fleetWriter interface {
 	Placement(seat int, pl battleship.Placement)
 	NoPlacement(seat int)
-	Result(r replay.BattleshipResult)
+	Result(r bsrecord.Result)
 	Flush() error
 }
 
@@ -29,7 +29,7 @@ func (r fleetRecord) Placement(seat int, p battleship.Placement, ok bool) {
 }
 
 func (r fleetRecord) Result(res *game.Result) {
-	r.w.Result(replay.BattleshipResult{Outcome: replayOutcome(res), Winner: res.Winner, Shots: res.Shots, Forfeits: replayForfeits(res)})
+	r.w.Result(bsrecord.Result{Outcome: replayOutcome(res), Winner: res.Winner, Shots: res.Shots, Forfeits: replayForfeits(res)})
 }
 
 func (r fleetRecord) Flush() error { return r.w.Flush() }

@@ -9,6 +9,7 @@ import (
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -29,7 +30,7 @@ type Submarine struct {
 var _ Family = (*Submarine)(nil)
 
 // Game implements Family.
-func (s *Submarine) Game() string { return replay.GameSubmarine }
+func (s *Submarine) Game() string { return subrecord.Name }
 
 // Players implements Family.
 func (s *Submarine) Players() (p1, p2 string) { return s.P1.Name, s.P2.Name }
@@ -57,12 +58,12 @@ type (
 	subRecorder = recorder[submarine.Placement, submarine.Action, submarine.Step]
 )
 
-// subRecord writes a submarine replay (replay.SubmarineWriter) on the
+// subRecord writes a submarine replay (subrecord.Writer) on the
 // contract.
-type subRecord struct{ w *replay.SubmarineWriter }
+type subRecord struct{ w *subrecord.Writer }
 
 func newSubRecord(w io.Writer, rules *submarine.Rules, h recordHeader) subRecord {
-	return subRecord{replay.NewSubmarineWriter(w, rules, replay.SubmarineHeader{Seed: h.Seed, Match: h.Match, Players: h.Players})}
+	return subRecord{subrecord.NewWriter(w, rules, subrecord.Header{Seed: h.Seed, Match: h.Match, Players: h.Players})}
 }
 
 func (r subRecord) Placement(seat int, p submarine.Placement, _ bool) { r.w.Placement(seat, p) }
@@ -72,7 +73,7 @@ func (r subRecord) Action(n, _ int, _ submarine.Action, st *submarine.Step, err 
 }
 
 func (r subRecord) Result(res *game.Result) {
-	r.w.Result(replay.SubmarineResult{Outcome: replayOutcome(res), Winner: res.Winner, Actions: res.Actions, Forfeits: replayForfeits(res)})
+	r.w.Result(subrecord.Result{Outcome: replayOutcome(res), Winner: res.Winner, Actions: res.Actions, Forfeits: replayForfeits(res)})
 }
 
 func (r subRecord) Flush() error { return r.w.Flush() }

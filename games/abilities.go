@@ -10,6 +10,7 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -20,7 +21,7 @@ var abRoster = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, 
 
 // abilitiesGame is the abilities variant of Battleship: rules in
 // game/abilities, AIs in players/abilities, replays by
-// replay.AbilitiesWriter, wire codec in game/abilities/wire (the
+// abrecord.Writer, wire codec in game/abilities/wire (the
 // server's abilities listeners, client.PlayAbilities).
 var abilitiesGame = Game{
 	Name:           abilities.Name,
@@ -46,7 +47,7 @@ var abilitiesGame = Game{
 			P2: arena.AbilitiesEntrant{Name: p2.Name, Factory: f2}}, nil
 	},
 	OpenReplay: func(path string) (Replay, error) {
-		rp, err := replay.ReadAbilitiesFile(path)
+		rp, err := abrecord.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -88,9 +89,9 @@ func (c *abilitiesClient) Play(ctx context.Context, conn net.Conn, first int, op
 	return finished(opt, g.Errors, g.End, g.Line, "game", first+1, "seat", g.Hello.Seat, "shots", g.Shots[0], "enemy_shots", g.Shots[1], "actions", g.Actions)
 }
 
-type abilitiesReplay struct{ rp *replay.AbilitiesReplay }
+type abilitiesReplay struct{ rp *abrecord.Replay }
 
-func (a abilitiesReplay) Verify() error { return replay.VerifyAbilities(a.rp) }
+func (a abilitiesReplay) Verify() error { return abrecord.Verify(a.rp) }
 
 func (a abilitiesReplay) Summary() string {
 	res := a.rp.Result
@@ -101,11 +102,11 @@ func (a abilitiesReplay) Moves() int   { return len(a.rp.Actions) }
 func (a abilitiesReplay) Move() string { return "action" }
 
 func (a abilitiesReplay) Render(w io.Writer, opt RenderOptions) error {
-	return replay.RenderAbilities(w, a.rp, opt.From, opt.To)
+	return abrecord.Render(w, a.rp, opt.From, opt.To)
 }
 
 func (a abilitiesReplay) HTML(w io.Writer) error {
-	d, err := replay.AbilitiesHTML(a.rp)
+	d, err := abrecord.HTML(a.rp)
 	if err != nil {
 		return err
 	}

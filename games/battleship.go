@@ -12,6 +12,7 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -22,7 +23,7 @@ var bsRoster = aiRoster[*battleship.Rules, bsplayers.Factory]{bsplayers.Entries,
 
 // battleshipGame is classic Battleship (Морской бой): rules in
 // game/battleship, inference in belief/battleship, AIs in
-// players/battleship, replays by replay.BattleshipWriter.
+// players/battleship, replays by bsrecord.Writer.
 var battleshipGame = Game{
 	Name:           battleship.Name,
 	Summary:        "classic Battleship (Морской бой): 10x10, ships that never touch, a hit shoots again",
@@ -43,7 +44,7 @@ var battleshipGame = Game{
 			P2: arena.BattleshipEntrant{Name: p2.Name, Factory: f2}}, nil
 	},
 	OpenReplay: func(path string) (Replay, error) {
-		rp, err := replay.ReadBattleshipFile(path)
+		rp, err := bsrecord.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -52,10 +53,10 @@ var battleshipGame = Game{
 	ReplayFlags: []string{"boards", "cyrillic"},
 	CheckRender: func(opt RenderOptions) error {
 		switch opt.Boards {
-		case "", replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot:
+		case "", bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot:
 			return nil
 		}
-		return fmt.Errorf("--boards %q: want %s, %s or %s", opt.Boards, replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot)
+		return fmt.Errorf("--boards %q: want %s, %s or %s", opt.Boards, bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot)
 	},
 	PlayDefault:      "gridbot",
 	ErrUnknownPlayer: bsplayers.ErrUnknownPlayer,
@@ -125,9 +126,9 @@ func (c *battleshipClient) Play(ctx context.Context, conn net.Conn, first int, o
 	return out.done(len(res.Games), err)
 }
 
-type battleshipReplay struct{ rp *replay.BattleshipReplay }
+type battleshipReplay struct{ rp *bsrecord.Replay }
 
-func (b battleshipReplay) Verify() error { return replay.VerifyBattleship(b.rp) }
+func (b battleshipReplay) Verify() error { return bsrecord.Verify(b.rp) }
 
 func (b battleshipReplay) Summary() string {
 	res := b.rp.Result
@@ -139,13 +140,13 @@ func (b battleshipReplay) Move() string { return "shot" }
 
 func (b battleshipReplay) Render(w io.Writer, opt RenderOptions) error {
 	if opt.Boards == "" {
-		opt.Boards = replay.BoardsEnd
+		opt.Boards = bsrecord.BoardsEnd
 	}
-	return replay.RenderBattleship(w, b.rp, replay.BattleshipRenderOptions{From: opt.From, To: opt.To, Boards: opt.Boards, Cyrillic: opt.Cyrillic})
+	return bsrecord.Render(w, b.rp, bsrecord.RenderOptions{From: opt.From, To: opt.To, Boards: opt.Boards, Cyrillic: opt.Cyrillic})
 }
 
 func (b battleshipReplay) HTML(w io.Writer) error {
-	d, err := replay.BattleshipHTML(b.rp)
+	d, err := bsrecord.HTML(b.rp)
 	if err != nil {
 		return err
 	}

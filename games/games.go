@@ -143,7 +143,7 @@ type RenderOptions struct {
 	From, To int // moves From to To (0 = the start; To < 0 = to the end)
 	// Submarine: each side's belief about the other fleet under its board.
 	Heatmap bool
-	// Battleship: when to draw the boards (replay.BoardsEnd, BoardsTurn,
+	// Battleship: when to draw the boards (bsrecord.BoardsEnd, BoardsTurn,
 	// BoardsShot) and whether to name the columns in Cyrillic.
 	Boards   string
 	Cyrillic bool

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/stretchr/testify/require"
 	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -159,7 +159,7 @@ func TestOtherGamesReplayIsRefused(t *testing.T) {
 func TestBattleshipCheckRender(t *testing.T) {
 	bs, err := games.Lookup(battleship.Name)
 	require.NoError(t, err)
-	for _, b := range []string{"", replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot} {
+	for _, b := range []string{"", bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot} {
 		require.NoError(t, bs.CheckRender(games.RenderOptions{Boards: b}))
 	}
 	require.ErrorContains(t, bs.CheckRender(games.RenderOptions{Boards: "always"}), `--boards "always"`)

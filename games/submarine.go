@@ -13,6 +13,7 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
 	_ "github.com/kaisen-ai/kaisen/players/admiral" // registers admiral and admiral-series
@@ -24,7 +25,7 @@ var subRoster = aiRoster[*submarine.Rules, players.Factory]{players.Entries, pla
 
 // submarineGame is the submarine game (潜水艦ゲーム): rules in game/submarine,
 // AIs in players (admiral in players/admiral, linked here), replays by
-// replay.SubmarineWriter.
+// subrecord.Writer.
 var submarineGame = Game{
 	Name:           submarine.Name,
 	Summary:        "the submarine game (潜水艦ゲーム): hidden ships that attack, move and hide on a small sea",
@@ -45,7 +46,7 @@ var submarineGame = Game{
 			P2: arena.SubmarineEntrant{Name: p2.Name, Factory: f2}}, nil
 	},
 	OpenReplay: func(path string) (Replay, error) {
-		rp, err := replay.ReadSubmarineFile(path)
+		rp, err := subrecord.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -129,9 +130,9 @@ func (c *submarineClient) Play(ctx context.Context, conn net.Conn, first int, op
 	return out.done(len(res.Games), err)
 }
 
-type submarineReplay struct{ rp *replay.SubmarineReplay }
+type submarineReplay struct{ rp *subrecord.Replay }
 
-func (s submarineReplay) Verify() error { return replay.VerifySubmarine(s.rp) }
+func (s submarineReplay) Verify() error { return subrecord.Verify(s.rp) }
 
 func (s submarineReplay) Summary() string {
 	return fmt.Sprintf("%d actions, %s", s.rp.Result.Actions, winner(s.rp.Result.Outcome, s.rp.Result.Winner, s.rp.Header.Players))
@@ -141,11 +142,11 @@ func (s submarineReplay) Moves() int   { return len(s.rp.Steps) }
 func (s submarineReplay) Move() string { return "action" }
 
 func (s submarineReplay) Render(w io.Writer, opt RenderOptions) error {
-	return replay.RenderSubmarine(w, s.rp, replay.SubmarineRenderOptions{From: opt.From, To: opt.To, Heatmap: opt.Heatmap})
+	return subrecord.Render(w, s.rp, subrecord.RenderOptions{From: opt.From, To: opt.To, Heatmap: opt.Heatmap})
 }
 
 func (s submarineReplay) HTML(w io.Writer) error {
-	d, err := replay.SubmarineHTML(s.rp)
+	d, err := subrecord.HTML(s.rp)
 	if err != nil {
 		return err
 	}

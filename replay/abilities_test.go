@@ -3,15 +3,15 @@ package replay_test
 import (
 	"bytes"
 	"context"
+	"github.com/stretchr/testify/require"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
@@ -38,30 +38,30 @@ func TestAbilitiesReplayVerifies(t *testing.T) {
 		path := filepath.Join(dir, arena.ReplayName(i))
 		game, err := replay.GameOfFile(path)
 		require.NoError(t, err)
-		require.Equal(t, replay.GameAbilities, game)
-		rp, err := replay.ReadAbilitiesFile(path)
+		require.Equal(t, abrecord.Name, game)
+		rp, err := abrecord.ReadFile(path)
 		require.NoError(t, err)
-		require.NoError(t, replay.VerifyAbilities(rp))
+		require.NoError(t, abrecord.Verify(rp))
 		require.Equal(t, [2]string{"humans", "ai"}, rp.Header.Sides)
 		require.Equal(t, i/2, rp.Header.First, "AlternateFirst: seat 1 first in games 2 and 3")
 		require.Equal(t, i/2, rp.Actions[0].Seat)
 		checkAbilitiesHTML(t, rp)
 		var buf bytes.Buffer
-		require.NoError(t, replay.RenderAbilities(&buf, rp, 0, -1))
+		require.NoError(t, abrecord.Render(&buf, rp, 0, -1))
 		require.Contains(t, buf.String(), "seat 0 fleet:")
 		require.Contains(t, buf.String(), "result: win")
 
 		bad := *rp
 		bad.Result.Winner = 1 - rp.Result.Winner
-		require.ErrorIs(t, replay.VerifyAbilities(&bad), replay.ErrMismatch)
+		require.ErrorIs(t, abrecord.Verify(&bad), replay.ErrMismatch)
 		bad = *rp
-		bad.Actions = append([]replay.AbilitiesAction(nil), rp.Actions...)
+		bad.Actions = append([]abrecord.Action(nil), rp.Actions...)
 		bad.Actions[0].Seat = 1 - bad.Actions[0].Seat
-		require.ErrorIs(t, replay.VerifyAbilities(&bad), replay.ErrMismatch)
+		require.ErrorIs(t, abrecord.Verify(&bad), replay.ErrMismatch)
 
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
-		_, err = replay.ReadAbilities(strings.NewReader(strings.Replace(string(data), `"type":"action"`, `"type":"action","bogus":1`, 1)))
+		_, err = abrecord.Read(strings.NewReader(strings.Replace(string(data), `"type":"action"`, `"type":"action","bogus":1`, 1)))
 		require.ErrorIs(t, err, replay.ErrFormat)
 	}
 }
@@ -80,29 +80,29 @@ func FuzzReadAbilities(f *testing.F) {
 	f.Add(strings.Replace(tinyAbilities, `"kind":"shoot"`, `"kind":"salvo","to":[0,1]`, 1))
 	f.Add(strings.Replace(tinyAbilities, `"at":[0,2]`, `"cell":7`, 1))
 	f.Fuzz(func(t *testing.T, data string) {
-		rp, err := replay.ReadAbilities(strings.NewReader(data))
+		rp, err := abrecord.Read(strings.NewReader(data))
 		if err != nil {
 			return
 		}
-		if err := replay.VerifyAbilities(rp); err == nil {
+		if err := abrecord.Verify(rp); err == nil {
 			var buf bytes.Buffer
-			require.NoError(t, replay.RenderAbilities(&buf, rp, 0, -1))
+			require.NoError(t, abrecord.Render(&buf, rp, 0, -1))
 		}
 	})
 }
 
 func TestTinyAbilitiesReplay(t *testing.T) {
-	rp, err := replay.ReadAbilities(strings.NewReader(tinyAbilities))
+	rp, err := abrecord.Read(strings.NewReader(tinyAbilities))
 	require.NoError(t, err)
-	require.NoError(t, replay.VerifyAbilities(rp))
+	require.NoError(t, abrecord.Verify(rp))
 	var buf bytes.Buffer
-	require.NoError(t, replay.RenderAbilities(&buf, rp, 0, -1))
+	require.NoError(t, abrecord.Render(&buf, rp, 0, -1))
 	require.Contains(t, buf.String(), "   1 seat 0 shoot [0,2] | [0,2] kill\n")
-	_, err = replay.ReadAbilities(strings.NewReader(strings.Replace(tinyAbilities, `"game":"abilities"`, `"game":"battleship"`, 1)))
+	_, err = abrecord.Read(strings.NewReader(strings.Replace(tinyAbilities, `"game":"abilities"`, `"game":"battleship"`, 1)))
 	require.ErrorIs(t, err, replay.ErrFormat)
 	// An over-long line is named by its number, not called the first.
 	long := strings.Replace(tinyAbilities, "\n", "\n"+strings.Repeat(" ", replay.MaxLine+1)+"\n", 1)
-	_, err = replay.ReadAbilities(strings.NewReader(long))
+	_, err = abrecord.Read(strings.NewReader(long))
 	require.ErrorIs(t, err, replay.ErrFormat)
 	require.ErrorContains(t, err, "line 2 is longer than")
 }
@@ -111,9 +111,9 @@ func TestTinyAbilitiesReplay(t *testing.T) {
 // one frame per action after the start, each move drawn on the mover's
 // board, the loser's fleet all sunk at the end, every frame's ships
 // where its HP says, and the page written.
-func checkAbilitiesHTML(t *testing.T, rp *replay.AbilitiesReplay) {
+func checkAbilitiesHTML(t *testing.T, rp *abrecord.Replay) {
 	t.Helper()
-	d, err := replay.AbilitiesHTML(rp)
+	d, err := abrecord.HTML(rp)
 	require.NoError(t, err)
 	require.Len(t, d.Frames, len(rp.Actions)+1)
 	moves := 0

@@ -17,8 +17,10 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -93,8 +95,8 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		return m.ai[i].Place()
 	})
 	stopped := !m.seated(ctx, res)
-	rec := newRecorder(m.match, log, func(w io.Writer, players [2]replay.SeatInfo) *replay.AbilitiesWriter {
-		aw := replay.NewAbilitiesWriter(w, rules, replay.AbilitiesHeader{Seed: res.Seed, First: res.First, Players: players})
+	rec := newRecorder(m.match, log, func(w io.Writer, players [2]replay.SeatInfo) *abrecord.Writer {
+		aw := abrecord.NewWriter(w, rules, abrecord.Header{Seed: res.Seed, First: res.First, Players: players})
 		m.recordPlacements(aw)
 		return aw
 	})
@@ -106,7 +108,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		return [2]int{g.Shots(0), g.Shots(1)}
 	}
 	replayBytes := func(forfeits []replay.Forfeit) []byte {
-		return rec.finish(replay.BattleshipResult{Outcome: replayOutcome(res), Winner: res.Winner, Shots: shots(), Forfeits: forfeits})
+		return rec.finish(bsrecord.Result{Outcome: replayOutcome(res), Winner: res.Winner, Shots: shots(), Forfeits: forfeits})
 	}
 	if stopped {
 		return m.abort(res, log, 0), replayBytes(nil)

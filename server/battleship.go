@@ -18,6 +18,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -187,13 +188,13 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	stopped := !m.seated(ctx, res)
 	// The replay starts with both placements as received (none for a seat
 	// that sent nothing decodable, or whose house AI crashed placing).
-	rec := newRecorder(m.match, log, func(w io.Writer, players [2]replay.SeatInfo) *replay.BattleshipWriter {
-		bw := replay.NewBattleshipWriter(w, rules, replay.BattleshipHeader{Seed: res.Seed, First: res.First, Players: players})
+	rec := newRecorder(m.match, log, func(w io.Writer, players [2]replay.SeatInfo) *bsrecord.Writer {
+		bw := bsrecord.NewWriter(w, rules, bsrecord.Header{Seed: res.Seed, First: res.First, Players: players})
 		m.recordPlacements(bw)
 		return bw
 	})
 	replayBytes := func(shots [2]int, forfeits []replay.Forfeit) []byte {
-		return rec.finish(replay.BattleshipResult{Outcome: replayOutcome(res), Winner: res.Winner, Shots: shots, Forfeits: forfeits})
+		return rec.finish(bsrecord.Result{Outcome: replayOutcome(res), Winner: res.Winner, Shots: shots, Forfeits: forfeits})
 	}
 	if stopped { // the placements received so far are in the replay
 		return m.abort(res, log, 0), replayBytes([2]int{}, nil)

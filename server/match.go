@@ -19,6 +19,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -346,15 +347,15 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 	stopped := !m.seated(ctx, res)
 
 	rules := m.st.rules
-	rec := newRecorder(m, log, func(w io.Writer, players [2]replay.SeatInfo) *replay.SubmarineWriter {
-		rw := replay.NewSubmarineWriter(w, rules, replay.SubmarineHeader{Seed: res.Seed, First: res.First, Players: players})
+	rec := newRecorder(m, log, func(w io.Writer, players [2]replay.SeatInfo) *subrecord.Writer {
+		rw := subrecord.NewWriter(w, rules, subrecord.Header{Seed: res.Seed, First: res.First, Players: players})
 		for i, s := range m.seats {
 			rw.Placement(i, s.place)
 		}
 		return rw
 	})
 	replayBytes := func(forfeits []replay.Forfeit) []byte {
-		return rec.finish(replay.SubmarineResult{Outcome: replayOutcome(res), Winner: res.Winner, Actions: res.Actions, Forfeits: forfeits})
+		return rec.finish(subrecord.Result{Outcome: replayOutcome(res), Winner: res.Winner, Actions: res.Actions, Forfeits: forfeits})
 	}
 	if stopped { // the placements received so far are in the replay
 		return m.abort(res, log, 0), replayBytes(nil)
@@ -688,7 +689,7 @@ func replayOutcome(res *Result) string {
 	return replay.OutcomeWin
 }
 
-// resultWriter is a replay writer (*replay.SubmarineWriter, *replay.BattleshipWriter)
+// resultWriter is a replay writer (*subrecord.Writer, *bsrecord.Writer)
 // whose result line is an R.
 type resultWriter[R any] interface {
 	Result(R)

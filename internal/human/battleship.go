@@ -11,6 +11,7 @@ import (
 
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -304,10 +305,10 @@ func (h *BattleshipSeat) boards() {
 				}
 			}
 		}
-		left = replay.BattleshipBoard{Title: "your fleet", Cells: cells, Last: h.last[1],
+		left = bsrecord.Board{Title: "your fleet", Cells: cells, Last: h.last[1],
 			Status: "afloat " + strconv.Itoa(afloat) + "/" + strconv.Itoa(len(ships))}.Lines(b, false)
 	}
-	right := replay.BattleshipBoard{Title: "the enemy's waters", Cells: h.enemy, Last: h.last[0],
+	right := bsrecord.Board{Title: "the enemy's waters", Cells: h.enemy, Last: h.last[0],
 		Status: fmt.Sprintf("sunk %d/%d", h.sunk, len(h.rules.Fleet))}.Lines(b, false)
 	fmt.Fprintln(h.out)
 	replay.WriteSideBySide(h.out, left, right)

@@ -8,8 +8,10 @@ import (
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/players"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -119,9 +121,9 @@ func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, o
 	if opt.Reveal {
 		h.AfterOpponent = func() string { return why.last }
 	}
-	var rec *replay.SubmarineWriter
+	var rec *subrecord.Writer
 	if opt.Replay != nil {
-		rec = replay.NewSubmarineWriter(opt.Replay, r, replay.SubmarineHeader{Seed: opt.Seed, Players: opt.seats(seat)})
+		rec = subrecord.NewWriter(opt.Replay, r, subrecord.Header{Seed: opt.Seed, Players: opt.seats(seat)})
 	}
 	var p [2]players.Player
 	p[seat], p[1-seat] = h, ai
@@ -137,7 +139,7 @@ func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, o
 		// The AI's placements are valid: only the human's can fail.
 		fmt.Fprintf(h.out, "no game: %v\n", err)
 		if rec != nil {
-			rec.Result(replay.SubmarineResult{Outcome: replay.OutcomeWin, Winner: 1 - seat,
+			rec.Result(subrecord.Result{Outcome: replay.OutcomeWin, Winner: 1 - seat,
 				Forfeits: []replay.Forfeit{{Seat: seat, Kind: replay.ForfeitPlacement, Reason: err.Error()}}})
 			return game.Won, 1 - seat, rec.Flush()
 		}
@@ -195,7 +197,7 @@ func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, o
 	if rec == nil {
 		return g.Status(), winner, nil
 	}
-	res := replay.SubmarineResult{Outcome: replay.OutcomeWin, Winner: winner, Actions: g.Actions(), Forfeits: forfeits}
+	res := subrecord.Result{Outcome: replay.OutcomeWin, Winner: winner, Actions: g.Actions(), Forfeits: forfeits}
 	if g.Status() == game.Drawn {
 		res.Outcome = replay.OutcomeDraw
 	}
@@ -236,9 +238,9 @@ func PlayBattleshipAgainstWith(r *battleship.Rules, h *BattleshipSeat, ai bsplay
 	if opt.Reveal {
 		h.AfterOpponent = func() string { return why.last }
 	}
-	var rec *replay.BattleshipWriter
+	var rec *bsrecord.Writer
 	if opt.Replay != nil {
-		rec = replay.NewBattleshipWriter(opt.Replay, r, replay.BattleshipHeader{Seed: opt.Seed, Players: opt.seats(seat)})
+		rec = bsrecord.NewWriter(opt.Replay, r, bsrecord.Header{Seed: opt.Seed, Players: opt.seats(seat)})
 	}
 	var ps [2]bsplayers.Player
 	ps[seat], ps[1-seat] = h, ai
@@ -312,7 +314,7 @@ func PlayBattleshipAgainstWith(r *battleship.Rules, h *BattleshipSeat, ai bsplay
 	if rec == nil {
 		return res, nil
 	}
-	out := replay.BattleshipResult{Outcome: replay.OutcomeWin, Winner: res.Winner, Shots: res.Shots, Forfeits: forfeits}
+	out := bsrecord.Result{Outcome: replay.OutcomeWin, Winner: res.Winner, Shots: res.Shots, Forfeits: forfeits}
 	if res.Winner == -1 {
 		out.Outcome = replay.OutcomeDraw
 	}

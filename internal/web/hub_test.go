@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/stretchr/testify/require"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -16,12 +17,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -42,7 +42,7 @@ func playSubmarine(t *testing.T, hub *web.Hub, id string, r *submarine.Rules, p0
 	g, err := submarine.NewGame(r, place[0], place[1], 0)
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	w := replay.NewSubmarineWriter(&buf, r, replay.SubmarineHeader{Version: "test", Seed: seed,
+	w := subrecord.NewWriter(&buf, r, subrecord.Header{Version: "test", Seed: seed,
 		Players: [2]replay.SeatInfo{{Seat: 0, Name: p0}, {Seat: 1, Name: p1}}})
 	w.Placement(0, place[0])
 	w.Placement(1, place[1])
@@ -63,7 +63,7 @@ func playSubmarine(t *testing.T, hub *web.Hub, id string, r *submarine.Rules, p0
 		p[1-s].Observe(st.Other, &v)
 	}
 	res := server.Result{Game: id, Outcome: server.OutcomeWin, Winner: g.Winner(), Actions: g.Actions(), Reason: "sunk", Replay: id + ".jsonl"}
-	out := replay.SubmarineResult{Outcome: replay.OutcomeWin, Winner: g.Winner(), Actions: g.Actions()}
+	out := subrecord.Result{Outcome: replay.OutcomeWin, Winner: g.Winner(), Actions: g.Actions()}
 	if g.Status() == game.Drawn {
 		res.Outcome, res.Winner, res.Reason = server.OutcomeDraw, -1, "draw"
 		out.Outcome, out.Winner = replay.OutcomeDraw, -1
@@ -142,9 +142,9 @@ func TestSubmarineIsPublic(t *testing.T) {
 			require.Equal(t, tt.rules.Board.Width(), info.W)
 			require.Equal(t, "/games/g1/replay", end.Replay)
 
-			rp, err := replay.ReadSubmarine(bytes.NewReader(raw[:cut]))
+			rp, err := subrecord.Read(bytes.NewReader(raw[:cut]))
 			require.NoError(t, err)
-			d, err := replay.SubmarineHTML(rp)
+			d, err := subrecord.HTML(rp)
 			require.NoError(t, err)
 			require.Len(t, moves, len(rp.Steps))
 			cell := regexp.MustCompile(`\[\d+,\d+\]`)

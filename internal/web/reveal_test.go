@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"context"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -12,16 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
-	"github.com/stretchr/testify/require"
-
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/browsertest"
 	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/players"
-	"github.com/kaisen-ai/kaisen/replay"
 	"github.com/kaisen-ai/kaisen/server"
 	"github.com/kaisen-ai/kaisen/server/servertest"
 )
@@ -65,7 +63,7 @@ func TestReveal(t *testing.T) {
 				return
 			}
 
-			rp, err := replay.ReadSubmarineFile(filepath.Join(s.Config.ReplayDir, res.Game+".jsonl"))
+			rp, err := subrecord.ReadFile(filepath.Join(s.Config.ReplayDir, res.Game+".jsonl"))
 			require.NoError(t, err)
 			r, err := rp.Rules()
 			require.NoError(t, err)

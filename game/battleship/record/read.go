@@ -1,74 +1,16 @@
-package replay
+package record
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// GameOf reads the first line of a replay that is not blank and returns its
-// header's "game": GameSubmarine, GameBattleship or whatever the file says.
-// It reads no further, so callers can pick the reader.
-func GameOf(r io.Reader) (string, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for lineNo := 1; ; lineNo++ {
-		line, err := readLine(br, lineNo)
-		if len(bytes.TrimSpace(line)) > 0 {
-			var h struct {
-				Type string `json:"type"`
-				Game string `json:"game"`
-			}
-			if err := json.Unmarshal(line, &h); err != nil {
-				return "", fmt.Errorf("%w: line %d: %w", ErrFormat, lineNo, err)
-			}
-			if h.Type != TypeHeader {
-				return "", fmt.Errorf("%w: line %d: %q line where the header belongs", ErrFormat, lineNo, h.Type)
-			}
-			return h.Game, nil
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return "", fmt.Errorf("%w: empty file", ErrFormat)
-			}
-			return "", err
-		}
-	}
-}
-
-// readLine reads line lineNo, of at most MaxLine bytes (without its
-// newline).
-func readLine(br *bufio.Reader, lineNo int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > MaxLine+1 {
-			return nil, fmt.Errorf("%w: line %d is longer than %d bytes", ErrFormat, lineNo, MaxLine)
-		}
-		switch {
-		case err == nil:
-			return line[:len(line)-1], nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			return line, io.EOF
-		default:
-			return nil, fmt.Errorf("replay: read: %w", err)
-		}
-	}
-}
-
-// GameOfFile is GameOf of the file at path.
-func GameOfFile(path string) (string, error) { return readFile(path, GameOf) }
-
-// Keys of each Battleship line: the required ones, then the optional ones.
 var (
 	bsHeaderKeys    = keySet{req: []string{"type", "game", "seed", "rules", "players", "first"}, opt: []string{"version", "match"}}
 	bsRulesKeys     = keySet{req: []string{"width", "height", "rocks", "fleet", "draw_limit"}}
@@ -138,30 +80,30 @@ func (ks keySet) checkList(raw json.RawMessage, what string) error {
 	return nil
 }
 
-// ReadBattleship parses a whole Battleship replay strictly: a header with
+// Read parses a whole Battleship replay strictly: a header with
 // valid rules, the two placements in seat order, shots numbered 1, 2, ...
 // and one result line at the end (blank lines are ignored). Every line must
 // have exactly its documented keys (an unknown, missing or null key is an
 // error; a recorded Decision is read as it comes), cells must be on the
 // recorded board, and each line must be consistent in itself (a legal shot
-// has an outcome, sunk cells only on a kill, ...). Errors wrap ErrFormat
+// has an outcome, sunk cells only on a kill, ...). Errors wrap replay.ErrFormat
 // and name the line. Whether the game is what the rules produce is
-// VerifyBattleship's job.
-func ReadBattleship(r io.Reader) (*BattleshipReplay, error) {
-	p := bsParser{rp: &BattleshipReplay{}}
-	if err := scanLines(r, p.line); err != nil {
+// Verify's job.
+func Read(r io.Reader) (*Replay, error) {
+	p := bsParser{rp: &Replay{}}
+	if err := replay.ScanLines(r, p.line); err != nil {
 		return nil, err
 	}
 	if p.stage != bsDone {
 		what := [...]string{"empty file", "truncated: no placements", "truncated: no placement of seat 1", "truncated: no result line"}[p.stage]
-		return nil, fmt.Errorf("%w: %s", ErrFormat, what)
+		return nil, fmt.Errorf("%w: %s", replay.ErrFormat, what)
 	}
 	return p.rp, nil
 }
 
-// ReadBattleshipFile is ReadBattleship of the file at path.
-func ReadBattleshipFile(path string) (*BattleshipReplay, error) {
-	return readFile(path, ReadBattleship)
+// ReadFile is Read of the file at path.
+func ReadFile(path string) (*Replay, error) {
+	return replay.ReadFile(path, Read)
 }
 
 // Stages of the parser: what the next line must be.
@@ -174,7 +116,7 @@ const (
 )
 
 type bsParser struct {
-	rp    *BattleshipReplay
+	rp    *Replay
 	rules *battleship.Rules
 	stage int
 }
@@ -186,23 +128,23 @@ func (p *bsParser) line(line []byte) error {
 	if err := json.Unmarshal(line, &probe); err != nil {
 		return err
 	}
-	want := [...]string{TypeHeader, TypePlacement, TypePlacement, TypeShot, ""}[p.stage]
-	if p.stage == bsWantShot && probe.Type == TypeResult {
-		want = TypeResult
+	want := [...]string{replay.TypeHeader, replay.TypePlacement, replay.TypePlacement, TypeShot, ""}[p.stage]
+	if p.stage == bsWantShot && probe.Type == replay.TypeResult {
+		want = replay.TypeResult
 	}
 	if probe.Type != want {
 		if p.stage == bsDone {
 			return fmt.Errorf("%q line after the result", probe.Type)
 		}
 		if p.stage == bsWantShot {
-			return fmt.Errorf("%q line where a %q or %q line belongs", probe.Type, TypeShot, TypeResult)
+			return fmt.Errorf("%q line where a %q or %q line belongs", probe.Type, TypeShot, replay.TypeResult)
 		}
 		return fmt.Errorf("%q line where a %q line belongs", probe.Type, want)
 	}
 	switch probe.Type {
-	case TypeHeader:
+	case replay.TypeHeader:
 		return p.header(line)
-	case TypePlacement:
+	case replay.TypePlacement:
 		return p.placement(line)
 	case TypeShot:
 		return p.shot(line)
@@ -235,8 +177,8 @@ func (p *bsParser) header(line []byte) error {
 	if err := json.Unmarshal(line, h); err != nil {
 		return fmt.Errorf("header: %w", err)
 	}
-	if h.Game != GameBattleship {
-		return fmt.Errorf("header: game %q, want %q", h.Game, GameBattleship)
+	if h.Game != Name {
+		return fmt.Errorf("header: game %q, want %q", h.Game, Name)
 	}
 	if h.First != 0 && h.First != 1 {
 		return fmt.Errorf("header: first seat %d, want 0 or 1", h.First)
@@ -296,7 +238,7 @@ func (p *bsParser) shot(line []byte) error {
 	case s.At != nil && s.At[0] == -1:
 		return bad(`"at" %v: an off-board cell is written "cell": index`, *s.At)
 	case s.At != nil:
-		if _, err := s.At.cell(b); err != nil {
+		if _, err := s.At.Cell(b); err != nil {
 			return fmt.Errorf("shot %d: at: %w", s.N, err)
 		}
 	case !s.Illegal:
@@ -320,7 +262,7 @@ func (p *bsParser) shot(line []byte) error {
 			return bad(`"sunk" lists the cells of the ship a kill sinks, and only then`)
 		}
 		for _, rc := range s.Sunk {
-			if _, err := rc.cell(b); err != nil || rc[0] == -1 {
+			if _, err := rc.Cell(b); err != nil || rc[0] == -1 {
 				return bad("sunk cell %v is off the board", rc)
 			}
 		}
@@ -351,8 +293,8 @@ func (p *bsParser) result(line []byte) error {
 		return fmt.Errorf("result: %w", err)
 	}
 	switch {
-	case res.Outcome == OutcomeWin && (res.Winner == 0 || res.Winner == 1):
-	case (res.Outcome == OutcomeDraw || res.Outcome == OutcomeAborted) && res.Winner == -1:
+	case res.Outcome == replay.OutcomeWin && (res.Winner == 0 || res.Winner == 1):
+	case (res.Outcome == replay.OutcomeDraw || res.Outcome == replay.OutcomeAborted) && res.Winner == -1:
 	default:
 		return fmt.Errorf("result: outcome %q with winner %d (a win has winner 0 or 1, a draw or an aborted game -1)", res.Outcome, res.Winner)
 	}
@@ -364,10 +306,10 @@ func (p *bsParser) result(line []byte) error {
 			return fmt.Errorf("result: forfeits[%d]: seat %d", i, f.Seat)
 		}
 		switch f.Kind {
-		case ForfeitIllegal, ForfeitPlacement, ForfeitPanic, ForfeitWaiting, ForfeitProtocol:
+		case replay.ForfeitIllegal, replay.ForfeitPlacement, replay.ForfeitPanic, replay.ForfeitWaiting, replay.ForfeitProtocol:
 		default:
 			return fmt.Errorf("result: forfeits[%d]: kind %q, want %s, %s, %s, %s or %s", i, f.Kind,
-				ForfeitIllegal, ForfeitPlacement, ForfeitPanic, ForfeitWaiting, ForfeitProtocol)
+				replay.ForfeitIllegal, replay.ForfeitPlacement, replay.ForfeitPanic, replay.ForfeitWaiting, replay.ForfeitProtocol)
 		}
 	}
 	p.stage = bsDone

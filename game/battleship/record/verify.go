@@ -1,4 +1,4 @@
-package replay
+package record
 
 import (
 	"fmt"
@@ -8,17 +8,18 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// VerifyBattleship re-plays rp through battleship.Game and checks that it
+// Verify re-plays rp through battleship.Game and checks that it
 // is exactly what the rules produce from the recorded placements
 // (Rerun.Play): each shot is fired on its seat's turn (a hit or kill shoots
 // again) and its recorded answer (outcome, the sunk ship's cells, repeat,
-// again) is the engine's. ForfeitProtocol (the seat to shoot broke the
-// protocol) is a forfeit outside the rules. Errors wrap ErrMismatch (or
-// ErrFormat for a replay ReadBattleship would refuse). VerifyBattleship
+// again) is the engine's. replay.ForfeitProtocol (the seat to shoot broke the
+// protocol) is a forfeit outside the rules. Errors wrap replay.ErrMismatch (or
+// replay.ErrFormat for a replay Read would refuse). Verify
 // does not re-run the players.
-func VerifyBattleship(rp *BattleshipReplay) error {
+func Verify(rp *Replay) error {
 	return simulateBattleship(rp, nil)
 }
 
@@ -36,7 +37,7 @@ type bsFrame struct {
 // simulateBattleship verifies rp, calling visit (when not nil) with the
 // initial position and after every shot. A game that never started (an
 // invalid placement) is checked without a visit.
-func simulateBattleship(rp *BattleshipReplay, visit func(f *bsFrame)) error {
+func simulateBattleship(rp *Replay, visit func(f *bsFrame)) error {
 	rr, r, err := rp.rerun()
 	if err != nil {
 		return err
@@ -54,24 +55,24 @@ func simulateBattleship(rp *BattleshipReplay, visit func(f *bsFrame)) error {
 	})
 }
 
-// BattleshipRerun is a Battleship replay as Rerun plays it again.
-type BattleshipRerun = Rerun[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, Shot]
+// Rerun is a Battleship replay as Rerun plays it again.
+type Rerun = replay.Rerun[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, Shot]
 
 // Rerun is rp ready to be played again through the rules it records.
-func (rp *BattleshipReplay) Rerun() (*BattleshipRerun, error) {
+func (rp *Replay) Rerun() (*Rerun, error) {
 	rr, _, err := rp.rerun()
 	return rr, err
 }
 
 // rerun is Rerun and the rules it plays under.
-func (rp *BattleshipReplay) rerun() (*BattleshipRerun, *battleship.Rules, error) {
+func (rp *Replay) rerun() (*Rerun, *battleship.Rules, error) {
 	r, err := rp.Rules()
 	if err != nil {
 		return nil, nil, err
 	}
 	h, res := &rp.Header, &rp.Result
-	rr := &BattleshipRerun{Rules: r, Codec: shotCodec{r}, First: h.First, Players: h.Players, Lines: rp.Shots,
-		End: fleetEnding(res), Protocol: true}
+	rr := &Rerun{Rules: r, Codec: shotCodec{r}, First: h.First, Players: h.Players, Lines: rp.Shots,
+		End: Ending(res), Protocol: true}
 	for s := range 2 {
 		if rr.Placements[s], err = rp.Placement(r, s); err != nil {
 			return nil, nil, err
@@ -80,13 +81,13 @@ func (rp *BattleshipReplay) rerun() (*BattleshipRerun, *battleship.Rules, error)
 	return rr, r, nil
 }
 
-// fleetEnding is what a Battleship-board result line records.
-func fleetEnding(res *BattleshipResult) Ending {
-	return Ending{Outcome: res.Outcome, Winner: res.Winner, Count: game.Count{Shots: res.Shots}, Forfeits: res.Forfeits}
+// Ending is what a Battleship-board result line records.
+func Ending(res *Result) replay.Ending {
+	return replay.Ending{Outcome: res.Outcome, Winner: res.Winner, Count: game.Count{Shots: res.Shots}, Forfeits: res.Forfeits}
 }
 
-// fleetTally is the count of a Battleship-board result line.
-func fleetTally(c game.Count) string { return fmt.Sprintf("shots %v", c.Shots) }
+// Tally is the count of a Battleship-board result line.
+func Tally(c game.Count) string { return fmt.Sprintf("shots %v", c.Shots) }
 
 // shotCodec is the Battleship record format of shot lines (Codec).
 type shotCodec struct{ r *battleship.Rules }
@@ -101,26 +102,26 @@ func (c shotCodec) Decode(l *Shot) (grid.Cell, error) { return l.cell(c.r.Board)
 
 func (c shotCodec) Check(l *Shot, st *battleship.Step, err error) error {
 	if want := EncodeShot(c.r, l.N, st, err, nil); !want.sameAnswer(l) {
-		return Mismatch("shot %d at %s: recorded %s, the engine says %s", l.N, l.where(), l.answer(), want.answer())
+		return replay.Mismatch("shot %d at %s: recorded %s, the engine says %s", l.N, l.where(), l.answer(), want.answer())
 	}
 	return nil
 }
 
-func (shotCodec) Tally(c game.Count) string { return fleetTally(c) }
+func (shotCodec) Tally(c game.Count) string { return Tally(c) }
 
 // cell is the cell the shot was fired at.
 func (s *Shot) cell(b *grid.Board) (grid.Cell, error) {
 	switch {
 	case s.At != nil:
-		c, err := s.At.cell(b)
+		c, err := s.At.Cell(b)
 		if err != nil {
-			return grid.None, fmt.Errorf("%w: %w", ErrFormat, err)
+			return grid.None, fmt.Errorf("%w: %w", replay.ErrFormat, err)
 		}
 		return c, nil
 	case s.Cell != nil:
 		return grid.Cell(*s.Cell), nil
 	}
-	return grid.None, fmt.Errorf(`%w: shot without "at" or "cell"`, ErrFormat)
+	return grid.None, fmt.Errorf(`%w: shot without "at" or "cell"`, replay.ErrFormat)
 }
 
 // where names the cell shot at as recorded.

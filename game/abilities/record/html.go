@@ -1,4 +1,4 @@
-package replay
+package record
 
 import (
 	"bytes"
@@ -9,28 +9,29 @@ import (
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// AbilitiesHTML is the data of the HTML view of a verified abilities
-// replay (WriteHTML draws it): a frame per action with both fleets where
-// they are then (1-decks move), the action in words (RenderAbilities'
+// HTML is the data of the HTML view of a verified abilities
+// replay (replay.WriteHTML draws it): a frame per action with both fleets where
+// they are then (1-decks move), the action in words (Render'
 // line), the cells it fired at and the 1-deck it moved. A false-missed
 // cell stays a ship cell ('O') until it is hit.
-func AbilitiesHTML(rp *AbilitiesReplay) (*HTMLData, error) {
+func HTML(rp *Replay) (*replay.HTMLData, error) {
 	r, err := rp.Rules()
 	if err != nil {
 		return nil, err
 	}
 	b := r.Base.Board
 	h := &rp.Header
-	who := func(s int) string { return seatName(h.Players[s]) }
-	d := &HTMLData{Game: GameAbilities, W: b.Width(), H: b.Height(),
+	who := func(s int) string { return replay.SeatName(h.Players[s]) }
+	d := &replay.HTMLData{Game: Name, W: b.Width(), H: b.Height(),
 		Legend: [][2]string{{"O", "ship"}, {"x", "hit"}, {"#", "sunk ship"}, {"o", "miss"}, {".", "sea"}, {"-", "rock"}}}
 	var head bytes.Buffer
-	fmt.Fprintf(&head, "%s: %s, fleet %s, sides %s (seat 0) and %s (seat 1)\n", h.Game, boardShape(b), battleship.FormatFleet(r.Base.Fleet), h.Sides[0], h.Sides[1])
-	writeSeed(&head, h.Seed, h.Match)
+	fmt.Fprintf(&head, "%s: %s, fleet %s, sides %s (seat 0) and %s (seat 1)\n", h.Game, replay.BoardShape(b), battleship.FormatFleet(r.Base.Fleet), h.Sides[0], h.Sides[1])
+	replay.WriteSeed(&head, h.Seed, h.Match)
 	fmt.Fprintln(&head)
-	writeSeats(&head, h.First, "acts first", who)
+	replay.WriteSeats(&head, h.First, "acts first", who)
 	d.Header = strings.Split(strings.TrimSpace(head.String()), "\n")
 	for x := range b.Width() {
 		d.Cols = append(d.Cols, battleship.ColumnName(x, false))
@@ -47,20 +48,20 @@ func AbilitiesHTML(rp *AbilitiesReplay) (*HTMLData, error) {
 	var res bytes.Buffer
 	shots := fmt.Sprintf("cells fired at %d (seat 0) and %d (seat 1)", rp.Result.Shots[0], rp.Result.Shots[1])
 	switch rp.Result.Outcome {
-	case OutcomeDraw:
+	case replay.OutcomeDraw:
 		fmt.Fprintf(&res, "result: draw; %s\n", shots)
-	case OutcomeAborted:
+	case replay.OutcomeAborted:
 		fmt.Fprintf(&res, "result: aborted by the server; %s\n", shots)
 	default:
 		fmt.Fprintf(&res, "result: seat %d %s wins; %s\n", rp.Result.Winner, who(rp.Result.Winner), shots)
 	}
-	writeForfeits(&res, rp.Result.Forfeits, who)
+	replay.WriteForfeits(&res, rp.Result.Forfeits, who)
 	d.Result = strings.TrimSpace(res.String())
 	var falseMiss [2]grid.Set // by seat: its cells answered "miss" and not hit since
 	_, err = rp.replay(func(g *abilities.Game, st *abilities.Step) {
-		f := HTMLFrame{Seat: -1, Text: "start"}
+		f := replay.HTMLFrame{Seat: -1, Text: "start"}
 		if st != nil {
-			f = HTMLFrame{N: len(d.Frames), Seat: st.Seat, Text: abStepText(b, st)}
+			f = replay.HTMLFrame{N: len(d.Frames), Seat: st.Seat, Text: abStepText(b, st)}
 			def := 1 - st.Views[0].Attacker
 			for _, c := range st.Views[def].Cells {
 				if c.FalseMiss {
@@ -92,7 +93,7 @@ func AbilitiesHTML(rp *AbilitiesReplay) (*HTMLData, error) {
 
 // abHTMLBoard is seat's fleet in g: O ship, x hit, # sunk ship, o miss,
 // . sea, - rock (fm: its false-missed cells, still undamaged).
-func abHTMLBoard(g *abilities.Game, seat int, fm grid.Set) HTMLBoard {
+func abHTMLBoard(g *abilities.Game, seat int, fm grid.Set) replay.HTMLBoard {
 	b := g.Rules().Base.Board
 	cells := make([]byte, b.Size())
 	for c := range cells {
@@ -105,7 +106,7 @@ func abHTMLBoard(g *abilities.Game, seat int, fm grid.Set) HTMLBoard {
 	for c := range shot.All() {
 		cells[c] = 'o'
 	}
-	hb := HTMLBoard{Shot: -1}
+	hb := replay.HTMLBoard{Shot: -1}
 	for i, sh := range g.Ships(seat) {
 		left := 0
 		for _, c := range sh {

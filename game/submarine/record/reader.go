@@ -1,32 +1,30 @@
-package replay
+package record
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// MaxLine is the longest replay line ReadSubmarine (and ReadBattleship) accepts (a step with a long
-// Decision is the longest kind).
-const MaxLine = 4 << 20
-
-// ReadSubmarine parses a whole replay. It checks the structure (a header, the two
+// Read parses a whole replay. It checks the structure (a header, the two
 // placements in seat order, steps numbered 1, 2, ... and one result line at
-// the end; blank lines are ignored) but not the game itself: see VerifySubmarine.
+// the end; blank lines are ignored) but not the game itself: see Verify.
 // Unknown keys are ignored so that newer files stay readable.
-func ReadSubmarine(r io.Reader) (*SubmarineReplay, error) {
-	rp := &SubmarineReplay{}
+func Read(r io.Reader) (*Replay, error) {
+	rp := &Replay{}
 	stage := 0 // 0 header, 1-2 placements, 3 steps, 4 done
-	err := scanLines(r, func(line []byte) error {
+	err := replay.ScanLines(r, func(line []byte) error {
 		var probe struct {
 			Type string `json:"type"`
 		}
 		if err := json.Unmarshal(line, &probe); err != nil {
 			return err
 		}
-		want := [...]string{TypeHeader, TypePlacement, TypePlacement, TypeStep, ""}[stage]
-		if stage == 3 && probe.Type == TypeResult {
-			want = TypeResult
+		want := [...]string{replay.TypeHeader, replay.TypePlacement, replay.TypePlacement, TypeStep, ""}[stage]
+		if stage == 3 && probe.Type == replay.TypeResult {
+			want = replay.TypeResult
 		}
 		if probe.Type != want {
 			if stage == 4 {
@@ -36,12 +34,12 @@ func ReadSubmarine(r io.Reader) (*SubmarineReplay, error) {
 		}
 		var err error
 		switch probe.Type {
-		case TypeHeader:
-			if err = json.Unmarshal(line, &rp.Header); err == nil && rp.Header.Game != GameSubmarine {
-				return fmt.Errorf("game %q, want %q", rp.Header.Game, GameSubmarine)
+		case replay.TypeHeader:
+			if err = json.Unmarshal(line, &rp.Header); err == nil && rp.Header.Game != Name {
+				return fmt.Errorf("game %q, want %q", rp.Header.Game, Name)
 			}
 			stage = 1
-		case TypePlacement:
+		case replay.TypePlacement:
 			seat := stage - 1
 			if err = json.Unmarshal(line, &rp.Placements[seat]); err == nil && rp.Placements[seat].Seat != seat {
 				return fmt.Errorf("placement of seat %d, want seat %d", rp.Placements[seat].Seat, seat)
@@ -58,7 +56,7 @@ func ReadSubmarine(r io.Reader) (*SubmarineReplay, error) {
 				}
 				rp.Steps = append(rp.Steps, st)
 			}
-		case TypeResult:
+		case replay.TypeResult:
 			err = json.Unmarshal(line, &rp.Result)
 			stage = 4
 		}
@@ -68,10 +66,10 @@ func ReadSubmarine(r io.Reader) (*SubmarineReplay, error) {
 		return nil, err
 	}
 	if stage != 4 {
-		return nil, fmt.Errorf("%w: truncated: no result line", ErrFormat)
+		return nil, fmt.Errorf("%w: truncated: no result line", replay.ErrFormat)
 	}
 	return rp, nil
 }
 
-// ReadSubmarineFile is ReadSubmarine of the file at path.
-func ReadSubmarineFile(path string) (*SubmarineReplay, error) { return readFile(path, ReadSubmarine) }
+// ReadFile is Read of the file at path.
+func ReadFile(path string) (*Replay, error) { return replay.ReadFile(path, Read) }

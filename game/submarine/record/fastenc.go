@@ -1,4 +1,4 @@
-package replay
+package record
 
 import (
 	"encoding/json"
@@ -46,7 +46,7 @@ func (e *stepEncoder) appendPos(b []byte, c grid.Cell) []byte {
 	return append(b, ']')
 }
 
-// appendStep appends the line of SubmarineWriter.Step, newline included.
+// appendStep appends the line of Writer.Step, newline included.
 func (e *stepEncoder) appendStep(b []byte, n int, st *submarine.Step, illegal error, d *explain.Decision) ([]byte, error) {
 	b = append(b, `{"type":"step","n":`...)
 	b = strconv.AppendInt(b, int64(n), 10)

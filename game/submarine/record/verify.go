@@ -1,17 +1,18 @@
-package replay
+package record
 
 import (
 	"fmt"
 
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// VerifySubmarine re-plays rp through submarine.Game and checks that it is
+// Verify re-plays rp through submarine.Game and checks that it is
 // exactly what the engine produces (Rerun.Play): every recorded actor and
-// other Event equals the engine's. VerifySubmarine does not re-run the
+// other Event equals the engine's. Verify does not re-run the
 // players.
-func VerifySubmarine(rp *SubmarineReplay) error {
+func Verify(rp *Replay) error {
 	return simulate(rp, nil)
 }
 
@@ -28,7 +29,7 @@ type frame struct {
 
 // simulate verifies rp, calling visit (when not nil) with the initial
 // position and after every step.
-func simulate(rp *SubmarineReplay, visit func(f *frame)) error {
+func simulate(rp *Replay, visit func(f *frame)) error {
 	rr, r, err := rp.rerun()
 	if err != nil {
 		return err
@@ -46,24 +47,24 @@ func simulate(rp *SubmarineReplay, visit func(f *frame)) error {
 	})
 }
 
-// SubmarineRerun is a submarine replay as Rerun plays it again.
-type SubmarineRerun = Rerun[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, Step]
+// Rerun is a submarine replay as Rerun plays it again.
+type Rerun = replay.Rerun[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, Step]
 
 // Rerun is rp ready to be played again through the rules it records.
-func (rp *SubmarineReplay) Rerun() (*SubmarineRerun, error) {
+func (rp *Replay) Rerun() (*Rerun, error) {
 	rr, _, err := rp.rerun()
 	return rr, err
 }
 
 // rerun is Rerun and the rules it plays under.
-func (rp *SubmarineReplay) rerun() (*SubmarineRerun, *submarine.Rules, error) {
+func (rp *Replay) rerun() (*Rerun, *submarine.Rules, error) {
 	r, err := rp.Rules()
 	if err != nil {
 		return nil, nil, err
 	}
 	h, res := &rp.Header, &rp.Result
-	rr := &SubmarineRerun{Rules: r, Codec: subCodec{r}, First: h.First, Players: h.Players, Lines: rp.Steps,
-		End: Ending{Outcome: res.Outcome, Winner: res.Winner, Count: game.Count{Actions: res.Actions}, Forfeits: res.Forfeits}}
+	rr := &Rerun{Rules: r, Codec: subCodec{r}, First: h.First, Players: h.Players, Lines: rp.Steps,
+		End: replay.Ending{Outcome: res.Outcome, Winner: res.Winner, Count: game.Count{Actions: res.Actions}, Forfeits: res.Forfeits}}
 	for s := range 2 {
 		rr.Placements[s] = rp.Placement(r, s)
 	}
@@ -83,10 +84,10 @@ func (c subCodec) Decode(l *Step) (submarine.Action, error) { return l.Action.De
 
 func (c subCodec) Check(l *Step, st *submarine.Step, _ error) error {
 	if got := EncodeEvent(c.r, st.Actor); !got.Equal(l.Actor) {
-		return Mismatch("step %d: actor was told %v, the engine says %v", l.N, l.Actor, got)
+		return replay.Mismatch("step %d: actor was told %v, the engine says %v", l.N, l.Actor, got)
 	}
 	if got := EncodeEvent(c.r, st.Other); !got.Equal(l.Other) {
-		return Mismatch("step %d: other side was told %v, the engine says %v", l.N, l.Other, got)
+		return replay.Mismatch("step %d: other side was told %v, the engine says %v", l.N, l.Other, got)
 	}
 	return nil
 }

@@ -1,13 +1,12 @@
-package replay
+package record
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/stretchr/testify/require"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"

@@ -1,4 +1,4 @@
-package replay
+package record
 
 import (
 	"bufio"
@@ -11,17 +11,18 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// When RenderBattleship draws the boards (BattleshipRenderOptions.Boards).
+// When Render draws the boards (RenderOptions.Boards).
 const (
 	BoardsEnd  = "end"  // after the last shot shown (the default)
 	BoardsTurn = "turn" // also after every turn: a turn ends when the shooter misses or repeats a cell
 	BoardsShot = "shot" // also after every shot
 )
 
-// BattleshipRenderOptions choose what RenderBattleship draws.
-type BattleshipRenderOptions struct {
+// RenderOptions choose what Render draws.
+type RenderOptions struct {
 	// From and To are the shots shown (0 is the start, before any shot; To
 	// < 0 means the last shot). The boards are always drawn after To.
 	From, To int
@@ -34,23 +35,23 @@ type BattleshipRenderOptions struct {
 	Cyrillic bool
 }
 
-// BattleshipLegend explains RenderBattleship's board symbols.
-const BattleshipLegend = `legend: O ship, x hit, # sunk ship, o miss, . sea, - rock, [ ] the last shot;
+// Legend explains Render's board symbols.
+const Legend = `legend: O ship, x hit, # sunk ship, o miss, . sea, - rock, [ ] the last shot;
         columns are letters, rows numbers from 1 (A1 is the top left corner)`
 
-// RenderBattleship draws rp for people: the header, every shot in words
+// Render draws rp for people: the header, every shot in words
 // with letter+number coordinates (A1 is row 0, column 0: "at":[0,0]), both
 // boards (ships, hits, misses, sunk ships) after the last shot shown and,
 // as opt.Boards says, after every turn or shot, then the result. It
-// verifies the replay on the way and fails (with ErrMismatch) rather than
+// verifies the replay on the way and fails (with replay.ErrMismatch) rather than
 // draw a game the rules do not allow.
-func RenderBattleship(w io.Writer, rp *BattleshipReplay, opt BattleshipRenderOptions) error {
+func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 	r, err := rp.Rules()
 	if err != nil {
 		return err
 	}
 	last := len(rp.Shots)
-	to, err := renderRange(opt.From, opt.To, last, "shots")
+	to, err := replay.RenderRange(opt.From, opt.To, last, "shots")
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ func RenderBattleship(w io.Writer, rp *BattleshipReplay, opt BattleshipRenderOpt
 		}
 	}
 	if bad[0] != nil || bad[1] != nil {
-		if err := VerifyBattleship(rp); err != nil {
+		if err := Verify(rp); err != nil {
 			return err
 		}
 		for s := range 2 {
@@ -125,26 +126,26 @@ func RenderBattleship(w io.Writer, rp *BattleshipReplay, opt BattleshipRenderOpt
 
 type bsRenderer struct {
 	r        *battleship.Rules
-	rp       *BattleshipReplay
+	rp       *Replay
 	cyrillic bool
 }
 
 // name is the letter+number name of a cell on the board, e.g. E5.
 func (rd *bsRenderer) name(c grid.Cell) string { return rd.r.Coord(c, rd.cyrillic) }
 
-func (rd *bsRenderer) who(seat int) string { return seatName(rd.rp.Header.Players[seat]) }
+func (rd *bsRenderer) who(seat int) string { return replay.SeatName(rd.rp.Header.Players[seat]) }
 
 func (rd *bsRenderer) header(w io.Writer) {
 	h := &rd.rp.Header
 	fmt.Fprintf(w, "%s: %s, fleet %s, draw after %s\n",
-		h.Game, boardShape(rd.r.Board), battleship.FormatFleet(rd.r.Fleet), plural(rd.r.DrawLimit, "shot"))
-	writeSeed(w, h.Seed, h.Match)
+		h.Game, replay.BoardShape(rd.r.Board), battleship.FormatFleet(rd.r.Fleet), replay.Plural(rd.r.DrawLimit, "shot"))
+	replay.WriteSeed(w, h.Seed, h.Match)
 	if h.Version != "" {
 		fmt.Fprintf(w, ", recorded by kaisen %s", h.Version)
 	}
 	fmt.Fprintln(w)
-	writeSeats(w, h.First, "shoots first", rd.who)
-	legend := BattleshipLegend
+	replay.WriteSeats(w, h.First, "shoots first", rd.who)
+	legend := Legend
 	if rd.cyrillic {
 		legend = strings.Replace(legend, "(A1 is", "(а1 is", 1)
 	}
@@ -192,12 +193,12 @@ func (rd *bsRenderer) shotLine(w io.Writer, f *bsFrame) {
 			sb.WriteString("; a cell shot before earns no extra shot")
 		}
 		if st.Status == game.Drawn {
-			fmt.Fprintf(&sb, "; the draw limit of %s is reached", plural(rd.r.DrawLimit, "shot"))
+			fmt.Fprintf(&sb, "; the draw limit of %s is reached", replay.Plural(rd.r.DrawLimit, "shot"))
 		}
 	}
 	fmt.Fprintln(w, sb.String())
 	if d := f.shot.Decision; d != nil {
-		fmt.Fprintf(w, "   why: %s\n", Summarize(d))
+		fmt.Fprintf(w, "   why: %s\n", replay.Summarize(d))
 	}
 }
 
@@ -212,7 +213,7 @@ func (rd *bsRenderer) boards(w io.Writer, f *bsFrame) {
 	default:
 		fmt.Fprintf(w, "after shot %d\n", f.n)
 	}
-	WriteSideBySide(w, rd.board(f, 0), rd.board(f, 1))
+	replay.WriteSideBySide(w, rd.board(f, 0), rd.board(f, 1))
 }
 
 // board draws seat's fleet under the other seat's fire after frame f: its
@@ -228,7 +229,7 @@ func (rd *bsRenderer) board(f *bsFrame, seat int) []string {
 			}
 		}
 	}
-	bb := BattleshipBoard{Title: fmt.Sprintf("seat %d: %s", seat, rd.who(seat)), Cells: g.cells, Last: grid.None}
+	bb := Board{Title: fmt.Sprintf("seat %d: %s", seat, rd.who(seat)), Cells: g.cells, Last: grid.None}
 	if f.shot != nil && f.st.Seat != seat {
 		bb.Last = f.st.At
 	}
@@ -239,18 +240,18 @@ func (rd *bsRenderer) board(f *bsFrame, seat int) []string {
 	return bb.Lines(rd.r.Board, rd.cyrillic)
 }
 
-// BattleshipBoard is one Battleship board drawn for people, as kaisen
+// Board is one Battleship board drawn for people, as kaisen
 // replay and the terminal seat of kaisen play --human draw it.
-type BattleshipBoard struct {
+type Board struct {
 	Title  string    // the line above the board
-	Cells  []byte    // one glyph per cell index (BattleshipLegend)
+	Cells  []byte    // one glyph per cell index (Legend)
 	Last   grid.Cell // the cell drawn in brackets (grid.None: none)
 	Status string    // the line under the board
 }
 
 // Lines draws bb on board b: the title, the column letters (Cyrillic ones
 // with cyrillic), one line per row numbered from 1, the status.
-func (bb BattleshipBoard) Lines(b *grid.Board, cyrillic bool) []string {
+func (bb Board) Lines(b *grid.Board, cyrillic bool) []string {
 	labelW := len(strconv.Itoa(b.Height()))
 	lines := []string{bb.Title}
 	var sb strings.Builder
@@ -277,46 +278,19 @@ func (bb BattleshipBoard) Lines(b *grid.Board, cyrillic bool) []string {
 	return append(lines, bb.Status)
 }
 
-// WriteSideBySide writes boards (each a list of lines, as Lines draws
-// them) side by side, every board but the last padded to the widest line
-// of them all, then four spaces.
-func WriteSideBySide(w io.Writer, boards ...[]string) {
-	width, rows := 0, 0
-	for _, lines := range boards {
-		rows = max(rows, len(lines))
-		for _, l := range lines {
-			width = max(width, utf8.RuneCountInString(l))
-		}
-	}
-	for r := range rows {
-		var sb strings.Builder
-		for i, lines := range boards {
-			l := ""
-			if r < len(lines) {
-				l = lines[r]
-			}
-			sb.WriteString(l)
-			if i < len(boards)-1 {
-				sb.WriteString(strings.Repeat(" ", width-utf8.RuneCountInString(l)) + "    ")
-			}
-		}
-		fmt.Fprintln(w, sb.String())
-	}
-}
-
 func (rd *bsRenderer) result(w io.Writer) {
 	res := &rd.rp.Result
 	fmt.Fprintln(w)
 	shots := fmt.Sprintf("shots %d (seat 0) and %d (seat 1)", res.Shots[0], res.Shots[1])
 	switch res.Outcome {
-	case OutcomeDraw:
+	case replay.OutcomeDraw:
 		fmt.Fprintf(w, "result: draw; %s\n", shots)
-	case OutcomeAborted:
+	case replay.OutcomeAborted:
 		fmt.Fprintf(w, "result: aborted by the server; %s\n", shots)
 	default:
 		fmt.Fprintf(w, "result: seat %d %s wins; %s\n", res.Winner, rd.who(res.Winner), shots)
 	}
-	writeForfeits(w, res.Forfeits, rd.who)
+	replay.WriteForfeits(w, res.Forfeits, rd.who)
 }
 
 // oneLine joins a (possibly joined) error's lines with "; ".

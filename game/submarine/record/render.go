@@ -1,4 +1,4 @@
-package replay
+package record
 
 import (
 	"bufio"
@@ -6,18 +6,16 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/kaisen-ai/kaisen/belief"
-	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// SubmarineRenderOptions choose the part of a game RenderSubmarine draws: the positions after
+// RenderOptions choose the part of a game Render draws: the positions after
 // actions From to To (0 is the initial position; To < 0 means the last one).
-type SubmarineRenderOptions struct {
+type RenderOptions struct {
 	From, To int
 	// Heatmap adds under each board what the opponent can know of that
 	// fleet: the probability, in percent, that a living ship is on each cell,
@@ -26,22 +24,22 @@ type SubmarineRenderOptions struct {
 	Heatmap bool
 }
 
-// SubmarineLegend explains RenderSubmarine's board symbols.
-const SubmarineLegend = `legend: letters are ships (fleet order), . sea, # rock, x sunk ship,
+// Legend explains Render's board symbols.
+const Legend = `legend: letters are ships (fleet order), . sea, # rock, x sunk ship,
         [ ] the attacked cell, ~ the sea around it (where "near" looks),
         ( ) the ship that moved and the cell it left`
 
-// RenderSubmarine draws rp as ASCII boards, both fleets side by side, one frame per
+// Render draws rp as ASCII boards, both fleets side by side, one frame per
 // action: the attacked cell with its hit and splash area, each move with its
 // displacement, and the hp left. It verifies the replay on the way and fails
-// (with ErrMismatch) rather than draw a game the rules do not allow.
-func RenderSubmarine(w io.Writer, rp *SubmarineReplay, opt SubmarineRenderOptions) error {
+// (with replay.ErrMismatch) rather than draw a game the rules do not allow.
+func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 	r, err := rp.Rules()
 	if err != nil {
 		return err
 	}
 	last := len(rp.Steps)
-	to, err := renderRange(opt.From, opt.To, last, "actions")
+	to, err := replay.RenderRange(opt.From, opt.To, last, "actions")
 	if err != nil {
 		return err
 	}
@@ -65,7 +63,7 @@ func RenderSubmarine(w io.Writer, rp *SubmarineReplay, opt SubmarineRenderOption
 				fmt.Fprintf(bw, "\nseat %d %s placed its fleet illegally: %v\n", s, rd.who(s), rp.Placements[s].Cells)
 			}
 		}
-		if err := VerifySubmarine(rp); err != nil {
+		if err := Verify(rp); err != nil {
 			return err
 		}
 		rd.result(bw)
@@ -94,14 +92,14 @@ func RenderSubmarine(w io.Writer, rp *SubmarineReplay, opt SubmarineRenderOption
 
 type renderer struct {
 	r        *submarine.Rules
-	rp       *SubmarineReplay
+	rp       *Replay
 	glyph    []byte
 	cellW    int
 	sunkAt   [2][submarine.MaxShips]grid.Cell
 	exposure [2]*belief.Joint // seat s's fleet as the opponent knows it (Heatmap)
 }
 
-func newRenderer(r *submarine.Rules, rp *SubmarineReplay) *renderer {
+func newRenderer(r *submarine.Rules, rp *Replay) *renderer {
 	rd := &renderer{r: r, rp: rp, glyph: shipGlyphs(r)}
 	rd.cellW = max(3, len(strconv.Itoa(r.Board.Width()-1))+1)
 	for s := range rd.sunkAt {
@@ -132,23 +130,23 @@ func shipGlyphs(r *submarine.Rules) []byte {
 	return g
 }
 
-func (rd *renderer) who(seat int) string { return seatName(rd.rp.Header.Players[seat]) }
+func (rd *renderer) who(seat int) string { return replay.SeatName(rd.rp.Header.Players[seat]) }
 
 func (rd *renderer) header(w io.Writer) {
 	h := &rd.rp.Header
 	r := rd.r
 	fmt.Fprintf(w, "%s: %s, fleet %s, draw after %s\n",
-		h.Game, boardShape(r.Board), fleetNames(r), plural(r.DrawLimit, "action"))
-	writeSeed(w, h.Seed, h.Match)
+		h.Game, replay.BoardShape(r.Board), fleetNames(r), replay.Plural(r.DrawLimit, "action"))
+	replay.WriteSeed(w, h.Seed, h.Match)
 	fmt.Fprintf(w, ", recorded by kaisen %s\n", h.Version)
-	writeSeats(w, h.First, "acts first", rd.who)
+	replay.WriteSeats(w, h.First, "acts first", rd.who)
 	var names []string
 	for i, s := range r.Fleet {
 		if string(rd.glyph[i]) != s.Name {
 			names = append(names, fmt.Sprintf("%c = %s", rd.glyph[i], s.Name))
 		}
 	}
-	fmt.Fprintln(w, SubmarineLegend)
+	fmt.Fprintln(w, Legend)
 	if len(names) > 0 {
 		fmt.Fprintf(w, "ships: %s\n", strings.Join(names, ", "))
 	}
@@ -183,7 +181,7 @@ func (rd *renderer) frame(w io.Writer, f *frame) {
 	} else {
 		fmt.Fprintf(w, "#%d seat %d %s %s\n", f.n, f.st.Seat, rd.who(f.st.Seat), rd.describe(f))
 		if d := f.step.Decision; d != nil {
-			fmt.Fprintf(w, "   why: %s\n", Summarize(d))
+			fmt.Fprintf(w, "   why: %s\n", replay.Summarize(d))
 		}
 	}
 	var boards [2][]string
@@ -357,116 +355,12 @@ func (rd *renderer) result(w io.Writer) {
 	res := &rd.rp.Result
 	fmt.Fprintln(w)
 	switch res.Outcome {
-	case OutcomeDraw:
-		fmt.Fprintf(w, "result: draw after %s\n", plural(res.Actions, "action"))
-	case OutcomeAborted:
-		fmt.Fprintf(w, "result: aborted by the server after %s\n", plural(res.Actions, "action"))
+	case replay.OutcomeDraw:
+		fmt.Fprintf(w, "result: draw after %s\n", replay.Plural(res.Actions, "action"))
+	case replay.OutcomeAborted:
+		fmt.Fprintf(w, "result: aborted by the server after %s\n", replay.Plural(res.Actions, "action"))
 	default:
-		fmt.Fprintf(w, "result: seat %d %s wins after %s\n", res.Winner, rd.who(res.Winner), plural(res.Actions, "action"))
+		fmt.Fprintf(w, "result: seat %d %s wins after %s\n", res.Winner, rd.who(res.Winner), replay.Plural(res.Actions, "action"))
 	}
-	writeForfeits(w, res.Forfeits, rd.who)
-}
-
-// renderRange checks the range From to To of what (actions or shots) of a
-// game with last of them and returns the last one to show (To < 0: last).
-func renderRange(from, to, last int, what string) (int, error) {
-	if from < 0 || from > last || (to >= 0 && to < from) {
-		return 0, fmt.Errorf("replay: render: %s %d to %d: the game has %s 1 to %d (0 is the start)", what, from, to, what, last)
-	}
-	if to < 0 || to > last {
-		to = last
-	}
-	return to, nil
-}
-
-// seatName is a player's name and, in a match, role: "alice (p1)", made
-// safe to print (printable).
-func seatName(p SeatInfo) string {
-	if p.Role != "" {
-		return fmt.Sprintf("%s (%s)", printable(p.Name), printable(p.Role))
-	}
-	return printable(p.Name)
-}
-
-// printable returns s unchanged when every rune of it is printable, else s
-// quoted with Go escapes ("\x1b[2J" for a terminal escape): names and
-// reasons recorded from remote clients never reach a terminal raw.
-func printable(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
-}
-
-// boardShape describes b: "10x10 board with 3 rocks".
-func boardShape(b *grid.Board) string {
-	shape := fmt.Sprintf("%dx%d board", b.Width(), b.Height())
-	if n := len(b.Rocks()); n > 0 {
-		shape += " with " + plural(n, "rock")
-	}
-	return shape
-}
-
-// writeSeed writes the start of the header's second line: the game's seed
-// and its place in a match.
-func writeSeed(w io.Writer, seed uint64, m *MatchRef) {
-	fmt.Fprintf(w, "game seed %d", seed)
-	if m != nil {
-		fmt.Fprintf(w, " (game %d of the match with seed %d", m.Index, m.Seed)
-		if sr := m.Series; sr != nil {
-			fmt.Fprintf(w, "; game %d of series %d, series of %d", sr.Game, sr.Index, sr.Size)
-		}
-		fmt.Fprint(w, ")")
-	}
-}
-
-// writeSeats writes one line per seat, noting the one that moves first.
-func writeSeats(w io.Writer, first int, note string, who func(seat int) string) {
-	for s := range 2 {
-		end := ""
-		if s == first {
-			end = ", " + note
-		}
-		fmt.Fprintf(w, "seat %d: %s%s\n", s, who(s), end)
-	}
-}
-
-// writeForfeits writes one line per forfeit of a result.
-func writeForfeits(w io.Writer, fs []Forfeit, who func(seat int) string) {
-	for _, f := range fs {
-		fmt.Fprintf(w, "forfeit: seat %d %s (%s): %s\n", f.Seat, who(f.Seat), printable(f.Kind), printable(f.Reason))
-	}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
-}
-
-// Summarize summarises a recorded Decision on one line: state, reason and the
-// three best candidates.
-func Summarize(d *explain.Decision) string {
-	var parts []string
-	if d.State != "" {
-		parts = append(parts, "state "+d.State)
-	}
-	if d.Reason != "" {
-		parts = append(parts, d.Reason)
-	}
-	if n := len(d.Candidates); n > 0 {
-		var cs []string
-		for _, c := range d.Candidates[:min(n, 3)] {
-			cs = append(cs, fmt.Sprintf("%s %s", c.Action, strconv.FormatFloat(c.Score, 'g', 4, 64)))
-		}
-		more := ""
-		if n > 3 {
-			more = fmt.Sprintf(" (+%d more)", n-3)
-		}
-		parts = append(parts, "best: "+strings.Join(cs, ", ")+more)
-	}
-	return strings.Join(parts, "; ")
+	replay.WriteForfeits(w, res.Forfeits, rd.who)
 }

@@ -1,11 +1,11 @@
-package replay_test
+package record_test
 
 import (
 	"fmt"
 	"os"
 	"strings"
 
-	"github.com/kaisen-ai/kaisen/replay"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 )
 
 // tinyBS is a whole Battleship replay: a 3x2 board, one 1-cell ship each;
@@ -18,18 +18,18 @@ const tinyBS = `{"type":"header","game":"battleship","version":"example","seed":
 {"type":"result","outcome":"win","winner":1,"shots":[1,1]}
 `
 
-func ExampleVerifyBattleship() {
-	rp, err := replay.ReadBattleship(strings.NewReader(tinyBS))
+func ExampleVerify() {
+	rp, err := bsrecord.Read(strings.NewReader(tinyBS))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("verify:", replay.VerifyBattleship(rp))
+	fmt.Println("verify:", bsrecord.Verify(rp))
 
-	rp.Shots[0].Outcome = replay.OutcomeHit // claim seat 0 hit something
-	fmt.Println("tampered:", replay.VerifyBattleship(rp))
+	rp.Shots[0].Outcome = bsrecord.OutcomeHit // claim seat 0 hit something
+	fmt.Println("tampered:", bsrecord.Verify(rp))
 
-	_, err = replay.ReadBattleship(strings.NewReader(strings.Replace(tinyBS, `"n":2,`, `"n":2,"power":3,`, 1)))
+	_, err = bsrecord.Read(strings.NewReader(strings.Replace(tinyBS, `"n":2,`, `"n":2,"power":3,`, 1)))
 	fmt.Println("malformed:", err)
 	// Output:
 	// verify: <nil>
@@ -37,9 +37,9 @@ func ExampleVerifyBattleship() {
 	// malformed: replay: bad format: line 5: shot: unknown key "power"
 }
 
-func ExampleRenderBattleship() {
-	rp, _ := replay.ReadBattleship(strings.NewReader(tinyBS))
-	if err := replay.RenderBattleship(os.Stdout, rp, replay.BattleshipRenderOptions{To: -1}); err != nil {
+func ExampleRender() {
+	rp, _ := bsrecord.Read(strings.NewReader(tinyBS))
+	if err := bsrecord.Render(os.Stdout, rp, bsrecord.RenderOptions{To: -1}); err != nil {
 		fmt.Println(err)
 	}
 	// Output:

@@ -1,4 +1,4 @@
-package replay_test
+package record_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/replay"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 )
 
 // tiny is a whole replay: a 2x1 board, one ship each; seat 0 sinks seat 1's
@@ -19,24 +19,24 @@ const tiny = `{"type":"header","game":"submarine","version":"example","seed":1,"
 {"type":"result","outcome":"win","winner":0,"actions":1}
 `
 
-func ExampleVerifySubmarine() {
-	rp, err := replay.ReadSubmarine(strings.NewReader(tiny))
+func ExampleVerify() {
+	rp, err := subrecord.Read(strings.NewReader(tiny))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("verify:", replay.VerifySubmarine(rp))
+	fmt.Println("verify:", subrecord.Verify(rp))
 
 	rp.Steps[0].Other.Sunk = false // claim the defender was not told
-	fmt.Println("tampered:", replay.VerifySubmarine(rp))
+	fmt.Println("tampered:", subrecord.Verify(rp))
 	// Output:
 	// verify: <nil>
 	// tampered: replay: mismatch: step 1: other side was told {"kind":"attack","at":[1,0],"hit":"a"}, the engine says {"kind":"attack","at":[1,0],"hit":"a","sunk":true}
 }
 
-func ExampleRenderSubmarine() {
-	rp, _ := replay.ReadSubmarine(strings.NewReader(tiny))
-	if err := replay.RenderSubmarine(os.Stdout, rp, replay.SubmarineRenderOptions{From: 1, To: -1}); err != nil {
+func ExampleRender() {
+	rp, _ := subrecord.Read(strings.NewReader(tiny))
+	if err := subrecord.Render(os.Stdout, rp, subrecord.RenderOptions{From: 1, To: -1}); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
@@ -61,7 +61,7 @@ func ExampleEncodeEvent() {
 	r := submarine.DefaultRules()
 	ev := submarine.Event{Kind: submarine.Attack, At: 7, Hit: 1, Near: submarine.ShipMask(0).With(2),
 		Ship: submarine.NoShip, To: -1}
-	b, _ := json.Marshal(replay.EncodeEvent(r, ev))
+	b, _ := json.Marshal(subrecord.EncodeEvent(r, ev))
 	fmt.Println(string(b))
 	// Output: {"kind":"attack","at":[2,1],"hit":"c","near":["s"]}
 }

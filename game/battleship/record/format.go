@@ -1,4 +1,4 @@
-package replay
+package record
 
 import (
 	"encoding/json"
@@ -9,20 +9,15 @@ import (
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// GameBattleship is the header's "game" value of Battleship replays.
-const GameBattleship = battleship.Name
+// Name is the header's "game" value of Battleship replays.
+const Name = battleship.Name
 
 // TypeShot is the "type" of a Battleship replay's shot lines (Battleship
 // replays have shot lines where submarine replays have step lines).
 const TypeShot = "shot"
-
-// ForfeitProtocol is a Battleship forfeit kind: the seat whose turn it was
-// broke the protocol instead of shooting (no shot within the time limit, a
-// line that is not a shot, a disconnect). No shot line is recorded for it.
-// Recorded by the turn server.
-const ForfeitProtocol = "protocol"
 
 // Shot outcomes as written in shot lines (battleship.Outcome's names).
 const (
@@ -52,9 +47,9 @@ func (p *RC) UnmarshalJSON(b []byte) error {
 // String formats p as [row,col].
 func (p RC) String() string { return "[" + strconv.Itoa(p[0]) + "," + strconv.Itoa(p[1]) + "]" }
 
-// rcOf returns the recorded form of c: [row, col] on the board, [-1, c]
+// RCOf returns the recorded form of c: [row, col] on the board, [-1, c]
 // off it.
-func rcOf(b *grid.Board, c grid.Cell) RC {
+func RCOf(b *grid.Board, c grid.Cell) RC {
 	if c < 0 || int(c) >= b.Size() {
 		return RC{-1, int(c)}
 	}
@@ -62,9 +57,9 @@ func rcOf(b *grid.Board, c grid.Cell) RC {
 	return RC{y, x}
 }
 
-// cell returns the cell p names on b: [-1, index] is index; [row, col]
+// Cell returns the cell p names on b: [-1, index] is index; [row, col]
 // must be on the board.
-func (p RC) cell(b *grid.Board) (grid.Cell, error) {
+func (p RC) Cell(b *grid.Board) (grid.Cell, error) {
 	if p[0] == -1 {
 		if c := p[1]; c >= 0 && c < b.Size() {
 			return grid.None, fmt.Errorf("cell [-1,%d] is on the board: write it [row, col]", c)
@@ -78,17 +73,17 @@ func (p RC) cell(b *grid.Board) (grid.Cell, error) {
 	return c, nil
 }
 
-func rcsOf(b *grid.Board, cs []grid.Cell) []RC {
+func RCsOf(b *grid.Board, cs []grid.Cell) []RC {
 	out := make([]RC, len(cs))
 	for i, c := range cs {
-		out[i] = rcOf(b, c)
+		out[i] = RCOf(b, c)
 	}
 	return out
 }
 
-// BattleshipRules is the JSON form of battleship.Rules (the header's
+// Rules is the JSON form of battleship.Rules (the header's
 // "rules").
-type BattleshipRules struct {
+type Rules struct {
 	Width     int   `json:"width"`
 	Height    int   `json:"height"`
 	Rocks     []RC  `json:"rocks"` // [row, col], in index order
@@ -96,23 +91,23 @@ type BattleshipRules struct {
 	DrawLimit int   `json:"draw_limit"`
 }
 
-// BattleshipRulesOf returns the JSON form of r.
-func BattleshipRulesOf(r *battleship.Rules) BattleshipRules {
+// RulesOf returns the JSON form of r.
+func RulesOf(r *battleship.Rules) Rules {
 	b := r.Board
-	return BattleshipRules{Width: b.Width(), Height: b.Height(), Rocks: rcsOf(b, b.Rocks()),
+	return Rules{Width: b.Width(), Height: b.Height(), Rocks: RCsOf(b, b.Rocks()),
 		Fleet: r.Fleet, DrawLimit: r.DrawLimit}
 }
 
 // Build returns the battleship.Rules the JSON form describes, validated.
-func (jr BattleshipRules) Build() (*battleship.Rules, error) {
+func (jr Rules) Build() (*battleship.Rules, error) {
 	r, err := jr.build()
 	if err != nil {
-		return nil, fmt.Errorf("%w: rules: %w", ErrFormat, err)
+		return nil, fmt.Errorf("%w: rules: %w", replay.ErrFormat, err)
 	}
 	return r, nil
 }
 
-func (jr BattleshipRules) build() (*battleship.Rules, error) {
+func (jr Rules) build() (*battleship.Rules, error) {
 	if jr.Width < 1 || jr.Height < 1 || jr.Width > grid.MaxCells || jr.Height > grid.MaxCells || jr.Width*jr.Height > grid.MaxCells {
 		return nil, fmt.Errorf("board %dx%d (width x height): want at least 1x1 and at most %d cells", jr.Width, jr.Height, grid.MaxCells)
 	}
@@ -134,24 +129,24 @@ func (jr BattleshipRules) build() (*battleship.Rules, error) {
 	return r, nil
 }
 
-// BattleshipHeader is the first line of a Battleship replay.
-type BattleshipHeader struct {
-	Type    string          `json:"type"`              // TypeHeader
-	Game    string          `json:"game"`              // GameBattleship
-	Version string          `json:"version,omitempty"` // kaisen version that wrote the file
-	Seed    uint64          `json:"seed"`              // the game's seed
-	Match   *MatchRef       `json:"match,omitempty"`   // the game's place in a match (kaisen match)
-	Rules   BattleshipRules `json:"rules"`
-	Players [2]SeatInfo     `json:"players"` // by seat
-	First   int             `json:"first"`   // the seat that shoots first
+// Header is the first line of a Battleship replay.
+type Header struct {
+	Type    string             `json:"type"`              // replay.TypeHeader
+	Game    string             `json:"game"`              // Name
+	Version string             `json:"version,omitempty"` // kaisen version that wrote the file
+	Seed    uint64             `json:"seed"`              // the game's seed
+	Match   *replay.MatchRef   `json:"match,omitempty"`   // the game's place in a match (kaisen match)
+	Rules   Rules              `json:"rules"`
+	Players [2]replay.SeatInfo `json:"players"` // by seat
+	First   int                `json:"first"`   // the seat that shoots first
 }
 
-// BattleshipPlacement is one seat's fleet as the player returned it, valid
+// Placement is one seat's fleet as the player returned it, valid
 // or not: one list of [row, col] cells per ship. Ships is nil ("ships":null)
 // when there was no placement at all: the player crashed before placing, or
 // (turn server) sent none or one that could not be decoded.
-type BattleshipPlacement struct {
-	Type  string `json:"type"` // TypePlacement
+type Placement struct {
+	Type  string `json:"type"` // replay.TypePlacement
 	Seat  int    `json:"seat"`
 	Ships [][]RC `json:"ships"`
 }
@@ -176,42 +171,42 @@ type Shot struct {
 	Decision *explain.Decision `json:"decision,omitempty"`
 }
 
-// BattleshipResult is the last line of a Battleship replay.
-type BattleshipResult struct {
-	Type     string    `json:"type"`    // TypeResult
-	Outcome  string    `json:"outcome"` // OutcomeWin, OutcomeDraw or OutcomeAborted
-	Winner   int       `json:"winner"`  // the winning seat, -1 on a draw
-	Shots    [2]int    `json:"shots"`   // shots fired by each seat
-	Forfeits []Forfeit `json:"forfeits,omitempty"`
+// Result is the last line of a Battleship replay.
+type Result struct {
+	Type     string           `json:"type"`    // replay.TypeResult
+	Outcome  string           `json:"outcome"` // replay.OutcomeWin, replay.OutcomeDraw or replay.OutcomeAborted
+	Winner   int              `json:"winner"`  // the winning seat, -1 on a draw
+	Shots    [2]int           `json:"shots"`   // shots fired by each seat
+	Forfeits []replay.Forfeit `json:"forfeits,omitempty"`
 }
 
-// BattleshipReplay is a whole Battleship replay file.
-type BattleshipReplay struct {
-	Header     BattleshipHeader
-	Placements [2]BattleshipPlacement // by seat
+// Replay is a whole Battleship replay file.
+type Replay struct {
+	Header     Header
+	Placements [2]Placement // by seat
 	Shots      []Shot
-	Result     BattleshipResult
+	Result     Result
 }
 
 // Rules builds the rules recorded in the header.
-func (rp *BattleshipReplay) Rules() (*battleship.Rules, error) { return rp.Header.Rules.Build() }
+func (rp *Replay) Rules() (*battleship.Rules, error) { return rp.Header.Rules.Build() }
 
 // Placement decodes seat's recorded fleet (nil when none was recorded).
-func (rp *BattleshipReplay) Placement(r *battleship.Rules, seat int) (battleship.Placement, error) {
+func (rp *Replay) Placement(r *battleship.Rules, seat int) (battleship.Placement, error) {
 	p, err := rp.placement(r, seat)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+		return nil, fmt.Errorf("%w: %w", replay.ErrFormat, err)
 	}
 	return p, nil
 }
 
-func (rp *BattleshipReplay) placement(r *battleship.Rules, seat int) (battleship.Placement, error) {
-	return decodeFleet(r.Board, seat, rp.Placements[seat].Ships)
+func (rp *Replay) placement(r *battleship.Rules, seat int) (battleship.Placement, error) {
+	return DecodeFleet(r.Board, seat, rp.Placements[seat].Ships)
 }
 
-// decodeFleet decodes seat's recorded ships on b (nil when none were
+// DecodeFleet decodes seat's recorded ships on b (nil when none were
 // recorded); the error names the seat and ship.
-func decodeFleet(b *grid.Board, seat int, ships [][]RC) (battleship.Placement, error) {
+func DecodeFleet(b *grid.Board, seat int, ships [][]RC) (battleship.Placement, error) {
 	if ships == nil {
 		return nil, nil
 	}
@@ -219,7 +214,7 @@ func decodeFleet(b *grid.Board, seat int, ships [][]RC) (battleship.Placement, e
 	for i, sh := range ships {
 		p[i] = make(battleship.Ship, len(sh))
 		for k, rc := range sh {
-			c, err := rc.cell(b)
+			c, err := rc.Cell(b)
 			if err != nil {
 				return nil, fmt.Errorf("placement of seat %d: ship %d: %w", seat, i, err)
 			}
@@ -236,7 +231,7 @@ func EncodeShot(r *battleship.Rules, n int, st *battleship.Step, illegal error, 
 	b := r.Board
 	line := Shot{Type: TypeShot, N: n, Seat: st.Seat, Illegal: illegal != nil, Decision: d}
 	if st.At >= 0 && int(st.At) < b.Size() {
-		at := rcOf(b, st.At)
+		at := RCOf(b, st.At)
 		line.At = &at
 	} else {
 		c := int(st.At)
@@ -246,90 +241,90 @@ func EncodeShot(r *battleship.Rules, n int, st *battleship.Step, illegal error, 
 		ev := st.Shooter
 		line.Outcome, line.Repeat, line.Again = ev.Outcome.String(), ev.Repeat, ev.Again
 		if ev.Outcome == battleship.Kill {
-			line.Sunk = rcsOf(b, ev.Sunk)
+			line.Sunk = RCsOf(b, ev.Sunk)
 		}
 	}
 	return line
 }
 
-// BattleshipWriter writes one Battleship replay, line by line, in the order
+// Writer writes one Battleship replay, line by line, in the order
 // header, placements, shots, result. Errors are sticky: after the first
 // failed write every call does nothing and Flush returns that error.
-type BattleshipWriter struct {
-	fleetWriter
+type Writer struct {
+	FleetWriter
 	rules *battleship.Rules
 }
 
-// NewBattleshipWriter starts a replay of a game under rules r on w and
+// NewWriter starts a replay of a game under rules r on w and
 // writes the header h. Type, Game and Rules of h are filled in; an empty
-// Version is replaced by Version().
-func NewBattleshipWriter(w io.Writer, r *battleship.Rules, h BattleshipHeader) *BattleshipWriter {
-	rw := &BattleshipWriter{fleetWriter: newFleetWriter(w, r.Board), rules: r}
-	h.Type, h.Game, h.Rules = TypeHeader, GameBattleship, BattleshipRulesOf(r)
+// Version is replaced by replay.Version().
+func NewWriter(w io.Writer, r *battleship.Rules, h Header) *Writer {
+	rw := &Writer{FleetWriter: NewFleetWriter(w, r.Board), rules: r}
+	h.Type, h.Game, h.Rules = replay.TypeHeader, Name, RulesOf(r)
 	if h.Version == "" {
-		h.Version = Version()
+		h.Version = replay.Version()
 	}
-	rw.write(h)
+	rw.Line(h)
 	return rw
 }
 
 // Shot records shot number n (from 1): st and illegal are what the engine's
 // Apply returned (illegal is nil for a legal shot) and d, when not nil, the
 // shooter's explanation of it.
-func (w *BattleshipWriter) Shot(n int, st *battleship.Step, illegal error, d *explain.Decision) {
-	w.write(EncodeShot(w.rules, n, st, illegal, d))
+func (w *Writer) Shot(n int, st *battleship.Step, illegal error, d *explain.Decision) {
+	w.Line(EncodeShot(w.rules, n, st, illegal, d))
 }
 
-// fleetWriter is the part of a replay writer that Battleship and its
+// FleetWriter is the part of a replay writer that Battleship and its
 // abilities variant share: the line writer, the board, and the placement and
 // result lines.
-type fleetWriter struct {
-	lineWriter
+type FleetWriter struct {
+	replay.LineWriter
 	board *grid.Board
 }
 
-func newFleetWriter(w io.Writer, b *grid.Board) fleetWriter {
-	return fleetWriter{lineWriter: newLineWriter(w, 16<<10), board: b}
+func NewFleetWriter(w io.Writer, b *grid.Board) FleetWriter {
+	return FleetWriter{LineWriter: replay.NewLineWriter(w, 16<<10), board: b}
 }
 
 // Placement records seat's fleet as the player returned it (a nil p is
 // recorded as no ships, "ships":[]).
-func (w *fleetWriter) Placement(seat int, p battleship.Placement) {
+func (w *FleetWriter) Placement(seat int, p battleship.Placement) {
 	ships := make([][]RC, len(p))
 	for i, sh := range p {
-		ships[i] = rcsOf(w.board, sh)
+		ships[i] = RCsOf(w.board, sh)
 	}
-	w.write(BattleshipPlacement{Type: TypePlacement, Seat: seat, Ships: ships})
+	w.Line(Placement{Type: replay.TypePlacement, Seat: seat, Ships: ships})
 }
 
 // NoPlacement records that seat placed no fleet at all ("ships":null): it
 // crashed first, or sent nothing usable.
-func (w *fleetWriter) NoPlacement(seat int) {
-	w.write(BattleshipPlacement{Type: TypePlacement, Seat: seat})
+func (w *FleetWriter) NoPlacement(seat int) {
+	w.Line(Placement{Type: replay.TypePlacement, Seat: seat})
 }
 
 // Result records the end of the game.
-func (w *fleetWriter) Result(r BattleshipResult) {
-	r.Type = TypeResult
-	w.write(r)
+func (w *FleetWriter) Result(r Result) {
+	r.Type = replay.TypeResult
+	w.Line(r)
 }
 
-// WriteTo writes rp in the replay format (ReadBattleship's inverse).
-func (rp *BattleshipReplay) WriteTo(w io.Writer) (int64, error) {
-	return writeLines(w, func(lw *lineWriter) {
+// WriteTo writes rp in the replay format (Read's inverse).
+func (rp *Replay) WriteTo(w io.Writer) (int64, error) {
+	return replay.WriteLines(w, func(lw *replay.LineWriter) {
 		h := rp.Header
-		h.Type = TypeHeader
-		lw.write(h)
+		h.Type = replay.TypeHeader
+		lw.Line(h)
 		for _, p := range rp.Placements {
-			p.Type = TypePlacement
-			lw.write(p)
+			p.Type = replay.TypePlacement
+			lw.Line(p)
 		}
 		for _, s := range rp.Shots {
 			s.Type = TypeShot
-			lw.write(s)
+			lw.Line(s)
 		}
 		res := rp.Result
-		res.Type = TypeResult
-		lw.write(res)
+		res.Type = replay.TypeResult
+		lw.Line(res)
 	})
 }

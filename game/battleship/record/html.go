@@ -1,0 +1,132 @@
+package record
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/replay"
+)
+
+// HTML returns the data of rp's HTML replay; like
+// Render it verifies the replay on the way.
+func HTML(rp *Replay) (*replay.HTMLData, error) {
+	if err := Verify(rp); err != nil {
+		return nil, err
+	}
+	r, err := rp.Rules()
+	if err != nil {
+		return nil, err
+	}
+	b := r.Board
+	rd := &bsRenderer{r: r, rp: rp}
+	d := &replay.HTMLData{Game: Name, W: b.Width(), H: b.Height(),
+		Header: replay.HeaderLines(rd.header, Legend),
+		Legend: [][2]string{{"O", "ship"}, {"x", "hit"}, {"#", "sunk ship"}, {"o", "miss"}, {".", "sea"}, {"-", "rock"}}}
+	for x := range b.Width() {
+		d.Cols = append(d.Cols, battleship.ColumnName(x, false))
+	}
+	for y := range b.Height() {
+		d.Rows = append(d.Rows, strconv.Itoa(y+1))
+	}
+	for s := range 2 {
+		d.Players[s] = rd.who(s)
+	}
+	for _, l := range r.Fleet {
+		d.Ships = append(d.Ships, strconv.Itoa(l))
+	}
+	var res bytes.Buffer
+	rd.result(&res)
+	d.Result = strings.TrimSpace(res.String())
+	for s := range 2 {
+		if p, err := rp.Placement(r, s); err != nil || p == nil || r.ValidatePlacement(p) != nil {
+			return d, nil // the game never started: header and result only
+		}
+	}
+	err = simulateBattleship(rp, func(f *bsFrame) {
+		hf := replay.HTMLFrame{Seat: -1, Text: "start"}
+		if f.shot != nil {
+			var line bytes.Buffer
+			rd.shotLine(&line, f)
+			text, _, _ := strings.Cut(line.String(), "\n")
+			hf = replay.HTMLFrame{N: f.n, Seat: f.st.Seat, Text: text,
+				Why: replay.HTMLWhy(f.shot.Decision), Heat: replay.HTMLHeats(f.shot.Decision, b.Width(), b.Height())}
+		}
+		for s := range 2 {
+			hf.Boards[s] = rd.htmlBoard(f, s)
+		}
+		d.Frames = append(d.Frames, hf)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// htmlBoard is seat's fleet under the other seat's fire after frame f.
+func (rd *bsRenderer) htmlBoard(f *bsFrame, seat int) replay.HTMLBoard {
+	g := rd.glyphs(f, seat)
+	hb := replay.HTMLBoard{Cells: string(g.cells), Shot: -1}
+	for _, sh := range g.ships {
+		left := 0
+		for _, c := range sh {
+			if !g.shot.Has(c) {
+				left++
+			}
+		}
+		hb.HP = append(hb.HP, [2]int{len(sh), left})
+	}
+	if f.shot != nil && f.st.Seat != seat && f.err == nil {
+		hb.Shot = int(f.st.At)
+	}
+	return hb
+}
+
+// bsGlyphs is one seat's board as the ASCII view draws it.
+type bsGlyphs struct {
+	cells []byte               // one glyph per cell index
+	ships battleship.Placement // the seat's fleet
+	shot  grid.Set             // the cells the other seat shot
+}
+
+// glyphs draws seat's board after frame f: O ship, x hit, # sunk ship, o
+// miss, . sea, - rock.
+func (rd *bsRenderer) glyphs(f *bsFrame, seat int) bsGlyphs {
+	b := rd.r.Board
+	sea := f.game.Sea(seat)
+	out := bsGlyphs{cells: make([]byte, b.Size()), ships: sea.Ships(), shot: sea.Shot()}
+	ship := make([]int, b.Size()) // ship index + 1, 0 for water
+	var sunk grid.Set
+	for i, sh := range out.ships {
+		all := true
+		for _, c := range sh {
+			ship[c] = i + 1
+			all = all && out.shot.Has(c)
+		}
+		if all {
+			for _, c := range sh {
+				sunk.Add(c)
+			}
+		}
+	}
+	for c := range out.cells {
+		cell := grid.Cell(c)
+		g := byte('.')
+		switch {
+		case !b.IsUsable(cell):
+			g = '-'
+		case ship[c] > 0 && sunk.Has(cell):
+			g = '#'
+		case ship[c] > 0 && out.shot.Has(cell):
+			g = 'x'
+		case ship[c] > 0:
+			g = 'O'
+		case out.shot.Has(cell):
+			g = 'o'
+		}
+		out.cells[c] = g
+	}
+	return out
+}

@@ -1,0 +1,116 @@
+package record
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kaisen-ai/kaisen/belief"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/replay"
+)
+
+// HTML returns the data of rp's HTML replay. It verifies the
+// replay on the way and fails (with replay.ErrMismatch) rather than draw a game
+// the rules do not allow.
+func HTML(rp *Replay) (*replay.HTMLData, error) {
+	if err := Verify(rp); err != nil {
+		return nil, err
+	}
+	r, err := rp.Rules()
+	if err != nil {
+		return nil, err
+	}
+	b := r.Board
+	rd := newRenderer(r, rp)
+	d := &replay.HTMLData{Game: Name, W: b.Width(), H: b.Height(),
+		Header: replay.HeaderLines(rd.header, Legend),
+		Legend: [][2]string{{"letters", "ships"}, {".", "sea"}, {"#", "rock"}, {"x", "sunk ship"}}}
+	for x := range b.Width() {
+		d.Cols = append(d.Cols, strconv.Itoa(x))
+	}
+	for y := range b.Height() {
+		d.Rows = append(d.Rows, strconv.Itoa(y))
+	}
+	for s := range 2 {
+		d.Players[s] = rd.who(s)
+	}
+	for _, s := range r.Fleet {
+		d.Ships = append(d.Ships, s.Name)
+	}
+	for s := range 2 {
+		// What the opponent can know: exact when the board allows it.
+		if j, err := belief.NewJoint(r, 0); err == nil {
+			rd.exposure[s] = j
+		}
+	}
+	var res bytes.Buffer
+	rd.result(&res)
+	d.Result = strings.TrimSpace(res.String())
+	if r.ValidatePlacement(rp.Placement(r, 0)) != nil || r.ValidatePlacement(rp.Placement(r, 1)) != nil {
+		return d, nil // the game never started: header and result only
+	}
+	var trackErr error
+	err = simulate(rp, func(f *frame) {
+		hf := replay.HTMLFrame{Seat: -1, Text: "start"}
+		if f.step != nil {
+			if trackErr == nil {
+				trackErr = rd.track(f)
+			}
+			hf = replay.HTMLFrame{N: f.n, Seat: f.st.Seat, Text: fmt.Sprintf("#%d seat %d %s %s", f.n, f.st.Seat, rd.who(f.st.Seat), rd.describe(f)),
+				Why: replay.HTMLWhy(f.step.Decision), Heat: replay.HTMLHeats(f.step.Decision, b.Width(), b.Height())}
+		}
+		for s := range 2 {
+			hf.Boards[s] = rd.htmlBoard(f, s)
+		}
+		d.Frames = append(d.Frames, hf)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if trackErr != nil {
+		// The exact belief gave up (it never should on a verified
+		// replay): draw the game without it rather than not at all.
+		for i := range d.Frames {
+			for s := range 2 {
+				d.Frames[i].Boards[s].Known = nil
+			}
+		}
+	}
+	return d, nil
+}
+
+// htmlBoard is seat's fleet after frame f.
+func (rd *renderer) htmlBoard(f *frame, seat int) replay.HTMLBoard {
+	r, b := rd.r, rd.r.Board
+	fl := f.game.Fleet(seat)
+	cells := make([]byte, b.Size())
+	for c := range cells {
+		cells[c] = rd.cellGlyph(&fl, seat, grid.Cell(c))
+	}
+	hb := replay.HTMLBoard{Cells: string(cells), Shot: -1}
+	for i, s := range r.Fleet {
+		hb.HP = append(hb.HP, [2]int{s.HP, max(int(fl.HP[i]), 0)})
+	}
+	if f.step != nil && f.err == nil {
+		a := f.st.Action
+		switch {
+		case a.Kind == submarine.Attack && f.st.Seat != seat:
+			hb.Shot = int(a.To)
+			for c := range b.Around(a.To).All() {
+				if c != a.To {
+					hb.Near = append(hb.Near, int(c))
+				}
+			}
+		case a.Kind == submarine.Move && f.st.Seat == seat:
+			from := int(a.To) - f.st.Actor.DY*b.Width() - f.st.Actor.DX
+			hb.Moved = []int{from, int(a.To)}
+		}
+	}
+	if j := rd.exposure[seat]; j != nil {
+		hb.Known = replay.Milli(j.CellProbs())
+	}
+	return hb
+}
