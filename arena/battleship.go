@@ -4,7 +4,6 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
@@ -30,7 +29,7 @@ type BattleshipEntrant struct {
 // the board or at a rock, or panics forfeits the game. GameResult.Shots
 // holds the shots fired by each seat.
 //
-// Replays (Deal.Replay) are JSON lines written by bsrecord.Writer,
+// Replays (Deal.Replay) are JSON lines written by bsrecord.Recorder,
 // one object per line, cells written [row, col] as on the Battleship wire:
 //
 //	{"type":"header","game":"battleship","version":V,"seed":S,"match":{"seed":M,"index":I},
@@ -68,7 +67,7 @@ func (b *Battleship) NewTable(log *slog.Logger) Table {
 		names: [2]string{b.P1.Name, b.P2.Name},
 		f:     [2]game.Factory[battleship.Placement, grid.Cell, battleship.Event]{bsplayers.Adapt(b.P1.Factory), bsplayers.Adapt(b.P2.Factory)},
 		record: func(w io.Writer, h recordHeader) recorder[battleship.Placement, grid.Cell, battleship.Step] {
-			return bsRecord{fleetRecord{bsrecord.NewWriter(w, b.Rules, bsrecord.Header{Seed: h.Seed, Match: h.Match, Players: h.Players})}}
+			return bsrecord.NewRecorder(w, b.Rules, h)
 		},
 	}, log)
 }
@@ -76,14 +75,6 @@ func (b *Battleship) NewTable(log *slog.Logger) Table {
 // Validate checks that the family can play.
 func (b *Battleship) Validate() error {
 	return validateFamily(b.Game(), b.Rules, b.P1.Factory != nil && b.P2.Factory != nil)
-}
-
-// bsRecord writes a Battleship replay (bsrecord.Writer) on the
-// contract.
-type bsRecord struct{ fleetRecord }
-
-func (r bsRecord) Action(n, _ int, _ grid.Cell, st *battleship.Step, err error, d *explain.Decision) {
-	r.w.(*bsrecord.Writer).Shot(n, st, err, d)
 }
 
 // BattleshipReplayRules is the "rules" object of a Battleship replay header.

@@ -3,12 +3,13 @@ package arena_test
 import (
 	"bytes"
 	"context"
-	"github.com/stretchr/testify/require"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"

@@ -2,10 +2,11 @@ package replay_test
 
 import (
 	"bytes"
-	"github.com/stretchr/testify/require"
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/explain"

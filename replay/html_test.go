@@ -3,11 +3,12 @@ package replay_test
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/stretchr/testify/require"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"

@@ -183,7 +183,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		m.srv.metrics.actions.Add(1)
 		if rec != nil {
-			rec.w.Action(n, mv, a, err != nil)
+			rec.w.Action(n, mv, a, err != nil, nil)
 		}
 		if err != nil {
 			return forfeit(mv, err, replay.ForfeitIllegal)

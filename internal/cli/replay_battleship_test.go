@@ -3,10 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"github.com/stretchr/testify/require"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"

@@ -3,7 +3,6 @@ package figures
 import (
 	"context"
 	"fmt"
-	"github.com/stretchr/testify/require"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/client"
 	bsgame "github.com/kaisen-ai/kaisen/game/battleship"

@@ -2,8 +2,6 @@ package web_test
 
 import (
 	"context"
-	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/require"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -13,6 +11,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -53,6 +54,9 @@ type Action struct {
 	Illegal bool          `json:"illegal,omitempty"`
 	// Cell is the raw index of an off-board At (no At then).
 	Cell *int `json:"cell,omitempty"`
+	// Decision is the actor's explanation of the action, when recorded
+	// (explain.Explainer players, with explanations asked).
+	Decision *explain.Decision `json:"decision,omitempty"`
 }
 
 // Replay is a whole abilities replay file.
@@ -84,9 +88,11 @@ func NewWriter(w io.Writer, r *abilities.Rules, h Header) *Writer {
 }
 
 // Action records action number n (from 1) of seat; illegal marks one the
-// rules refused.
-func (w *Writer) Action(n, seat int, a abilities.Action, illegal bool) {
-	w.Line(EncodeAction(w.rules.Base.Board, n, seat, a, illegal))
+// rules refused, and d, when not nil, is the actor's explanation of it.
+func (w *Writer) Action(n, seat int, a abilities.Action, illegal bool, d *explain.Decision) {
+	line := EncodeAction(w.rules.Base.Board, n, seat, a, illegal)
+	line.Decision = d
+	w.Line(line)
 }
 
 // EncodeAction is the replay line of an action.

@@ -58,10 +58,11 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 	replay.WriteForfeits(&res, rp.Result.Forfeits, who)
 	d.Result = strings.TrimSpace(res.String())
 	var falseMiss [2]grid.Set // by seat: its cells answered "miss" and not hit since
-	_, err = rp.replay(func(g *abilities.Game, st *abilities.Step) {
+	_, err = rp.replay(func(g *abilities.Game, l *Action, st *abilities.Step) {
 		f := replay.HTMLFrame{Seat: -1, Text: "start"}
 		if st != nil {
-			f = replay.HTMLFrame{N: len(d.Frames), Seat: st.Seat, Text: abStepText(b, st)}
+			f = replay.HTMLFrame{N: len(d.Frames), Seat: st.Seat, Text: abStepText(b, st),
+				Why: replay.HTMLWhy(l.Decision), Heat: replay.HTMLHeats(l.Decision, b.Width(), b.Height())}
 			def := 1 - st.Views[0].Attacker
 			for _, c := range st.Views[def].Cells {
 				if c.FalseMiss {

@@ -8,6 +8,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // Render draws actions From to To (0 = the start, To < 0 = the
@@ -27,6 +28,9 @@ func Render(w io.Writer, rp *Replay, from, to int) error {
 	b := g.rules.Base.Board
 	for i := max(0, from-1); i < to; i++ {
 		fmt.Fprintf(&sb, "%4d %s\n", i+1, abStepText(b, &g.steps[i]))
+		if d := g.lines[i].Decision; d != nil {
+			fmt.Fprintf(&sb, "   why: %s\n", replay.Summarize(d))
+		}
 	}
 	if g.game != nil {
 		for s := range 2 {

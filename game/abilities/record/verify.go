@@ -16,6 +16,7 @@ type replayed struct {
 	rules *abilities.Rules
 	game  *abilities.Game // nil when a placement was invalid
 	steps []abilities.Step
+	lines []*Action // the line of each step
 }
 
 // Verify plays the replay again through the rules (Rerun.Play):
@@ -50,23 +51,25 @@ func (rp *Replay) Rerun() (*Rerun, error) {
 }
 
 // replay plays the replay again; visit, when set, sees the game after
-// every legal action (and once at the start, with a nil step).
-func (rp *Replay) replay(visit func(g *abilities.Game, st *abilities.Step)) (*replayed, error) {
+// every legal action, its line and step (and once at the start, with nil
+// ones).
+func (rp *Replay) replay(visit func(g *abilities.Game, l *Action, st *abilities.Step)) (*replayed, error) {
 	rr, err := rp.Rerun()
 	if err != nil {
 		return nil, err
 	}
 	out := &replayed{rules: rr.Rules.(*abilities.Rules)}
-	err = rr.Play(func(g *abilities.Game, _ *Action, st *abilities.Step, err error) {
+	err = rr.Play(func(g *abilities.Game, l *Action, st *abilities.Step, err error) {
 		out.game = g
 		if err != nil {
 			return
 		}
 		if st != nil {
 			out.steps = append(out.steps, *st)
+			out.lines = append(out.lines, l)
 		}
 		if visit != nil {
-			visit(g, st)
+			visit(g, l, st)
 		}
 	})
 	if err != nil {
