@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	"github.com/kaisen-ai/kaisen/game/battleship"
@@ -138,4 +140,60 @@ func checkAbilitiesHTML(t *testing.T, rp *abrecord.Replay) {
 	var page bytes.Buffer
 	require.NoError(t, replay.WriteHTML(&page, d))
 	require.Contains(t, page.String(), `"game":"abilities"`)
+}
+
+// abExplainer adds Explain to an abilities player.
+type abExplainer struct{ abplayers.Player }
+
+func (abExplainer) Explain() explain.Decision {
+	return explain.Decision{State: "hunt", Reason: "test reason"}
+}
+
+// TestAbilitiesReplayDecisions: with explanations asked, every action of an
+// explaining player carries its decision, the replay still verifies and
+// its renderings show the reason; without, no line has one.
+func TestAbilitiesReplayDecisions(t *testing.T) {
+	base, err := battleship.NewRules(grid.MustBoard(5, 5, nil), []int{2, 1})
+	require.NoError(t, err)
+	r, err := abilities.NewRules(base, abilities.AI, abilities.Humans, abilities.Options{})
+	require.NoError(t, err)
+	plain, err := abplayers.New("ab-random", r, nil)
+	require.NoError(t, err)
+	explaining := func(rng *rand.Rand, seat int) abplayers.Player { return abExplainer{plain(rng, seat)} }
+	fam := &arena.Abilities{Rules: r, P1: arena.AbilitiesEntrant{Name: "why", Factory: explaining}, P2: arena.AbilitiesEntrant{Name: "plain", Factory: plain}}
+	for _, tc := range []struct {
+		name    string
+		explain bool
+	}{{"explained", true}, {"not explained", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			_, err := fam.NewTable(nil).Play(arena.Deal{Seed: 5, MatchSeed: 5, Replay: &buf, Explain: tc.explain})
+			require.NoError(t, err)
+			require.Equal(t, tc.explain, strings.Contains(buf.String(), `"decision":{`))
+			rp, err := abrecord.Read(bytes.NewReader(buf.Bytes()))
+			require.NoError(t, err)
+			require.NoError(t, abrecord.Verify(rp))
+			explained := 0
+			for _, a := range rp.Actions {
+				if a.Decision != nil {
+					require.Equal(t, 0, a.Seat, "only P1 explains")
+					require.Equal(t, "test reason", a.Decision.Reason)
+					explained++
+				}
+			}
+			require.Equal(t, tc.explain, explained > 0)
+			var text bytes.Buffer
+			require.NoError(t, abrecord.Render(&text, rp, 0, -1))
+			require.Equal(t, tc.explain, strings.Contains(text.String(), "why: state hunt; test reason"))
+			d, err := abrecord.HTML(rp)
+			require.NoError(t, err)
+			why := 0
+			for _, f := range d.Frames {
+				if f.Why != "" {
+					why++
+				}
+			}
+			require.Equal(t, explained, why)
+		})
+	}
 }
