@@ -64,6 +64,10 @@ func TestAbilitiesReplayVerifies(t *testing.T) {
 
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
+		var again bytes.Buffer
+		_, err = rp.WriteTo(&again)
+		require.NoError(t, err)
+		require.Equal(t, string(data), again.String(), "written back byte for byte")
 		_, err = abrecord.Read(strings.NewReader(strings.Replace(string(data), `"type":"action"`, `"type":"action","bogus":1`, 1)))
 		require.ErrorIs(t, err, replay.ErrFormat)
 	}

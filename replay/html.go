@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
 // The HTML replay: one self-contained page (html/replay.html with the
@@ -25,7 +26,7 @@ var htmlPage = template.Must(template.ParseFS(htmlAssets, "html/replay.html"))
 // HTMLData is the data section of an HTML replay: everything the page shows,
 // frame by frame, computed here so that the page's script only draws.
 type HTMLData struct {
-	Game    string      `json:"game"`    // GameSubmarine or GameBattleship
+	Game    string      `json:"game"`    // the header's "game"
 	W       int         `json:"w"`       // board width
 	H       int         `json:"h"`       // board height
 	Cols    []string    `json:"cols"`    // column labels
@@ -36,6 +37,24 @@ type HTMLData struct {
 	Ships   []string    `json:"ships"`   // ship names in fleet order (Battleship: lengths)
 	Frames  []HTMLFrame `json:"frames"`  // the start, then one per action or shot
 	Result  string      `json:"result"`  // the result in words
+}
+
+// NewHTMLData starts the data of a game's HTML replay on board b: the
+// game's name, the labels of column x and row y, the players by seat
+// (who), the ships' names in fleet order and the glyphs' legend. The
+// game's record format adds the header, the frames and the result.
+func NewHTMLData(game string, b *grid.Board, col, row func(i int) string, who func(seat int) string, ships []string, legend [][2]string) *HTMLData {
+	d := &HTMLData{Game: game, W: b.Width(), H: b.Height(), Ships: ships, Legend: legend}
+	for x := range b.Width() {
+		d.Cols = append(d.Cols, col(x))
+	}
+	for y := range b.Height() {
+		d.Rows = append(d.Rows, row(y))
+	}
+	for s := range 2 {
+		d.Players[s] = who(s)
+	}
+	return d
 }
 
 // HTMLFrame is the position after one action (Frames[0] is the start).

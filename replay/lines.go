@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 )
 
 // The JSON-lines plumbing shared by the submarine and Battleship replays:
@@ -59,9 +60,33 @@ func (w *LineWriter) Flush() error {
 	return w.err
 }
 
-// WriteLines runs emit on a LineWriter over w, flushes it and returns the
+// WriteReplay writes a whole replay of any game (the WriteTo of every
+// game's replay, its reader's inverse): header h, the placements pl, the
+// action lines (their type kind) and the result res, each line's "type" set
+// as it belongs. Every line type has a string field Type (its "type"). It
+// returns the bytes written to w.
+func WriteReplay[H, P, L, R any](w io.Writer, h H, pl [2]P, kind string, lines []L, res R) (int64, error) {
+	return writeLines(w, func(lw *LineWriter) {
+		lw.Line(typed(h, TypeHeader))
+		for _, p := range pl {
+			lw.Line(typed(p, TypePlacement))
+		}
+		for _, l := range lines {
+			lw.Line(typed(l, kind))
+		}
+		lw.Line(typed(res, TypeResult))
+	})
+}
+
+// typed is line v with its Type field set to t.
+func typed[T any](v T, t string) T {
+	reflect.ValueOf(&v).Elem().FieldByName("Type").SetString(t)
+	return v
+}
+
+// writeLines runs emit on a LineWriter over w, flushes it and returns the
 // number of bytes written to w (the core of the replays' WriteTo).
-func WriteLines(w io.Writer, emit func(lw *LineWriter)) (int64, error) {
+func writeLines(w io.Writer, emit func(lw *LineWriter)) (int64, error) {
 	cw := &countingWriter{w: w}
 	lw := NewLineWriter(cw, 4096) // bufio.NewWriter's size
 	emit(&lw)

@@ -238,3 +238,9 @@ func Read(r io.Reader) (*Replay, error) {
 func ReadFile(path string) (*Replay, error) {
 	return replay.ReadFile(path, Read)
 }
+
+// WriteTo writes rp in the replay format (Read's inverse: a file read and
+// written back is byte for byte the same when it was written by Writer).
+func (rp *Replay) WriteTo(w io.Writer) (int64, error) {
+	return replay.WriteReplay(w, rp.Header, rp.Placements, TypeAction, rp.Actions, rp.Result)
+}

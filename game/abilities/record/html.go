@@ -3,11 +3,11 @@ package record
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -25,26 +25,13 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 	b := r.Base.Board
 	h := &rp.Header
 	who := func(s int) string { return replay.SeatName(h.Players[s]) }
-	d := &replay.HTMLData{Game: Name, W: b.Width(), H: b.Height(),
-		Legend: [][2]string{{"O", "ship"}, {"x", "hit"}, {"#", "sunk ship"}, {"o", "miss"}, {".", "sea"}, {"-", "rock"}}}
+	d := bsrecord.NewHTMLData(Name, b, who, r.Base.Fleet)
 	var head bytes.Buffer
 	fmt.Fprintf(&head, "%s: %s, fleet %s, sides %s (seat 0) and %s (seat 1)\n", h.Game, replay.BoardShape(b), battleship.FormatFleet(r.Base.Fleet), h.Sides[0], h.Sides[1])
 	replay.WriteSeed(&head, h.Seed, h.Match)
 	fmt.Fprintln(&head)
 	replay.WriteSeats(&head, h.First, "acts first", who)
 	d.Header = strings.Split(strings.TrimSpace(head.String()), "\n")
-	for x := range b.Width() {
-		d.Cols = append(d.Cols, battleship.ColumnName(x, false))
-	}
-	for y := range b.Height() {
-		d.Rows = append(d.Rows, strconv.Itoa(y+1))
-	}
-	for s := range 2 {
-		d.Players[s] = who(s)
-	}
-	for _, l := range r.Base.Fleet {
-		d.Ships = append(d.Ships, strconv.Itoa(l))
-	}
 	var res bytes.Buffer
 	shots := fmt.Sprintf("cells fired at %d (seat 0) and %d (seat 1)", rp.Result.Shots[0], rp.Result.Shots[1])
 	switch rp.Result.Outcome {

@@ -311,20 +311,5 @@ func (w *FleetWriter) Result(r Result) {
 
 // WriteTo writes rp in the replay format (Read's inverse).
 func (rp *Replay) WriteTo(w io.Writer) (int64, error) {
-	return replay.WriteLines(w, func(lw *replay.LineWriter) {
-		h := rp.Header
-		h.Type = replay.TypeHeader
-		lw.Line(h)
-		for _, p := range rp.Placements {
-			p.Type = replay.TypePlacement
-			lw.Line(p)
-		}
-		for _, s := range rp.Shots {
-			s.Type = TypeShot
-			lw.Line(s)
-		}
-		res := rp.Result
-		res.Type = replay.TypeResult
-		lw.Line(res)
-	})
+	return replay.WriteReplay(w, rp.Header, rp.Placements, TypeShot, rp.Shots, rp.Result)
 }

@@ -10,41 +10,21 @@ import (
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// HTML returns the data of rp's HTML replay; like
-// Render it verifies the replay on the way.
+// HTML returns the data of rp's HTML replay; like Render it verifies the
+// replay on the way. A game that never started has the header and the
+// result only.
 func HTML(rp *Replay) (*replay.HTMLData, error) {
-	if err := Verify(rp); err != nil {
-		return nil, err
-	}
 	r, err := rp.Rules()
 	if err != nil {
 		return nil, err
 	}
 	b := r.Board
 	rd := &bsRenderer{r: r, rp: rp}
-	d := &replay.HTMLData{Game: Name, W: b.Width(), H: b.Height(),
-		Header: replay.HeaderLines(rd.header, Legend),
-		Legend: [][2]string{{"O", "ship"}, {"x", "hit"}, {"#", "sunk ship"}, {"o", "miss"}, {".", "sea"}, {"-", "rock"}}}
-	for x := range b.Width() {
-		d.Cols = append(d.Cols, battleship.ColumnName(x, false))
-	}
-	for y := range b.Height() {
-		d.Rows = append(d.Rows, strconv.Itoa(y+1))
-	}
-	for s := range 2 {
-		d.Players[s] = rd.who(s)
-	}
-	for _, l := range r.Fleet {
-		d.Ships = append(d.Ships, strconv.Itoa(l))
-	}
+	d := NewHTMLData(Name, b, rd.who, r.Fleet)
+	d.Header = replay.HeaderLines(rd.header, Legend)
 	var res bytes.Buffer
 	rd.result(&res)
 	d.Result = strings.TrimSpace(res.String())
-	for s := range 2 {
-		if p, err := rp.Placement(r, s); err != nil || p == nil || r.ValidatePlacement(p) != nil {
-			return d, nil // the game never started: header and result only
-		}
-	}
 	err = simulateBattleship(rp, func(f *bsFrame) {
 		hf := replay.HTMLFrame{Seat: -1, Text: "start"}
 		if f.shot != nil {
@@ -129,4 +109,16 @@ func (rd *bsRenderer) glyphs(f *bsFrame, seat int) bsGlyphs {
 		out.cells[c] = g
 	}
 	return out
+}
+
+// NewHTMLData starts the HTML data of a game on a Battleship board b
+// (replay.NewHTMLData): columns A, B, ..., rows from 1, the ships by length.
+func NewHTMLData(game string, b *grid.Board, who func(seat int) string, fleet []int) *replay.HTMLData {
+	ships := make([]string, len(fleet))
+	for i, l := range fleet {
+		ships[i] = strconv.Itoa(l)
+	}
+	return replay.NewHTMLData(game, b, func(x int) string { return battleship.ColumnName(x, false) },
+		func(y int) string { return strconv.Itoa(y + 1) }, who, ships,
+		[][2]string{{"O", "ship"}, {"x", "hit"}, {"#", "sunk ship"}, {"o", "miss"}, {".", "sea"}, {"-", "rock"}})
 }

@@ -12,34 +12,24 @@ import (
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// HTML returns the data of rp's HTML replay. It verifies the
-// replay on the way and fails (with replay.ErrMismatch) rather than draw a game
-// the rules do not allow.
+// HTML returns the data of rp's HTML replay. It verifies the replay on the
+// way (simulate) and fails (with replay.ErrMismatch) rather than draw a
+// game the rules do not allow; a game that never started has the header
+// and the result only.
 func HTML(rp *Replay) (*replay.HTMLData, error) {
-	if err := Verify(rp); err != nil {
-		return nil, err
-	}
 	r, err := rp.Rules()
 	if err != nil {
 		return nil, err
 	}
 	b := r.Board
 	rd := newRenderer(r, rp)
-	d := &replay.HTMLData{Game: Name, W: b.Width(), H: b.Height(),
-		Header: replay.HeaderLines(rd.header, Legend),
-		Legend: [][2]string{{"letters", "ships"}, {".", "sea"}, {"#", "rock"}, {"x", "sunk ship"}}}
-	for x := range b.Width() {
-		d.Cols = append(d.Cols, strconv.Itoa(x))
+	ships := make([]string, len(r.Fleet))
+	for i, s := range r.Fleet {
+		ships[i] = s.Name
 	}
-	for y := range b.Height() {
-		d.Rows = append(d.Rows, strconv.Itoa(y))
-	}
-	for s := range 2 {
-		d.Players[s] = rd.who(s)
-	}
-	for _, s := range r.Fleet {
-		d.Ships = append(d.Ships, s.Name)
-	}
+	d := replay.NewHTMLData(Name, b, strconv.Itoa, strconv.Itoa, rd.who, ships,
+		[][2]string{{"letters", "ships"}, {".", "sea"}, {"#", "rock"}, {"x", "sunk ship"}})
+	d.Header = replay.HeaderLines(rd.header, Legend)
 	for s := range 2 {
 		// What the opponent can know: exact when the board allows it.
 		if j, err := belief.NewJoint(r, 0); err == nil {
@@ -49,9 +39,6 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 	var res bytes.Buffer
 	rd.result(&res)
 	d.Result = strings.TrimSpace(res.String())
-	if r.ValidatePlacement(rp.Placement(r, 0)) != nil || r.ValidatePlacement(rp.Placement(r, 1)) != nil {
-		return d, nil // the game never started: header and result only
-	}
 	var trackErr error
 	err = simulate(rp, func(f *frame) {
 		hf := replay.HTMLFrame{Seat: -1, Text: "start"}

@@ -76,20 +76,5 @@ func (w *Writer) Result(r Result) {
 // WriteTo writes rp in the replay format (Read's inverse: a file read and
 // written back is byte for byte the same when it was written by Writer).
 func (rp *Replay) WriteTo(w io.Writer) (int64, error) {
-	return replay.WriteLines(w, func(lw *replay.LineWriter) {
-		h := rp.Header
-		h.Type = replay.TypeHeader
-		lw.Line(h)
-		for _, p := range rp.Placements {
-			p.Type = replay.TypePlacement
-			lw.Line(p)
-		}
-		for _, s := range rp.Steps {
-			s.Type = TypeStep
-			lw.Line(s)
-		}
-		res := rp.Result
-		res.Type = replay.TypeResult
-		lw.Line(res)
-	})
+	return replay.WriteReplay(w, rp.Header, rp.Placements, TypeStep, rp.Steps, rp.Result)
 }
