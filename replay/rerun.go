@@ -125,6 +125,35 @@ func (rr *Rerun[G, P, A, S, L]) Play(visit Visit[G, S, L]) error {
 	return rr.end(g, lastIllegal)
 }
 
+// Frame is a re-played game as its renderings draw it, after its N-th
+// recorded action (0: the start, Line nil then): Line the action's line,
+// St the step the rules gave and Err why the action was illegal (nil when
+// it was legal).
+type Frame[G, S, L any] struct {
+	N    int
+	Game G
+	Line *L
+	St   S
+	Err  error
+}
+
+// Frames is Play that shows visit (when not nil) each frame of the game;
+// the frame is reused from one call to the next.
+func (rr *Rerun[G, P, A, S, L]) Frames(visit func(f *Frame[G, S, L])) error {
+	if visit == nil {
+		return rr.Play(nil)
+	}
+	f := new(Frame[G, S, L])
+	return rr.Play(func(g G, l *L, st *S, err error) {
+		f.Game = g
+		if l != nil {
+			f.N, _, _ = rr.Codec.Move(l)
+			f.Line, f.St, f.Err = l, *st, err
+		}
+		visit(f)
+	})
+}
+
 // applied is one action's step and Apply's error.
 type applied[S any] struct {
 	st  S

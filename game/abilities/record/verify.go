@@ -27,11 +27,11 @@ func Verify(rp *Replay) error {
 	return err
 }
 
-// Rerun is an abilities replay as Rerun plays it again.
+// Rerun is an abilities replay as replay.Rerun plays it again.
 type Rerun = replay.Rerun[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, Action]
 
-// Rerun is rp ready to be played again through the rules it records.
-func (rp *Replay) Rerun() (*Rerun, error) {
+// rerun is rp ready to be played again through the rules it records.
+func (rp *Replay) rerun() (*Rerun, error) {
 	r, err := rp.Rules()
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func (rp *Replay) Rerun() (*Rerun, error) {
 // every legal action, its line and step (and once at the start, with nil
 // ones).
 func (rp *Replay) replay(visit func(g *abilities.Game, l *Action, st *abilities.Step)) (*replayed, error) {
-	rr, err := rp.Rerun()
+	rr, err := rp.rerun()
 	if err != nil {
 		return nil, err
 	}

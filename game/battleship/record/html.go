@@ -27,12 +27,12 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 	d.Result = strings.TrimSpace(res.String())
 	err = simulateBattleship(rp, func(f *bsFrame) {
 		hf := replay.HTMLFrame{Seat: -1, Text: "start"}
-		if f.shot != nil {
+		if f.Line != nil {
 			var line bytes.Buffer
 			rd.shotLine(&line, f)
 			text, _, _ := strings.Cut(line.String(), "\n")
-			hf = replay.HTMLFrame{N: f.n, Seat: f.st.Seat, Text: text,
-				Why: replay.HTMLWhy(f.shot.Decision), Heat: replay.HTMLHeats(f.shot.Decision, b.Width(), b.Height())}
+			hf = replay.HTMLFrame{N: f.N, Seat: f.St.Seat, Text: text,
+				Why: replay.HTMLWhy(f.Line.Decision), Heat: replay.HTMLHeats(f.Line.Decision, b.Width(), b.Height())}
 		}
 		for s := range 2 {
 			hf.Boards[s] = rd.htmlBoard(f, s)
@@ -58,8 +58,8 @@ func (rd *bsRenderer) htmlBoard(f *bsFrame, seat int) replay.HTMLBoard {
 		}
 		hb.HP = append(hb.HP, [2]int{len(sh), left})
 	}
-	if f.shot != nil && f.st.Seat != seat && f.err == nil {
-		hb.Shot = int(f.st.At)
+	if f.Line != nil && f.St.Seat != seat && f.Err == nil {
+		hb.Shot = int(f.St.At)
 	}
 	return hb
 }
@@ -75,7 +75,7 @@ type bsGlyphs struct {
 // miss, . sea, - rock.
 func (rd *bsRenderer) glyphs(f *bsFrame, seat int) bsGlyphs {
 	b := rd.r.Board
-	sea := f.game.Sea(seat)
+	sea := f.Game.Sea(seat)
 	out := bsGlyphs{cells: make([]byte, b.Size()), ships: sea.Ships(), shot: sea.Shot()}
 	ship := make([]int, b.Size()) // ship index + 1, 0 for water
 	var sunk grid.Set

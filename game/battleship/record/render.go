@@ -90,10 +90,10 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 	}
 	listed := false // a shot line was written since the last boards
 	err = simulateBattleship(rp, func(f *bsFrame) {
-		if f.n < opt.From || f.n > to {
+		if f.N < opt.From || f.N > to {
 			return
 		}
-		if f.shot != nil {
+		if f.Line != nil {
 			if !listed {
 				fmt.Fprintln(bw)
 			}
@@ -102,13 +102,13 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 		}
 		var draw bool
 		switch {
-		case f.n == to:
+		case f.N == to:
 			draw = true
 		case opt.Boards == BoardsShot:
 			draw = true
 		case opt.Boards == BoardsTurn:
 			// The start, or a shot after which the other seat shoots.
-			draw = f.shot == nil || f.n < last && rp.Shots[f.n].Seat != f.shot.Seat
+			draw = f.Line == nil || f.N < last && rp.Shots[f.N].Seat != f.Line.Seat
 		}
 		if draw {
 			rd.boards(bw, f)
@@ -157,16 +157,16 @@ func (rd *bsRenderer) shipName(cells []grid.Cell) string {
 	return fmt.Sprintf("the %d-cell ship %s", len(cells), rd.r.ShipCoord(cells, rd.cyrillic))
 }
 
-// shotLine says in words what shot f.n did.
+// shotLine says in words what shot f.N did.
 func (rd *bsRenderer) shotLine(w io.Writer, f *bsFrame) {
-	st := &f.st
+	st := &f.St
 	b := rd.r.Board
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "#%d seat %d %s shoots ", f.n, st.Seat, rd.who(st.Seat))
+	fmt.Fprintf(&sb, "#%d seat %d %s shoots ", f.N, st.Seat, rd.who(st.Seat))
 	switch {
-	case f.err != nil && st.At >= 0 && int(st.At) < b.Size():
+	case f.Err != nil && st.At >= 0 && int(st.At) < b.Size():
 		fmt.Fprintf(&sb, "%s, a rock: illegal, seat %d forfeits", rd.name(st.At), st.Seat)
-	case f.err != nil:
+	case f.Err != nil:
 		fmt.Fprintf(&sb, "cell %d, off the board: illegal, seat %d forfeits", int(st.At), st.Seat)
 	default:
 		ev := st.Shooter
@@ -180,7 +180,7 @@ func (rd *bsRenderer) shotLine(w io.Writer, f *bsFrame) {
 			fmt.Fprintf(&sb, " (%s sank before)", rd.shipName(ev.Sunk))
 		case ev.Outcome == battleship.Kill:
 			fmt.Fprintf(&sb, ", %s sinks", rd.shipName(ev.Sunk))
-			if n := f.game.Sea(1 - st.Seat).Afloat(); n > 0 {
+			if n := f.Game.Sea(1 - st.Seat).Afloat(); n > 0 {
 				fmt.Fprintf(&sb, " (%d afloat)", n)
 			} else {
 				sb.WriteString(", the last one")
@@ -197,7 +197,7 @@ func (rd *bsRenderer) shotLine(w io.Writer, f *bsFrame) {
 		}
 	}
 	fmt.Fprintln(w, sb.String())
-	if d := f.shot.Decision; d != nil {
+	if d := f.Line.Decision; d != nil {
 		fmt.Fprintf(w, "   why: %s\n", replay.Summarize(d))
 	}
 }
@@ -206,12 +206,12 @@ func (rd *bsRenderer) shotLine(w io.Writer, f *bsFrame) {
 func (rd *bsRenderer) boards(w io.Writer, f *bsFrame) {
 	fmt.Fprintln(w)
 	switch {
-	case f.shot == nil:
+	case f.Line == nil:
 		fmt.Fprintln(w, "start")
-	case f.n == len(rd.rp.Shots):
-		fmt.Fprintf(w, "after shot %d (the last)\n", f.n)
+	case f.N == len(rd.rp.Shots):
+		fmt.Fprintf(w, "after shot %d (the last)\n", f.N)
 	default:
-		fmt.Fprintf(w, "after shot %d\n", f.n)
+		fmt.Fprintf(w, "after shot %d\n", f.N)
 	}
 	replay.WriteSideBySide(w, rd.board(f, 0), rd.board(f, 1))
 }
@@ -230,8 +230,8 @@ func (rd *bsRenderer) board(f *bsFrame, seat int) []string {
 		}
 	}
 	bb := Board{Title: fmt.Sprintf("seat %d: %s", seat, rd.who(seat)), Cells: g.cells, Last: grid.None}
-	if f.shot != nil && f.st.Seat != seat {
-		bb.Last = f.st.At
+	if f.Line != nil && f.St.Seat != seat {
+		bb.Last = f.St.At
 	}
 	bb.Status = fmt.Sprintf("afloat %d/%d", len(afloat), len(rd.r.Fleet))
 	if len(afloat) > 0 {

@@ -24,61 +24,37 @@ func Verify(rp *Replay) error {
 }
 
 // bsFrame is the state after one shot, passed to simulateBattleship's
-// visitor. n is 0 for the initial position (shot is nil then).
-type bsFrame struct {
-	n     int
-	rules *battleship.Rules
-	game  *battleship.Game
-	shot  *Shot
-	st    battleship.Step
-	err   error // why st's shot was illegal, nil when it was legal
-}
+// visitor.
+type bsFrame = replay.Frame[*battleship.Game, battleship.Step, Shot]
 
 // simulateBattleship verifies rp, calling visit (when not nil) with the
 // initial position and after every shot. A game that never started (an
 // invalid placement) is checked without a visit.
 func simulateBattleship(rp *Replay, visit func(f *bsFrame)) error {
-	rr, r, err := rp.rerun()
+	rr, err := rp.rerun()
 	if err != nil {
 		return err
 	}
-	if visit == nil {
-		return rr.Play(nil)
-	}
-	f := &bsFrame{rules: r}
-	return rr.Play(func(g *battleship.Game, l *Shot, st *battleship.Step, err error) {
-		f.game = g
-		if l != nil {
-			f.n, f.shot, f.st, f.err = l.N, l, *st, err
-		}
-		visit(f)
-	})
+	return rr.Frames(visit)
 }
 
-// Rerun is a Battleship replay as Rerun plays it again.
+// Rerun is a Battleship replay as replay.Rerun plays it again.
 type Rerun = replay.Rerun[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, Shot]
 
-// Rerun is rp ready to be played again through the rules it records.
-func (rp *Replay) Rerun() (*Rerun, error) {
-	rr, _, err := rp.rerun()
-	return rr, err
-}
-
-// rerun is Rerun and the rules it plays under.
-func (rp *Replay) rerun() (*Rerun, *battleship.Rules, error) {
+// rerun is rp ready to be played again through the rules it records.
+func (rp *Replay) rerun() (*Rerun, error) {
 	r, err := rp.Rules()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	h, res := &rp.Header, &rp.Result
-	rr := &Rerun{Rules: r, Codec: shotCodec{r}, First: h.First, Players: h.Players, Lines: rp.Shots,
-		End: Ending(res), Protocol: true}
+	rr := &Rerun{Rules: r, Codec: shotCodec{r}, First: rp.Header.First, Players: rp.Header.Players, Lines: rp.Shots,
+		End: Ending(&rp.Result), Protocol: true}
 	for s := range 2 {
 		if rr.Placements[s], err = rp.Placement(r, s); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return rr, r, nil
+	return rr, nil
 }
 
 // Ending is what a Battleship-board result line records.

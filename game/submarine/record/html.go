@@ -42,12 +42,12 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 	var trackErr error
 	err = simulate(rp, func(f *frame) {
 		hf := replay.HTMLFrame{Seat: -1, Text: "start"}
-		if f.step != nil {
+		if f.Line != nil {
 			if trackErr == nil {
 				trackErr = rd.track(f)
 			}
-			hf = replay.HTMLFrame{N: f.n, Seat: f.st.Seat, Text: fmt.Sprintf("#%d seat %d %s %s", f.n, f.st.Seat, rd.who(f.st.Seat), rd.describe(f)),
-				Why: replay.HTMLWhy(f.step.Decision), Heat: replay.HTMLHeats(f.step.Decision, b.Width(), b.Height())}
+			hf = replay.HTMLFrame{N: f.N, Seat: f.St.Seat, Text: fmt.Sprintf("#%d seat %d %s %s", f.N, f.St.Seat, rd.who(f.St.Seat), rd.describe(f)),
+				Why: replay.HTMLWhy(f.Line.Decision), Heat: replay.HTMLHeats(f.Line.Decision, b.Width(), b.Height())}
 		}
 		for s := range 2 {
 			hf.Boards[s] = rd.htmlBoard(f, s)
@@ -72,7 +72,7 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 // htmlBoard is seat's fleet after frame f.
 func (rd *renderer) htmlBoard(f *frame, seat int) replay.HTMLBoard {
 	r, b := rd.r, rd.r.Board
-	fl := f.game.Fleet(seat)
+	fl := f.Game.Fleet(seat)
 	cells := make([]byte, b.Size())
 	for c := range cells {
 		cells[c] = rd.cellGlyph(&fl, seat, grid.Cell(c))
@@ -81,18 +81,18 @@ func (rd *renderer) htmlBoard(f *frame, seat int) replay.HTMLBoard {
 	for i, s := range r.Fleet {
 		hb.HP = append(hb.HP, [2]int{s.HP, max(int(fl.HP[i]), 0)})
 	}
-	if f.step != nil && f.err == nil {
-		a := f.st.Action
+	if f.Line != nil && f.Err == nil {
+		a := f.St.Action
 		switch {
-		case a.Kind == submarine.Attack && f.st.Seat != seat:
+		case a.Kind == submarine.Attack && f.St.Seat != seat:
 			hb.Shot = int(a.To)
 			for c := range b.Around(a.To).All() {
 				if c != a.To {
 					hb.Near = append(hb.Near, int(c))
 				}
 			}
-		case a.Kind == submarine.Move && f.st.Seat == seat:
-			from := int(a.To) - f.st.Actor.DY*b.Width() - f.st.Actor.DX
+		case a.Kind == submarine.Move && f.St.Seat == seat:
+			from := int(a.To) - f.St.Actor.DY*b.Width() - f.St.Actor.DX
 			hb.Moved = []int{from, int(a.To)}
 		}
 	}

@@ -71,10 +71,10 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 	}
 	var trackErr error
 	err = simulate(rp, func(f *frame) {
-		if f.step != nil && trackErr == nil {
+		if f.Line != nil && trackErr == nil {
 			trackErr = rd.track(f)
 		}
-		if f.n >= opt.From && f.n <= to {
+		if f.N >= opt.From && f.N <= to {
 			rd.frame(bw, f)
 		}
 	})
@@ -155,8 +155,8 @@ func (rd *renderer) header(w io.Writer) {
 // track remembers where ships sank, to draw their wrecks, and updates the
 // beliefs of the heatmap.
 func (rd *renderer) track(f *frame) error {
-	st := &f.st
-	if f.err == nil && st.Action.Kind == submarine.Attack && st.Actor.Sunk {
+	st := &f.St
+	if f.Err == nil && st.Action.Kind == submarine.Attack && st.Actor.Sunk {
 		rd.sunkAt[1-st.Seat][st.Actor.Hit] = st.Action.To
 	}
 	for s, j := range rd.exposure {
@@ -168,7 +168,7 @@ func (rd *renderer) track(f *frame) error {
 			ev = st.Actor
 		}
 		if err := j.Observe(ev, belief.Own); err != nil {
-			return fmt.Errorf("replay: heatmap: step %d: %w", f.n, err)
+			return fmt.Errorf("replay: heatmap: step %d: %w", f.N, err)
 		}
 	}
 	return nil
@@ -176,11 +176,11 @@ func (rd *renderer) track(f *frame) error {
 
 func (rd *renderer) frame(w io.Writer, f *frame) {
 	fmt.Fprintln(w)
-	if f.step == nil {
+	if f.Line == nil {
 		fmt.Fprintln(w, "start")
 	} else {
-		fmt.Fprintf(w, "#%d seat %d %s %s\n", f.n, f.st.Seat, rd.who(f.st.Seat), rd.describe(f))
-		if d := f.step.Decision; d != nil {
+		fmt.Fprintf(w, "#%d seat %d %s %s\n", f.N, f.St.Seat, rd.who(f.St.Seat), rd.describe(f))
+		if d := f.Line.Decision; d != nil {
 			fmt.Fprintf(w, "   why: %s\n", replay.Summarize(d))
 		}
 	}
@@ -211,10 +211,10 @@ func signed(v int) string {
 
 // describe says in words what the step did.
 func (rd *renderer) describe(f *frame) string {
-	st := &f.st
+	st := &f.St
 	r := rd.r
-	if f.err != nil {
-		return fmt.Sprintf("makes an illegal %s and forfeits: %s", st.Action.Kind, f.step.Error)
+	if f.Err != nil {
+		return fmt.Sprintf("makes an illegal %s and forfeits: %s", st.Action.Kind, f.Line.Error)
 	}
 	ev := st.Actor
 	switch st.Action.Kind {
@@ -228,7 +228,7 @@ func (rd *renderer) describe(f *frame) string {
 			if ev.Sunk {
 				sb.WriteString(", sunk")
 			} else {
-				v := f.game.View(1 - st.Seat)
+				v := f.Game.View(1 - st.Seat)
 				fmt.Fprintf(&sb, " (%d hp left)", v.Me.HP[ev.Hit])
 			}
 		}
@@ -256,7 +256,7 @@ func (rd *renderer) describe(f *frame) string {
 // board draws seat's board after frame f, with its title and hp line.
 func (rd *renderer) board(f *frame, seat int) []string {
 	r, b := rd.r, rd.r.Board
-	fl := f.game.Fleet(seat)
+	fl := f.Game.Fleet(seat)
 	cw := rd.cellW
 	labelW := len(strconv.Itoa(b.Height() - 1))
 	lines := []string{fmt.Sprintf("seat %d: %s", seat, rd.who(seat))}
@@ -271,15 +271,15 @@ func (rd *renderer) board(f *frame, seat int) []string {
 	// Marks of this frame's action.
 	attacked, splash := grid.None, grid.Set{}
 	moved, left := grid.None, grid.None
-	if f.step != nil && f.err == nil {
-		a := f.st.Action
+	if f.Line != nil && f.Err == nil {
+		a := f.St.Action
 		switch {
-		case a.Kind == submarine.Attack && f.st.Seat != seat:
+		case a.Kind == submarine.Attack && f.St.Seat != seat:
 			attacked = a.To
 			splash = b.Around(a.To)
-		case a.Kind == submarine.Move && f.st.Seat == seat:
+		case a.Kind == submarine.Move && f.St.Seat == seat:
 			moved = a.To
-			left = grid.Cell(int(a.To) - f.st.Actor.DY*b.Width() - f.st.Actor.DX)
+			left = grid.Cell(int(a.To) - f.St.Actor.DY*b.Width() - f.St.Actor.DX)
 		}
 	}
 	for y := range b.Height() {

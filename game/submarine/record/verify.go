@@ -16,51 +16,27 @@ func Verify(rp *Replay) error {
 	return simulate(rp, nil)
 }
 
-// frame is the state after one step, passed to simulate's visitor. n is 0 for
-// the initial position (step is nil then).
-type frame struct {
-	n     int
-	rules *submarine.Rules
-	game  *submarine.Game
-	step  *Step
-	st    submarine.Step
-	err   error // why st's action was illegal, nil when it was legal
-}
+// frame is the state after one step, passed to simulate's visitor.
+type frame = replay.Frame[*submarine.Game, submarine.Step, Step]
 
 // simulate verifies rp, calling visit (when not nil) with the initial
 // position and after every step.
 func simulate(rp *Replay, visit func(f *frame)) error {
-	rr, r, err := rp.rerun()
+	rr, err := rp.rerun()
 	if err != nil {
 		return err
 	}
-	if visit == nil {
-		return rr.Play(nil)
-	}
-	f := &frame{rules: r}
-	return rr.Play(func(g *submarine.Game, l *Step, st *submarine.Step, err error) {
-		f.game = g
-		if l != nil {
-			f.n, f.step, f.st, f.err = l.N, l, *st, err
-		}
-		visit(f)
-	})
+	return rr.Frames(visit)
 }
 
-// Rerun is a submarine replay as Rerun plays it again.
+// Rerun is a submarine replay as replay.Rerun plays it again.
 type Rerun = replay.Rerun[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, Step]
 
-// Rerun is rp ready to be played again through the rules it records.
-func (rp *Replay) Rerun() (*Rerun, error) {
-	rr, _, err := rp.rerun()
-	return rr, err
-}
-
-// rerun is Rerun and the rules it plays under.
-func (rp *Replay) rerun() (*Rerun, *submarine.Rules, error) {
+// rerun is rp ready to be played again through the rules it records.
+func (rp *Replay) rerun() (*Rerun, error) {
 	r, err := rp.Rules()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	h, res := &rp.Header, &rp.Result
 	rr := &Rerun{Rules: r, Codec: subCodec{r}, First: h.First, Players: h.Players, Lines: rp.Steps,
@@ -68,7 +44,7 @@ func (rp *Replay) rerun() (*Rerun, *submarine.Rules, error) {
 	for s := range 2 {
 		rr.Placements[s] = rp.Placement(r, s)
 	}
-	return rr, r, nil
+	return rr, nil
 }
 
 // subCodec is the submarine record format of step lines (Codec).
