@@ -57,6 +57,24 @@ func NewHTMLData(game string, b *grid.Board, col, row func(i int) string, who fu
 	return d
 }
 
+// AddFrame appends the frame of the n-th recorded action (0: the start,
+// by no seat, seat -1): seat acted, text tells it, why is its recorded
+// decision (nil: none) and board draws each seat's board after it.
+func (d *HTMLData) AddFrame(n, seat int, text string, why *explain.Decision, board func(seat int) HTMLBoard) {
+	f := HTMLFrame{N: n, Seat: seat, Text: text, Why: HTMLWhy(why), Heat: HTMLHeats(why, d.W, d.H)}
+	for s := range 2 {
+		f.Boards[s] = board(s)
+	}
+	d.Frames = append(d.Frames, f)
+}
+
+// SetResult sets the result in words to what result writes.
+func (d *HTMLData) SetResult(result func(w io.Writer)) {
+	var b strings.Builder
+	result(&b)
+	d.Result = strings.TrimSpace(b.String())
+}
+
 // HTMLFrame is the position after one action (Frames[0] is the start).
 type HTMLFrame struct {
 	N      int          `json:"n"`             // action or shot number (0: the start)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
@@ -46,10 +47,9 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 	d.Result = strings.TrimSpace(res.String())
 	var falseMiss [2]grid.Set // by seat: its cells answered "miss" and not hit since
 	_, err = rp.replay(func(g *abilities.Game, l *Action, st *abilities.Step) {
-		f := replay.HTMLFrame{Seat: -1, Text: "start"}
+		seat, text, why := -1, "start", (*explain.Decision)(nil)
 		if st != nil {
-			f = replay.HTMLFrame{N: len(d.Frames), Seat: st.Seat, Text: abStepText(b, st),
-				Why: replay.HTMLWhy(l.Decision), Heat: replay.HTMLHeats(l.Decision, b.Width(), b.Height())}
+			seat, text, why = st.Seat, abStepText(b, st), l.Decision
 			def := 1 - st.Views[0].Attacker
 			for _, c := range st.Views[def].Cells {
 				if c.FalseMiss {
@@ -59,19 +59,19 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 				}
 			}
 		}
-		for s := range 2 {
-			f.Boards[s] = abHTMLBoard(g, s, falseMiss[s])
+		d.AddFrame(len(d.Frames), seat, text, why, func(s int) replay.HTMLBoard {
+			hb := abHTMLBoard(g, s, falseMiss[s])
 			if st == nil {
-				continue
+				return hb
 			}
 			if v := st.Views[s]; s == st.Seat && v.Mine && v.Moved {
-				f.Boards[s].Moved = []int{int(v.From), int(v.To)}
+				hb.Moved = []int{int(v.From), int(v.To)}
 			}
 			if def := 1 - st.Views[0].Attacker; s == def && len(st.Views[def].Cells) > 0 {
-				f.Boards[s].Shot = int(st.Views[def].Cells[0].At)
+				hb.Shot = int(st.Views[def].Cells[0].At)
 			}
-		}
-		d.Frames = append(d.Frames, f)
+			return hb
+		})
 	})
 	if err != nil {
 		return nil, err

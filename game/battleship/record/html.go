@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -22,22 +23,16 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 	rd := &bsRenderer{r: r, rp: rp}
 	d := NewHTMLData(Name, b, rd.who, r.Fleet)
 	d.Header = replay.HeaderLines(rd.header, Legend)
-	var res bytes.Buffer
-	rd.result(&res)
-	d.Result = strings.TrimSpace(res.String())
+	d.SetResult(rd.result)
 	err = simulateBattleship(rp, func(f *bsFrame) {
-		hf := replay.HTMLFrame{Seat: -1, Text: "start"}
+		seat, text, why := -1, "start", (*explain.Decision)(nil)
 		if f.Line != nil {
 			var line bytes.Buffer
 			rd.shotLine(&line, f)
-			text, _, _ := strings.Cut(line.String(), "\n")
-			hf = replay.HTMLFrame{N: f.N, Seat: f.St.Seat, Text: text,
-				Why: replay.HTMLWhy(f.Line.Decision), Heat: replay.HTMLHeats(f.Line.Decision, b.Width(), b.Height())}
+			text, _, _ = strings.Cut(line.String(), "\n")
+			seat, why = f.St.Seat, f.Line.Decision
 		}
-		for s := range 2 {
-			hf.Boards[s] = rd.htmlBoard(f, s)
-		}
-		d.Frames = append(d.Frames, hf)
+		d.AddFrame(f.N, seat, text, why, func(s int) replay.HTMLBoard { return rd.htmlBoard(f, s) })
 	})
 	if err != nil {
 		return nil, err

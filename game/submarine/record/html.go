@@ -1,12 +1,11 @@
 package record
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/kaisen-ai/kaisen/belief"
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -36,23 +35,18 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 			rd.exposure[s] = j
 		}
 	}
-	var res bytes.Buffer
-	rd.result(&res)
-	d.Result = strings.TrimSpace(res.String())
+	d.SetResult(rd.result)
 	var trackErr error
 	err = simulate(rp, func(f *frame) {
-		hf := replay.HTMLFrame{Seat: -1, Text: "start"}
+		seat, text, why := -1, "start", (*explain.Decision)(nil)
 		if f.Line != nil {
 			if trackErr == nil {
 				trackErr = rd.track(f)
 			}
-			hf = replay.HTMLFrame{N: f.N, Seat: f.St.Seat, Text: fmt.Sprintf("#%d seat %d %s %s", f.N, f.St.Seat, rd.who(f.St.Seat), rd.describe(f)),
-				Why: replay.HTMLWhy(f.Line.Decision), Heat: replay.HTMLHeats(f.Line.Decision, b.Width(), b.Height())}
+			seat, why = f.St.Seat, f.Line.Decision
+			text = fmt.Sprintf("#%d seat %d %s %s", f.N, f.St.Seat, rd.who(f.St.Seat), rd.describe(f))
 		}
-		for s := range 2 {
-			hf.Boards[s] = rd.htmlBoard(f, s)
-		}
-		d.Frames = append(d.Frames, hf)
+		d.AddFrame(f.N, seat, text, why, func(s int) replay.HTMLBoard { return rd.htmlBoard(f, s) })
 	})
 	if err != nil {
 		return nil, err
