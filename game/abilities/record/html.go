@@ -13,11 +13,11 @@ import (
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// HTML is the data of the HTML view of a verified abilities
-// replay (replay.WriteHTML draws it): a frame per action with both fleets where
-// they are then (1-decks move), the action in words (Render'
-// line), the cells it fired at and the 1-deck it moved. A false-missed
-// cell stays a ship cell ('O') until it is hit.
+// HTML is the data of the HTML view of a verified abilities replay
+// (replay.WriteHTML draws it): a frame per action with both fleets where
+// they are then (1-decks move), the action in words (Render's line), the
+// cells it fired at and the 1-deck it moved, and the actor's decision when
+// recorded. A false-missed cell stays a ship cell ('O') until it is hit.
 func HTML(rp *Replay) (*replay.HTMLData, error) {
 	r, err := rp.Rules()
 	if err != nil {
