@@ -1,4 +1,4 @@
-package replay_test
+package record_test
 
 import (
 	"bytes"
