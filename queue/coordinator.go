@@ -21,13 +21,20 @@ import (
 var ErrWorker = errors.New("queue: a worker failed an item")
 
 // Run is one run to spread: its items (one per shard, Shard 1..N in order)
-// and the shard-file arguments its results must carry (Expect; keys of
-// flags whose file travels in the items are compared by their #sha256
-// only, since each worker writes the file at a path of its own).
+// and the shard-file arguments its results must carry (Expect: the
+// coordinator's game-deciding flags, which Gather copies into every item's
+// Args for the worker to write in its shard file). An argument whose value
+// is Inline names settings sent with the items (a tuning candidate's
+// weights, which exist nowhere else): it is compared by its #sha256 only,
+// as version-1 workers wrote a path of their own in its place.
 type Run struct {
 	Items  []Item
 	Expect map[string]string
 }
+
+// Inline is the Expect value of an argument whose file travels in the
+// items as text.
+const Inline = "(sent with the item)"
 
 // ID is the run's id.
 func (r *Run) ID() string { return r.Items[0].Run }
@@ -68,7 +75,8 @@ func Gather(ctx context.Context, q *Handles, runs []Run, log *slog.Logger, progr
 		}
 		for k := range r.Items {
 			it := &r.Items[k]
-			it.V = Version
+			it.V = ItemVersion
+			it.Args = r.Expect
 			if err := it.Validate(); err != nil {
 				return nil, stats, err
 			}
@@ -174,8 +182,8 @@ func check(r *Run, it *Item, f *shard.File) error {
 	h := &f.Header
 	var diff string
 	switch {
-	case h.Command != it.Command:
-		diff = fmt.Sprintf("command %q, not %q", h.Command, it.Command)
+	case h.Command != it.Kind:
+		diff = fmt.Sprintf("command %q, not %q", h.Command, it.Kind)
 	case h.Seed != it.Seed:
 		diff = fmt.Sprintf("seed %d, not %d", h.Seed, it.Seed)
 	case h.Games != it.Total:
@@ -184,12 +192,14 @@ func check(r *Run, it *Item, f *shard.File) error {
 		diff = fmt.Sprintf("shard %s, not %s", h.Spec(), it.Spec())
 	default:
 		got, want := maps.Clone(h.Args), maps.Clone(r.Expect)
-		for name := range it.Files {
-			delete(got, name)
-			delete(want, name)
+		for name, v := range r.Expect {
+			if v == Inline {
+				delete(got, name)
+				delete(want, name)
+			}
 		}
 		if !maps.Equal(got, want) {
-			diff = fmt.Sprintf("arguments %v, not %v (a run id used for another run, or a worker with other files?)", got, want)
+			diff = fmt.Sprintf("arguments %v, not %v (a run id used for another run?)", got, want)
 		}
 	}
 	if diff != "" {
