@@ -170,13 +170,22 @@ func (t *Tournament) Config(gamesPerPair int, seed uint64, workers int, log *slo
 		names[i] = e.Entry
 		entrants[i] = games.Entrant{Name: e.AI(), Load: textLoader(e.Entry+" weights", e.Weights)}
 	}
-	tc := tournament.Config{Game: g.Name, Players: names, Games: gamesPerPair, Seed: seed,
-		Family:  func(i, j int) (arena.Family, error) { return g.Family(cfg, entrants[i], entrants[j]) },
-		Workers: workers, Bootstrap: t.Bootstrap, Log: log}
+	tc := TournamentOf(g, cfg, names, entrants)
+	tc.Games, tc.Seed, tc.Workers, tc.Bootstrap, tc.Log = gamesPerPair, seed, workers, t.Bootstrap, log
 	if err := tc.Validate(); err != nil {
 		return tournament.Config{}, err
 	}
 	return tc, nil
+}
+
+// TournamentOf is the round robin of game g under the rules cfg between
+// entrants, named names in the results: its game, players and the family
+// of every pair from the registry (the caller sets the games, seed,
+// workers, bootstrap and log). kaisen tournament builds its local run
+// with it, Tournament.Config a queued shard's.
+func TournamentOf(g games.Game, cfg arena.Config, names []string, entrants []games.Entrant) tournament.Config {
+	return tournament.Config{Game: g.Name, Players: names,
+		Family: func(i, j int) (arena.Family, error) { return g.Family(cfg, entrants[i], entrants[j]) }}
 }
 
 // Pairs is the number of pairs of the tournament's round robin.

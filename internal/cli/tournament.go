@@ -143,9 +143,9 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	if err != nil {
 		return err
 	}
-	tc := tournament.Config{Game: g.Name, Players: names, Games: f.games, Seed: f.seed,
-		Family: func(i, j int) (arena.Family, error) { return g.Family(cfg, entrants[i], entrants[j]) },
-		Timed:  timeDecisions, Workers: f.workers, Bootstrap: f.bootstrap, Timing: f.timing, Log: e.log}
+	tc := jobs.TournamentOf(g, cfg, names, entrants)
+	tc.Games, tc.Seed, tc.Workers, tc.Bootstrap, tc.Log = f.games, f.seed, f.workers, f.bootstrap, e.log
+	tc.Timed, tc.Timing = timeDecisions, f.timing
 	if err := tc.Validate(); err != nil {
 		return usageError("%v", err)
 	}
