@@ -59,36 +59,18 @@ func (s *Stats) Slots() int {
 // until every item has one and returns, per run, the shard files in shard
 // order. progress (when set) is called with the games done so far, stored
 // results included. A result that does not belong to its run (another
-// command, seed or arguments under the same run id, or a worker's file that
-// differs) is an error, and so is an item a worker failed.
+// command, seed or arguments under the same run id) is an error, and so is
+// an item a worker failed.
 func Gather(ctx context.Context, q *Handles, runs []Run, log *slog.Logger, progress func(games int)) ([][]shard.File, Stats, error) {
 	stats := Stats{Workers: map[string]int{}}
 	if len(runs) == 0 {
 		return nil, stats, nil
 	}
-	want := map[string]*Run{}
-	var filters []string
-	for i := range runs {
-		r := &runs[i]
-		if len(r.Items) == 0 {
-			return nil, stats, fmt.Errorf("%w: a run without items", ErrMessage)
-		}
-		for k := range r.Items {
-			it := &r.Items[k]
-			it.V = ItemVersion
-			it.Args = r.Expect
-			if err := it.Validate(); err != nil {
-				return nil, stats, err
-			}
-			if it.Run != r.ID() || it.Shard != k+1 || it.Shards != len(r.Items) {
-				return nil, stats, fmt.Errorf("%w: item %d of run %s is %s shard %s", ErrMessage, k+1, r.ID(), it.Run, it.Spec())
-			}
-		}
-		if _, dup := want[r.ID()]; dup {
-			return nil, stats, fmt.Errorf("%w: run %s given twice", ErrMessage, r.ID())
-		}
-		want[r.ID()] = r
-		filters = append(filters, r.ID()+".>")
+	want, filters, err := prepare(runs)
+	if err != nil {
+		return nil, stats, err
+	}
+	for _, r := range want {
 		stats.Items += len(r.Items)
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -174,6 +156,37 @@ func Gather(ctx context.Context, q *Handles, runs []Run, log *slog.Logger, progr
 		}
 	}
 	return out, stats, nil
+}
+
+// prepare readies the items of runs for publishing (their version, and
+// their Args the run's Expect), checks them and returns the runs by id and
+// the results-bucket filters of their keys.
+func prepare(runs []Run) (map[string]*Run, []string, error) {
+	want := map[string]*Run{}
+	var filters []string
+	for i := range runs {
+		r := &runs[i]
+		if len(r.Items) == 0 {
+			return nil, nil, fmt.Errorf("%w: a run without items", ErrMessage)
+		}
+		for k := range r.Items {
+			it := &r.Items[k]
+			it.V = ItemVersion
+			it.Args = r.Expect
+			if err := it.Validate(); err != nil {
+				return nil, nil, err
+			}
+			if it.Run != r.ID() || it.Shard != k+1 || it.Shards != len(r.Items) {
+				return nil, nil, fmt.Errorf("%w: item %d of run %s is %s shard %s", ErrMessage, k+1, r.ID(), it.Run, it.Spec())
+			}
+		}
+		if _, dup := want[r.ID()]; dup {
+			return nil, nil, fmt.Errorf("%w: run %s given twice", ErrMessage, r.ID())
+		}
+		want[r.ID()] = r
+		filters = append(filters, r.ID()+".>")
+	}
+	return want, filters, nil
 }
 
 // check checks that a result's shard file is the shard of its item, with
