@@ -188,6 +188,9 @@ type queuedTuning struct {
 	game        string // --game as given ("" = the --rules config's)
 	matchConfig string
 	gameName    string // the game played
+	// set by useQueue: the text of --rules and of each opponent's weights
+	rules   string
+	weights []string
 }
 
 // useQueue makes t play its evaluations on the workers of qt.q and keep
@@ -195,6 +198,17 @@ type queuedTuning struct {
 // checkpoint is named for people and the function that closes the
 // connection.
 func (qt queuedTuning) useQueue(ctx context.Context, e *env, t *tune.Tuning) (checkpoint string, closeConn func(), err error) {
+	if qt.rules, err = readText(qt.matchConfig); err != nil {
+		return "", nil, err
+	}
+	for _, a := range qt.against {
+		_, path, _ := strings.Cut(a, "@")
+		text, err := readText(path)
+		if err != nil {
+			return "", nil, err
+		}
+		qt.weights = append(qt.weights, text)
+	}
 	run, err := qt.q.id(e, qt.command)
 	if err != nil {
 		return "", nil, err
@@ -221,16 +235,10 @@ func queuedEvaluate(h *queue.Handles, e *env, qt queuedTuning, run string) func(
 		if err != nil {
 			return tune.Sample{}, err
 		}
-		rules, err := readText(qt.matchConfig)
-		if err != nil {
-			return tune.Sample{}, err
-		}
 		shares := g.Shares(seed)
 		runs := make([]queue.Run, len(shares))
 		for i, sh := range shares {
-			if runs[i], err = qt.shareRun(run, g.Player, text, rules, sh); err != nil {
-				return tune.Sample{}, err
-			}
+			runs[i] = qt.shareRun(run, g.Player, text, sh)
 		}
 		got, _, err := queue.Gather(ctx, h, runs, e.log, nil)
 		if err != nil {
@@ -250,11 +258,11 @@ func queuedEvaluate(h *queue.Handles, e *env, qt queuedTuning, run string) func(
 
 // shareRun is the run of one opponent's share sh of an evaluation of
 // tuning run run: a match of player with the candidate weights text
-// against the opponent under rules (text). Its id and identity (Expect)
+// against the opponent. Its id and identity (Expect)
 // are those of the flags kaisen match would be given, as before items
 // were typed, so that a tuning run stopped under an older kaisen resumes
 // on its stored results.
-func (qt queuedTuning) shareRun(run, player, text, rules string, sh tune.Share) (queue.Run, error) {
+func (qt queuedTuning) shareRun(run, player, text string, sh tune.Share) queue.Run {
 	name, weights, _ := strings.Cut(qt.against[sh.Opponent], "@")
 	args := []string{"--p1=" + player, "--p2=" + name}
 	if weights != "" {
@@ -266,16 +274,13 @@ func (qt queuedTuning) shareRun(run, player, text, rules string, sh tune.Share) 
 	if qt.matchConfig != "" {
 		args = append(args, "--rules="+qt.matchConfig)
 	}
-	p2, err := readText(weights)
-	if err != nil {
-		return queue.Run{}, err
-	}
-	spec := &jobs.Match{Game: qt.gameName, P1: jobs.Seat{Name: player, Weights: text}, P2: jobs.Seat{Name: name, Weights: p2}, Rules: rules}
+	spec := &jobs.Match{Game: qt.gameName, P1: jobs.Seat{Name: player, Weights: text},
+		P2: jobs.Seat{Name: name, Weights: qt.weights[sh.Opponent]}, Rules: qt.rules}
 	files := map[string]string{"p1-weights": text}
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%d\x00%s", text, sh.Seed, sh.Opponent, sh.Games, qt.q.shardGames, strings.Join(args, " "))))
 	id := run + "-" + hex.EncodeToString(sum[:8])
 	items := qt.q.items(id, queue.Item{Kind: jobs.CommandMatch, Match: spec}, sh.Seed, sh.Games, sh.Games)
-	return queue.Run{Items: items, Expect: expectArgs(args, files)}, nil
+	return queue.Run{Items: items, Expect: expectArgs(args, files)}
 }
 
 // expectArgs are the shard-file arguments of a match run with args

@@ -260,6 +260,31 @@ func TestQueuedTuneEqualsLocalAndResumes(t *testing.T) {
 	require.Equal(t, tuneDate.ReplaceAllString(string(want), ""), tuneDate.ReplaceAllString(string(got), ""))
 }
 
+// TestQueuedTuneWithFiles: an opponent's weights and the --rules of a
+// queued tuning run travel in its items as text: it writes the local
+// run's file.
+func TestQueuedTuneWithFiles(t *testing.T) {
+	url := startWorkers(t, 2)
+	dir := t.TempDir()
+	rules := filepath.Join(dir, "rules.yaml")
+	require.NoError(t, os.WriteFile(rules, []byte("game: submarine\nrules:\n  width: 4\n  height: 4\n  draw_limit: 60\n"), 0o600))
+	eager := filepath.Join(dir, "eager.yaml")
+	require.NoError(t, os.WriteFile(eager, []byte("move_probability: 0.9\n"), 0o600))
+	base := []string{"tune", "--player", "simple", "--against", "random,simple@" + eager, "--rules", rules, "--budget-games", "40",
+		"--batch", "8", "--final-games", "10", "--seed", "5", "--workers", "1"}
+	local := filepath.Join(dir, "local.yaml")
+	code, _, stderr := tuneRun(t, append(base, "--out", local)...)
+	require.Equal(t, ExitOK, code, stderr)
+	queued := filepath.Join(dir, "queued.yaml")
+	code, _, stderr = tuneRun(t, append(base, "--out", queued, "--nats", url, "--shard-games", "3")...)
+	require.Equal(t, ExitOK, code, stderr)
+	want, err := os.ReadFile(local)
+	require.NoError(t, err)
+	got, err := os.ReadFile(queued)
+	require.NoError(t, err)
+	require.Equal(t, tuneDate.ReplaceAllString(string(want), ""), tuneDate.ReplaceAllString(string(got), ""))
+}
+
 // TestQueuedExploitEqualsLocal: kaisen exploit --nats plays the search and
 // the out-of-sample games on the workers and prints and writes what the
 // local run does; the queue flags stay out of the recorded command.
