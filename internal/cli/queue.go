@@ -117,9 +117,9 @@ func (q *queueFlags) items(run string, it queue.Item, seed uint64, games, total 
 	return out
 }
 
-// runQueued plays the run of it's kind and settings (-n games, total
-// games in all, with seed; the game-deciding flags of f are its identity)
-// on the workers of --nats and prints its result as the command would:
+// runQueued plays the run whose kind and settings it holds (-n games,
+// total games in all, with seed; the game-deciding flags of f are its
+// identity) on the workers of --nats and prints its result as the command would:
 // kaisen merge's printing of the gathered shards.
 func (f *shardFlags) runQueued(ctx context.Context, e *env, it queue.Item, seed uint64, games, total int, progressMode string, asJSON bool) error {
 	q := &f.queue
