@@ -14,4 +14,9 @@
 // A package may add names where its game has more to say (abilities'
 // Game.Turn is the attacker, whose turn it is, while ToAct is the defender
 // when a question is pending).
+//
+// The contract (contract.go) and the host Table (table.go) are written
+// against these words. A game's record includes its public view
+// (public.go): each game's View says what a spectator may see of every
+// action (what both seats are told), for the hosts that show games live.
 package game
