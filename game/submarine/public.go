@@ -19,15 +19,21 @@ type PublicView struct {
 
 var _ game.View[Step] = (*PublicView)(nil)
 
-// NewPublicView is the public view of g, from its start.
-func NewPublicView(g *Game) *PublicView {
-	v := &PublicView{g: g}
+// NewPublicView is the public view of g, from its start. It allocates
+// nothing more until it is first used (a host makes one for every game,
+// watched or not).
+func NewPublicView(g *Game) *PublicView { return &PublicView{g: g} }
+
+// start sets the hp of the start, once.
+func (v *PublicView) start() {
+	if v.hp[0] != nil {
+		return
+	}
 	for s := range 2 {
-		for _, sh := range g.rules.Fleet {
+		for _, sh := range v.g.rules.Fleet {
 			v.hp[s] = append(v.hp[s], sh.HP)
 		}
 	}
-	return v
 }
 
 // Public is the board and the fleet (game.View): columns and rows are
@@ -52,6 +58,7 @@ func (v *PublicView) Public() game.Public {
 // See is the public view of st (game.View): every action is public, as
 // the other side is told it.
 func (v *PublicView) See(st *Step, e *game.Seen) bool {
+	v.start()
 	r, ev := v.g.rules, st.Other
 	*e = game.Seen{Seat: st.Seat, At: grid.None, Event: ev}
 	switch {

@@ -197,18 +197,21 @@ func (h *Hub) add(g *game) {
 
 // Started implements server.Spectator.
 func (h *Hub) Started(id string, pub kgame.Public, players [2]server.Peer, first int) {
-	b := pub.Board
 	g := &game{info: Info{ID: id, Game: pub.Game, Players: names(players), First: first,
-		W: b.Width(), H: b.Height(), Ships: pub.Ships, HP: pub.HP, HPNames: pub.HPNames, Cols: pub.Cols, Rows: pub.Rows,
+		Ships: pub.Ships, HP: pub.HP, HPNames: pub.HPNames, Cols: pub.Cols, Rows: pub.Rows,
 		PerShip: pub.PerShip, Sides: pub.Sides}}
-	for _, c := range b.Rocks() {
-		g.info.Rocks = append(g.info.Rocks, int(c))
+	if b := pub.Board; b != nil {
+		g.info.W, g.info.H = b.Width(), b.Height()
+		for _, c := range b.Rocks() {
+			g.info.Rocks = append(g.info.Rocks, int(c))
+		}
 	}
 	g.sub, _ = pub.Rules.(*submarine.Rules)
 	h.add(g)
 }
 
-// Step implements server.Spectator: e is what both seats were told.
+// Step implements server.Spectator: e is what both seats were told; its
+// text is prefixed with the move's number and actor.
 func (h *Hub) Step(id string, n int, e *kgame.Seen) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
