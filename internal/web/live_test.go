@@ -232,25 +232,35 @@ func get(t *testing.T, url string) string {
 
 // TestLiveBoardsInBrowser draws a finished Battleship and abilities game's
 // live page in headless Chromium: each board shows exactly the public
-// shots at that seat's fleet (X a hit or a sunk ship's cell, o a miss, A
-// an air defence), no ship, and the cells afloat.
+// shots at that seat's fleet (X a hit, # a sunk ship's cell, o a miss, A
+// an air defence), the cells afloat, and no ship unless the hub reveals
+// the fleets (then every ship cell of both, where the ships are at the
+// end).
 func TestLiveBoardsInBrowser(t *testing.T) {
 	ab, err := abilities.NewRules(battleship.DefaultRules(), abilities.AI, abilities.Humans, abilities.Options{})
 	require.NoError(t, err)
 	ctx := browsertest.Start(t, 2*time.Minute)
 	for _, tt := range []struct {
-		name string
-		play func(t *testing.T, hub *web.Hub) []expected
+		name   string
+		reveal bool
+		play   func(t *testing.T, hub *web.Hub) []expected
 	}{
-		{"battleship", func(t *testing.T, hub *web.Hub) []expected {
+		{"battleship", false, func(t *testing.T, hub *web.Hub) []expected {
 			return playBattleship(t, hub, "g", "gridbot", "bs-random", 2)
 		}},
-		{"abilities", func(t *testing.T, hub *web.Hub) []expected {
+		{"abilities", false, func(t *testing.T, hub *web.Hub) []expected {
+			return playAbilities(t, hub, "g", ab, "ab-density", 1).public
+		}},
+		{"abilities-revealed", true, func(t *testing.T, hub *web.Hub) []expected {
 			return playAbilities(t, hub, "g", ab, "ab-density", 1).public
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			hub := web.NewHub("")
+			var opts []web.Option
+			if tt.reveal {
+				opts = append(opts, web.Reveal())
+			}
+			hub := web.NewHub("", opts...)
 			want := tt.play(t, hub)
 			// What each board must show: the marks of the shots at it.
 			var marks [2]map[int]string
@@ -302,7 +312,11 @@ func TestLiveBoardsInBrowser(t *testing.T) {
 				}
 			}
 			require.ElementsMatch(t, exp, drawn)
-			require.Zero(t, ships, "no fleet is drawn")
+			if tt.reveal {
+				require.Equal(t, 2*battleship.DefaultRules().FleetCells(), ships, "both fleets are drawn")
+			} else {
+				require.Zero(t, ships, "no fleet is drawn")
+			}
 			last := moves[len(moves)-1].HP
 			require.Equal(t, fmt.Sprintf("hp afloat cells %d|hp afloat cells %d", last[0][0], last[1][0]), hp)
 			require.Equal(t, len(want), log)
