@@ -72,12 +72,13 @@ type Shot struct {
 type View[S any] interface {
 	// Public is the game before its first action.
 	Public() Public
-	// See fills *e with the public view of step st and reports whether
-	// anything of it is public (false: nothing is, e.g. an enemy's hidden
-	// move or a shot whose answer the defender is weighing; a host shows
-	// nothing). The slices of *e are new at each call: the host may keep
-	// them.
-	See(st *S, e *Seen) bool
+	// See fills *e with the public view of step st, the step Apply just
+	// returned (err is Apply's error: the action was illegal), and reports
+	// whether anything of it is public (false: nothing is, e.g. an enemy's
+	// hidden move or a shot whose answer the defender is weighing; a host
+	// shows nothing). The slices of *e are new at each call: the host may
+	// keep them.
+	See(st *S, err error, e *Seen) bool
 	// Fleets are both hidden fleets now, for a view that reveals them by
 	// design (kaisen serve --web-reveal); Public.PerShip says how.
 	Fleets() [2][]grid.Cell

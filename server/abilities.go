@@ -196,7 +196,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 			}
 			shown++
 		}
-		feed.Step(shown, &st) // after the confirms: shown counts nothing hidden
+		feed.Step(shown, &st, nil) // after the confirms: shown counts nothing hidden
 		for _, i := range [2]int{mv, 1 - mv} {
 			m.tell(i, st.Views[i], wireOutcome(st.Status == game.Won, st.Winner, i))
 			told[i] = !st.Views[i].Silent

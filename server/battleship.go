@@ -233,7 +233,7 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		st, err := g.Apply(at)
 		m.srv.metrics.actions.Add(1)
-		feed.Step(g.Shots(0)+g.Shots(1), &st)
+		feed.Step(g.Shots(0)+g.Shots(1), &st, err)
 		if rec != nil {
 			rec.w.Shot(g.Shots(0)+g.Shots(1), &st, err, explanation(m.ai[st.Seat]))
 		}

@@ -392,7 +392,7 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		st, illegal := g.Apply(a)
 		m.srv.metrics.actions.Add(1)
-		feed.Step(g.Actions(), &st)
+		feed.Step(g.Actions(), &st, illegal)
 		if rec != nil {
 			var dec *explain.Decision
 			if fault == nil {

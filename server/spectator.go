@@ -86,10 +86,13 @@ func startFeed[S any](s *Server, res *Result, view game.View[S]) *Feed[S] {
 	return NewFeed(s.watcher(), res.Game, view, res.Players, res.First)
 }
 
-// Step tells the spectator what is public of step st, the n-th action as
-// the game's Result counts them.
-func (f *Feed[S]) Step(n int, st *S) {
-	if f == nil || !f.view.See(st, &f.seen) {
+// Step tells the spectator what is public of step st, the step Apply
+// returned (err its error: the action was illegal); n is the game's action
+// count as its Result has it, which counts nothing hidden. A host calls it
+// once every seat's view of the action is settled (abilities: after the
+// defender's confirms).
+func (f *Feed[S]) Step(n int, st *S, err error) {
+	if f == nil || !f.view.See(st, err, &f.seen) {
 		return
 	}
 	if f.rv != nil {

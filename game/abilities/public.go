@@ -63,8 +63,13 @@ func public(st *Step) (Event, bool) {
 }
 
 // See is the public view of st (game.View): Seat is the attacker, whose
-// turn it is (the seat whose volley a defender's answer settles).
-func (v *PublicView) See(st *Step, e *game.Seen) bool {
+// turn it is (the seat whose volley a defender's answer settles). An
+// illegal action shows nothing: it changed nothing, and Apply returned no
+// step (the host forfeits the actor, and the result says so).
+func (v *PublicView) See(st *Step, err error, e *game.Seen) bool {
+	if err != nil {
+		return false
+	}
 	ev, ok := public(st)
 	if !ok {
 		return false

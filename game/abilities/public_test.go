@@ -48,7 +48,7 @@ func TestPublicView(t *testing.T) {
 				st, err := g.Apply(a)
 				require.NoError(t, err, "action %d", i+1)
 				var e game.Seen
-				ok := v.See(&st, &e)
+				ok := v.See(&st, nil, &e)
 				w := tt.want[i]
 				require.Equal(t, w.text != "", ok, "action %d %v", i+1, a)
 				if !ok {
@@ -62,4 +62,15 @@ func TestPublicView(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPublicViewIllegal: an illegal action changes nothing and shows
+// nothing.
+func TestPublicViewIllegal(t *testing.T) {
+	g := newGame(t, abilities.Humans, abilities.AI, abilities.Options{})
+	v := abilities.NewPublicView(g)
+	st, err := g.Apply(shoot(-1))
+	require.ErrorIs(t, err, abilities.ErrIllegal)
+	var e game.Seen
+	require.False(t, v.See(&st, err, &e))
 }

@@ -43,8 +43,9 @@ func (v *PublicView) Public() game.Public {
 	return p
 }
 
-// See is the public view of st (game.View): every shot is public.
-func (v *PublicView) See(st *Step, e *game.Seen) bool {
+// See is the public view of st (game.View): every shot is public, an
+// illegal one included (its Step says so).
+func (v *PublicView) See(st *Step, _ error, e *game.Seen) bool {
 	ev := st.Defender
 	*e = game.Seen{Seat: st.Seat, At: grid.None, Event: ev}
 	if ev.Illegal {

@@ -32,7 +32,7 @@ func TestPublicView(t *testing.T) {
 	} {
 		st, _ := g.Apply(tt.at)
 		var e game.Seen
-		require.True(t, v.See(&st, &e))
+		require.True(t, v.See(&st, nil, &e))
 		require.Equal(t, tt.text, e.Text)
 		require.Equal(t, tt.hit, e.Hit)
 		require.Equal(t, tt.sunk, e.Sunk)

@@ -56,8 +56,8 @@ func (v *PublicView) Public() game.Public {
 }
 
 // See is the public view of st (game.View): every action is public, as
-// the other side is told it.
-func (v *PublicView) See(st *Step, e *game.Seen) bool {
+// the other side is told it, an illegal one included (its Step says so).
+func (v *PublicView) See(st *Step, _ error, e *game.Seen) bool {
 	v.start()
 	r, ev := v.g.rules, st.Other
 	*e = game.Seen{Seat: st.Seat, At: grid.None, Event: ev}

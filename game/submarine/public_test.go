@@ -35,7 +35,7 @@ func TestPublicView(t *testing.T) {
 		st, err := g.Apply(tt.a)
 		require.NoError(t, err)
 		var e game.Seen
-		require.True(t, v.See(&st, &e))
+		require.True(t, v.See(&st, nil, &e))
 		require.Equal(t, tt.text, e.Text)
 		require.Equal(t, tt.at, e.At)
 		require.Len(t, e.Near, tt.near)

@@ -56,7 +56,7 @@ func playSubmarine(t *testing.T, hub *web.Hub, id string, r *submarine.Rules, p0
 		s := g.ToAct()
 		st, err := g.Apply(p[s].Act())
 		w.Step(g.Actions(), &st, err, nil)
-		feed.Step(g.Actions(), &st)
+		feed.Step(g.Actions(), &st, err)
 		g.ViewInto(s, &v)
 		p[s].Observe(st.Actor, &v)
 		g.ViewInto(1-s, &v)
@@ -176,9 +176,9 @@ func TestBattleship(t *testing.T) {
 	hub := web.NewHub("")
 	feed := bsFeed(t, hub, "b1", [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "house", Name: "density"}})
 	st := battleship.Step{Seat: 0, At: 12, Defender: battleship.Event{Result: battleship.Result{At: 12, Outcome: battleship.Kill, Sunk: battleship.Ship{12}}}}
-	feed.Step(1, &st)
+	feed.Step(1, &st, nil)
 	st = battleship.Step{Seat: 0, At: 30, Defender: battleship.Event{Result: battleship.Result{At: 30, Outcome: battleship.Miss}}}
-	feed.Step(2, &st)
+	feed.Step(2, &st, nil)
 	hub.Finished(server.Result{Game: "b1", Outcome: server.OutcomeWin, Winner: 0, Actions: 2, Reason: "sunk"})
 	srv := httptest.NewServer(hub.Handler())
 	defer srv.Close()

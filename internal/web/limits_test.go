@@ -204,7 +204,7 @@ func TestWebRateLimit(t *testing.T) {
 func shoot(feed *server.Feed[battleship.Step], from, n int) {
 	for i := range n {
 		st := battleship.Step{Seat: (from + i) % 2, At: 5, Defender: battleship.Event{Result: battleship.Result{At: 5, Outcome: battleship.Miss}}}
-		feed.Step(from+i+1, &st)
+		feed.Step(from+i+1, &st, nil)
 	}
 }
 

@@ -61,7 +61,7 @@ func playBattleship(t *testing.T, hub *web.Hub, id string, p0, p1 string, seed u
 		s := g.ToAct()
 		st, err := g.Apply(p[s].Shoot())
 		require.NoError(t, err)
-		feed.Step(g.Shots(0)+g.Shots(1), &st)
+		feed.Step(g.Shots(0)+g.Shots(1), &st, nil)
 		d := st.Defender
 		out = append(out, expected{seat: s, shots: []web.Shot{{At: int(st.At), Hit: d.Outcome != battleship.Miss && !d.Repeat}}})
 		p[s].Observe(st.Shooter)
@@ -102,7 +102,7 @@ func playAbilities(t *testing.T, hub *web.Hub, id string, r *abilities.Rules, na
 		st, err := g.Apply(p[s].Act(g.Pending()))
 		require.NoError(t, err)
 		n++
-		feed.Step(n, &st)
+		feed.Step(n, &st, nil)
 		for _, v := range st.Views {
 			for _, c := range v.Cells {
 				if c.FalseMiss {

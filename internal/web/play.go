@@ -238,7 +238,7 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 			a = house.Act()
 		}
 		st, err := g.Apply(a)
-		feed.Step(g.Actions(), &st)
+		feed.Step(g.Actions(), &st, err)
 		g.ViewInto(1, &v)
 		if st.Seat == 1 {
 			house.Observe(st.Actor, &v)
