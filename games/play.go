@@ -153,6 +153,7 @@ func humanSeries[P, A, O any](out io.Writer, against string, seed uint64, games 
 // local loop, the AI, the person's seat, and who plays where.
 type humanGame[G game.State[A, S], P, A, S, O any] struct {
 	name   string // the game's name, for the replay files
+	sides  bool   // the game has sides (HumanOptions.Side)
 	local  *human.Local[G, P, A, S, O]
 	ai     game.Factory[P, A, O]
 	person func(in *bufio.Reader, out io.Writer, me *rand.Rand, seat int) *human.Person[P, A, O]
@@ -166,6 +167,9 @@ type humanGame[G game.State[A, S], P, A, S, O any] struct {
 // humanLocal is Game.HumanLocal on g: the series, each game through
 // human.Play, the replays kept until the series is over.
 func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Writer, opt HumanOptions, g humanGame[G, P, A, S, O]) error {
+	if opt.Side != "" && !g.sides {
+		return fmt.Errorf("--side %s: the %s game has no sides", opt.Side, g.name)
+	}
 	saved := &humanReplays{out: out, opt: opt, game: g.name}
 	seats := g.seats
 	if seats == nil {
@@ -193,8 +197,12 @@ type HumanOptions struct {
 	// SeedDrawn: Seed was drawn at random, not given; it is printed when
 	// the games are over (a seed known during play tells the AI's fleet).
 	SeedDrawn bool
-	Games     int  // games in a row (a series when more than one)
-	Reveal    bool // the AI's reasons during play too (kaisen play --reveal-ai): it reveals the AI's fleet
+	Games     int // games in a row (a series when more than one)
+	// Side is the side the person plays in a game with sides (abilities:
+	// "ai" or "humans"; "" = the game's default); a game without sides
+	// refuses any.
+	Side   string
+	Reveal bool // the AI's reasons during play too (kaisen play --reveal-ai): it reveals the AI's fleet
 	// Replays is the directory where each game's replay, with the AI's
 	// reasons, is written when the games are over ("" = none).
 	Replays string

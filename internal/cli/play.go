@@ -28,6 +28,7 @@ type playFlags struct {
 	against                    string     // with human: a built-in AI in-process
 	revealAI                   bool       // with against: the AI's reasons during play (reveals its fleet)
 	replays                    string     // with against: where each game's replay goes (play_human.go)
+	side                       string     // with against: the person's side in a game with sides (abilities)
 	tally                      *playTally // the games' ends, for --json
 }
 
@@ -183,6 +184,9 @@ an AI learn where you put your ships.`,
 				}
 				return runHuman(cmd, e, &f, g)
 			}
+			if f.side != "" {
+				return usageError("--side is for --human --against games")
+			}
 			f.tally = &playTally{Game: g.Name, Player: f.player, Addr: f.addr, Seed: f.seed, Ends: []string{}}
 			if !cmd.Flags().Changed("player") {
 				f.player = g.PlayDefault
@@ -207,11 +211,12 @@ an AI learn where you put your ships.`,
 	fl.StringVar(&f.token, "token", "", "bot token for a rated listener (kaisen serve --ladder): sends \"auth NAME TOKEN\" first (docs/ladder.md)")
 	fl.DurationVar(&f.timeout, "timeout", client.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
 	fl.DurationVar(&f.dialTimeout, "dial-timeout", 10*time.Second, "longest wait to connect")
-	fl.BoolVar(&f.human, "human", false, "play yourself: type your moves on stdin (or pipe them in); submarine game or battleship")
+	fl.BoolVar(&f.human, "human", false, "play yourself: type your moves on stdin (or pipe them in); every game")
 	fl.StringVar(&f.against, "against", "", "with --human: play this built-in AI in-process instead of a server (its reasons are shown after the game)")
 	fl.BoolVar(&f.revealAI, "reveal-ai", false, "with --against: also show the AI's reasons during play; this REVEALS THE AI'S FLEET")
 	fl.StringVar(&f.replays, "replays", "", "with --against: write each game's replay, with the AI's reasons, into this directory (default: kaisen's data directory, play/)")
 	must(cmd.MarkFlagDirname("replays"))
+	fl.StringVar(&f.side, "side", "", "with --against --game abilities: the side you play, ai (seat 0, the default) or humans (seat 1)")
 	completePlayers(cmd, "against", false, hasHuman)
 	return cmd
 }

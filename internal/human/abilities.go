@@ -351,9 +351,9 @@ func (h *abText) Tell(o abilities.Told) string {
 // eventText says what the seat was told of one action.
 func (h *abText) eventText(ev abilities.Event) string {
 	k := h.k
-	who, whose := "the enemy", "your"
+	who, whose, s := "the enemy", "your", "s"
 	if ev.Attacker == k.me {
-		who, whose = "you", "the enemy's"
+		who, whose, s = "you", "the enemy's", ""
 	}
 	var sb strings.Builder
 	switch ev.Kind {
@@ -364,50 +364,53 @@ func (h *abText) eventText(ev abilities.Event) string {
 		return "the enemy moves a 1-deck (you are not told which, nor where)"
 	case abilities.Reveal:
 		if ev.Mine {
-			sb.WriteString("you name the cells the salvo hits")
+			sb.WriteString("you name the cells the enemy's salvo hits")
 		} else {
 			sb.WriteString("the enemy names the cells your salvo hits")
 		}
 	case abilities.Defend:
 		sb.WriteString("you answer")
+	case abilities.Salvo:
+		sb.WriteString(who + " salvo")
+		if s != "" {
+			sb.WriteString("es")
+		}
 	default:
-		sb.WriteString(who)
-		if ev.Kind == abilities.Salvo {
-			sb.WriteString(" salvo")
-		} else {
-			sb.WriteString(" shoot")
-		}
-		if who == "the enemy" {
-			sb.WriteString("s")
-		}
-		if ev.Special {
-			sb.WriteString(" with the 3-deck")
-		}
+		sb.WriteString(who + " shoot" + s)
+	}
+	single := len(ev.Cells) == 1 && (ev.Kind == abilities.Shoot || ev.Kind == abilities.Defend)
+	if single {
+		sb.WriteString(" " + k.coord(ev.Cells[0].At))
+	} else if q := ev.Ask; q != nil && len(ev.Cells) == 0 {
+		sb.WriteString(" at " + k.coord(q.At))
+	}
+	if ev.Special && ev.Kind == abilities.Shoot {
+		sb.WriteString(" with the 3-deck")
 	}
 	for i, c := range ev.Cells {
-		sep := ", "
-		if i == 0 {
-			sep = ": "
+		switch {
+		case single:
+			sb.WriteString(": ")
+		case i == 0:
+			sb.WriteString(": " + k.coord(c.At) + " ")
+		default:
+			sb.WriteString(", " + k.coord(c.At) + " ")
 		}
-		sb.WriteString(sep + k.coord(c.At) + " " + cellText(k.r.Base, c, whose))
+		sb.WriteString(cellText(k.r.Base, c, whose))
 	}
 	if ev.Scan >= 0 && len(ev.Cells) > 0 {
 		fmt.Fprintf(&sb, "; count: %d ships in the 5x5 around %s", ev.Scan, k.coord(ev.Cells[0].At))
 	}
 	if ev.Special && k.r.Sides[ev.Attacker] == abilities.Humans && len(ev.Cells) > 0 && !ev.Cells[0].AirDefence {
-		fmt.Fprintf(&sb, "; the ships next to %s lose their abilities next turn", k.coord(ev.Cells[0].At))
+		fmt.Fprintf(&sb, "; %s ships next to %s lose their abilities in %s next turn", whose, k.coord(ev.Cells[0].At), whose)
 	}
 	if q := ev.Ask; q != nil && q.Ask == abilities.AskReveal && q.Seat != k.me {
-		fmt.Fprintf(&sb, " at %s: the enemy names the %d cells it hits", k.coord(q.At), q.Count)
-	} else if q != nil && len(ev.Cells) == 0 {
-		fmt.Fprintf(&sb, " at %s", k.coord(q.At))
+		fmt.Fprintf(&sb, ": the enemy names the %d cells it hits", q.Count)
 	}
 	switch {
 	case ev.Status != game.Running || ev.Ask != nil || len(ev.Cells) == 0:
-	case !ev.TurnEnd && ev.Attacker == k.me:
-		sb.WriteString("; you shoot again")
 	case !ev.TurnEnd:
-		sb.WriteString("; the enemy shoots again")
+		sb.WriteString("; " + who + " shoot" + s + " again")
 	}
 	return sb.String()
 }
