@@ -155,10 +155,7 @@ func (h *abText) question() string {
 	q, k := h.q, h.k
 	switch q.Ask {
 	case abilities.AskReveal:
-		cells := make([]string, 0, q.Cells.Count())
-		for c := range q.Cells.All() {
-			cells = append(cells, k.coord(c))
-		}
+		cells := strings.Fields(k.coords(q.Cells))
 		return fmt.Sprintf("the enemy's salvo at %s hits %d of %s: name them (e.g. %q)", k.coord(q.At), q.Count, strings.Join(cells, " "), strings.Join(cells[:min(q.Count, len(cells))], " "))
 	case abilities.AskFalseMiss:
 		return fmt.Sprintf("the enemy's shot at %s hits your 4-deck: answer \"miss\" (your false miss, once a game)? y or n", k.coord(q.At))
@@ -369,7 +366,7 @@ func (h *abText) eventText(ev abilities.Event) string {
 			sb.WriteString("the enemy names the cells your salvo hits")
 		}
 	case abilities.Defend:
-		sb.WriteString("you answer")
+		sb.WriteString("you answer; the enemy shoots")
 	case abilities.Salvo:
 		sb.WriteString(who + " salvo")
 		if s != "" {

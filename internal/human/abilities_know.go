@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
@@ -238,7 +239,7 @@ func (k *abKnow) checkAnswer(a abilities.Action, q *abilities.Question) error {
 	case q.Ask != abilities.AskReveal && a.Kind == abilities.Defend:
 		return nil
 	case q.Ask == abilities.AskReveal:
-		return errors.New(`answer the question first: name the cells the salvo hits, e.g. "D4 E4 F4"`)
+		return fmt.Errorf("answer the question first: name %d of %s, the cells the salvo hits", q.Count, k.coords(q.Cells))
 	}
 	return errors.New(`answer the question first: "y" or "n"`)
 }
@@ -276,6 +277,15 @@ func (k *abKnow) checkMove(from, to grid.Cell) error {
 // orthogonal reports whether a and c are usable cells side by side.
 func orthogonal(b *grid.Board, a, c grid.Cell) bool {
 	return slices.Contains(abilities.Neighbours(b, a), c) && b.IsUsable(a)
+}
+
+// coords names the cells of s in order ("D4 E4 F4").
+func (k *abKnow) coords(s grid.Set) string {
+	names := make([]string, 0, s.Count())
+	for c := range s.All() {
+		names = append(names, k.coord(c))
+	}
+	return strings.Join(names, " ")
 }
 
 func (k *abKnow) coord(c grid.Cell) string {
