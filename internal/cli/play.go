@@ -115,7 +115,7 @@ printed) first sends "auth NAME TOKEN", as a rated listener (kaisen serve
 connection says why in one "refused: REASON" line, reported as the error
 (exit 1), e.g. a wrong token or the bot connected already.
 
-A person can take the seat with --human (submarine game, Battleship below): your fleet and
+A person can take the seat with --human (every game; Battleship and abilities below): your fleet and
 your attacks are drawn before each of your turns, you type "a X Y" to attack
 [X,Y] or "m SHIP X Y" to move ("help" lists the commands), and a typo or an
 illegal action is refused with the reason and asked again, never sent, so it
@@ -150,7 +150,18 @@ work: д5). Both boards are drawn before each of your shots; a cell shot
 before is refused. At the end of the input you pass every turn and the
 opponent finishes. A series (--against adaptive --games 10, or a series
 server: kaisen serve --game battleship --house adaptive --series 10) lets
-an AI learn where you put your ships.`,
+an AI learn where you put your ships.
+
+Abilities too (--human --game abilities): place your fleet as in
+Battleship; --side ai (the default) or --side humans picks your side
+against --against NAME (on a server, the server gives it). On your turn
+type a cell to shoot ("E5"), "special E5" to shoot with your 3-deck's
+ability, "move D4 D5" to move a 1-deck one cell (the turn goes on),
+"salvo E5 F5" (AI side: two cells side by side) or "salvo E5" (Humans
+side: the 3x3 around E5). When the rules ask you, answer "y" or "n" (your
+false miss, your air defence) or name the cells the enemy's salvo hits
+("D4 E4 F4"). An ability you cannot use now, a move onto a shot cell and
+the like are refused, never sent; at the end of the input you pass.`,
 		Example: `  kaisen play --addr 127.0.0.1:2000 --player stateplayer2
   kaisen play --addr 192.0.2.7:2000 --player state -c 20 --seed 7 --json
   kaisen play --addr 127.0.0.1:8000 --player simple --name tanaka   (submarine-py)
@@ -161,6 +172,7 @@ an AI learn where you put your ships.`,
   kaisen play --human --addr 127.0.0.1:2000             you on a server (kaisen serve --action-timeout 10m)
   kaisen play --human --game battleship --against density   Battleship against density, in this terminal
   kaisen play --human --game battleship --against adaptive --games 10   a series: it learns your fleets
+  kaisen play --human --game abilities --against ab-density --side humans   the abilities variant, Humans side
   kaisen play --name mybot --token kt_... -c 100         100 rated games (kaisen serve --ladder)`,
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{seedLaterKey: "against"},

@@ -65,6 +65,8 @@ func TestHumanHelpSaysRevealRevealsTheFleet(t *testing.T) {
 		"REVEALS THE AI'S FLEET",
 		"--replays string",
 		"also show the AI's reasons during play; this REVEALS THE AI'S FLEET",
+		`"special E5" to shoot with your 3-deck's`,
+		"--side string",
 	} {
 		require.Contains(t, stdout, want)
 	}

@@ -1,20 +1,3 @@
-// Package human seats a person at a terminal (or a script behind a pipe)
-// in a game: Seat is a submarine-game players.Player, BattleshipSeat a
-// Battleship bsplayers.Player, whose moves are typed lines and whose
-// Observe reports every event in words. A typo or an illegal action is
-// refused with the reason and asked again, never sent, so it cannot
-// forfeit the game. kaisen play --human seats them on a server, and kaisen
-// play --human --against NAME against a built-in AI in-process
-// (PlayAgainstWith, PlayBattleshipAgainstWith).
-//
-// Hidden stays hidden: everything a seat writes to its io.Writer before
-// the game is over is a function of the events the rules give that seat
-// (Observe) and of the person's own input, so a host that drives a seat
-// through New or NewBattleship and its players interface prints nothing
-// the rules keep secret. The AI's reasons come after EndHeader, or during
-// play only when the host sets AfterOpponent (Options.Reveal, kaisen play
-// --reveal-ai), which reveals the AI's fleet. TestSeatPrintsOnlyPublicEvents
-// checks it for every AI of every game with a seat.
 package human
 
 import (
