@@ -25,7 +25,8 @@ var abRoster = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, 
 // abilitiesGame is the abilities variant of Battleship: rules in
 // game/abilities, AIs in players/abilities, replays by
 // replay.AbilitiesWriter, network protocol in protocol/abilities.go (the
-// server's abilities listeners, client.PlayAbilities).
+// server's abilities listeners, client.PlayAbilities), the terminal seat
+// in internal/human (abilities.go).
 var abilitiesGame = Game{
 	Name:           abilities.Name,
 	Summary:        "Battleship with ship abilities (AI vs Humans sides): moving 1-decks, salvoes, counts or suppression, false miss or air defence",
