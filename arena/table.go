@@ -19,19 +19,12 @@ import (
 // GameResult. A family supplies its rules, factories and replay writer
 // (tableSpec); nothing else differs between games.
 
-// recorder is a replay writer on the contract.
-type recorder[P, A, S any] interface {
-	game.Recorder[P, A, S]
-	Flush() error
-}
-
-// recordHeader is what every replay header of a deal says.
-type recordHeader struct {
-	Seed    uint64
-	Match   *replay.MatchRef
-	Players [2]replay.SeatInfo
-	First   int
-}
+// recorder and recordHeader are the table's names of Recorder and
+// RecordHeader.
+type (
+	recorder[P, A, S any] = Recorder[P, A, S]
+	recordHeader          = RecordHeader
+)
 
 // tableSpec is what a family gives the one table.
 type tableSpec[G game.State[A, S], P, A, S, O any] struct {

@@ -24,7 +24,7 @@ var abRoster = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, 
 
 // abilitiesGame is the abilities variant of Battleship: rules in
 // game/abilities, AIs in players/abilities, replays by
-// replay.AbilitiesWriter, network protocol in protocol/abilities.go (the
+// replay.AbilitiesWriter, wire codec in game/abilities/wire (the
 // server's abilities listeners, client.PlayAbilities), the terminal seat
 // in internal/human (abilities.go).
 var abilitiesGame = Game{

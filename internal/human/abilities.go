@@ -494,7 +494,7 @@ func PlayAbilitiesAgainstWith(r *abilities.Rules, h *AbilitiesSeat, ai abplayers
 func AbilitiesLocal(r *abilities.Rules) *Local[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told] {
 	return &Local[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
 		Rules: r,
-		Record: func(w io.Writer, h arena.ReplayHeader) arena.Recorder[battleship.Placement, abilities.Action, abilities.Step] {
+		Record: func(w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, abilities.Action, abilities.Step] {
 			return arena.AbilitiesRecorder(w, r, h)
 		},
 		Action: func(a abilities.Action) string { return abActionText(r.Base, a) },

@@ -363,7 +363,7 @@ func PlayBattleshipAgainstWith(r *battleship.Rules, h *BattleshipSeat, ai bsplay
 func BattleshipLocal(r *battleship.Rules) *Local[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event] {
 	return &Local[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
 		Rules: r,
-		Record: func(w io.Writer, h arena.ReplayHeader) arena.Recorder[battleship.Placement, grid.Cell, battleship.Step] {
+		Record: func(w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, grid.Cell, battleship.Step] {
 			return arena.BattleshipRecorder(w, r, h)
 		},
 		Action: func(c grid.Cell) string { return shotText(r, c) },

@@ -61,7 +61,7 @@ type Local[G game.State[A, S], P, A, S, O any] struct {
 	Rules game.Rules[G, P, A, S, O]
 	// Record starts the game's replay on w: the arena's recorder of the
 	// game (arena.SubmarineRecorder ...).
-	Record func(w io.Writer, h arena.ReplayHeader) arena.Recorder[P, A, S]
+	Record func(w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S]
 	// Action says an action of the AI's as the reasons list it ("attack
 	// [2,3]", "shot E5").
 	Action func(a A) string
@@ -98,7 +98,7 @@ func Play[G game.State[A, S], P, A, S, O any](l *Local[G, P, A, S, O], h *Person
 	}
 	var rec arena.Recorder[P, A, S]
 	if opt.Replay != nil {
-		rec = l.Record(opt.Replay, arena.ReplayHeader{Seed: opt.Seed, Players: opt.seats(seat), First: first})
+		rec = l.Record(opt.Replay, arena.RecordHeader{Seed: opt.Seed, Players: opt.seats(seat), First: first})
 		why.next = rec
 	}
 	if l.AI != nil {

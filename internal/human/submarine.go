@@ -386,7 +386,7 @@ func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, o
 func SubmarineLocal(r *submarine.Rules) *Local[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told] {
 	return &Local[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
 		Rules: r,
-		Record: func(w io.Writer, h arena.ReplayHeader) arena.Recorder[submarine.Placement, submarine.Action, submarine.Step] {
+		Record: func(w io.Writer, h arena.RecordHeader) arena.Recorder[submarine.Placement, submarine.Action, submarine.Step] {
 			return subRecord{arena.SubmarineRecorder(w, r, h)}
 		},
 		Action: func(a submarine.Action) string { return actionText(r, a) },

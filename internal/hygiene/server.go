@@ -46,7 +46,7 @@ type ServerGame struct {
 }
 
 // ConfirmLine is the answer to an abilities confirm line
-// (protocol.ConfirmAnswer as the wire has it).
+// (abwire.ConfirmAnswer as the wire has it).
 const ConfirmLine = `{"defend":{"use":false}}`
 
 // ServerOptions configures RunServer.

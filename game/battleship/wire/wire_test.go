@@ -1,6 +1,7 @@
-package protocol_test
+package wire_test
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,10 +14,13 @@ import (
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden transcript in testdata/")
 
 // bsCell is the cell at row, col of the classic board.
 func bsCell(r *battleship.Rules, row, col int) grid.Cell {
@@ -54,7 +58,7 @@ func TestDecodeShips(t *testing.T) {
 		{"not JSON", `ships`, nil, protocol.ErrSyntax},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := protocol.DecodeShips([]byte(tc.line), r)
+			p, err := wire.DecodeShips([]byte(tc.line), r)
 			if tc.err != nil {
 				require.ErrorIs(t, err, tc.err)
 				checkProtocolError(t, []byte(tc.line), err)
@@ -74,8 +78,8 @@ func TestShipsRoundTrip(t *testing.T) {
 	for range 20 {
 		p, err := u.Place(rng)
 		require.NoError(t, err)
-		line := protocol.EncodeShips(r, p)
-		got, err := protocol.DecodeShips(line, r)
+		line := wire.EncodeShips(r, p)
+		got, err := wire.DecodeShips(line, r)
 		require.NoError(t, err)
 		require.Equal(t, p, got, "%s", line)
 		require.NoError(t, r.ValidatePlacement(got))
@@ -99,7 +103,7 @@ func TestDecodeShoot(t *testing.T) {
 		{"garbage", `hello`, grid.None, protocol.ErrSyntax},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := protocol.DecodeShoot([]byte(tc.line), r)
+			c, err := wire.DecodeShoot([]byte(tc.line), r)
 			require.Equal(t, tc.want, c)
 			if tc.err != nil {
 				require.ErrorIs(t, err, tc.err)
@@ -108,7 +112,7 @@ func TestDecodeShoot(t *testing.T) {
 			}
 			require.NoError(t, err)
 			if c != grid.None {
-				require.Equal(t, tc.line, string(protocol.EncodeShoot(r, c)))
+				require.Equal(t, tc.line, string(wire.EncodeShoot(r, c)))
 			}
 		})
 	}
@@ -130,9 +134,9 @@ func TestShotResult(t *testing.T) {
 		{"illegal", battleship.Event{Illegal: true, Result: battleship.Result{At: grid.None}}, protocol.Lost, `{"result":{"shot":false},"outcome":false}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			line := protocol.EncodeShotResult(r, tc.ev, tc.outcome)
+			line := wire.EncodeShotResult(r, tc.ev, tc.outcome)
 			require.Equal(t, tc.line, string(line))
-			res, err := protocol.DecodeShotResult(line, r)
+			res, err := wire.DecodeShotResult(line, r)
 			require.NoError(t, err)
 			require.True(t, res.HasShot)
 			require.Equal(t, tc.ev.Illegal, res.Illegal)
@@ -144,10 +148,10 @@ func TestShotResult(t *testing.T) {
 			}
 		})
 	}
-	res, err := protocol.DecodeShotResult(protocol.EncodeOutcome(true), r)
+	res, err := wire.DecodeShotResult(protocol.EncodeOutcome(true), r)
 	require.NoError(t, err)
-	require.Equal(t, protocol.ShotResult{At: grid.None, GameOutcome: protocol.Won}, res)
-	res, err = protocol.DecodeShotResult(protocol.EncodeErrorLine(`placement: "x"`), r)
+	require.Equal(t, wire.ShotResult{At: grid.None, GameOutcome: protocol.Won}, res)
+	res, err = wire.DecodeShotResult(protocol.EncodeErrorLine(`placement: "x"`), r)
 	require.NoError(t, err)
 	require.Equal(t, `placement: "x"`, res.Error)
 	for _, bad := range []string{
@@ -162,7 +166,7 @@ func TestShotResult(t *testing.T) {
 		`{"outcome":1}`,
 		`{"error":5}`,
 	} {
-		_, err := protocol.DecodeShotResult([]byte(bad), r)
+		_, err := wire.DecodeShotResult([]byte(bad), r)
 		require.Error(t, err, bad)
 		checkProtocolError(t, []byte(bad), err)
 	}
@@ -179,7 +183,7 @@ func bsGoldenRules(t testing.TB) *battleship.Rules {
 // writes every line as the server and the clients exchange them (the
 // server's sequence: greeting, placement, "your turn"/"waiting", one result
 // line per shot to both, end lines). Each line also decodes back to what was
-// encoded. Regenerate with go test ./protocol -update.
+// encoded. Regenerate with go test ./game/battleship/wire -update.
 func TestBattleshipGoldenGame(t *testing.T) {
 	r := bsGoldenRules(t)
 	var ps [2]bsplayers.Player
@@ -198,11 +202,11 @@ func TestBattleshipGoldenGame(t *testing.T) {
 	}
 	var place [2]battleship.Placement
 	for i, p := range ps {
-		say(i, false, []byte(protocol.BattleshipGreeting))
+		say(i, false, []byte(wire.Greeting))
 		place[i] = p.Place()
-		line := protocol.EncodeShips(r, place[i])
+		line := wire.EncodeShips(r, place[i])
 		say(i, true, line)
-		got, err := protocol.DecodeShips(line, r)
+		got, err := wire.DecodeShips(line, r)
 		require.NoError(t, err)
 		require.Equal(t, place[i], got)
 	}
@@ -213,9 +217,9 @@ func TestBattleshipGoldenGame(t *testing.T) {
 		say(mv, false, []byte(protocol.YourTurn))
 		say(1-mv, false, []byte(protocol.Waiting))
 		at := ps[mv].Shoot()
-		line := protocol.EncodeShoot(r, at)
+		line := wire.EncodeShoot(r, at)
 		say(mv, true, line)
-		got, err := protocol.DecodeShoot(line, r)
+		got, err := wire.DecodeShoot(line, r)
 		require.NoError(t, err)
 		require.Equal(t, at, got)
 		st, err := g.Apply(at)
@@ -230,9 +234,9 @@ func TestBattleshipGoldenGame(t *testing.T) {
 					outcome = protocol.Won
 				}
 			}
-			line := protocol.EncodeShotResult(r, st.Shooter, outcome)
+			line := wire.EncodeShotResult(r, st.Shooter, outcome)
 			say(i, false, line)
-			res, err := protocol.DecodeShotResult(line, r)
+			res, err := wire.DecodeShotResult(line, r)
 			require.NoError(t, err)
 			require.Equal(t, st.At, res.At)
 			require.Equal(t, st.Shooter.Outcome, res.Outcome)
@@ -248,7 +252,7 @@ func TestBattleshipGoldenGame(t *testing.T) {
 		require.NoError(t, os.WriteFile(path, []byte(out.String()), 0o644))
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./protocol -update to create it")
+	require.NoError(t, err, "run go test ./game/battleship/wire -update to create it")
 	require.Equal(t, string(want), out.String())
 }
 
@@ -258,7 +262,7 @@ func FuzzDecodeShips(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		p, err := protocol.DecodeShips(line, r)
+		p, err := wire.DecodeShips(line, r)
 		if err != nil {
 			checkProtocolError(t, line, err)
 			return
@@ -268,7 +272,7 @@ func FuzzDecodeShips(f *testing.F) {
 				require.True(t, c >= 0 && int(c) < r.Board.Size())
 			}
 		}
-		again, err := protocol.DecodeShips(protocol.EncodeShips(r, p), r)
+		again, err := wire.DecodeShips(wire.EncodeShips(r, p), r)
 		require.NoError(t, err)
 		require.Equal(t, p, again)
 		_ = r.ValidatePlacement(p) // must not panic
@@ -281,7 +285,7 @@ func FuzzDecodeShoot(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		c, err := protocol.DecodeShoot(line, r)
+		c, err := wire.DecodeShoot(line, r)
 		if err != nil {
 			checkProtocolError(t, line, err)
 			require.Equal(t, grid.None, c)
@@ -290,7 +294,7 @@ func FuzzDecodeShoot(f *testing.F) {
 		if c == grid.None {
 			return
 		}
-		got, err := protocol.DecodeShoot(protocol.EncodeShoot(r, c), r)
+		got, err := wire.DecodeShoot(wire.EncodeShoot(r, c), r)
 		require.NoError(t, err)
 		require.Equal(t, c, got)
 	})
@@ -307,7 +311,7 @@ func FuzzDecodeShotResult(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		res, err := protocol.DecodeShotResult(line, r)
+		res, err := wire.DecodeShotResult(line, r)
 		if err != nil {
 			checkProtocolError(t, line, err)
 			return
@@ -316,9 +320,19 @@ func FuzzDecodeShotResult(f *testing.F) {
 			return
 		}
 		ev := battleship.Event{Illegal: res.Illegal, Result: battleship.Result{At: res.At, Outcome: res.Outcome, Sunk: res.Sunk}}
-		again, err := protocol.DecodeShotResult(protocol.EncodeShotResult(r, ev, res.GameOutcome), r)
+		again, err := wire.DecodeShotResult(wire.EncodeShotResult(r, ev, res.GameOutcome), r)
 		require.NoError(t, err)
 		res.Error = ""
 		require.Equal(t, res, again)
 	})
+}
+
+// checkProtocolError checks that err is a *protocol.ProtocolError quoting a
+// prefix of line.
+func checkProtocolError(t *testing.T, line []byte, err error) {
+	t.Helper()
+	var pe *protocol.ProtocolError
+	require.ErrorAs(t, err, &pe)
+	require.True(t, strings.HasPrefix(string(line), pe.Line))
+	require.LessOrEqual(t, len(pe.Line), protocol.MaxQuote)
 }

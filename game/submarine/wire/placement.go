@@ -1,10 +1,11 @@
-package protocol
+package wire
 
 import (
 	"fmt"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/protocol"
 )
 
 // Order lists fleet indices in the order a side named its ships in its
@@ -45,21 +46,22 @@ func (o Order) Seq(n int) ([submarine.MaxShips]int, int) {
 	return out, k
 }
 
-// DecodePlacement parses a placement line such as {"w":[0,1],"c":[0,0],"s":[1,1]}
-// and returns the cells by fleet index and the order in which the line named
-// the ships. Every key must name a ship of the fleet, every ship must appear
-// exactly once, on its own usable cell; anything else is a *ProtocolError
-// (ErrSyntax, ErrType, ErrUnknownShip or ErrFleet).
+// DecodePlacement parses a placement line such as
+// {"w":[0,1],"c":[0,0],"s":[1,1]} and returns the cells by fleet index and
+// the order in which the line named the ships. Every key must name a ship of
+// the fleet, every ship must appear exactly once, on its own usable cell;
+// anything else is a *protocol.ProtocolError (protocol.ErrSyntax,
+// protocol.ErrType, protocol.ErrUnknownShip or protocol.ErrFleet).
 func DecodePlacement(line []byte, r *submarine.Rules) (submarine.Placement, Order, error) {
 	p, o, err := decodePlacement(line, r)
 	if err != nil {
-		return nil, nil, wrap(line, err)
+		return nil, nil, protocol.Wrap(line, err)
 	}
 	return p, o, nil
 }
 
 func decodePlacement(line []byte, r *submarine.Rules) (submarine.Placement, Order, error) {
-	ms, err := object(line, "placement")
+	ms, err := protocol.Object(line, "placement")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -70,11 +72,11 @@ func decodePlacement(line []byte, r *submarine.Rules) (submarine.Placement, Orde
 	order := make(Order, 0, len(r.Fleet))
 	var placed submarine.ShipMask
 	for _, m := range ms {
-		i, ok := r.ShipIndex(m.key)
+		i, ok := r.ShipIndex(m.Key)
 		if !ok {
-			return nil, nil, fmt.Errorf("%w: %q (the fleet is %s)", ErrUnknownShip, m.key, fleetNames(r))
+			return nil, nil, fmt.Errorf("%w: %q (the fleet is %s)", protocol.ErrUnknownShip, m.Key, fleetNames(r))
 		}
-		x, y, err := pair(m.val, fmt.Sprintf("placement of %q", m.key))
+		x, y, err := protocol.Pair(m.Val, fmt.Sprintf("placement of %q", m.Key))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -82,7 +84,7 @@ func decodePlacement(line []byte, r *submarine.Rules) (submarine.Placement, Orde
 		if !ok {
 			// The position as sent: an integer too large for an int32 is
 			// off the board (integer), and shown as itself.
-			return nil, nil, fmt.Errorf("%w: ship %q at %s is off the %dx%d board", ErrFleet, m.key, describe(m.val), r.Board.Width(), r.Board.Height())
+			return nil, nil, fmt.Errorf("%w: ship %q at %s is off the %dx%d board", protocol.ErrFleet, m.Key, protocol.Describe(m.Val), r.Board.Width(), r.Board.Height())
 		}
 		placed = placed.With(i)
 		p[i] = c
@@ -95,42 +97,42 @@ func decodePlacement(line []byte, r *submarine.Rules) (submarine.Placement, Orde
 				missing = append(missing, s.Name)
 			}
 		}
-		return nil, nil, fmt.Errorf("%w: ships %q are not placed (a placement names every ship of %s)", ErrFleet, missing, fleetNames(r))
+		return nil, nil, fmt.Errorf("%w: ships %q are not placed (a placement names every ship of %s)", protocol.ErrFleet, missing, fleetNames(r))
 	}
 	if err := r.ValidatePlacement(p); err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrFleet, err)
+		return nil, nil, fmt.Errorf("%w: %w", protocol.ErrFleet, err)
 	}
 	return p, order, nil
 }
 
 // EncodePlacement prints p in fleet order: {"w":[0,1],"c":[0,0],"s":[1,1]}
 // (classic) or {"w": [0, 1], "c": [0, 0], "s": [1, 1]} (submarine-py).
-func EncodePlacement(d Dialect, r *submarine.Rules, p submarine.Placement) []byte {
-	w := newWriter(d, 16*len(r.Fleet))
-	w.byte('{')
+func EncodePlacement(d protocol.Dialect, r *submarine.Rules, p submarine.Placement) []byte {
+	w := protocol.NewWriter(d, 16*len(r.Fleet))
+	w.Byte('{')
 	for i, c := range p {
 		if i >= len(r.Fleet) {
 			break
 		}
 		if i > 0 {
-			w.comma()
+			w.Comma()
 		}
-		w.key(r.Fleet[i].Name)
-		w.cell(r.Board, c)
+		w.Key(r.Fleet[i].Name)
+		w.Cell(r.Board, c)
 	}
-	w.byte('}')
-	return w.b
+	w.Byte('}')
+	return w.Bytes()
 }
 
 func fleetNames(r *submarine.Rules) string {
-	w := &writer{}
-	w.byte('{')
+	w := protocol.NewWriter(protocol.Classic, 0)
+	w.Byte('{')
 	for i, s := range r.Fleet {
 		if i > 0 {
-			w.byte(' ')
+			w.Byte(' ')
 		}
-		w.raw(s.Name)
+		w.Raw(s.Name)
 	}
-	w.byte('}')
-	return string(w.b)
+	w.Byte('}')
+	return string(w.Bytes())
 }

@@ -1,10 +1,11 @@
-package protocol
+package wire
 
 import (
 	"fmt"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/protocol"
 )
 
 // DecodeAction parses an action line: {"attack":{"to":[x,y]}} or
@@ -17,53 +18,53 @@ import (
 // name is a Move with Ship = submarine.NoShip; integer coordinates off the
 // board give To = grid.None. Non-JSON, non-integer coordinates (1.5, 1.0,
 // "1"), positions without exactly two elements, a missing "to" or "ship" and
-// values of the wrong type are a *ProtocolError.
+// values of the wrong type are a *protocol.ProtocolError.
 func DecodeAction(line []byte, r *submarine.Rules) (submarine.Action, error) {
 	a, err := decodeAction(line, r)
 	if err != nil {
-		return submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}, wrap(line, err)
+		return submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}, protocol.Wrap(line, err)
 	}
 	return a, nil
 }
 
 func decodeAction(line []byte, r *submarine.Rules) (submarine.Action, error) {
-	ms, err := object(line, "action")
+	ms, err := protocol.Object(line, "action")
 	if err != nil {
 		return submarine.Action{}, err
 	}
-	if raw, ok := lookup(ms, "attack"); ok {
-		body, err := members(raw, `"attack"`)
+	if raw, ok := protocol.Lookup(ms, "attack"); ok {
+		body, err := protocol.Members(raw, `"attack"`)
 		if err != nil {
 			return submarine.Action{}, err
 		}
-		to, ok := lookup(body, "to")
+		to, ok := protocol.Lookup(body, "to")
 		if !ok {
-			return submarine.Action{}, fmt.Errorf(`%w: "attack" needs "to"`, ErrType)
+			return submarine.Action{}, fmt.Errorf(`%w: "attack" needs "to"`, protocol.ErrType)
 		}
-		c, err := position(to, r.Board, `"attack.to"`)
+		c, err := protocol.Position(to, r.Board, `"attack.to"`)
 		if err != nil {
 			return submarine.Action{}, err
 		}
 		return submarine.AttackAt(c), nil
 	}
-	if raw, ok := lookup(ms, "move"); ok {
-		body, err := members(raw, `"move"`)
+	if raw, ok := protocol.Lookup(ms, "move"); ok {
+		body, err := protocol.Members(raw, `"move"`)
 		if err != nil {
 			return submarine.Action{}, err
 		}
-		shipRaw, ok := lookup(body, "ship")
+		shipRaw, ok := protocol.Lookup(body, "ship")
 		if !ok {
-			return submarine.Action{}, fmt.Errorf(`%w: "move" needs "ship"`, ErrType)
+			return submarine.Action{}, fmt.Errorf(`%w: "move" needs "ship"`, protocol.ErrType)
 		}
-		name, err := str(shipRaw, `"move.ship"`)
+		name, err := protocol.Str(shipRaw, `"move.ship"`)
 		if err != nil {
 			return submarine.Action{}, err
 		}
-		to, ok := lookup(body, "to")
+		to, ok := protocol.Lookup(body, "to")
 		if !ok {
-			return submarine.Action{}, fmt.Errorf(`%w: "move" needs "to"`, ErrType)
+			return submarine.Action{}, fmt.Errorf(`%w: "move" needs "to"`, protocol.ErrType)
 		}
-		c, err := position(to, r.Board, `"move.to"`)
+		c, err := protocol.Position(to, r.Board, `"move.to"`)
 		if err != nil {
 			return submarine.Action{}, err
 		}
@@ -76,30 +77,30 @@ func decodeAction(line []byte, r *submarine.Rules) (submarine.Action, error) {
 // EncodeAction prints a as the client sends it. An Invalid action prints {};
 // a move of an unknown ship prints the ship as ""; an off-board cell prints
 // as [-1,-1] (all of which decode back to the same Action).
-func EncodeAction(d Dialect, r *submarine.Rules, a submarine.Action) []byte {
-	w := newWriter(d, 40)
+func EncodeAction(d protocol.Dialect, r *submarine.Rules, a submarine.Action) []byte {
+	w := protocol.NewWriter(d, 40)
 	switch a.Kind {
 	case submarine.Attack:
-		w.byte('{')
-		w.key("attack")
-		w.byte('{')
-		w.key("to")
-		w.cell(r.Board, a.To)
-		w.raw("}}")
+		w.Byte('{')
+		w.Key("attack")
+		w.Byte('{')
+		w.Key("to")
+		w.Cell(r.Board, a.To)
+		w.Raw("}}")
 	case submarine.Move:
-		w.byte('{')
-		w.key("move")
-		w.byte('{')
-		w.key("ship")
-		w.str(shipName(r, a.Ship))
-		w.comma()
-		w.key("to")
-		w.cell(r.Board, a.To)
-		w.raw("}}")
+		w.Byte('{')
+		w.Key("move")
+		w.Byte('{')
+		w.Key("ship")
+		w.Str(shipName(r, a.Ship))
+		w.Comma()
+		w.Key("to")
+		w.Cell(r.Board, a.To)
+		w.Raw("}}")
 	default:
-		w.raw("{}")
+		w.Raw("{}")
 	}
-	return w.b
+	return w.Bytes()
 }
 
 // shipName is the wire name of ship i, or "" when i is not a fleet index.

@@ -1,19 +1,19 @@
-package server
+package wire
 
 import (
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/protocol"
 )
 
-// decodeAction is protocol.DecodeAction with a fast path for the lines that
-// real clients send (fastAction); everything else goes to the protocol
-// package. FuzzFastAction checks that both always agree.
-func decodeAction(line []byte, r *submarine.Rules) (submarine.Action, error) {
+// DecodeActionFast is DecodeAction with a fast path for the lines that
+// real clients send (fastAction); everything else goes to DecodeAction.
+// The server decodes every action with it. FuzzFastAction checks that both
+// always agree.
+func DecodeActionFast(line []byte, r *submarine.Rules) (submarine.Action, error) {
 	if a, ok := fastAction(line, r); ok {
 		return a, nil
 	}
-	return protocol.DecodeAction(line, r)
+	return DecodeAction(line, r)
 }
 
 // fastAction decodes, without allocating, the two usual shapes of an action

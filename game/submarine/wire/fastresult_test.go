@@ -1,4 +1,4 @@
-package server
+package wire
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ func encoderRules() []*submarine.Rules {
 }
 
 // TestResultEncoder plays random games (with illegal actions mixed in) and
-// checks every result line of the fast encoder against protocol.EncodeResult,
+// checks every result line of the fast encoder against EncodeResult,
 // for both dialects, every outcome and all kinds of wire orders.
 func TestResultEncoder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -32,9 +32,9 @@ func TestResultEncoder(t *testing.T) {
 		games = 15
 	}
 	for _, r := range encoderRules() {
-		orders := []protocol.Order{nil, protocol.DefaultOrder(r), {2, 0, 1}, {1, 2, 0}, {2, 2, 9, -1}, {}}
+		orders := []Order{nil, DefaultOrder(r), {2, 0, 1}, {1, 2, 0}, {2, 2, 9, -1}, {}}
 		for _, d := range []protocol.Dialect{protocol.Classic, protocol.SubmarinePy} {
-			enc := newResultEncoder(d, r)
+			enc := NewResultEncoder(d, r)
 			require.True(t, enc.fast)
 			for g := range games {
 				p := [2]*players.Random{players.NewRandom(r, rng), players.NewRandom(r, rng)}
@@ -60,8 +60,8 @@ func TestResultEncoder(t *testing.T) {
 						v := game.View(i)
 						for _, outcome := range []int{protocol.NoOutcome, protocol.Won, protocol.Lost} {
 							mine, enemy := orders[rng.IntN(len(orders))], orders[rng.IntN(len(orders))]
-							want := protocol.EncodeResult(d, r, ev, outcome, &v, mine, enemy)
-							got := enc.appendResult([]byte("x"), ev, outcome, &v, mine, enemy)
+							want := EncodeResult(d, r, ev, outcome, &v, mine, enemy)
+							got := enc.AppendResult([]byte("x"), ev, outcome, &v, mine, enemy)
 							require.Equal(t, "x"+string(want), string(got))
 						}
 					}
@@ -78,23 +78,23 @@ func TestResultEncoder(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 // TestResultEncoderFallback: a fleet whose names need escaping is printed
-// by the protocol package.
+// by EncodeResult.
 func TestResultEncoderFallback(t *testing.T) {
 	r := submarine.DefaultRules()
 	r.Fleet = []submarine.ShipSpec{{Name: "戦艦", HP: 3}, {Name: `c"`, HP: 2}, {Name: "s", HP: 1}}
 	for _, d := range []protocol.Dialect{protocol.Classic, protocol.SubmarinePy} {
-		enc := newResultEncoder(d, r)
+		enc := NewResultEncoder(d, r)
 		require.False(t, enc.fast)
 		v := submarine.View{Me: submarine.NewFleet(r, submarine.Placement{0, 1, 2})}
 		ev := submarine.Event{Kind: submarine.Attack, At: 6, Hit: 0, Near: 0b110, Ship: submarine.NoShip, To: grid.None}
-		require.Equal(t, string(protocol.EncodeResult(d, r, ev, protocol.NoOutcome, &v, nil, nil)),
-			string(enc.appendResult(nil, ev, protocol.NoOutcome, &v, nil, nil)))
+		require.Equal(t, string(EncodeResult(d, r, ev, protocol.NoOutcome, &v, nil, nil)),
+			string(enc.AppendResult(nil, ev, protocol.NoOutcome, &v, nil, nil)))
 	}
 }
 
 // FuzzResultEncoder builds arbitrary events and views (values the engine
-// never produces included) and compares the fast encoder with the protocol
-// package.
+// never produces included) and compares the fast encoder with
+// EncodeResult.
 func FuzzResultEncoder(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23})
 	f.Add(bytes.Repeat([]byte{0xff}, 32))
@@ -124,12 +124,12 @@ func FuzzResultEncoder(f *testing.F) {
 		for i := range submarine.MaxShips {
 			v.Me.HP[i], v.Me.Pos[i], v.EnemyHP[i] = int8(next()), grid.Cell(next()), int8(next())
 		}
-		order := func() protocol.Order {
+		order := func() Order {
 			n := next() & 7
 			if n == 7 {
 				return nil
 			}
-			o := make(protocol.Order, n)
+			o := make(Order, n)
 			for i := range o {
 				o[i] = next() % 5
 			}
@@ -137,10 +137,26 @@ func FuzzResultEncoder(f *testing.F) {
 		}
 		mine, enemy := order(), order()
 		outcome := next()%3 - 1
-		want := protocol.EncodeResult(d, r, ev, outcome, &v, mine, enemy)
-		got := newResultEncoder(d, r).appendResult(nil, ev, outcome, &v, mine, enemy)
+		want := EncodeResult(d, r, ev, outcome, &v, mine, enemy)
+		got := NewResultEncoder(d, r).AppendResult(nil, ev, outcome, &v, mine, enemy)
 		if !bytes.Equal(got, want) {
-			t.Fatalf("fast %s\nprotocol %s", got, want)
+			t.Fatalf("fast %s\nEncodeResult %s", got, want)
 		}
 	})
+}
+
+// BenchmarkAppendResult is BenchmarkEncodeResult's line through the
+// server's encoder, into a reused buffer.
+func BenchmarkAppendResult(b *testing.B) {
+	r := submarine.DefaultRules()
+	g, _ := submarine.NewGame(r, submarine.Placement{0, 2, 4}, submarine.Placement{6, 8, 10}, 0)
+	st, _ := g.Apply(submarine.AttackAt(6))
+	v := g.View(0)
+	o := DefaultOrder(r)
+	enc := NewResultEncoder(protocol.Classic, r)
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = enc.AppendResult(buf[:0], st.Actor, protocol.NoOutcome, &v, o, o)
+	}
 }

@@ -1,4 +1,4 @@
-package server
+package wire
 
 import (
 	"strconv"
@@ -8,12 +8,12 @@ import (
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
-// resultEncoder appends result lines byte for byte as protocol.EncodeResult
-// prints them, without allocating: the keys and ship names of a listener's
-// dialect and fleet are quoted once. It falls back to protocol.EncodeResult
-// for fleets whose names would need escaping. TestResultEncoder and
-// FuzzResultEncoder check it against the protocol package.
-type resultEncoder struct {
+// ResultEncoder appends result lines byte for byte as EncodeResult prints
+// them, without allocating: the keys and ship names of a listener's dialect
+// and fleet are quoted once. It falls back to EncodeResult for fleets whose
+// names would need escaping. The server keeps one per listener.
+// TestResultEncoder and FuzzResultEncoder check it against EncodeResult.
+type ResultEncoder struct {
 	d     protocol.Dialect
 	rules *submarine.Rules
 	board *grid.Board
@@ -26,9 +26,10 @@ type resultEncoder struct {
 	nameKeys []string // quoted ship names with their colon
 }
 
-func newResultEncoder(d protocol.Dialect, r *submarine.Rules) *resultEncoder {
+// NewResultEncoder returns the encoder of dialect d and the rules r.
+func NewResultEncoder(d protocol.Dialect, r *submarine.Rules) *ResultEncoder {
 	py := d == protocol.SubmarinePy
-	e := &resultEncoder{d: d, rules: r, board: r.Board, fast: true, comma: ","}
+	e := &ResultEncoder{d: d, rules: r, board: r.Board, fast: true, comma: ","}
 	colon := ":"
 	if py {
 		e.comma, colon = ", ", ": "
@@ -43,7 +44,7 @@ func newResultEncoder(d protocol.Dialect, r *submarine.Rules) *resultEncoder {
 	for _, s := range r.Fleet {
 		for i := 0; i < len(s.Name); i++ {
 			if c := s.Name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-				e.fast = false // needs escaping: leave it to the protocol package
+				e.fast = false // needs escaping: leave it to EncodeResult
 			}
 		}
 		e.names = append(e.names, `"`+s.Name+`"`)
@@ -52,18 +53,42 @@ func newResultEncoder(d protocol.Dialect, r *submarine.Rules) *resultEncoder {
 	return e
 }
 
-// appendResult appends the result line (without "\n") that
-// protocol.EncodeResult(d, rules, ev, outcome, v, mine, enemy) prints.
-func (e *resultEncoder) appendResult(b []byte, ev submarine.Event, outcome int, v *submarine.View, mine, enemy protocol.Order) []byte {
+// AppendResult appends the result line (without "\n") that
+// EncodeResult(d, rules, ev, outcome, v, mine, enemy) prints.
+func (e *ResultEncoder) AppendResult(b []byte, ev submarine.Event, outcome int, v *submarine.View, mine, enemy Order) []byte {
 	if !e.fast {
-		return append(b, protocol.EncodeResult(e.d, e.rules, ev, outcome, v, mine, enemy)...)
+		return append(b, EncodeResult(e.d, e.rules, ev, outcome, v, mine, enemy)...)
 	}
-	nf := len(e.rules.Fleet)
 	b = append(b, '{')
 	n := 0
+	var told bool
+	if b, told = e.appendEvent(b, ev, mine, enemy); told {
+		n++
+	}
+	if outcome == protocol.Won || outcome == protocol.Lost {
+		if n > 0 {
+			b = append(b, e.comma...)
+		}
+		n++
+		b = append(b, e.outcome...)
+		if outcome == protocol.Won {
+			b = append(b, "true"...)
+		} else {
+			b = append(b, "false"...)
+		}
+	}
+	if n > 0 {
+		b = append(b, e.comma...)
+	}
+	return e.appendState(b, v, mine, enemy)
+}
+
+// appendEvent appends the "result" member of the line, when ev has one,
+// and reports whether it did.
+func (e *ResultEncoder) appendEvent(b []byte, ev submarine.Event, mine, enemy Order) ([]byte, bool) {
+	nf := len(e.rules.Fleet)
 	switch {
 	case ev.Kind == submarine.Attack:
-		n++
 		b = append(b, e.result...)
 		b = append(b, '{')
 		b = append(b, e.attacked...)
@@ -99,8 +124,8 @@ func (e *resultEncoder) appendResult(b []byte, ev submarine.Event, outcome int, 
 			b = append(b, "]}"...)
 		}
 		b = append(b, '}')
+		return b, true
 	case ev.Kind == submarine.Move && !ev.Mine:
-		n++
 		b = append(b, e.result...)
 		b = append(b, '{')
 		b = append(b, e.moved...)
@@ -120,22 +145,15 @@ func (e *resultEncoder) appendResult(b []byte, ev submarine.Event, outcome int, 
 			b = append(b, '}')
 		}
 		b = append(b, '}')
+		return b, true
 	}
-	if outcome == protocol.Won || outcome == protocol.Lost {
-		if n > 0 {
-			b = append(b, e.comma...)
-		}
-		n++
-		b = append(b, e.outcome...)
-		if outcome == protocol.Won {
-			b = append(b, "true"...)
-		} else {
-			b = append(b, "false"...)
-		}
-	}
-	if n > 0 {
-		b = append(b, e.comma...)
-	}
+	return b, false
+}
+
+// appendState appends the state member of the line: "condition" (or
+// "observation") with this side's living ships and the enemy's.
+func (e *ResultEncoder) appendState(b []byte, v *submarine.View, mine, enemy Order) []byte {
+	nf := len(e.rules.Fleet)
 	b = append(b, e.state...)
 	b = append(b, '{')
 	b = append(b, e.me...)
@@ -183,7 +201,7 @@ func (e *resultEncoder) appendResult(b []byte, ev submarine.Event, outcome int, 
 }
 
 // cell appends the [x, y] of c, or [-1, -1] off the board.
-func (e *resultEncoder) cell(b []byte, c grid.Cell) []byte {
+func (e *ResultEncoder) cell(b []byte, c grid.Cell) []byte {
 	if c < 0 || int(c) >= e.board.Size() {
 		return e.pair(b, -1, -1)
 	}
@@ -191,7 +209,7 @@ func (e *resultEncoder) cell(b []byte, c grid.Cell) []byte {
 	return e.pair(b, x, y)
 }
 
-func (e *resultEncoder) pair(b []byte, x, y int) []byte {
+func (e *ResultEncoder) pair(b []byte, x, y int) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(x), 10)
 	b = append(b, e.comma...)

@@ -1,4 +1,4 @@
-package protocol_test
+package wire_test
 
 import (
 	"strings"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
@@ -39,7 +40,7 @@ func TestDeepUnknownKey(t *testing.T) {
 		{"deep and unclosed", `{"x":` + strings.Repeat("[", 20000) + `}`, invalid, "invalid JSON"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := protocol.DecodeAction([]byte(tc.line), r)
+			got, err := wire.DecodeAction([]byte(tc.line), r)
 			if tc.err != "" {
 				require.ErrorIs(t, err, protocol.ErrSyntax)
 				require.ErrorContains(t, err, tc.err)

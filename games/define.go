@@ -1,0 +1,179 @@
+package games
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/internal/roster"
+)
+
+// Def is what a game on the contract (package game) gives the registry:
+// its name, its rules, its AIs and its record. Define turns it into the
+// game's entry; the hooks every game shares are written once, here and in
+// the generic hosts, never per game. R is the game's rules type, which
+// implements game.Rules.
+type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct {
+	Name    string
+	Summary string
+	// Rules are the game's rules for a match config whose game is Name (a
+	// game without settings of its own ignores cfg).
+	Rules func(cfg arena.Config) (R, error)
+	// AIs are the game's built-in players, in roster order; a roster
+	// entry's Build makes a factory for the rules.
+	AIs AIs[R, game.Factory[P, A, O]]
+	// ErrUnknownPlayer is wrapped by AIs' error for an unknown name.
+	ErrUnknownPlayer error
+	// DefaultPlayers are the AIs of a match without --p1 and --p2;
+	// PlayDefault is the AI of kaisen play without --player.
+	DefaultPlayers [2]string
+	PlayDefault    string
+	// First is the seat that acts first in game index of a match (nil:
+	// seat 0).
+	First func(index int) int
+	// Record starts a game's replay (nil: the game writes none).
+	Record func(rules R, w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S]
+	// OpenReplay reads a replay file of the game (nil: it has none).
+	OpenReplay func(path string) (Replay, error)
+	// Shots: the game counts each seat's shots (arena.Summary.P1Shots).
+	Shots bool
+	// Unserved says why the game has no network host yet ("" = it has one;
+	// a Def does not give one yet, so Define sets a reason when empty).
+	Unserved string
+}
+
+// AIs lists and builds a game's AIs, whose factories have type F: a
+// *roster.Roster, or Adapted for a players package whose factories are its
+// own type.
+type AIs[R, F any] interface {
+	Entries() []roster.Entry[R, F]
+	Lookup(name string) (roster.Entry[R, F], error)
+	New(name string, rules R, load roster.Loader) (F, error)
+}
+
+// Adapted returns the AIs that entries, lookup and build list, check and
+// build (a players package's Entries, Lookup and New), each factory passed
+// through adapt (the package's Adapt to the contract).
+func Adapted[R, F, G any](entries func() []roster.Entry[R, F], lookup func(string) (roster.Entry[R, F], error),
+	build func(string, R, roster.Loader) (F, error), adapt func(F) G) AIs[R, G] {
+	return adapted[R, F, G]{entries, lookup, build, adapt}
+}
+
+type adapted[R, F, G any] struct {
+	entries func() []roster.Entry[R, F]
+	lookup  func(string) (roster.Entry[R, F], error)
+	build   func(string, R, roster.Loader) (F, error)
+	adapt   func(F) G
+}
+
+func (a adapted[R, F, G]) entry(e roster.Entry[R, F]) roster.Entry[R, G] {
+	return roster.Entry[R, G]{Name: e.Name, Summary: e.Summary, Config: e.Config, Build: func(r R, load roster.Loader) (G, error) {
+		f, err := e.Build(r, load)
+		if err != nil {
+			var zero G
+			return zero, err
+		}
+		return a.adapt(f), nil
+	}}
+}
+
+func (a adapted[R, F, G]) Entries() []roster.Entry[R, G] {
+	var out []roster.Entry[R, G]
+	for _, e := range a.entries() {
+		out = append(out, a.entry(e))
+	}
+	return out
+}
+
+func (a adapted[R, F, G]) Lookup(name string) (roster.Entry[R, G], error) {
+	e, err := a.lookup(name)
+	if err != nil {
+		return roster.Entry[R, G]{}, err
+	}
+	return a.entry(e), nil
+}
+
+func (a adapted[R, F, G]) New(name string, r R, load roster.Loader) (G, error) {
+	f, err := a.build(name, r, load)
+	if err != nil {
+		var zero G
+		return zero, err
+	}
+	return a.adapt(f), nil
+}
+
+// ErrNoHost is wrapped by the errors of the hooks a Def'd game does not
+// have yet (a network client, replays).
+var ErrNoHost = errors.New("games: not available for this game")
+
+// Define returns the registry entry of the game d describes: its AIs
+// listed, checked and built from d.AIs, its matches played by one
+// arena.Game family, and the hooks it lacks refusing with an error that
+// wraps ErrNoHost.
+func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) Game {
+	ais := aiRoster[R, game.Factory[P, A, O]]{d.AIs.Entries, d.AIs.Lookup, d.AIs.New}
+	g := Game{
+		Name:             d.Name,
+		Summary:          d.Summary,
+		Players:          ais.players,
+		CheckPlayer:      ais.check,
+		DefaultPlayers:   d.DefaultPlayers,
+		PlayDefault:      d.PlayDefault,
+		ErrUnknownPlayer: d.ErrUnknownPlayer,
+		Shots:            d.Shots,
+		Unserved:         d.Unserved,
+		Family: func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error) {
+			rules, err := d.Rules(cfg)
+			if err != nil {
+				return nil, err
+			}
+			f1, f2, err := ais.pair(rules, p1, p2)
+			if err != nil {
+				return nil, err
+			}
+			fam := &arena.Game[G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.First,
+				P1: arena.Entrant[P, A, O]{Name: p1.Name, Factory: f1},
+				P2: arena.Entrant[P, A, O]{Name: p2.Name, Factory: f2}}
+			if d.Record != nil {
+				fam.Record = func(w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S] { return d.Record(rules, w, h) }
+			}
+			return fam, nil
+		},
+		OpenReplay: d.OpenReplay,
+	}
+	if g.OpenReplay == nil {
+		g.OpenReplay = func(string) (Replay, error) {
+			return nil, fmt.Errorf("%w: %s writes no replays", ErrNoHost, d.Name)
+		}
+	}
+	if g.Unserved == "" {
+		g.Unserved = "the turn server does not serve games defined on the contract alone yet"
+	}
+	g.NewClient = func(ClientOptions) (Client, error) {
+		return nil, fmt.Errorf("%w: %s has no network client (%s)", ErrNoHost, d.Name, g.Unserved)
+	}
+	return g
+}
+
+// ErrRegister is wrapped by Register's errors.
+var ErrRegister = errors.New("games: register")
+
+// Register adds g to the registry, after the built-in games: the one line
+// that registers a game. Call it from an init function (or a test's),
+// before any host looks the registry up: it is not safe for concurrent
+// use. It fails on a name already registered and on an entry with unset
+// required hooks (Missing).
+func Register(g Game) error {
+	if miss := Missing(g); len(miss) > 0 {
+		return fmt.Errorf("%w %q: unset %v", ErrRegister, g.Name, miss)
+	}
+	for _, old := range all {
+		if old.Name == g.Name {
+			return fmt.Errorf("%w %q: registered twice", ErrRegister, g.Name)
+		}
+	}
+	all = append(all, g)
+	return nil
+}
