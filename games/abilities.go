@@ -57,6 +57,7 @@ var abilitiesGame = Game{
 	Shots:            true,
 	Tools:            []Tool{ToolTournament},
 	NewClient:        newAbilitiesClient,
+	Conformance:      abilitiesChecks,
 }
 
 // abilitiesClient plays the abilities protocol: one game per connection,
