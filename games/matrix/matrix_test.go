@@ -36,6 +36,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game/sonar"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/cli"
 	"github.com/kaisen-ai/kaisen/tournament"
@@ -45,6 +46,7 @@ import (
 // ones: one line each.
 var extra = []games.Game{
 	// games.Define(game.Def()),
+	games.Define(sonar.Def()),
 }
 
 func init() {
