@@ -33,7 +33,7 @@
 //   - perft: pinned perft counts;
 //   - series: arena series keep a Learner across a series' games and make
 //     every other player fresh, and a series of players that do not learn
-//     plays the games of a plain match;
+//     (the opponent against itself) plays the games of a plain match;
 //   - explanations: through arena's table, the actor's Decision is recorded
 //     when explanations are asked (for AIs that explain) and only then, and
 //     asking does not change the game;

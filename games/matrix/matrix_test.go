@@ -238,8 +238,10 @@ func tournamentHost(t *testing.T, g games.Game) {
 	require.Len(t, got.Ratings, len(names))
 }
 
-// conformanceHost runs every conformance check of the game.
+// conformanceHost runs every conformance check of the game, in parallel
+// with the other games' (the longest cell: every AI of the game plays).
 func conformanceHost(t *testing.T, g games.Game) {
+	t.Parallel()
 	require.NotNil(t, g.Conformance, "every registered game has its conformance checks")
 	checks := g.Conformance()
 	require.NotEmpty(t, checks)
