@@ -62,6 +62,7 @@ var abilitiesGame = Game{
 	Shots:            true,
 	Tools:            []Tool{ToolTournament},
 	NewClient:        newAbilitiesClient,
+	Conformance:      abilitiesChecks,
 	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
 		return &abilitiesClient{person: func(r *abilities.Rules, seat int, me *rand.Rand) abplayers.Player {
 			return human.NewAbilities(r, seat, in, out, me)

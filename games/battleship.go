@@ -62,6 +62,7 @@ var battleshipGame = Game{
 	Shots:            true,
 	Tools:            []Tool{ToolTournament, ToolShots, ToolCount},
 	NewClient:        newBattleshipClient,
+	Conformance:      battleshipChecks,
 	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
 		r := battleship.DefaultRules()
 		return &battleshipClient{rules: r, factory: func(rng *rand.Rand) bsplayers.Player { return human.NewBattleship(r, in, out, rng) }}

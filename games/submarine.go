@@ -55,6 +55,7 @@ var submarineGame = Game{
 	ErrUnknownPlayer: players.ErrUnknownPlayer,
 	Tools:            []Tool{ToolTournament, ToolLoadtest},
 	NewClient:        newSubmarineClient,
+	Conformance:      submarineChecks,
 	HumanClient: func(name string, in *bufio.Reader, out io.Writer) Client {
 		build := func(r *submarine.Rules) (players.Factory, error) {
 			return func(rng *rand.Rand) players.Player { return human.New(r, in, out, rng) }, nil
