@@ -9,7 +9,9 @@ import (
 	"net"
 
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -22,12 +24,12 @@ type AbilitiesPlayerFor func(rules *abilities.Rules, seat int) (abplayers.Player
 type AbilitiesGame struct {
 	End   protocol.End // how it ended for this client
 	Line  string       // the end line exactly as the server sent it
-	Hello protocol.AbilitiesHello
+	Hello abwire.Hello
 	// Shots counts the cells fired at by this client [0] and by the
 	// opponent [1] (air-defended ones included), as the rules count them.
 	Shots [2]int
 	// Actions counts the actions this client sent; Confirms, the confirm
-	// lines it answered (protocol.ConfirmAnswer lines, not actions).
+	// lines it answered (abwire.ConfirmAnswer lines, not actions).
 	Actions  int
 	Confirms int
 	// Errors lists the messages of the {"error":...} lines the server sent
@@ -36,15 +38,15 @@ type AbilitiesGame struct {
 }
 
 // PlayAbilities plays one game of the abilities protocol on conn: it reads
-// the hello (a version other than protocol.AbilitiesVersion is a
-// *protocol.ProtocolError wrapping protocol.ErrVersion), builds the player for the rules and seat
-// it names (opts.Rules is the board and fleet, nil = the classic ones),
-// sends its placement, answers every "your turn" with the player's action
-// (its answer when the last result line asked this seat a question),
-// tells the player every result line as the abilities.Event the rules
-// give that seat, and returns at the end line. A malformed or unexpected
-// line is an error wrapping a *protocol.ProtocolError. Cancelling ctx
-// closes conn; PlayAbilities leaves conn open otherwise.
+// the hello (a version other than abwire.Version is a *protocol.ProtocolError
+// wrapping abwire.ErrVersion), builds the player for the rules and seat it
+// names (opts.Rules is the board and fleet, nil = the classic ones), sends
+// its placement, answers every "your turn" with the player's action (its
+// answer when the last result line asked this seat a question), tells the
+// player every result line as the abilities.Event the rules give that seat,
+// and returns at the end line. A malformed or unexpected line is an error
+// wrapping a *protocol.ProtocolError. Cancelling ctx closes conn;
+// PlayAbilities leaves conn open otherwise.
 func PlayAbilities(ctx context.Context, conn net.Conn, build AbilitiesPlayerFor, opts BattleshipPlayOptions) (AbilitiesGame, error) {
 	var g AbilitiesGame
 	err := playFleet(ctx, conn, opts, abilities.Name, func(c *client, base *battleship.Rules) (err error) {
@@ -61,10 +63,10 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 	if err != nil {
 		return g, err
 	}
-	if string(line) == protocol.BattleshipGreeting {
+	if string(line) == bswire.Greeting {
 		return g, protocol.NewProtocolError(line, fmt.Errorf("%w: want the abilities hello, got the battleship and submarine greeting (a server of another game?)", protocol.ErrUnexpected))
 	}
-	if g.Hello, err = protocol.DecodeAbilitiesHello(line); err != nil {
+	if g.Hello, err = abwire.DecodeHello(line); err != nil {
 		return g, err
 	}
 	me := g.Hello.Seat
@@ -80,7 +82,7 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 	if err := base.ValidatePlacement(place); err != nil {
 		return g, fmt.Errorf("the player's placement: %w", err)
 	}
-	if err := c.write(protocol.EncodeShips(base, place)); err != nil {
+	if err := c.write(bswire.EncodeShips(base, place)); err != nil {
 		return g, err
 	}
 	var ask *abilities.Question // the question this seat must answer, if any
@@ -112,7 +114,7 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 				// real question goes to the player (docs/abilities.md).
 				confirm = false
 				g.Confirms++
-				werr = c.write(protocol.EncodeAbilitiesAction(rules, protocol.ConfirmAnswer))
+				werr = c.write(abwire.EncodeAction(rules, abwire.ConfirmAnswer))
 				continue
 			}
 			// A move and the action after it go out in one write, as
@@ -121,13 +123,13 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 			var out []byte
 			for again := false; ; again = true {
 				g.Actions++
-				out = append(out, protocol.EncodeAbilitiesAction(rules, a)...)
+				out = append(out, abwire.EncodeAction(rules, a)...)
 				if ask != nil || a.Kind != abilities.Move || again {
 					break // one move a turn: a second one goes out as it is (and loses)
 				}
-				mine := protocol.EncodeAbilitiesEvent(rules, abilities.Event{Seat: me, Mine: true, Attacker: me, Kind: abilities.Move,
+				mine := abwire.EncodeEvent(rules, abilities.Event{Seat: me, Mine: true, Attacker: me, Kind: abilities.Move,
 					Moved: true, From: a.At, To: a.To, Scan: -1, Winner: -1, Next: me}, protocol.NoOutcome)
-				res, err := protocol.DecodeAbilitiesEvent(mine, rules, me)
+				res, err := abwire.DecodeEvent(mine, rules, me)
 				if err != nil { // a move off the board: the server refuses it
 					break
 				}
@@ -149,7 +151,7 @@ func (c *client) abilities(base *battleship.Rules, build AbilitiesPlayerFor) (Ab
 			moves = moves[1:]
 			continue
 		}
-		res, err := protocol.DecodeAbilitiesEvent(line, rules, me)
+		res, err := abwire.DecodeEvent(line, rules, me)
 		if err != nil {
 			return g, err
 		}

@@ -16,7 +16,9 @@ import (
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -30,11 +32,11 @@ type abLine struct {
 
 var abLineRE = regexp.MustCompile(`^P([12])  (S>C|C>S)  (.*)\\n$`)
 
-// loadAbilitiesGolden reads protocol/testdata/abilities-game.txt (the
+// loadAbilitiesGolden reads abilitiesGolden (the
 // close, <EOF>, is left out).
 func loadAbilitiesGolden(t *testing.T) []abLine {
 	t.Helper()
-	b, err := os.ReadFile(goldenDir + "/abilities-game.txt")
+	b, err := os.ReadFile(abilitiesGolden)
 	require.NoError(t, err)
 	var out []abLine
 	for _, l := range strings.Split(string(b), "\n") {
@@ -120,7 +122,7 @@ func boolToInt(b bool) int {
 }
 
 // TestPlayAbilitiesRefuses: the client refuses a hello of another version
-// (protocol.ErrVersion) or a malformed one, and a line it does not expect.
+// (abwire.ErrVersion) or a malformed one, and a line it does not expect.
 func TestPlayAbilitiesRefuses(t *testing.T) {
 	build := func(r *abilities.Rules, seat int) (abplayers.Player, error) {
 		f, err := abplayers.New("ab-random", r, nil)
@@ -129,14 +131,14 @@ func TestPlayAbilitiesRefuses(t *testing.T) {
 		}
 		return f(rand.New(rand.NewPCG(1, 1)), seat), nil
 	}
-	hello := string(protocol.EncodeAbilitiesHello(protocol.AbilitiesHello{Version: protocol.AbilitiesVersion, Sides: [2]abilities.Side{abilities.AI, abilities.Humans}}))
+	hello := string(abwire.EncodeHello(abwire.Hello{Version: abwire.Version, Sides: [2]abilities.Side{abilities.AI, abilities.Humans}}))
 	for _, tc := range []struct {
 		name  string
 		lines []string
 		err   error
 	}{
-		{"version 1", []string{strings.Replace(hello, `"version":2`, `"version":1`, 1)}, protocol.ErrVersion},
-		{"battleship greeting", []string{protocol.BattleshipGreeting}, protocol.ErrUnexpected},
+		{"version 1", []string{strings.Replace(hello, `"version":2`, `"version":1`, 1)}, abwire.ErrVersion},
+		{"battleship greeting", []string{bswire.Greeting}, protocol.ErrUnexpected},
 		{"unknown option", []string{strings.Replace(hello, `"options":{}`, `"options":{"teleport":true}`, 1)}, protocol.ErrType},
 		{"garbage result", []string{hello, "waiting", "{not json"}, protocol.ErrSyntax},
 	} {
@@ -184,7 +186,7 @@ func TestPlayAbilitiesAfterMove(t *testing.T) {
 	require.NoError(t, err)
 	place := f(rng, 0).Place()
 	build := func(*abilities.Rules, int) (abplayers.Player, error) { return moveForever{place}, nil }
-	move := string(protocol.EncodeAbilitiesAction(r, moveForever{}.Act(nil)))
+	move := string(abwire.EncodeAction(r, moveForever{}.Act(nil)))
 	result := `{"result":{"seat":0,"action":"move","moved":{"from":[6,0],"to":[7,0]}}}`
 	c, s := net.Pipe()
 	errs := make(chan error, 1)
@@ -192,7 +194,7 @@ func TestPlayAbilitiesAfterMove(t *testing.T) {
 		defer s.Close()
 		br := bufio.NewReader(s)
 		send := func(l string) error { _, err := fmt.Fprintf(s, "%s\n", l); return err }
-		if err := send(string(protocol.EncodeAbilitiesHello(protocol.AbilitiesHello{Version: protocol.AbilitiesVersion, Sides: r.Sides}))); err != nil {
+		if err := send(string(abwire.EncodeHello(abwire.Hello{Version: abwire.Version, Sides: r.Sides}))); err != nil {
 			errs <- err
 			return
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -67,8 +68,8 @@ func PlayBattleship(ctx context.Context, conn net.Conn, p bsplayers.Player, opts
 		if err != nil {
 			return err
 		}
-		if string(line) != protocol.BattleshipGreeting {
-			return protocol.NewProtocolError(line, fmt.Errorf("%w: want the greeting %q (a series greeting needs PlayBattleshipSeries)", protocol.ErrUnexpected, protocol.BattleshipGreeting))
+		if string(line) != bswire.Greeting {
+			return protocol.NewProtocolError(line, fmt.Errorf("%w: want the greeting %q (a series greeting needs PlayBattleshipSeries)", protocol.ErrUnexpected, bswire.Greeting))
 		}
 		g, err = c.battleship(r, p)
 		return err
@@ -102,7 +103,7 @@ func PlayBattleshipSeries(ctx context.Context, conn net.Conn, factory bsplayers.
 		}
 		d, round, err := protocol.ParseGreeting(line)
 		if err != nil || d != protocol.Classic {
-			return protocol.NewProtocolError(line, fmt.Errorf("%w: want the greeting %q or %q", protocol.ErrUnexpected, protocol.BattleshipGreeting, protocol.SeriesRound(1)))
+			return protocol.NewProtocolError(line, fmt.Errorf("%w: want the greeting %q or %q", protocol.ErrUnexpected, bswire.Greeting, protocol.SeriesRound(1)))
 		}
 		res.Series = round > 0
 		var kept bsplayers.Player // in a series: the learner kept across its games
@@ -176,7 +177,7 @@ func (c *client) battleship(r *battleship.Rules, p bsplayers.Player) (Battleship
 	if err := r.ValidatePlacement(place); err != nil {
 		return g, fmt.Errorf("the player's placement: %w", err)
 	}
-	if err := c.write(protocol.EncodeShips(r, place)); err != nil {
+	if err := c.write(bswire.EncodeShips(r, place)); err != nil {
 		return g, err
 	}
 	var shot [2]grid.Set // cells shot by me [0] and by the opponent [1]
@@ -192,7 +193,7 @@ func (c *client) battleship(r *battleship.Rules, p bsplayers.Player) (Battleship
 			mine = true
 			g.First = g.First || turn == 0
 			at := p.Shoot()
-			if err := c.write(protocol.EncodeShoot(r, at)); err != nil {
+			if err := c.write(bswire.EncodeShoot(r, at)); err != nil {
 				return g, err
 			}
 		case protocol.Waiting:
@@ -201,7 +202,7 @@ func (c *client) battleship(r *battleship.Rules, p bsplayers.Player) (Battleship
 				g.End, g.Line, g.Last = e, string(line), last
 				return g, nil
 			}
-			res, err := protocol.DecodeShotResult(line, r)
+			res, err := bswire.DecodeShotResult(line, r)
 			if err == nil && res.Error != "" && !res.HasShot {
 				g.Errors = append(g.Errors, res.Error)
 				continue
@@ -214,7 +215,7 @@ func (c *client) battleship(r *battleship.Rules, p bsplayers.Player) (Battleship
 		turn++
 		// One result line answers the turn; an error line may come first,
 		// and a server that ends the game at once sends the end line.
-		var res protocol.ShotResult
+		var res bswire.ShotResult
 		for {
 			line, err = c.read("result")
 			if err != nil {
@@ -224,7 +225,7 @@ func (c *client) battleship(r *battleship.Rules, p bsplayers.Player) (Battleship
 				g.End, g.Line, g.Last = e, string(line), last
 				return g, nil
 			}
-			if res, err = protocol.DecodeShotResult(line, r); err != nil {
+			if res, err = bswire.DecodeShotResult(line, r); err != nil {
 				return g, err
 			}
 			if res.Error != "" && !res.HasShot && res.GameOutcome == protocol.NoOutcome {

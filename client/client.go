@@ -13,6 +13,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/series"
@@ -251,7 +252,7 @@ func (c *client) game(game, round int) (SubmarineGame, error) {
 		if err != nil {
 			return g, err
 		}
-		b, err := protocol.DecodeField(line)
+		b, err := subwire.DecodeField(line)
 		if err != nil {
 			return g, err
 		}
@@ -281,7 +282,7 @@ func (c *client) game(game, round int) (SubmarineGame, error) {
 	if err := rules.ValidatePlacement(place); err != nil {
 		return g, fmt.Errorf("the player's placement: %w", err)
 	}
-	if err := c.write(protocol.EncodePlacement(c.d, rules, place)); err != nil {
+	if err := c.write(subwire.EncodePlacement(c.d, rules, place)); err != nil {
 		return g, err
 	}
 	view := submarine.View{Me: submarine.NewFleet(rules, place)}
@@ -293,7 +294,7 @@ func (c *client) game(game, round int) (SubmarineGame, error) {
 		if err != nil {
 			return g, err
 		}
-		var res protocol.Result
+		var res subwire.Result
 		var act submarine.Action
 		mine := false
 		switch string(line) {
@@ -301,7 +302,7 @@ func (c *client) game(game, round int) (SubmarineGame, error) {
 			mine = true
 			g.First = g.First || turn == 0
 			act = p.Act()
-			if err := c.write(protocol.EncodeAction(c.d, rules, act)); err != nil {
+			if err := c.write(subwire.EncodeAction(c.d, rules, act)); err != nil {
 				return g, err
 			}
 		case protocol.Waiting:
@@ -322,7 +323,7 @@ func (c *client) game(game, round int) (SubmarineGame, error) {
 			g.End, g.Line, g.Last = e, string(line), last
 			return g, nil
 		}
-		if res, err = protocol.DecodeResult(c.d, line, rules, mine); err != nil {
+		if res, err = subwire.DecodeResult(c.d, line, rules, mine); err != nil {
 			return g, err
 		}
 		ev := res.Event
@@ -352,7 +353,7 @@ func (c *client) game(game, round int) (SubmarineGame, error) {
 
 // ownEvent is what the engine tells a player about its own action act,
 // given the server's answer res and the player's fleet before the action.
-func ownEvent(r *submarine.Rules, act submarine.Action, res protocol.Result, before *submarine.Fleet) (submarine.Event, error) {
+func ownEvent(r *submarine.Rules, act submarine.Action, res subwire.Result, before *submarine.Fleet) (submarine.Event, error) {
 	ev := submarine.Event{Mine: true, Kind: act.Kind, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}
 	if act.Kind == submarine.Attack {
 		if res.HasResult {

@@ -20,12 +20,17 @@ import (
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/protocol/transcript"
 )
 
-const goldenDir = "../protocol/testdata"
+// The golden transcripts of the codecs' tests.
+const (
+	goldenDir       = "../game/submarine/wire/testdata"
+	abilitiesGolden = "../game/abilities/wire/testdata/abilities-game.txt"
+)
 
 // observation is one Observe call.
 type observation struct {
@@ -92,7 +97,7 @@ func loadGolden(t *testing.T, path string) (*transcript.Transcript, *submarine.R
 				}
 				continue
 			}
-			if b, err := protocol.DecodeField([]byte(l.Text)); err == nil {
+			if b, err := subwire.DecodeField([]byte(l.Text)); err == nil {
 				rules = &submarine.Rules{Board: b, Fleet: rules.Fleet, DrawLimit: rules.DrawLimit}
 				continue
 			}
@@ -110,11 +115,11 @@ func loadGolden(t *testing.T, path string) (*transcript.Transcript, *submarine.R
 			g.name[p] = l.Text
 		case g.place[p] == "":
 			g.place[p] = l.Text
-			place[p-1], _, err = protocol.DecodePlacement([]byte(l.Text), rules)
+			place[p-1], _, err = subwire.DecodePlacement([]byte(l.Text), rules)
 			require.NoError(t, err)
 		default:
 			g.acts[p] = append(g.acts[p], l.Text)
-			a, err := protocol.DecodeAction([]byte(l.Text), rules)
+			a, err := subwire.DecodeAction([]byte(l.Text), rules)
 			require.NoError(t, err)
 			st, _ := game.Apply(a)
 			v0, v1 := game.View(0), game.View(1)
@@ -147,8 +152,8 @@ func playback(conn net.Conn, side []transcript.Line, rules *submarine.Rules) err
 		}
 		// Actions that the engine cannot represent (an unknown ship, a cell
 		// off the board) come back in canonical form.
-		wa, err1 := protocol.DecodeAction([]byte(l.Text), rules)
-		ga, err2 := protocol.DecodeAction(got, rules)
+		wa, err1 := subwire.DecodeAction([]byte(l.Text), rules)
+		ga, err2 := subwire.DecodeAction(got, rules)
 		if err1 != nil || err2 != nil || wa != ga {
 			return fmt.Errorf("line %d: client sent %q, want %q", i, got, l.Text)
 		}
@@ -161,11 +166,11 @@ func scriptFactory(t *testing.T, games []*gameScript, p int, made *[]*scriptedPl
 	return func(rules *submarine.Rules) (players.Factory, error) {
 		return func(*rand.Rand) players.Player {
 			g := games[len(*made)]
-			place, _, err := protocol.DecodePlacement([]byte(g.place[p]), rules)
+			place, _, err := subwire.DecodePlacement([]byte(g.place[p]), rules)
 			require.NoError(t, err)
 			sp := &scriptedPlayer{place: place}
 			for _, s := range g.acts[p] {
-				a, err := protocol.DecodeAction([]byte(s), rules)
+				a, err := subwire.DecodeAction([]byte(s), rules)
 				require.NoError(t, err)
 				sp.acts = append(sp.acts, a)
 			}

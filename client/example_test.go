@@ -13,6 +13,7 @@ import (
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -27,7 +28,7 @@ func ExamplePlaySubmarine() {
 		r := bufio.NewReader(srv)
 		fmt.Fprintln(srv, protocol.Classic.Greeting())
 		line, _ := r.ReadBytes('\n')
-		place, order, err := protocol.DecodePlacement(line, rules)
+		place, order, err := subwire.DecodePlacement(line, rules)
 		if err != nil {
 			return
 		}
@@ -35,7 +36,7 @@ func ExamplePlaySubmarine() {
 		// The opponent's {} is illegal: the client is told it won.
 		v := submarine.View{Me: submarine.NewFleet(rules, place), EnemyHP: [submarine.MaxShips]int8{3, 2, 1}}
 		ev := submarine.Event{Kind: submarine.Invalid, Illegal: true, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}
-		fmt.Fprintln(srv, string(protocol.EncodeResult(protocol.Classic, rules, ev, protocol.Won, &v, order, nil)))
+		fmt.Fprintln(srv, string(subwire.EncodeResult(protocol.Classic, rules, ev, protocol.Won, &v, order, nil)))
 		fmt.Fprintln(srv, protocol.Classic.EndLine(protocol.EndWin, false))
 	}()
 	build := func(r *submarine.Rules) (players.Factory, error) { return players.New("random", r, nil) }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/players"
 	_ "github.com/kaisen-ai/kaisen/players/admiral" // links admiral and admiral-series into the registry
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -401,7 +402,7 @@ func (lc *loadClient) game(d protocol.Dialect) (protocol.End, bool, int, error) 
 		if err != nil {
 			return 0, false, 0, fmt.Errorf("field: %w", err)
 		}
-		b, err := protocol.DecodeField(line)
+		b, err := subwire.DecodeField(line)
 		if err != nil {
 			return 0, false, 0, err
 		}
@@ -412,7 +413,7 @@ func (lc *loadClient) game(d protocol.Dialect) (protocol.End, bool, int, error) 
 	}
 	p := players.NewRandom(rules, lc.w.rng)
 	place := p.Place()
-	if err := lc.send(protocol.EncodePlacement(d, rules, place)); err != nil {
+	if err := lc.send(subwire.EncodePlacement(d, rules, place)); err != nil {
 		return 0, false, 0, err
 	}
 	view := submarine.View{Me: submarine.NewFleet(rules, place)}
@@ -432,7 +433,7 @@ func (lc *loadClient) game(d protocol.Dialect) (protocol.End, bool, int, error) 
 			a = p.Act()
 			lc.w.wait()
 			sent = time.Now()
-			if err := lc.send(protocol.EncodeAction(d, rules, a)); err != nil {
+			if err := lc.send(subwire.EncodeAction(d, rules, a)); err != nil {
 				return 0, false, actions, err
 			}
 		case string(line) == protocol.Waiting:
@@ -463,7 +464,7 @@ func (lc *loadClient) game(d protocol.Dialect) (protocol.End, bool, int, error) 
 			f.Occupied.Add(a.To)
 			p.Observe(submarine.Event{}, &view)
 		case !mine && bytes.Contains(line, hit):
-			res, err := protocol.DecodeResult(d, line, rules, false)
+			res, err := subwire.DecodeResult(d, line, rules, false)
 			if err != nil {
 				return 0, false, actions, err
 			}

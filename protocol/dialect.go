@@ -23,10 +23,13 @@ const (
 	YouLose  = "you lose"
 )
 
+// ClassicGreeting is the classic server's first line (Classic.Greeting);
+// the Battleship and abilities servers greet with it too.
+const ClassicGreeting = "you are connected. please send me initial state."
+
 const (
-	classicGreeting = "you are connected. please send me initial state."
-	pyGreeting      = "This is a submarine_py server.  Tell me your name."
-	seriesSuffix    = ". please send me initial state."
+	pyGreeting   = "This is a submarine_py server.  Tell me your name."
+	seriesSuffix = ". please send me initial state."
 )
 
 // ParseDialect parses a dialect name: "classic" or "submarine-py"
@@ -57,7 +60,7 @@ func (d Dialect) Greeting() string {
 	if d == SubmarinePy {
 		return pyGreeting
 	}
-	return classicGreeting
+	return ClassicGreeting
 }
 
 // DrawLine is the line both sides get on a draw: "even" (classic) or "draw".
@@ -66,22 +69,6 @@ func (d Dialect) DrawLine() string {
 		return "draw"
 	}
 	return "even"
-}
-
-// stateKey is the key of the state object in result lines.
-func (d Dialect) stateKey() string {
-	if d == SubmarinePy {
-		return "observation"
-	}
-	return "condition"
-}
-
-// enemyKey is the key of the enemy's ships inside the state object.
-func (d Dialect) enemyKey() string {
-	if d == SubmarinePy {
-		return "opponent"
-	}
-	return "enemy"
 }
 
 // py reports whether d prints Python json.dumps spacing.

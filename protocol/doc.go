@@ -1,23 +1,35 @@
-// Package protocol is the wire format of the submarine game (潜水艦ゲーム): the
-// line-oriented JSON protocol of the 2016 reference server ("classic"), its
-// series fork, and the 2025 "submarine-py" dialect, as specified in
-// shared/spec/submarine.md.
+// Package protocol is the generic layer of Kaisen's line protocols: what
+// every game's wire codec shares. It holds
 //
-// The package converts between lines and the engine's types
-// (game/submarine). It does no network I/O of its own besides LineReader, a
-// bounded line reader for any io.Reader. Encoders return one line without its
-// trailing "\n"; the classic dialect prints compact JSON exactly like the
-// reference Ruby server (key order included), the submarine-py dialect prints
-// Python json.dumps spacing (", " and ": ").
+//   - line framing: LineReader, a bounded reader of "\n"-terminated lines
+//     for any io.Reader (DefaultMaxLine, ErrLineTooLong);
+//   - dialect detection: the dialects of the 2016 reference server
+//     ("classic", compact JSON like the Ruby server, key order included)
+//     and of the 2025 "submarine-py" servers (Python json.dumps spacing,
+//     ", " and ": "), their greetings (ParseGreeting, ClassicGreeting) and
+//     the fixed lines ("your turn", "waiting", the end lines);
+//   - the series fork's round greetings and tally trailer, and the rated
+//     listener's auth and refusal lines (AuthWord, RefusedPrefix);
+//   - error lines: *ProtocolError, which quotes (a prefix of) a malformed
+//     line and wraps one of ErrSyntax, ErrType, ErrUnknownShip, ErrFleet,
+//     ErrUnexpected or ErrLineTooLong; {"error":...} and {"outcome":...}
+//     lines (EncodeErrorLine, EncodeOutcome, ResultLine) and the outcome
+//     values NoOutcome, Lost and Won;
+//   - JSON field helpers for the codecs: Object and Members split a line
+//     into its members in order, Integer, Boolean, Str, Array, Pair,
+//     Position ([x, y]) and RowCol ([row, col]) read values strictly, and
+//     Writer prints a line in a dialect's spacing.
 //
-// Decoders are strict about types and tolerant about form: coordinates must be
-// JSON integers (1.5, 1.0, "1" and 1e0 are refused), ship names must belong to
-// the fleet, positions have exactly two elements, a placement names every ship
-// exactly once; unknown keys, any JSON spacing and a trailing "\r" are
-// accepted. Every malformed line yields a *ProtocolError that quotes (a prefix
-// of) the line and wraps one of ErrSyntax, ErrType, ErrUnknownShip, ErrFleet,
-// ErrUnexpected or ErrLineTooLong.
+// Each game's codec lives in its folder and builds on this package:
+// game/submarine/wire (the submarine game, 潜水艦ゲーム, in both dialects,
+// as specified in shared/spec/submarine.md), game/battleship/wire and
+// game/abilities/wire. This package imports no game: only game/grid, the
+// boards every position is on. It does no network I/O of its own besides
+// LineReader. Encoders return one line without its trailing "\n".
 //
-// A position on the wire is [x, y] with x the column; the engine's cell is
-// y*width + x.
+// Decoders are strict about types and tolerant about form: integers must
+// be JSON integers (1.5, 1.0, "1" and 1e0 are refused), positions have
+// exactly two elements; any JSON spacing and a trailing "\r" are accepted,
+// and valid JSON nested up to MaxNesting deep is accepted where a codec
+// ignores a key. Every malformed line yields a *ProtocolError.
 package protocol

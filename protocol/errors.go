@@ -65,8 +65,8 @@ func (e *ProtocolError) Error() string {
 
 func (e *ProtocolError) Unwrap() error { return e.Err }
 
-// wrap turns a decoding error into a *ProtocolError quoting line.
-func wrap(line []byte, err error) error {
+// Wrap turns a decoding error into a *ProtocolError quoting line.
+func Wrap(line []byte, err error) error {
 	if err == nil {
 		return nil
 	}

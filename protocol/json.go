@@ -7,22 +7,24 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
-// member is one key/value pair of a JSON object, in document order.
-type member struct {
-	key string
-	val json.RawMessage
+// Member is one key/value pair of a JSON object, in document order: the
+// key unquoted, the value as raw JSON.
+type Member struct {
+	Key string
+	Val json.RawMessage
 }
 
-// object parses data as exactly one JSON object and returns its members in
-// order (values as raw JSON). A duplicate key is a syntax error; what names
-// the object in errors.
-func object(data []byte, what string) ([]member, error) {
+// Object parses data as exactly one JSON object (a whole line from the
+// peer) and returns its members in order (values as raw JSON). Invalid
+// UTF-8, invalid JSON, JSON nested deeper than MaxNesting and a duplicate
+// key are ErrSyntax; a value other than an object is ErrType. what names
+// the object in errors. Every game's decoders start here.
+func Object(data []byte, what string) ([]Member, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("%w: %s is not valid UTF-8", ErrSyntax, what)
 	}
@@ -30,7 +32,7 @@ func object(data []byte, what string) ([]member, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s is %v", ErrSyntax, what, err)
 		}
-		if kindOf(data) == 0 {
+		if KindOf(data) == 0 {
 			return nil, fmt.Errorf("%w: %s is empty", ErrSyntax, what)
 		}
 		var v json.RawMessage
@@ -38,22 +40,22 @@ func object(data []byte, what string) ([]member, error) {
 		if err == nil {
 			err = errors.New("not JSON")
 		}
-		if kindOf(data) == '{' {
+		if KindOf(data) == '{' {
 			return nil, fmt.Errorf("%w: %s: %v", ErrSyntax, what, err)
 		}
 		return nil, fmt.Errorf("%w: %s is not JSON: %v", ErrSyntax, what, err)
 	}
-	return members(data, what)
+	return Members(data, what)
 }
 
-// members is object for data known to be valid JSON (a value taken from a
-// validated line): the scan only finds the extents.
-func members(data []byte, what string) ([]member, error) {
+// Members is Object for data known to be valid JSON (a value taken from a
+// line Object validated): the scan only finds the extents.
+func Members(data []byte, what string) ([]Member, error) {
 	i := skipSpace(data, 0)
 	if i == len(data) || data[i] != '{' {
-		return nil, fmt.Errorf("%w: %s must be a JSON object, got %s", ErrType, what, describe(data))
+		return nil, fmt.Errorf("%w: %s must be a JSON object, got %s", ErrType, what, Describe(data))
 	}
-	var ms []member
+	var ms []Member
 	i = skipSpace(data, i+1)
 	for data[i] != '}' {
 		end := skipString(data, i)
@@ -65,11 +67,11 @@ func members(data []byte, what string) ([]member, error) {
 		i = skipSpace(data, i+1) // ':'
 		end = skipValue(data, i)
 		for _, m := range ms {
-			if m.key == key {
+			if m.Key == key {
 				return nil, fmt.Errorf("%w: %s has key %q twice", ErrSyntax, what, key)
 			}
 		}
-		ms = append(ms, member{key: key, val: data[i:end:end]})
+		ms = append(ms, Member{Key: key, Val: data[i:end:end]})
 		i = skipSpace(data, end)
 		if data[i] == ',' {
 			i = skipSpace(data, i+1)
@@ -163,19 +165,19 @@ func unquote(lit []byte) (string, error) {
 	return s, err
 }
 
-// lookup returns the value of key in ms.
-func lookup(ms []member, key string) (json.RawMessage, bool) {
+// Lookup returns the value of key in ms.
+func Lookup(ms []Member, key string) (json.RawMessage, bool) {
 	for _, m := range ms {
-		if m.key == key {
-			return m.val, true
+		if m.Key == key {
+			return m.Val, true
 		}
 	}
 	return nil, false
 }
 
-// kindOf returns the first non-space byte of a JSON value: '{', '[', '"',
+// KindOf returns the first non-space byte of a JSON value: '{', '[', '"',
 // 't', 'f', 'n', or a digit or '-' for numbers; 0 when data is blank.
-func kindOf(data []byte) byte {
+func KindOf(data []byte) byte {
 	for _, c := range data {
 		switch c {
 		case ' ', '\t', '\r', '\n':
@@ -186,8 +188,8 @@ func kindOf(data []byte) byte {
 	return 0
 }
 
-// describe names a JSON value for an error message: its text when short.
-func describe(raw []byte) string {
+// Describe names a JSON value for an error message: its text when short.
+func Describe(raw []byte) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 40 {
 		return string(raw[:37]) + "..."
@@ -197,15 +199,16 @@ func describe(raw []byte) string {
 
 // offBoard is the coordinate given to integers too large for an int32: it
 // is off every board. Error messages show such an integer as sent
-// (describe), never as offBoard.
+// (Describe), never as offBoard.
 const offBoard = math.MinInt32
 
-// integer parses raw as a JSON integer literal (no fraction, no exponent).
-// Integers that do not fit an int32 become offBoard.
-func integer(raw json.RawMessage, what string) (int, error) {
+// Integer parses raw as a JSON integer literal (no fraction, no exponent:
+// 1.0, 1e0 and "1" are ErrType). Integers that do not fit an int32 become
+// math.MinInt32, a coordinate off every board.
+func Integer(raw json.RawMessage, what string) (int, error) {
 	s := bytes.TrimSpace(raw)
 	if !isIntLiteral(s) {
-		return 0, fmt.Errorf("%w: %s must be an integer, got %s", ErrType, what, describe(raw))
+		return 0, fmt.Errorf("%w: %s must be an integer, got %s", ErrType, what, Describe(raw))
 	}
 	v, err := strconv.ParseInt(string(s), 10, 32)
 	if err != nil { // out of range: a valid integer, just far off the board
@@ -229,39 +232,40 @@ func isIntLiteral(s []byte) bool {
 	return true
 }
 
-// array parses raw as a JSON array.
-func array(raw json.RawMessage, what string) ([]json.RawMessage, error) {
-	if kindOf(raw) != '[' {
-		return nil, fmt.Errorf("%w: %s must be an array, got %s", ErrType, what, describe(raw))
+// Array parses raw as a JSON array.
+func Array(raw json.RawMessage, what string) ([]json.RawMessage, error) {
+	if KindOf(raw) != '[' {
+		return nil, fmt.Errorf("%w: %s must be an array, got %s", ErrType, what, Describe(raw))
 	}
 	return elements(raw), nil
 }
 
-// pair parses raw as a two-integer array [a, b].
-func pair(raw json.RawMessage, what string) (a, b int, err error) {
-	if kindOf(raw) != '[' {
-		return 0, 0, fmt.Errorf("%w: %s must be [x, y] with two integers, got %s", ErrType, what, describe(raw))
+// Pair parses raw as a two-integer array [a, b].
+func Pair(raw json.RawMessage, what string) (a, b int, err error) {
+	if KindOf(raw) != '[' {
+		return 0, 0, fmt.Errorf("%w: %s must be [x, y] with two integers, got %s", ErrType, what, Describe(raw))
 	}
-	elems, err := array(raw, what)
+	elems, err := Array(raw, what)
 	if err != nil {
 		return 0, 0, err
 	}
 	if len(elems) != 2 {
 		return 0, 0, fmt.Errorf("%w: %s must be [x, y] with two integers, got %d elements", ErrType, what, len(elems))
 	}
-	if a, err = integer(elems[0], what+"[0]"); err != nil {
+	if a, err = Integer(elems[0], what+"[0]"); err != nil {
 		return 0, 0, err
 	}
-	if b, err = integer(elems[1], what+"[1]"); err != nil {
+	if b, err = Integer(elems[1], what+"[1]"); err != nil {
 		return 0, 0, err
 	}
 	return a, b, nil
 }
 
-// position parses raw as [x, y] and returns the cell, or grid.None when the
-// integers are off the board (rocks count as on the board).
-func position(raw json.RawMessage, b *grid.Board, what string) (grid.Cell, error) {
-	x, y, err := pair(raw, what)
+// Position parses raw as [x, y] (x the column, the submarine game's order)
+// and returns the cell, or grid.None when the integers are off the board
+// (rocks count as on the board).
+func Position(raw json.RawMessage, b *grid.Board, what string) (grid.Cell, error) {
+	x, y, err := Pair(raw, what)
 	if err != nil {
 		return grid.None, err
 	}
@@ -272,10 +276,25 @@ func position(raw json.RawMessage, b *grid.Board, what string) (grid.Cell, error
 	return c, nil
 }
 
-// str parses raw as a JSON string.
-func str(raw json.RawMessage, what string) (string, error) {
-	if kindOf(raw) != '"' {
-		return "", fmt.Errorf("%w: %s must be a string, got %s", ErrType, what, describe(raw))
+// RowCol parses raw as [row, col] (row first, the order of the Battleship
+// codecs) and returns the cell, or grid.None when the integers are off the
+// board (rocks count as on the board).
+func RowCol(raw json.RawMessage, b *grid.Board, what string) (grid.Cell, error) {
+	row, col, err := Pair(raw, what)
+	if err != nil {
+		return grid.None, err
+	}
+	c, ok := b.At(col, row)
+	if !ok {
+		return grid.None, nil
+	}
+	return c, nil
+}
+
+// Str parses raw as a JSON string.
+func Str(raw json.RawMessage, what string) (string, error) {
+	if KindOf(raw) != '"' {
+		return "", fmt.Errorf("%w: %s must be a string, got %s", ErrType, what, Describe(raw))
 	}
 	s, err := unquote(bytes.TrimSpace(raw))
 	if err != nil {
@@ -284,107 +303,13 @@ func str(raw json.RawMessage, what string) (string, error) {
 	return s, nil
 }
 
-// boolean parses raw as true or false.
-func boolean(raw json.RawMessage, what string) (bool, error) {
+// Boolean parses raw as true or false.
+func Boolean(raw json.RawMessage, what string) (bool, error) {
 	switch string(bytes.TrimSpace(raw)) {
 	case "true":
 		return true, nil
 	case "false":
 		return false, nil
 	}
-	return false, fmt.Errorf("%w: %s must be true or false, got %s", ErrType, what, describe(raw))
-}
-
-// writer builds one line of JSON in a dialect's spacing.
-type writer struct {
-	py bool
-	b  []byte
-}
-
-func newWriter(d Dialect, capacity int) *writer {
-	return &writer{py: d.py(), b: make([]byte, 0, capacity)}
-}
-
-func (w *writer) raw(s string) { w.b = append(w.b, s...) }
-func (w *writer) byte(c byte)  { w.b = append(w.b, c) }
-
-// comma separates two values: "," or ", ".
-func (w *writer) comma() {
-	if w.py {
-		w.b = append(w.b, ", "...)
-	} else {
-		w.b = append(w.b, ',')
-	}
-}
-
-// key writes "k": (or "k": with a space in the py dialect).
-func (w *writer) key(k string) {
-	w.str(k)
-	if w.py {
-		w.b = append(w.b, ": "...)
-	} else {
-		w.b = append(w.b, ':')
-	}
-}
-
-func (w *writer) int(v int) { w.b = strconv.AppendInt(w.b, int64(v), 10) }
-
-// pair writes [a,b] or [a, b].
-func (w *writer) pair(a, b int) {
-	w.byte('[')
-	w.int(a)
-	w.comma()
-	w.int(b)
-	w.byte(']')
-}
-
-// cell writes the [x, y] position of c; an off-board cell is written [-1, -1].
-func (w *writer) cell(b *grid.Board, c grid.Cell) {
-	if c < 0 || int(c) >= b.Size() {
-		w.pair(-1, -1)
-		return
-	}
-	x, y := b.XY(c)
-	w.pair(x, y)
-}
-
-// str writes a JSON string. Like Ruby's to_json the classic dialect keeps
-// non-ASCII text as UTF-8; like Python's json.dumps the py dialect escapes it
-// as \uXXXX. Invalid UTF-8 is written as U+FFFD.
-func (w *writer) str(s string) {
-	const hex = "0123456789abcdef"
-	w.byte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			w.raw(`\"`)
-		case r == '\\':
-			w.raw(`\\`)
-		case r == '\n':
-			w.raw(`\n`)
-		case r == '\r':
-			w.raw(`\r`)
-		case r == '\t':
-			w.raw(`\t`)
-		case r == '\b':
-			w.raw(`\b`)
-		case r == '\f':
-			w.raw(`\f`)
-		case r < 0x20 || (w.py && r >= 0x7f):
-			var units [2]uint16
-			n := 1
-			if r >= 0x10000 {
-				r1, r2 := utf16.EncodeRune(r)
-				units[0], units[1], n = uint16(r1), uint16(r2), 2
-			} else {
-				units[0] = uint16(r)
-			}
-			for _, u := range units[:n] {
-				w.b = append(w.b, '\\', 'u', hex[u>>12&15], hex[u>>8&15], hex[u>>4&15], hex[u&15])
-			}
-		default:
-			w.b = utf8.AppendRune(w.b, r)
-		}
-	}
-	w.byte('"')
+	return false, fmt.Errorf("%w: %s must be true or false, got %s", ErrType, what, Describe(raw))
 }

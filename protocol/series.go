@@ -17,7 +17,7 @@ func SeriesRound(n int) string { return "round" + strconv.Itoa(n) + seriesSuffix
 func ParseGreeting(line []byte) (d Dialect, round int, err error) {
 	s := string(bytes.TrimSpace(line))
 	switch s {
-	case classicGreeting:
+	case ClassicGreeting:
 		return Classic, 0, nil
 	case pyGreeting:
 		return SubmarinePy, 0, nil
@@ -29,7 +29,7 @@ func ParseGreeting(line []byte) (d Dialect, round int, err error) {
 			}
 		}
 	}
-	return 0, 0, NewProtocolError(line, fmt.Errorf("%w: want a greeting (%q, %q or %q)", ErrUnexpected, classicGreeting, SeriesRound(1), pyGreeting))
+	return 0, 0, NewProtocolError(line, fmt.Errorf("%w: want a greeting (%q, %q or %q)", ErrUnexpected, ClassicGreeting, SeriesRound(1), pyGreeting))
 }
 
 // End is how a game ended for one side.

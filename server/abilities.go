@@ -17,6 +17,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
@@ -86,7 +87,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	res := m.newResult(k, DialectAbilities)
 	log := m.log.With("game", res.Game)
 	m.handshake(ctx, func(i int) []byte {
-		return protocol.EncodeAbilitiesHello(protocol.AbilitiesHello{Version: protocol.AbilitiesVersion, Seat: i, Sides: rules.Sides, Options: rules.Options})
+		return abwire.EncodeHello(abwire.Hello{Version: abwire.Version, Seat: i, Sides: rules.Sides, Options: rules.Options})
 	}, func(i int) battleship.Placement {
 		m.ai[i] = m.st.ab.house(rand.New(rand.NewPCG(res.Seed, uint64(i))), i)
 		return m.ai[i].Place()
@@ -118,6 +119,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		log.Error("start game", "err", err)
 		return m.abort(res, log, 0), nil
 	}
+	feed := startFeed[abilities.Step](m.srv, res, abilities.NewPublicView(g))
 	n := 0 // actions applied
 	// shown is the game's action count as the result, the logs and the
 	// spectators have it (Result.Actions): the actions applied but hidden
@@ -131,7 +133,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	actions := &moveReader[abilities.Action]{
 		what:   "action",
 		late:   fmt.Sprintf(" (no action within %v)", m.st.cfg.ActionTimeout(m.srv.cfg.Limits)),
-		decode: func(line []byte) (abilities.Action, error) { return protocol.DecodeAbilitiesAction(line, rules) },
+		decode: func(line []byte) (abilities.Action, error) { return abwire.DecodeAction(line, rules) },
 	}
 	confirms := &moveReader[abilities.Action]{
 		what:   "confirm answer",
@@ -148,7 +150,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	// The constant shape (docs/abilities.md): sched says which shots the
 	// defender confirms, and moved is the seat whose move was the last
 	// action (-1: none).
-	sched := protocol.NewConfirms(rules)
+	sched := abwire.NewConfirms(rules)
 	moved := -1
 	for {
 		if i, err := m.houseFault(); err != nil { // a house AI that panicked in Observe
@@ -194,6 +196,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 			}
 			shown++
 		}
+		feed.Step(shown, &st, nil) // after the confirms: shown counts nothing hidden
 		for _, i := range [2]int{mv, 1 - mv} {
 			m.tell(i, st.Views[i], wireOutcome(st.Status == game.Won, st.Winner, i))
 			told[i] = !st.Views[i].Silent
@@ -215,12 +218,12 @@ func (m *abMatch) confirm(ctx context.Context, d int, c grid.Cell, r *moveReader
 	if m.seats[d].c == nil {
 		return nil, nil, true
 	}
-	m.send(d, protocol.EncodeAbilitiesConfirm(m.st.ab.rules, c))
-	a, w, fault := takeTurn(m.match, d, func() abilities.Action { return protocol.ConfirmAnswer }, r)
-	if fault == nil && (a.Kind != protocol.ConfirmAnswer.Kind || a.Use != protocol.ConfirmAnswer.Use) {
-		line := protocol.EncodeAbilitiesAction(m.st.ab.rules, a)
+	m.send(d, abwire.EncodeConfirm(m.st.ab.rules, c))
+	a, w, fault := takeTurn(m.match, d, func() abilities.Action { return abwire.ConfirmAnswer }, r)
+	if fault == nil && (a.Kind != abwire.ConfirmAnswer.Kind || a.Use != abwire.ConfirmAnswer.Use) {
+		line := abwire.EncodeAction(m.st.ab.rules, a)
 		fault = protocol.NewProtocolError(line, fmt.Errorf("%w: a confirm is answered %s", protocol.ErrUnexpected,
-			protocol.EncodeAbilitiesAction(m.st.ab.rules, protocol.ConfirmAnswer)))
+			abwire.EncodeAction(m.st.ab.rules, abwire.ConfirmAnswer)))
 	}
 	if fault == nil {
 		return nil, nil, true
@@ -251,5 +254,5 @@ func (m *abMatch) tell(i int, ev abilities.Event, outcome int) {
 		}
 		return
 	}
-	m.send(i, protocol.EncodeAbilitiesEvent(m.st.ab.rules, ev, outcome))
+	m.send(i, abwire.EncodeEvent(m.st.ab.rules, ev, outcome))
 }

@@ -19,13 +19,14 @@ import (
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
-const abilitiesGolden = "../protocol/testdata/abilities-game.txt"
+const abilitiesGolden = "../game/abilities/wire/testdata/abilities-game.txt"
 
 // abilitiesConfig is testConfig with one abilities listener against
 // opponent (a house AI, or OpponentPair).
@@ -51,8 +52,8 @@ func verifyAbilitiesReplay(t *testing.T, ts *testServer, r Result) *replay.Abili
 }
 
 // TestAbilitiesGoldenTranscript plays both clients of the golden abilities
-// game (protocol/testdata/abilities-game.txt, written by the protocol
-// package from the engine and the encoders) through a pair listener and
+// game (game/abilities/wire/testdata/abilities-game.txt, written by the
+// abilities codec's tests from the engine and the encoders) through a pair listener and
 // checks every line each client receives byte for byte, up to the close.
 func TestAbilitiesGoldenTranscript(t *testing.T) {
 	checkLeaks(t)
@@ -177,13 +178,13 @@ func tcpEqualsInProcess(t *testing.T, games int) {
 // publicActions plays the game of p0 and p1 in process as
 // abplayers.PlayGame does and returns its action count as a server's
 // result has it: the actions but hidden moves, plus the shots the
-// defender confirms (protocol.Confirms).
+// defender confirms (abwire.Confirms).
 func publicActions(t *testing.T, r *abilities.Rules, p0, p1 abplayers.Player, first int) int {
 	t.Helper()
 	ps := [2]abplayers.Player{p0, p1}
 	g, err := abilities.NewGame(r, p0.Place(), p1.Place(), first)
 	require.NoError(t, err)
-	sched := protocol.NewConfirms(r)
+	sched := abwire.NewConfirms(r)
 	n := 0
 	for g.Status() == game.Running {
 		seat := g.ToAct()
@@ -216,7 +217,7 @@ const hostileFleet = `{"ships":[[[0,0],[0,1],[0,2],[0,3]],[[2,0],[2,1],[2,2]],[[
 // (or, prefixed with "W:", on "waiting"), after its placement; "CLOSE"
 // closes the connection instead. With no line left it sends nothing more.
 // As protocol version 2 says, it answers every confirm line's "your turn"
-// with protocol.ConfirmAnswer (no script line), and sends the line after a
+// with abwire.ConfirmAnswer (no script line), and sends the line after a
 // move at once.
 type scripted struct {
 	lines []string
@@ -260,7 +261,7 @@ func (s *scripted) play(c net.Conn) error {
 			confirm = !s.noConfirm
 		case line == protocol.YourTurn && confirm:
 			confirm = false
-			if err := send(string(protocol.EncodeAbilitiesAction(abilities.DefaultRules(), protocol.ConfirmAnswer))); err != nil {
+			if err := send(string(abwire.EncodeAction(abilities.DefaultRules(), abwire.ConfirmAnswer))); err != nil {
 				return err
 			}
 		case line == protocol.YourTurn && len(s.lines) > 0 && !strings.HasPrefix(s.lines[0], "W:"),

@@ -18,6 +18,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
@@ -174,7 +175,7 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	rules := m.st.bs.rules
 	res := m.newResult(k, DialectBattleship)
 	log := m.log.With("game", res.Game)
-	greeting := protocol.BattleshipGreeting
+	greeting := bswire.Greeting
 	if m.st.cfg.Games > 1 {
 		greeting = protocol.SeriesRound(k)
 	}
@@ -205,13 +206,7 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		log.Error("start game", "err", err)
 		return m.abort(res, log, 0), nil
 	}
-	sp := m.srv.watcher()
-	if sp != nil {
-		sp.BattleshipStarted(res.Game, rules, res.Players, res.First)
-		if rv, ok := sp.(Revealer); ok {
-			rv.BattleshipPlaced(res.Game, m.place)
-		}
-	}
+	feed := startFeed[battleship.Step](m.srv, res, battleship.NewPublicView(g))
 	// forfeit ends the game lost by seat w (kind: a replay.Forfeit* kind).
 	forfeit := func(w int, err error, kind string) (*Result, []byte) {
 		reason := m.forfeit(g, w, err, kind == replay.ForfeitIllegal)
@@ -221,7 +216,7 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 	shots := &moveReader[grid.Cell]{
 		what:   "shot",
 		late:   fmt.Sprintf(" (no shot within %v)", m.st.cfg.ActionTimeout(m.srv.cfg.Limits)),
-		decode: func(line []byte) (grid.Cell, error) { return protocol.DecodeShoot(line, rules) },
+		decode: func(line []byte) (grid.Cell, error) { return bswire.DecodeShoot(line, rules) },
 	}
 	for {
 		if i, err := m.houseFault(); err != nil { // a house AI that panicked in Observe
@@ -238,9 +233,7 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		st, err := g.Apply(at)
 		m.srv.metrics.actions.Add(1)
-		if sp != nil {
-			sp.BattleshipShot(res.Game, g.Shots(0)+g.Shots(1), &st)
-		}
+		feed.Step(g.Shots(0)+g.Shots(1), &st, err)
 		if rec != nil {
 			rec.w.Shot(g.Shots(0)+g.Shots(1), &st, err, explanation(m.ai[st.Seat]))
 		}
@@ -329,7 +322,7 @@ func (m *bsMatch) tell(i int, ev battleship.Event, outcome int) {
 		}
 		return
 	}
-	m.send(i, protocol.EncodeShotResult(m.rules, ev, outcome))
+	m.send(i, bswire.EncodeShotResult(m.rules, ev, outcome))
 }
 
 // handshake greets the client seats with greet(seat), has each house AI
@@ -385,7 +378,7 @@ func (m *fleetMatch) placement(i int, msg inMsg) {
 	}
 	defer putLine(msg.line)
 	m.seats[i].pipelined = msg.more
-	p, err := protocol.DecodeShips(*msg.line, m.rules)
+	p, err := bswire.DecodeShips(*msg.line, m.rules)
 	if err != nil {
 		m.seats[i].fault = fmt.Errorf("placement: %w", err)
 		var pe *protocol.ProtocolError
@@ -415,7 +408,7 @@ func (m *bsMatch) forfeit(g *battleship.Game, w int, err error, illegal bool) st
 			if i == w {
 				outcome = protocol.Lost
 			}
-			return protocol.EncodeShotResult(m.rules, ev, outcome)
+			return bswire.EncodeShotResult(m.rules, ev, outcome)
 		}
 	}
 	return m.forfeitLines(w, err, illegal, line)

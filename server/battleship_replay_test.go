@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -84,7 +85,7 @@ func TestBattleshipAbortedReplay(t *testing.T) {
 	require.NoError(t, err)
 	defer c.Close()
 	br := bufio.NewReader(c)
-	require.Equal(t, protocol.BattleshipGreeting, readLine(t, br, c))
+	require.Equal(t, bswire.Greeting, readLine(t, br, c))
 	_, err = io.WriteString(c, bsValidFleet+"\n")
 	require.NoError(t, err)
 	require.Equal(t, protocol.YourTurn, readLine(t, br, c))

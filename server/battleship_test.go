@@ -13,6 +13,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -156,7 +157,7 @@ func TestBattleshipInvalidFleetForfeits(t *testing.T) {
 		good, err = bsClient(ts.addr(0), "gridbot", 1)
 		done <- err
 	}()
-	require.Equal(t, protocol.BattleshipGreeting, readLine(t, br, bad))
+	require.Equal(t, bswire.Greeting, readLine(t, br, bad))
 	_, err = io.WriteString(bad, bsTouchingFleet+"\n")
 	require.NoError(t, err)
 	require.Equal(t, `{"error":"placement: ships 5 ([4,6]-[4,7]) and 9 ([3,8]) touch at [4,7]/[3,8]"}`, readLine(t, br, bad))
@@ -204,7 +205,7 @@ func TestBattleshipForfeits(t *testing.T) {
 			require.NoError(t, err)
 			defer c.Close()
 			br := bufio.NewReader(c)
-			require.Equal(t, protocol.BattleshipGreeting, readLine(t, br, c))
+			require.Equal(t, bswire.Greeting, readLine(t, br, c))
 			_, err = io.WriteString(c, tc.place+"\n")
 			require.NoError(t, err)
 			if tc.place == bsValidFleet {
@@ -245,8 +246,8 @@ func TestBattleshipHitShootsAgain(t *testing.T) {
 	require.NoError(t, err)
 	defer b.Close()
 	bbr := bufio.NewReader(b)
-	require.Equal(t, protocol.BattleshipGreeting, readLine(t, ar, a))
-	require.Equal(t, protocol.BattleshipGreeting, readLine(t, bbr, b))
+	require.Equal(t, bswire.Greeting, readLine(t, ar, a))
+	require.Equal(t, bswire.Greeting, readLine(t, bbr, b))
 	for _, c := range []net.Conn{a, b} {
 		_, err := io.WriteString(c, bsValidFleet+"\n")
 		require.NoError(t, err)

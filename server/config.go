@@ -12,6 +12,7 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
 	_ "github.com/kaisen-ai/kaisen/players/admiral" // links admiral and admiral-series into the registry
@@ -453,10 +454,10 @@ type setup struct {
 	cfg     ListenerConfig
 	dialect protocol.Dialect
 	rules   *submarine.Rules
-	house   players.Factory // nil for pair listeners
-	enc     *resultEncoder  // result lines of this dialect and fleet
-	bs      *bsSetup        // battleship listeners only (server/battleship.go)
-	ab      *abSetup        // abilities listeners only (server/abilities.go)
+	house   players.Factory        // nil for pair listeners
+	enc     *subwire.ResultEncoder // result lines of this dialect and fleet
+	bs      *bsSetup               // battleship listeners only (server/battleship.go)
+	ab      *abSetup               // abilities listeners only (server/abilities.go)
 	// play is the game's play step of one pairing (listenerGame.play).
 	play func(m *match) func(ctx context.Context, k int) (*Result, []byte)
 }
@@ -529,7 +530,7 @@ func (l ListenerConfig) compileSubmarine() (*setup, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	s.enc = newResultEncoder(d, rules)
+	s.enc = subwire.NewResultEncoder(d, rules)
 	return s, nil
 }
 

@@ -8,7 +8,9 @@
 // clients in arrival order, or a house AI from package players), number of
 // games per pairing (a series) and first-player policy. Every pairing runs in
 // its own goroutine, which owns the game state and both connections; the
-// rules are submarine.Game.Apply and the lines are protocol's encoders.
+// rules are submarine.Game.Apply and the lines are game/submarine/wire's
+// encoders (its allocation-free DecodeActionFast and ResultEncoder on the
+// hot path), framed by package protocol.
 //
 // The write order of each turn is the reference server's: "your turn" to the
 // mover, "waiting" to the other side, read the mover's line, the mover's

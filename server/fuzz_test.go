@@ -12,8 +12,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
@@ -84,7 +84,7 @@ func FuzzActionLine(f *testing.F) {
 		io.WriteString(cs[0], line+"\n")
 		var outcome [2]int
 		for p := range 2 {
-			res, err := protocol.DecodeResult(protocol.Classic, []byte(expect(p, "")), rules, p == 0)
+			res, err := subwire.DecodeResult(protocol.Classic, []byte(expect(p, "")), rules, p == 0)
 			if err != nil {
 				t.Fatalf("P%d: %v", p+1, err)
 			}
@@ -105,40 +105,6 @@ func FuzzActionLine(f *testing.F) {
 			b, err := io.ReadAll(rs[p])
 			if err != nil || len(bytes.TrimSpace(b)) > 0 {
 				t.Fatalf("P%d: after the end line: %q, %v", p+1, b, err)
-			}
-		}
-	})
-}
-
-// FuzzFastAction checks the server's fast action decoder against the
-// protocol package: for every line both give the same action, or the fast
-// path declines.
-func FuzzFastAction(f *testing.F) {
-	for _, s := range []string{
-		`{"attack":{"to":[1,1]}}`, `{"move":{"ship":"w","to":[0,1]}}`, `{"attack": {"to": [4, 0]}}`,
-		`{"move": {"ship": "s", "to": [3, 3]}}`, `{"attack":{"to":[01,1]}}`, `{"attack":{"to":[9999,1]}}`,
-		`{"attack":{"to":[1,1]}} `, `{"move":{"ship":"zz","to":[0,1]}}`, `{"move":{"ship":"","to":[0,1]}}`,
-		`{"attack":{"to":[1,1],"x":1}}`, `{"attack":{"to":[-1,1]}}`, `{"move":{"ship":"w\u0000","to":[0,1]}}`,
-		`{"attack":{"to":[1,1]}}}`, `{"move":{"ship":"w","to":[0,1.0]}}`, `{"attack":  {"to":  [2,  2]}}`,
-	} {
-		f.Add(s)
-	}
-	rules := []*submarine.Rules{submarine.DefaultRules(), func() *submarine.Rules {
-		r := submarine.DefaultRules()
-		r.Board = grid.MustBoard(6, 5, []grid.Cell{0, 5, 24, 29})
-		return r
-	}()}
-	f.Fuzz(func(t *testing.T, line string) {
-		for _, r := range rules {
-			want, werr := protocol.DecodeAction([]byte(line), r)
-			if got, ok := fastAction([]byte(line), r); ok {
-				if werr != nil || got != want {
-					t.Fatalf("%q: fast path %+v, protocol %+v, %v", line, got, want, werr)
-				}
-			}
-			got, err := decodeAction([]byte(line), r)
-			if got != want || (err == nil) != (werr == nil) {
-				t.Fatalf("%q: decodeAction %+v, %v; protocol %+v, %v", line, got, err, want, werr)
 			}
 		}
 	})
@@ -203,7 +169,7 @@ func FuzzSession(f *testing.F) {
 	rules := submarine.DefaultRules()
 	f.Fuzz(func(t *testing.T, in []byte, mode uint8) {
 		fuzzSession(t, DefaultConfig(), in, mode, func(t *testing.T, c net.Conn) {
-			var last protocol.Result
+			var last subwire.Result
 			ends, err := playRandomConn(c, protocol.Classic, rules, 5, "", clientOpts{last: &last})
 			if err != nil {
 				t.Fatalf("honest client: %v (ends %v)", err, ends)

@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -323,11 +324,11 @@ func randomClient(addr string, d protocol.Dialect, rules *submarine.Rules, seed 
 
 // clientOpts vary randomClient's behaviour.
 type clientOpts struct {
-	think     time.Duration    // pause after "your turn" before acting
-	quitAfter int              // close the connection at this own turn (from 1; 0 = never)
-	atQuit    func()           // called at that turn before closing (it may block)
-	conn      func(net.Conn)   // sees the connection once it is open
-	last      *protocol.Result // gets the last result line
+	think     time.Duration   // pause after "your turn" before acting
+	quitAfter int             // close the connection at this own turn (from 1; 0 = never)
+	atQuit    func()          // called at that turn before closing (it may block)
+	conn      func(net.Conn)  // sees the connection once it is open
+	last      *subwire.Result // gets the last result line
 }
 
 // errQuit is returned by playRandom when it closed the connection on purpose.
@@ -378,7 +379,7 @@ func playRandomConn(c net.Conn, d protocol.Dialect, rules *submarine.Rules, seed
 			}
 		}
 		p := players.NewRandom(rules, rng)
-		if err := send(protocol.EncodePlacement(d, rules, p.Place())); err != nil {
+		if err := send(subwire.EncodePlacement(d, rules, p.Place())); err != nil {
 			return ends, err
 		}
 		for {
@@ -401,7 +402,7 @@ func playRandomConn(c net.Conn, d protocol.Dialect, rules *submarine.Rules, seed
 				// A server that has already decided the game (the other
 				// side forfeited) may have closed: its answer is still
 				// to be read.
-				_ = send(protocol.EncodeAction(d, rules, p.Act()))
+				_ = send(subwire.EncodeAction(d, rules, p.Act()))
 			case protocol.Waiting:
 			default:
 				e, last := protocol.ParseEnd(line)
@@ -428,7 +429,7 @@ func playRandomConn(c net.Conn, d protocol.Dialect, rules *submarine.Rules, seed
 			if err != nil {
 				return ends, fmt.Errorf("game %d: result: %w", game+1, err)
 			}
-			res, err := protocol.DecodeResult(d, line, rules, mine)
+			res, err := subwire.DecodeResult(d, line, rules, mine)
 			if err != nil {
 				return ends, err
 			}

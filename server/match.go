@@ -19,6 +19,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -46,7 +47,7 @@ type seat struct {
 	// keeps its own); fault and pipelined serve both games.
 	ai        players.Player
 	place     submarine.Placement
-	order     protocol.Order
+	order     subwire.Order
 	fault     error // why this seat forfeits the current game
 	pipelined bool  // its last line arrived together with more input
 }
@@ -222,7 +223,7 @@ func (m *match) to(i int) *conn {
 
 // sendResult queues for client seat i the result line that tells it ev,
 // the outcome and its view v (the enemy's ships in the order enemy).
-func (m *match) sendResult(i int, ev submarine.Event, outcome int, v *submarine.View, enemy protocol.Order) {
+func (m *match) sendResult(i int, ev submarine.Event, outcome int, v *submarine.View, enemy subwire.Order) {
 	s := m.seats[i]
 	if s.c == nil || s.c.werr != nil {
 		return
@@ -231,7 +232,7 @@ func (m *match) sendResult(i int, ev submarine.Event, outcome int, v *submarine.
 		m.first = i
 	}
 	c := s.c
-	c.wbuf = m.st.enc.appendResult(c.wbuf, ev, outcome, v, s.order, enemy)
+	c.wbuf = m.st.enc.AppendResult(c.wbuf, ev, outcome, v, s.order, enemy)
 	c.wbuf = append(c.wbuf, '\n')
 }
 
@@ -370,17 +371,11 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		log.Error("start game", "err", err)
 		return m.abort(res, log, 0), nil
 	}
-	sp := m.srv.watcher()
-	if sp != nil {
-		sp.SubmarineStarted(res.Game, rules, res.Players, res.First)
-		if rv, ok := sp.(Revealer); ok {
-			rv.SubmarinePlaced(res.Game, [2]submarine.Placement{m.seats[0].place, m.seats[1].place})
-		}
-	}
+	feed := startFeed[submarine.Step](m.srv, res, submarine.NewPublicView(g))
 	invalid := submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}
 	actions := &moveReader[submarine.Action]{
 		what:   "action",
-		decode: func(line []byte) (submarine.Action, error) { return decodeAction(line, rules) },
+		decode: func(line []byte) (submarine.Action, error) { return subwire.DecodeActionFast(line, rules) },
 	}
 	for {
 		mv := g.ToAct()
@@ -397,9 +392,7 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		st, illegal := g.Apply(a)
 		m.srv.metrics.actions.Add(1)
-		if sp != nil {
-			sp.SubmarineStep(res.Game, g.Actions(), &st)
-		}
+		feed.Step(g.Actions(), &st, illegal)
 		if rec != nil {
 			var dec *explain.Decision
 			if fault == nil {
@@ -769,7 +762,7 @@ func (m *match) handshake(ctx context.Context, k int, seed uint64) {
 		} else if err := rules.ValidatePlacement(s.place); err != nil {
 			s.fault = fmt.Errorf("house placement: %w", err)
 		}
-		s.order = protocol.DefaultOrder(rules)
+		s.order = subwire.DefaultOrder(rules)
 	}
 	m.timer.Reset(m.st.cfg.HandshakeTimeout(m.srv.cfg.Limits))
 	defer m.timer.Stop()
@@ -841,12 +834,12 @@ func (m *match) greetClient(s *seat, need int, msg inMsg) error {
 	defer putLine(msg.line)
 	if need == 2 {
 		s.name = cleanName(line)
-		s.c.queue(protocol.EncodeField(m.st.rules.Board))
+		s.c.queue(subwire.EncodeField(m.st.rules.Board))
 		s.c.flush()
 		return nil
 	}
 	var err error
-	if s.place, s.order, err = protocol.DecodePlacement(line, m.st.rules); err != nil {
+	if s.place, s.order, err = subwire.DecodePlacement(line, m.st.rules); err != nil {
 		return fmt.Errorf("placement: %w", err)
 	}
 	s.pipelined = msg.more

@@ -27,6 +27,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -728,8 +729,8 @@ func TestSharedReplayDirLosesNothing(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	rules := submarine.DefaultRules()
-	_, _, fleetErr := protocol.DecodePlacement([]byte(`{"w":[0,0],"c":[0,0],"s":[1,1]}`), rules)
-	_, syntaxErr := protocol.DecodeAction([]byte(`hello`), rules)
+	_, _, fleetErr := subwire.DecodePlacement([]byte(`{"w":[0,0],"c":[0,0],"s":[1,1]}`), rules)
+	_, syntaxErr := subwire.DecodeAction([]byte(`hello`), rules)
 	for _, tt := range []struct {
 		err  error
 		want string

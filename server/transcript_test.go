@@ -17,7 +17,7 @@ import (
 )
 
 const (
-	referenceTranscript = "../protocol/testdata/reference/classic-reference-transcript.txt" // the byte-exact capture (shared/spec/testdata)
+	referenceTranscript = "../game/submarine/wire/testdata/reference/classic-reference-transcript.txt" // the byte-exact capture (shared/spec/testdata)
 	kaisenTranscripts   = "testdata/kaisen-transcripts.txt"
 )
 

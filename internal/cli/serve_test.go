@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -118,7 +119,7 @@ func serveClient(t *testing.T, addr string, seed uint64) string {
 	require.NoError(t, err)
 	require.Equal(t, protocol.Classic.Greeting(), string(line))
 	p := players.NewRandom(rules, rand.New(rand.NewPCG(seed, 1)))
-	send(protocol.EncodePlacement(protocol.Classic, rules, p.Place()))
+	send(subwire.EncodePlacement(protocol.Classic, rules, p.Place()))
 	for {
 		line, err := lr.ReadLine()
 		require.NoError(t, err)
@@ -127,11 +128,11 @@ func serveClient(t *testing.T, addr string, seed uint64) string {
 			return string(line)
 		}
 		if mine {
-			send(protocol.EncodeAction(protocol.Classic, rules, p.Act()))
+			send(subwire.EncodeAction(protocol.Classic, rules, p.Act()))
 		}
 		line, err = lr.ReadLine()
 		require.NoError(t, err)
-		res, err := protocol.DecodeResult(protocol.Classic, line, rules, mine)
+		res, err := subwire.DecodeResult(protocol.Classic, line, rules, mine)
 		require.NoError(t, err)
 		p.Observe(res.Event, &res.View)
 	}

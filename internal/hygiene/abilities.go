@@ -8,9 +8,10 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/server"
 )
 
@@ -280,14 +281,14 @@ func (g *AbilitiesGame) Server(r *abilities.Rules, seat int) (ServerGame, error)
 	sg.Listener.Abilities.Sides = []string{r.Sides[0].String(), r.Sides[1].String()}
 	sg.Listener.Abilities.Options = r.Options
 	for s := range 2 {
-		sg.Hello[s] = [][]byte{protocol.EncodeShips(r.Base, g.Place[s])}
+		sg.Hello[s] = [][]byte{bswire.EncodeShips(r.Base, g.Place[s])}
 	}
 	gm, err := abilities.NewGame(r, g.Place[0], g.Place[1], 0)
 	if err != nil {
 		return sg, fmt.Errorf("hygiene: abilities game: %w", err)
 	}
 	for _, sa := range g.Played {
-		sg.Turns[sa.Seat] = append(sg.Turns[sa.Seat], protocol.EncodeAbilitiesAction(r, sa.Action))
+		sg.Turns[sa.Seat] = append(sg.Turns[sa.Seat], abwire.EncodeAction(r, sa.Action))
 		if _, err := gm.Apply(sa.Action); err != nil {
 			return sg, fmt.Errorf("hygiene: abilities action %v: %w", sa.Action, err)
 		}

@@ -9,8 +9,8 @@ import (
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/server"
 )
 
@@ -198,7 +198,7 @@ func randomShip(r *battleship.Rules, l int, rng *rand.Rand) battleship.Ship {
 func (g *BattleshipGame) Server(r *battleship.Rules, seat int) (ServerGame, error) {
 	sg := ServerGame{Seat: seat, Listener: server.ListenerConfig{Game: battleship.Name, Opponent: "pair"}}
 	for s := range 2 {
-		sg.Hello[s] = [][]byte{protocol.EncodeShips(r, g.Place[s])}
+		sg.Hello[s] = [][]byte{bswire.EncodeShips(r, g.Place[s])}
 	}
 	gm, err := battleship.NewGame(r, g.Place[0], g.Place[1], 0)
 	if err != nil {
@@ -206,7 +206,7 @@ func (g *BattleshipGame) Server(r *battleship.Rules, seat int) (ServerGame, erro
 	}
 	for _, c := range g.Shots {
 		s := gm.ToAct()
-		sg.Turns[s] = append(sg.Turns[s], protocol.EncodeShoot(r, c))
+		sg.Turns[s] = append(sg.Turns[s], bswire.EncodeShoot(r, c))
 		gm.Apply(c)
 	}
 	sg.Resign = gm.ToAct()

@@ -46,7 +46,7 @@ type ServerGame struct {
 }
 
 // ConfirmLine is the answer to an abilities confirm line
-// (protocol.ConfirmAnswer as the wire has it).
+// (abwire.ConfirmAnswer as the wire has it).
 const ConfirmLine = `{"defend":{"use":false}}`
 
 // ServerOptions configures RunServer.
@@ -296,8 +296,8 @@ func (sp *spectator) during() {
 		return
 	}
 	m := gameLink.FindStringSubmatch(sp.list)
-	if m == nil { // the game has no live view (the abilities variant)
-		sp.live = "(not listed)"
+	if m == nil { // every game has a live view
+		sp.err = fmt.Errorf("hygiene: the list page does not link the running game:\n%s", sp.list)
 		return
 	}
 	if sp.live, err = sp.get("/games/" + m[1]); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/server"
 )
@@ -201,13 +202,13 @@ func (g *SubmarineGame) Server(r *submarine.Rules, d protocol.Dialect, seat int)
 		if d == protocol.SubmarinePy {
 			sg.Hello[s] = append(sg.Hello[s], []byte(fmt.Sprintf("seat%d", s)))
 		}
-		sg.Hello[s] = append(sg.Hello[s], protocol.EncodePlacement(d, r, g.Place[s]))
+		sg.Hello[s] = append(sg.Hello[s], subwire.EncodePlacement(d, r, g.Place[s]))
 	}
 	for i, a := range g.Actions {
 		s := i % 2
-		sg.Turns[s] = append(sg.Turns[s], protocol.EncodeAction(d, r, a))
+		sg.Turns[s] = append(sg.Turns[s], subwire.EncodeAction(d, r, a))
 	}
 	sg.Resign = len(g.Actions) % 2
-	sg.Turns[sg.Resign] = append(sg.Turns[sg.Resign], protocol.EncodeAction(d, r, invalidAction))
+	sg.Turns[sg.Resign] = append(sg.Turns[sg.Resign], subwire.EncodeAction(d, r, invalidAction))
 	return sg
 }

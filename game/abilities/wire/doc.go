@@ -1,0 +1,17 @@
+// Package wire is the wire codec of the abilities variant of Battleship
+// (docs/protocol.md, section "Abilities"); importers outside the game name
+// it abwire. It keeps the Battleship protocol's framing, placement, turn
+// and end lines (game/battleship/wire) and adds, one concern per file:
+//
+//   - hello.go: the hello line that names the protocol Version, the seat,
+//     the sides and the rules options (Hello, EncodeHello, DecodeHello);
+//   - action.go: the ability actions and the defender's answers
+//     (EncodeAction, DecodeAction);
+//   - event.go: one result line per action telling each seat what the
+//     rules tell it (abilities.Event: EncodeEvent, DecodeEvent, Result);
+//   - confirm.go: the confirm lines of protocol version 2 and their
+//     schedule (EncodeConfirm, ConfirmAnswer, Confirms).
+//
+// Positions are [row, col]. testdata/abilities-game.txt is a whole game,
+// both connections, which the server's and the client's tests replay.
+package wire

@@ -1,0 +1,12 @@
+// Package wire is the wire codec of Battleship (docs/protocol.md, section
+// Battleship); importers outside the game name it bswire. The game keeps
+// the line framing, greeting, "your turn" / "waiting" and end lines of the
+// classic submarine dialect (package protocol) and has its own placement
+// (DecodeShips, EncodeShips), shot (DecodeShoot, EncodeShoot) and result
+// lines (EncodeShotResult, DecodeShotResult), all in compact JSON.
+// Positions are [row, col] (row first), unlike submarine's [x, y].
+//
+// The abilities variant's codec (game/abilities/wire) reads its cells'
+// outcomes with ShotOutcome. testdata/battleship-small.txt is a whole game,
+// both connections.
+package wire
