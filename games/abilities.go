@@ -1,16 +1,20 @@
 package games
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
+	"slices"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -22,7 +26,8 @@ var abRoster = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, 
 // abilitiesGame is the abilities variant of Battleship: rules in
 // game/abilities, AIs in players/abilities, replays by
 // abrecord.Writer, wire codec in game/abilities/wire (the
-// server's abilities listeners, client.PlayAbilities).
+// server's abilities listeners, client.PlayAbilities), the terminal seat
+// in internal/human (abilities.go).
 var abilitiesGame = Game{
 	Name:           abilities.Name,
 	Summary:        "Battleship with ship abilities (AI vs Humans sides): moving 1-decks, salvoes, counts or suppression, false miss or air defence",
@@ -58,13 +63,69 @@ var abilitiesGame = Game{
 	Shots:            true,
 	Tools:            []Tool{ToolTournament},
 	NewClient:        newAbilitiesClient,
+	Conformance:      abilitiesChecks,
+	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
+		return &abilitiesClient{person: func(r *abilities.Rules, seat int, me *rand.Rand) abplayers.Player {
+			return human.NewAbilities(r, seat, in, out, me)
+		}}
+	},
+	HumanLocal: abilitiesHuman,
+}
+
+// abilitiesHuman is the abilities game's kaisen play --human --against:
+// the default rules (seat 0 the AI side, seat 1 the Humans side), the
+// person in the seat of opt.Side (default the AI side), acting first in
+// the odd games of a series and second in the even ones.
+func abilitiesHuman(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
+	r := abilities.DefaultRules()
+	seat := 0
+	if opt.Side != "" {
+		side, err := abilities.ParseSide(opt.Side)
+		if err != nil {
+			return fmt.Errorf("--side: %w", err)
+		}
+		seat = slices.Index(r.Sides[:], side)
+	}
+	fac, err := abplayers.New(opt.Against, r, opt.Load)
+	if err != nil {
+		return err
+	}
+	return humanLocal(in, out, opt, humanGame[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
+		name:  abilities.Name,
+		sides: true,
+		local: human.AbilitiesLocal(r),
+		ai:    abplayers.Adapt(fac),
+		person: func(in *bufio.Reader, out io.Writer, me *rand.Rand, seat int) *human.Person[battleship.Placement, abilities.Action, abilities.Told] {
+			return human.NewAbilities(r, seat, in, out, me).Person
+		},
+		seats: func(k int) (int, int) {
+			if k%2 == 1 {
+				return seat, 1 - seat
+			}
+			return seat, seat
+		},
+		intro: func(seat, first int, against string) string {
+			order := "first"
+			if first != seat {
+				order = "second"
+			}
+			side := "AI"
+			if r.Sides[seat] == abilities.Humans {
+				side = "Humans"
+			}
+			return fmt.Sprintf("you (the %s side, acting %s) against %s", side, order, against)
+		},
+	})
 }
 
 // abilitiesClient plays the abilities protocol: one game per connection,
-// on the sides and options the server's hello names.
+// on the sides and options the server's hello names; the AI player, or a
+// person (kaisen play --human).
 type abilitiesClient struct {
 	player string
 	load   roster.Loader
+	// person, when set, seats a person instead of the AI.
+	person func(r *abilities.Rules, seat int, me *rand.Rand) abplayers.Player
 }
 
 func newAbilitiesClient(opt ClientOptions) (Client, error) {
@@ -76,6 +137,9 @@ func newAbilitiesClient(opt ClientOptions) (Client, error) {
 
 func (c *abilitiesClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
 	build := func(r *abilities.Rules, seat int) (abplayers.Player, error) {
+		if c.person != nil {
+			return c.person(r, seat, rand.New(rand.NewPCG(opt.Seed, uint64(first)))), nil
+		}
 		f, err := abplayers.New(c.player, r, c.load)
 		if err != nil {
 			return nil, err

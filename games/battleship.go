@@ -3,7 +3,6 @@ package games
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
+	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -63,6 +63,7 @@ var battleshipGame = Game{
 	Shots:            true,
 	Tools:            []Tool{ToolTournament, ToolShots, ToolCount},
 	NewClient:        newBattleshipClient,
+	Conformance:      battleshipChecks,
 	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
 		r := battleship.DefaultRules()
 		return &battleshipClient{rules: r, factory: func(rng *rand.Rand) bsplayers.Player { return human.NewBattleship(r, in, out, rng) }}
@@ -73,18 +74,17 @@ var battleshipGame = Game{
 		if err != nil {
 			return err
 		}
-		saved := &humanReplays{out: out, opt: opt, game: battleship.Name}
-		var werr error
-		humanSeries(out, opt.Against, opt.Seed, opt.Games, fac, func(ai bsplayers.Player, me *rand.Rand, seat int) int {
-			fmt.Fprintf(out, "you (%s) against %s\n", map[int]string{0: "shooting first", 1: "shooting second"}[seat], opt.Against)
-			res, err := human.PlayBattleshipAgainstWith(r, human.NewBattleship(r, in, out, me), ai, seat, saved.options())
-			werr = errors.Join(werr, saved.done(err))
-			return res.Winner
+		return humanLocal(in, out, opt, humanGame[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
+			name:  battleship.Name,
+			local: human.BattleshipLocal(r),
+			ai:    bsplayers.Adapt(fac),
+			person: func(in *bufio.Reader, out io.Writer, me *rand.Rand, _ int) *human.Person[battleship.Placement, grid.Cell, battleship.Event] {
+				return human.NewBattleship(r, in, out, me).Person
+			},
+			intro: func(seat, _ int, against string) string {
+				return fmt.Sprintf("you (%s) against %s", map[int]string{0: "shooting first", 1: "shooting second"}[seat], against)
+			},
 		})
-		if werr != nil {
-			return werr
-		}
-		return saved.finish()
 	},
 }
 

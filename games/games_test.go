@@ -79,7 +79,7 @@ func TestEveryGameIsComplete(t *testing.T) {
 // of an entry, and nothing for the optional ones.
 func TestMissingNamesEveryHook(t *testing.T) {
 	require.Equal(t, []string{"Name", "Summary", "Players", "CheckPlayer", "DefaultPlayers", "Family",
-		"OpenReplay", "PlayDefault", "NewClient", "ErrUnknownPlayer"}, games.Missing(games.Game{}))
+		"OpenReplay", "PlayDefault", "NewClient", "ErrUnknownPlayer", "Conformance"}, games.Missing(games.Game{}))
 	g := games.Default()
 	g.NewClient = nil
 	require.Equal(t, []string{"NewClient"}, games.Missing(g))

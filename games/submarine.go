@@ -3,7 +3,6 @@ package games
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -57,6 +56,7 @@ var submarineGame = Game{
 	ErrUnknownPlayer: players.ErrUnknownPlayer,
 	Tools:            []Tool{ToolTournament, ToolLoadtest},
 	NewClient:        newSubmarineClient,
+	Conformance:      submarineChecks,
 	HumanClient: func(name string, in *bufio.Reader, out io.Writer) Client {
 		build := func(r *submarine.Rules) (players.Factory, error) {
 			return func(rng *rand.Rand) players.Player { return human.New(r, in, out, rng) }, nil
@@ -69,18 +69,17 @@ var submarineGame = Game{
 		if err != nil {
 			return err
 		}
-		saved := &humanReplays{out: out, opt: opt, game: submarine.Name}
-		var werr error
-		humanSeries(out, opt.Against, opt.Seed, opt.Games, fac, func(ai players.Player, me *rand.Rand, seat int) int {
-			fmt.Fprintf(out, "you (seat %d, acting %s) against %s\n", seat, map[int]string{0: "first", 1: "second"}[seat], opt.Against)
-			_, winner, err := human.PlayAgainstWith(r, human.New(r, in, out, me), ai, seat, saved.options())
-			werr = errors.Join(werr, saved.done(err))
-			return winner
+		return humanLocal(in, out, opt, humanGame[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
+			name:  submarine.Name,
+			local: human.SubmarineLocal(r),
+			ai:    players.Adapt(fac),
+			person: func(in *bufio.Reader, out io.Writer, me *rand.Rand, _ int) *human.Person[submarine.Placement, submarine.Action, submarine.Told] {
+				return human.New(r, in, out, me).Person
+			},
+			intro: func(seat, _ int, against string) string {
+				return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, map[int]string{0: "first", 1: "second"}[seat], against)
+			},
 		})
-		if werr != nil {
-			return werr
-		}
-		return saved.finish()
 	},
 }
 

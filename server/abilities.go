@@ -121,6 +121,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		log.Error("start game", "err", err)
 		return m.abort(res, log, 0), nil
 	}
+	feed := startFeed[abilities.Step](m.srv, res, abilities.NewPublicView(g))
 	n := 0 // actions applied
 	// shown is the game's action count as the result, the logs and the
 	// spectators have it (Result.Actions): the actions applied but hidden
@@ -197,6 +198,7 @@ func (m *abMatch) play(ctx context.Context, k int) (*Result, []byte) {
 			}
 			shown++
 		}
+		feed.Step(shown, &st, nil) // after the confirms: shown counts nothing hidden
 		for _, i := range [2]int{mv, 1 - mv} {
 			m.tell(i, st.Views[i], wireOutcome(st.Status == game.Won, st.Winner, i))
 			told[i] = !st.Views[i].Silent

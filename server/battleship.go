@@ -207,13 +207,7 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		log.Error("start game", "err", err)
 		return m.abort(res, log, 0), nil
 	}
-	sp := m.srv.watcher()
-	if sp != nil {
-		sp.BattleshipStarted(res.Game, rules, res.Players, res.First)
-		if rv, ok := sp.(Revealer); ok {
-			rv.BattleshipPlaced(res.Game, m.place)
-		}
-	}
+	feed := startFeed[battleship.Step](m.srv, res, battleship.NewPublicView(g))
 	// forfeit ends the game lost by seat w (kind: a replay.Forfeit* kind).
 	forfeit := func(w int, err error, kind string) (*Result, []byte) {
 		reason := m.forfeit(g, w, err, kind == replay.ForfeitIllegal)
@@ -240,9 +234,7 @@ func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		st, err := g.Apply(at)
 		m.srv.metrics.actions.Add(1)
-		if sp != nil {
-			sp.BattleshipShot(res.Game, g.Shots(0)+g.Shots(1), &st)
-		}
+		feed.Step(g.Shots(0)+g.Shots(1), &st, err)
 		if rec != nil {
 			rec.w.Shot(g.Shots(0)+g.Shots(1), &st, err, explanation(m.ai[st.Seat]))
 		}

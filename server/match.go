@@ -372,13 +372,7 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		log.Error("start game", "err", err)
 		return m.abort(res, log, 0), nil
 	}
-	sp := m.srv.watcher()
-	if sp != nil {
-		sp.SubmarineStarted(res.Game, rules, res.Players, res.First)
-		if rv, ok := sp.(Revealer); ok {
-			rv.SubmarinePlaced(res.Game, [2]submarine.Placement{m.seats[0].place, m.seats[1].place})
-		}
-	}
+	feed := startFeed[submarine.Step](m.srv, res, submarine.NewPublicView(g))
 	invalid := submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}
 	actions := &moveReader[submarine.Action]{
 		what:   "action",
@@ -399,9 +393,7 @@ func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
 		}
 		st, illegal := g.Apply(a)
 		m.srv.metrics.actions.Add(1)
-		if sp != nil {
-			sp.SubmarineStep(res.Game, g.Actions(), &st)
-		}
+		feed.Step(g.Actions(), &st, illegal)
 		if rec != nil {
 			var dec *explain.Decision
 			if fault == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -208,8 +209,8 @@ func TestSeatPrintsOnlyPublicEvents(t *testing.T) {
 			seated = append(seated, g.Name)
 		}
 	}
-	require.ElementsMatch(t, []string{submarine.Name, battleship.Name}, seated,
-		"every game with a human seat is checked below")
+	require.ElementsMatch(t, []string{submarine.Name, battleship.Name, abilities.Name}, seated,
+		"every game with a human seat is checked below (abilities: TestAbilitiesSeatPrintsOnlyPublicEvents)")
 
 	sub := submarine.DefaultRules()
 	sub.DrawLimit = 160

@@ -47,7 +47,7 @@ func playSubmarine(t *testing.T, hub *web.Hub, id string, r *submarine.Rules, p0
 		Players: [2]replay.SeatInfo{{Seat: 0, Name: p0}, {Seat: 1, Name: p1}}})
 	w.Placement(0, place[0])
 	w.Placement(1, place[1])
-	hub.SubmarineStarted(id, r, [2]server.Peer{{Addr: "house", Name: p0}, {Addr: "127.0.0.1:5", Name: ""}}, 0)
+	feed := server.NewFeed[submarine.Step](hub, id, submarine.NewPublicView(g), [2]server.Peer{{Addr: "house", Name: p0}, {Addr: "127.0.0.1:5", Name: ""}}, 0)
 	var v submarine.View
 	for s := range 2 {
 		g.ViewInto(s, &v)
@@ -57,7 +57,7 @@ func playSubmarine(t *testing.T, hub *web.Hub, id string, r *submarine.Rules, p0
 		s := g.ToAct()
 		st, err := g.Apply(p[s].Act())
 		w.Step(g.Actions(), &st, err, nil)
-		hub.SubmarineStep(id, g.Actions(), &st)
+		feed.Step(g.Actions(), &st, err)
 		g.ViewInto(s, &v)
 		p[s].Observe(st.Actor, &v)
 		g.ViewInto(1-s, &v)
@@ -174,13 +174,12 @@ func TestSubmarineIsPublic(t *testing.T) {
 }
 
 func TestBattleship(t *testing.T) {
-	r := battleship.DefaultRules()
 	hub := web.NewHub("")
-	hub.BattleshipStarted("b1", r, [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "house", Name: "density"}}, 0)
+	feed := bsFeed(t, hub, "b1", [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "house", Name: "density"}})
 	st := battleship.Step{Seat: 0, At: 12, Defender: battleship.Event{Result: battleship.Result{At: 12, Outcome: battleship.Kill, Sunk: battleship.Ship{12}}}}
-	hub.BattleshipShot("b1", 1, &st)
+	feed.Step(1, &st, nil)
 	st = battleship.Step{Seat: 0, At: 30, Defender: battleship.Event{Result: battleship.Result{At: 30, Outcome: battleship.Miss}}}
-	hub.BattleshipShot("b1", 2, &st)
+	feed.Step(2, &st, nil)
 	hub.Finished(server.Result{Game: "b1", Outcome: server.OutcomeWin, Winner: 0, Actions: 2, Reason: "sunk"})
 	srv := httptest.NewServer(hub.Handler())
 	defer srv.Close()
@@ -197,7 +196,9 @@ func TestBattleship(t *testing.T) {
 
 func TestHandler(t *testing.T) {
 	hub := web.NewHub("")
-	hub.SubmarineStarted("run1", submarine.DefaultRules(), [2]server.Peer{{Addr: "1.2.3.4:5"}, {Addr: "house", Name: "admiral"}}, 0)
+	g, err := submarine.NewGame(submarine.DefaultRules(), submarine.Placement{0, 6, 12}, submarine.Placement{24, 18, 4}, 0)
+	require.NoError(t, err)
+	server.NewFeed[submarine.Step](hub, "run1", submarine.NewPublicView(g), [2]server.Peer{{Addr: "1.2.3.4:5"}, {Addr: "house", Name: "admiral"}}, 0)
 	hub.Finished(server.Result{Game: "never", Players: [2]server.Peer{{Addr: "a"}, {Addr: "b"}}, Outcome: "aborted", Winner: -1, Reason: "handshake"})
 	srv := httptest.NewServer(hub.Handler())
 	defer srv.Close()
