@@ -49,23 +49,6 @@ type Client interface {
 	Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error)
 }
 
-// finished reports one game a Client played to its end (one game per
-// connection): the server's error lines as warnings, the end with attrs
-// at debug level, then OnEnd and Print. It returns Play's values.
-func finished(opt PlayOptions, errLines []string, end protocol.End, line string, attrs ...any) (int, error) {
-	for _, msg := range errLines {
-		opt.Log.Warn("server error line", "error", msg)
-	}
-	opt.Log.Debug("game over", append([]any{"end", end.String()}, attrs...)...)
-	opt.OnEnd(end)
-	if opt.Print != nil {
-		if err := opt.Print(line); err != nil {
-			return 1, fmt.Errorf("write output: %w", err)
-		}
-	}
-	return 1, nil
-}
-
 // printer prints what a Client shows the user (PlayOptions.Print): each
 // game's end line as it ends, then a series' trailer. It keeps the first
 // write error, which done returns.
