@@ -42,6 +42,9 @@ func (c *netClient[R, P, A, O]) Play(ctx context.Context, conn net.Conn, first i
 			}
 			opt.Log.Debug("game over", gameOver(codec, first, g)...)
 			opt.OnEnd(g.End)
+			if opt.OnGame != nil {
+				opt.OnGame(g)
+			}
 			out.line(g.Line)
 		},
 	})

@@ -12,6 +12,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/internal/roster"
@@ -36,6 +37,9 @@ type PlayOptions struct {
 	Log         *slog.Logger  // never nil
 	// OnEnd is called once per game finished, with its end for this client.
 	OnEnd func(end protocol.End)
+	// OnGame, when set, is called after OnEnd with how the game went
+	// (client.Game: its end, who acted first, what the player was told).
+	OnGame func(g client.Game)
 	// Print, when set, takes every line for the user: each game's end line
 	// exactly as the server sent it, then any trailer (a series' tally).
 	Print func(line string) error
