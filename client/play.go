@@ -86,9 +86,11 @@ type Placer[P any] interface {
 // is returned as the server sent it.
 //
 // A malformed or unexpected line from the server is an error wrapping a
-// *protocol.ProtocolError that quotes it. Cancelling ctx closes conn; Play
-// leaves conn open otherwise. The games finished before an error are in
-// the returned Result.
+// *protocol.ProtocolError that quotes it. A codec may hold a failed write
+// to read what the server sent before it closed (abwire.Client does); a
+// read that fails after it returns the write's error. Cancelling ctx
+// closes conn; Play leaves conn open otherwise. The games finished before
+// an error are in the returned Result.
 func Play[R Placer[P], P, A, O any](ctx context.Context, conn net.Conn, name string, codec game.ClientCodec[R, P, A, O],
 	build func(rules R) (game.Factory[P, A, O], error), rngFor func(k int) *rand.Rand, opts Options) (Result, error) {
 	if opts.ReadTimeout == 0 {
