@@ -61,7 +61,7 @@ var abilitiesGame = Game{
 	PlayDefault:      "ab-density",
 	ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
 	Shots:            true,
-	Tools:            []Tool{ToolTournament},
+	Tools:            []Tool{ToolTournament, ToolLoadtest},
 	NewClient:        newAbilitiesClient,
 	Conformance:      abilitiesChecks,
 	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {

@@ -62,7 +62,7 @@ var battleshipGame = Game{
 	PlayDefault:      "gridbot",
 	ErrUnknownPlayer: bsplayers.ErrUnknownPlayer,
 	Shots:            true,
-	Tools:            []Tool{ToolTournament, ToolShots, ToolCount},
+	Tools:            []Tool{ToolTournament, ToolLoadtest, ToolShots, ToolCount},
 	NewClient:        newBattleshipClient,
 	Conformance:      battleshipChecks,
 	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
