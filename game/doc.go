@@ -23,4 +23,8 @@
 // against these words. A game's record includes its public view
 // (public.go): each game's View says what a spectator may see of every
 // action (what both seats are told), for the hosts that show games live.
+//
+// ClientCodec (client.go) is the client side of a game's wire codec: each
+// game's wire package (game/<g>/wire) implements it, and package client's
+// one connection loop plays any game through it.
 package game

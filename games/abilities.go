@@ -11,11 +11,12 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
+	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/human"
-	"github.com/kaisen-ai/kaisen/internal/roster"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -61,7 +62,7 @@ var abilitiesGame = Game{
 	PlayDefault:      "ab-density",
 	ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
 	Shots:            true,
-	Tools:            []Tool{ToolTournament},
+	Tools:            []Tool{ToolTournament, ToolLoadtest},
 	NewClient:        newAbilitiesClient,
 	Conformance:      abilitiesChecks,
 	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
@@ -118,40 +119,34 @@ func abilitiesHuman(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
 	})
 }
 
-// abilitiesClient plays the abilities protocol: one game per connection,
-// on the sides and options the server's hello names; the AI player, or a
-// person (kaisen play --human).
+// abilitiesClient plays the abilities protocol with person's players (the
+// human seat's, kaisen play --human): one game per connection, on the
+// sides and options the server's hello names.
 type abilitiesClient struct {
-	player string
-	load   roster.Loader
-	// person, when set, seats a person instead of the AI.
 	person func(r *abilities.Rules, seat int, me *rand.Rand) abplayers.Player
 }
 
-func newAbilitiesClient(opt ClientOptions) (Client, error) {
-	if _, err := abplayers.New(opt.Player, abilities.DefaultRules(), opt.Load); err != nil {
-		return nil, fmt.Errorf("--player: %w", err)
-	}
-	return &abilitiesClient{player: opt.Player, load: opt.Load}, nil
+func (c *abilitiesClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
+	nc := netClient[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told]{
+		name: abilities.Name, wording: client.WordOneGame, codec: abilitiesCodec,
+		build: func(r *abilities.Rules) (game.Factory[battleship.Placement, abilities.Action, abilities.Told], error) {
+			return abplayers.Adapt(func(me *rand.Rand, seat int) abplayers.Player { return c.person(r, seat, me) }), nil
+		}}
+	return nc.Play(ctx, conn, first, opt)
 }
 
-func (c *abilitiesClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
-	build := func(r *abilities.Rules, seat int) (abplayers.Player, error) {
-		if c.person != nil {
-			return c.person(r, seat, rand.New(rand.NewPCG(opt.Seed, uint64(first)))), nil
-		}
-		f, err := abplayers.New(c.player, r, c.load)
-		if err != nil {
-			return nil, err
-		}
-		return f(rand.New(rand.NewPCG(opt.Seed, uint64(first))), seat), nil
-	}
-	g, err := client.PlayAbilities(ctx, conn, build, client.BattleshipPlayOptions{ReadTimeout: opt.ReadTimeout, Log: opt.Log})
-	if err != nil {
-		return 0, err
-	}
-	return finished(opt, g.Errors, g.End, g.Line, "game", first+1, "seat", g.Hello.Seat, "shots", g.Shots[0], "enemy_shots", g.Shots[1], "actions", g.Actions)
+// abilitiesCodec makes the codec of each connection, on the classic board
+// and fleet.
+func abilitiesCodec() game.ClientCodec[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told] {
+	return abwire.NewClient(battleship.DefaultRules())
 }
+
+// newAbilitiesClient is the game's NewClient: one game per connection, on
+// the sides and options the server's hello names.
+var newAbilitiesClient = clientHook(abilities.Name, client.WordOneGame, abilities.DefaultRules, abRoster, abplayers.Adapt,
+	func(ClientOptions) (func() game.ClientCodec[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told], error) {
+		return abilitiesCodec, nil
+	})
 
 type abilitiesReplay struct{ rp *abrecord.Replay }
 

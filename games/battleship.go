@@ -10,8 +10,10 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
+	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
@@ -61,7 +63,7 @@ var battleshipGame = Game{
 	PlayDefault:      "gridbot",
 	ErrUnknownPlayer: bsplayers.ErrUnknownPlayer,
 	Shots:            true,
-	Tools:            []Tool{ToolTournament, ToolShots, ToolCount},
+	Tools:            []Tool{ToolTournament, ToolLoadtest, ToolShots, ToolCount},
 	NewClient:        newBattleshipClient,
 	Conformance:      battleshipChecks,
 	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
@@ -88,43 +90,35 @@ var battleshipGame = Game{
 	},
 }
 
-// battleshipClient plays the Kaisen battleship protocol on the classic
-// rules: one game per connection, or the server's series.
+// battleshipClient plays the Kaisen battleship protocol on rules with
+// factory's players (the human seat's): one game per connection, or the
+// server's series.
 type battleshipClient struct {
 	rules   *battleship.Rules
 	factory bsplayers.Factory
 }
 
-func newBattleshipClient(opt ClientOptions) (Client, error) {
-	r := battleship.DefaultRules()
-	factory, err := bsplayers.New(opt.Player, r, opt.Load)
-	if err != nil {
-		return nil, fmt.Errorf("--player: %w", err)
-	}
-	return &battleshipClient{rules: r, factory: factory}, nil
+func (c *battleshipClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
+	nc := netClient[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event]{
+		name: battleship.Name, codec: battleshipCodec(c.rules),
+		build: func(*battleship.Rules) (game.Factory[battleship.Placement, grid.Cell, battleship.Event], error) {
+			return bsplayers.Adapt(c.factory), nil
+		}}
+	return nc.Play(ctx, conn, first, opt)
 }
 
-func (c *battleshipClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
-	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(opt.Seed, uint64(first+game))) }
-	out := printer{print: opt.Print}
-	res, err := client.PlayBattleshipSeries(ctx, conn, c.factory, rngFor, client.BattleshipPlayOptions{
-		Rules:       c.rules,
-		ReadTimeout: opt.ReadTimeout,
-		Log:         opt.Log,
-		OnGame: func(g client.BattleshipGame) {
-			for _, msg := range g.Errors {
-				opt.Log.Warn("server error line", "error", msg)
-			}
-			opt.Log.Debug("game over", "game", first+g.Game+1, "round", g.Round, "end", g.End.String(), "shots", g.Shots[0], "enemy_shots", g.Shots[1], "first", g.First)
-			opt.OnEnd(g.End)
-			out.line(g.Line)
-		},
-	})
-	if err == nil {
-		out.trailer(res.Tally)
+// battleshipCodec makes the codec of each connection playing r.
+func battleshipCodec(r *battleship.Rules) func() game.ClientCodec[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event] {
+	return func() game.ClientCodec[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event] {
+		return bswire.NewClient(r)
 	}
-	return out.done(len(res.Games), err)
 }
+
+// newBattleshipClient is the game's NewClient, on the classic rules.
+var newBattleshipClient = clientHook(battleship.Name, client.WordGames, battleship.DefaultRules, bsRoster, bsplayers.Adapt,
+	func(ClientOptions) (func() game.ClientCodec[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event], error) {
+		return battleshipCodec(battleship.DefaultRules()), nil
+	})
 
 type battleshipReplay struct{ rp *bsrecord.Replay }
 

@@ -12,6 +12,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/internal/roster"
@@ -36,6 +37,9 @@ type PlayOptions struct {
 	Log         *slog.Logger  // never nil
 	// OnEnd is called once per game finished, with its end for this client.
 	OnEnd func(end protocol.End)
+	// OnGame, when set, is called after OnEnd with how the game went
+	// (client.Game: its end, who acted first, what the player was told).
+	OnGame func(g client.Game)
 	// Print, when set, takes every line for the user: each game's end line
 	// exactly as the server sent it, then any trailer (a series' tally).
 	Print func(line string) error
@@ -47,23 +51,6 @@ type Client interface {
 	// whole series); first is the number of games played on earlier
 	// connections. It returns the games finished, also on an error.
 	Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error)
-}
-
-// finished reports one game a Client played to its end (one game per
-// connection): the server's error lines as warnings, the end with attrs
-// at debug level, then OnEnd and Print. It returns Play's values.
-func finished(opt PlayOptions, errLines []string, end protocol.End, line string, attrs ...any) (int, error) {
-	for _, msg := range errLines {
-		opt.Log.Warn("server error line", "error", msg)
-	}
-	opt.Log.Debug("game over", append([]any{"end", end.String()}, attrs...)...)
-	opt.OnEnd(end)
-	if opt.Print != nil {
-		if err := opt.Print(line); err != nil {
-			return 1, fmt.Errorf("write output: %w", err)
-		}
-	}
-	return 1, nil
 }
 
 // printer prints what a Client shows the user (PlayOptions.Print): each

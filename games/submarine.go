@@ -11,8 +11,10 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
 	_ "github.com/kaisen-ai/kaisen/players/admiral" // registers admiral and admiral-series
@@ -83,51 +85,47 @@ var submarineGame = Game{
 	},
 }
 
-// submarineClient plays the submarine game in every dialect the client
-// package knows (classic, series, submarine-py).
+// submarineClient plays the submarine game in every dialect subwire.Client
+// knows (classic, series, submarine-py) with build's players (the human
+// seat's).
 type submarineClient struct {
 	name  string
 	build client.SubmarinePlayerFor
 }
 
-func newSubmarineClient(opt ClientOptions) (Client, error) {
-	if opt.Name == "" {
-		opt.Name = "kaisen-" + opt.Player
-	}
-	if strings.ContainsAny(opt.Name, "\r\n") || strings.TrimSpace(opt.Name) == "" {
-		return nil, fmt.Errorf("--name %q: want one non-blank line", opt.Name)
-	}
-	if _, err := players.Lookup(opt.Player); err != nil {
-		return nil, fmt.Errorf("--player: %w", err)
-	}
-	// Build once for the default rules so that bad settings fail before
-	// connecting; other boards (submarine-py fields) are built on demand.
-	if _, err := players.New(opt.Player, submarine.DefaultRules(), opt.Load); err != nil {
-		return nil, err
-	}
-	build := func(r *submarine.Rules) (players.Factory, error) { return players.New(opt.Player, r, opt.Load) }
-	return &submarineClient{name: opt.Name, build: build}, nil
+func (c *submarineClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
+	nc := netClient[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told]{
+		name: submarine.Name, wording: client.WordSubmarine, codec: submarineCodec(c.name),
+		build: func(r *submarine.Rules) (game.Factory[submarine.Placement, submarine.Action, submarine.Told], error) {
+			f, err := c.build(r)
+			if err != nil {
+				return nil, err
+			}
+			return players.Adapt(f), nil
+		}}
+	return nc.Play(ctx, conn, first, opt)
 }
 
-func (c *submarineClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
-	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(opt.Seed, uint64(first+game))) }
-	out := printer{print: opt.Print}
-	res, err := client.PlaySubmarine(ctx, conn, c.build, rngFor, client.SubmarinePlayOptions{
-		Name:        c.name,
-		ReadTimeout: opt.ReadTimeout,
-		Log:         opt.Log,
-		OnGame: func(g client.SubmarineGame) {
-			opt.Log.Debug("game over", "game", g.Game+1, "round", g.Round, "end", g.End.String(), "actions", g.Actions, "first", g.First)
-			opt.OnEnd(g.End)
-			out.line(g.Line)
-		},
-	})
-	if err == nil {
-		out.trailer(res.Tally)
-		opt.Log.Info("connection done", "dialect", res.Dialect.String(), "games", len(res.Games), "series", res.Series)
+// submarineCodec makes the codec of each connection, name being sent to
+// submarine-py servers.
+func submarineCodec(name string) func() game.ClientCodec[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told] {
+	return func() game.ClientCodec[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told] {
+		return subwire.NewClient(submarine.DefaultRules(), name)
 	}
-	return out.done(len(res.Games), err)
 }
+
+// newSubmarineClient is the game's NewClient: the name sent to
+// submarine-py servers defaults to "kaisen-" + the AI.
+var newSubmarineClient = clientHook(submarine.Name, client.WordSubmarine, submarine.DefaultRules, subRoster, players.Adapt,
+	func(opt ClientOptions) (func() game.ClientCodec[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told], error) {
+		if opt.Name == "" {
+			opt.Name = "kaisen-" + opt.Player
+		}
+		if strings.ContainsAny(opt.Name, "\r\n") || strings.TrimSpace(opt.Name) == "" {
+			return nil, fmt.Errorf("--name %q: want one non-blank line", opt.Name)
+		}
+		return submarineCodec(opt.Name), nil
+	})
 
 type submarineReplay struct{ rp *subrecord.Replay }
 

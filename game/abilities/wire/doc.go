@@ -10,7 +10,9 @@
 //   - event.go: one result line per action telling each seat what the
 //     rules tell it (abilities.Event: EncodeEvent, DecodeEvent, Result);
 //   - confirm.go: the confirm lines of protocol version 2 and their
-//     schedule (EncodeConfirm, ConfirmAnswer, Confirms).
+//     schedule (EncodeConfirm, ConfirmAnswer, Confirms);
+//   - client.go: the client side of a connection (Client, the game's
+//     game.ClientCodec, which package client plays).
 //
 // Positions are [row, col]. testdata/abilities-game.txt is a whole game,
 // both connections, which the server's and the client's tests replay.

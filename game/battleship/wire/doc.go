@@ -3,7 +3,9 @@
 // the line framing, greeting, "your turn" / "waiting" and end lines of the
 // classic submarine dialect (package protocol) and has its own placement
 // (DecodeShips, EncodeShips), shot (DecodeShoot, EncodeShoot) and result
-// lines (EncodeShotResult, DecodeShotResult), all in compact JSON.
+// lines (EncodeShotResult, DecodeShotResult), all in compact JSON. Client
+// is the client side of a connection (the game's game.ClientCodec, which
+// package client plays).
 // Positions are [row, col] (row first), unlike submarine's [x, y].
 //
 // The abilities variant's codec (game/abilities/wire) reads its cells'
