@@ -354,12 +354,19 @@ func TestQueueStatusAndPurge(t *testing.T) {
 		"--nats", url, "--run-id", "m1", "--shard-games", "5")
 	require.Equal(t, ExitOK, code, stderr)
 
-	code, stdout, stderr := matchRun(t, context.Background(), "queue", "status", "--nats", url, "--json")
-	require.Equal(t, ExitOK, code, stderr)
+	// A worker acks its item after it publishes the result the match
+	// waited for, so an item may still be pending for a moment: wait for
+	// the acks, then the status is final.
 	var runs []queue.RunStatus
-	require.NoError(t, json.Unmarshal([]byte(stdout), &runs))
+	require.Eventually(t, func() bool {
+		code, stdout, stderr := matchRun(t, context.Background(), "queue", "status", "--nats", url, "--json")
+		require.Equal(t, ExitOK, code, stderr)
+		runs = nil
+		require.NoError(t, json.Unmarshal([]byte(stdout), &runs))
+		return len(runs) == 1 && runs[0].Pending == 0
+	}, 10*time.Second, 20*time.Millisecond)
 	require.Equal(t, []queue.RunStatus{{Run: "m1", Results: 3}}, runs)
-	code, stdout, _ = matchRun(t, context.Background(), "queue", "status", "--nats", url)
+	code, stdout, _ := matchRun(t, context.Background(), "queue", "status", "--nats", url)
 	require.Equal(t, ExitOK, code)
 	require.Regexp(t, `(?m)^\s*run\s+items waiting\s+results\s+errors\s+checkpoint\s*$`, stdout)
 	require.Regexp(t, `(?m)^\s*m1\s+0\s+3\s+0\s+-\s*$`, stdout)
