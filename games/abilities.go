@@ -96,8 +96,12 @@ func abilitiesHuman(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
 		sides: true,
 		local: human.AbilitiesLocal(r),
 		ai:    abplayers.Adapt(fac),
-		person: func(in *bufio.Reader, out io.Writer, me *rand.Rand, seat int) *human.Person[battleship.Placement, abilities.Action, abilities.Told] {
-			return human.NewAbilities(r, seat, in, out, me).Person
+		text: func(out io.Writer, me *rand.Rand, seat int) human.Text[battleship.Placement, abilities.Action, abilities.Told] {
+			return human.AbilitiesText(r, seat, out, me)
+		},
+		build: func(name string) (game.Factory[battleship.Placement, abilities.Action, abilities.Told], error) {
+			f, err := abplayers.New(name, r, nil)
+			return abplayers.Adapt(f), err
 		},
 		seats: func(k int) (int, int) {
 			if k%2 == 1 {

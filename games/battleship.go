@@ -80,8 +80,12 @@ var battleshipGame = Game{
 			name:  battleship.Name,
 			local: human.BattleshipLocal(r),
 			ai:    bsplayers.Adapt(fac),
-			person: func(in *bufio.Reader, out io.Writer, me *rand.Rand, _ int) *human.Person[battleship.Placement, grid.Cell, battleship.Event] {
-				return human.NewBattleship(r, in, out, me).Person
+			text: func(out io.Writer, me *rand.Rand, _ int) human.Text[battleship.Placement, grid.Cell, battleship.Event] {
+				return human.BattleshipText(r, out, me)
+			},
+			build: func(name string) (game.Factory[battleship.Placement, grid.Cell, battleship.Event], error) {
+				f, err := bsplayers.New(name, r, nil)
+				return bsplayers.Adapt(f), err
 			},
 			intro: func(seat, _ int, against string) string {
 				return fmt.Sprintf("you (%s) against %s", map[int]string{0: "shooting first", 1: "shooting second"}[seat], against)

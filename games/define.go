@@ -1,13 +1,16 @@
 package games
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/conformance"
+	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 )
 
@@ -49,6 +52,14 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	// DefaultPlayers[1]). The rules must implement game.Legal.
 	Illegal []A
 	Perft   []conformance.Perft[R, P, A]
+	// Text, when set, makes the terminal seat's Text (internal/human) of
+	// seat for rules, writing to out; rng draws its random placement.
+	// With it the game has kaisen play --human --against (HumanLocal,
+	// through the same loop as the built-in games: the AI's actions in
+	// the Text's Line words, its reasons from its explanations, the replay
+	// from Record) and the conformance suite checks the typed round trip
+	// (conformance.Subject.Text). It has no network seat (HumanClient).
+	Text func(rules R, seat int, out io.Writer, rng *rand.Rand) human.Text[P, A, O]
 }
 
 // AIs lists and builds a game's AIs, whose factories have type F: a
@@ -163,7 +174,44 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	g.NewClient = func(ClientOptions) (Client, error) {
 		return nil, fmt.Errorf("%w: %s has no network client (%s)", ErrNoHost, d.Name, g.Unserved)
 	}
+	if d.Text != nil {
+		g.HumanLocal = func(in *bufio.Reader, out io.Writer, opt HumanOptions) error { return defHuman(d, in, out, opt) }
+	}
 	return g
+}
+
+// defHuman is the HumanLocal of the game d describes: its default rules,
+// the person's seat through d.Text, seat k%2 in game k, seat 0 first.
+func defHuman[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], in *bufio.Reader, out io.Writer, opt HumanOptions) error {
+	cfg := arena.DefaultConfig()
+	cfg.Game = d.Name
+	rules, err := d.Rules(cfg)
+	if err != nil {
+		return err
+	}
+	fac, err := d.AIs.New(opt.Against, rules, opt.Load)
+	if err != nil {
+		return err
+	}
+	words := d.Text(rules, 0, io.Discard, nil)
+	local := &human.Local[G, P, A, S, O]{Rules: rules, Action: words.Line, End: human.ResultEnd[G, P]}
+	if d.Record != nil {
+		local.Record = func(w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S] { return d.Record(rules, w, h) }
+	}
+	return humanLocal(in, out, opt, humanGame[G, P, A, S, O]{
+		name:  d.Name,
+		local: local,
+		ai:    fac,
+		text:  func(out io.Writer, me *rand.Rand, seat int) human.Text[P, A, O] { return d.Text(rules, seat, out, me) },
+		build: func(name string) (game.Factory[P, A, O], error) { return d.AIs.New(name, rules, nil) },
+		intro: func(seat, first int, against string) string {
+			order := "first"
+			if seat != first {
+				order = "second"
+			}
+			return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, order, against)
+		},
+	})
 }
 
 // Checks returns the conformance checks of the game d describes (the

@@ -68,7 +68,8 @@ type Game struct {
 	// the rules tell a seat (unless opt.Reveal); the AI's reasons come
 	// after each game and in its replay. It returns an error when the
 	// games cannot start (an unknown AI wraps ErrUnknownPlayer, bad
-	// settings) or a replay cannot be written. Set with HumanClient.
+	// settings) or a replay cannot be written. Set with HumanClient, or
+	// alone (a game with no network seat: a games.Def with a Text).
 	HumanLocal func(in *bufio.Reader, out io.Writer, opt HumanOptions) error
 	// Unserved, when set, says why the game has no network host yet: the
 	// server does not serve it and its NewClient refuses every AI (with an
@@ -213,8 +214,8 @@ var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots"
 // array with a zero element), in the order of Game: an entry with any is
 // incomplete and a host would fail on it. Every field is required unless
 // its comment says "when set" or it is a list (ReplayFlags, Tools) or a
-// capability (Shots). HumanClient and HumanLocal go together: one without
-// the other is missing the other.
+// capability (Shots). A HumanClient needs a HumanLocal (a human seat on
+// servers needs one in-process too); a HumanLocal may come alone.
 func Missing(g Game) []string {
 	var out []string
 	v := reflect.ValueOf(g)
@@ -223,8 +224,7 @@ func Missing(g Game) []string {
 		switch {
 		case !optional[name] && unset(v.Field(i)):
 			out = append(out, name)
-		case name == "HumanClient" && g.HumanClient == nil && g.HumanLocal != nil,
-			name == "HumanLocal" && g.HumanLocal == nil && g.HumanClient != nil:
+		case name == "HumanLocal" && g.HumanLocal == nil && g.HumanClient != nil:
 			out = append(out, name)
 		}
 	}

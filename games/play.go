@@ -143,7 +143,12 @@ type humanGame[G game.State[A, S], P, A, S, O any] struct {
 	sides  bool   // the game has sides (HumanOptions.Side)
 	local  *human.Local[G, P, A, S, O]
 	ai     game.Factory[P, A, O]
-	person func(in *bufio.Reader, out io.Writer, me *rand.Rand, seat int) *human.Person[P, A, O]
+	// text makes the person's Text for seat, writing to out; me draws
+	// its random placements.
+	text func(out io.Writer, me *rand.Rand, seat int) human.Text[P, A, O]
+	// build makes an AI of the game by name, with its built-in settings
+	// (the typist of HumanOptions.Typist).
+	build func(name string) (game.Factory[P, A, O], error)
 	// seats are the person's seat and the seat acting first in game k
 	// (nil: seat k%2, seat 0 first).
 	seats func(k int) (seat, first int)
@@ -162,10 +167,27 @@ func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Wri
 	if seats == nil {
 		seats = func(k int) (int, int) { return k % 2, 0 }
 	}
+	if opt.Replays != "" && g.local.Record == nil {
+		return fmt.Errorf("--replays: %w: the %s game writes no replays", ErrNoHost, g.name)
+	}
+	var typist game.Factory[P, A, O]
+	if opt.Typist != "" {
+		var err error
+		if typist, err = g.build(opt.Typist); err != nil {
+			return fmt.Errorf("typist: %w", err)
+		}
+	}
 	var werr error
 	humanSeries(out, opt.Against, opt.Seed, opt.Games, g.ai, seats, func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) int {
 		fmt.Fprintln(out, g.intro(seat, first, opt.Against))
-		res, err := human.Play(g.local, g.person(in, out, me, seat), ai, seat, first, saved.options())
+		var person *human.Person[P, A, O]
+		if typist != nil {
+			types := typist(rand.New(rand.NewPCG(me.Uint64(), me.Uint64())), seat)
+			person = human.NewTypist(g.text(out, me, seat), types, out)
+		} else {
+			person = human.NewPerson(g.text(out, me, seat), in, out)
+		}
+		res, err := human.Play(g.local, person, ai, seat, first, saved.options())
 		werr = errors.Join(werr, saved.done(err))
 		return res.Winner
 	})
@@ -193,6 +215,11 @@ type HumanOptions struct {
 	// Replays is the directory where each game's replay, with the AI's
 	// reasons, is written when the games are over ("" = none).
 	Replays string
+	// Typist, when set, names an AI of the game that types the person's
+	// lines instead of in (a scripted seat, for the tests): it is told
+	// what the seat is told and types its placement and actions through
+	// the game's Text (human.NewTypist).
+	Typist string
 }
 
 // ErrHumanReplay is wrapped by HumanLocal's errors when a game's replay

@@ -75,8 +75,12 @@ var submarineGame = Game{
 			name:  submarine.Name,
 			local: human.SubmarineLocal(r),
 			ai:    players.Adapt(fac),
-			person: func(in *bufio.Reader, out io.Writer, me *rand.Rand, _ int) *human.Person[submarine.Placement, submarine.Action, submarine.Told] {
-				return human.New(r, in, out, me).Person
+			text: func(out io.Writer, me *rand.Rand, _ int) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
+				return human.SubmarineText(r, out, me)
+			},
+			build: func(name string) (game.Factory[submarine.Placement, submarine.Action, submarine.Told], error) {
+				f, err := players.New(name, r, nil)
+				return players.Adapt(f), err
 			},
 			intro: func(seat, _ int, against string) string {
 				return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, map[int]string{0: "first", 1: "second"}[seat], against)

@@ -576,3 +576,19 @@ func abActionText(r *battleship.Rules, a abilities.Action) string {
 	}
 	return a.Kind.String()
 }
+
+// Line implements Typed: the action's command (abActionText).
+func (h *abText) Line(a abilities.Action) string { return abActionText(h.rules.Base, a) }
+
+// PlaceLine implements Typed: as in Battleship.
+func (h *abText) PlaceLine(p battleship.Placement) string { return fleetLine(h.rules.Base, p) }
+
+// Parse implements Typed: ParseAbilities for the seat's side and pending
+// question.
+func (h *abText) Parse(line string) (abilities.Action, error) { return h.parse(line) }
+
+// AbilitiesText returns the abilities game's Text of seat of rules,
+// writing to out; rng draws the random placements.
+func AbilitiesText(rules *abilities.Rules, seat int, out io.Writer, rng *rand.Rand) Text[battleship.Placement, abilities.Action, abilities.Told] {
+	return &abText{rules: rules, out: out, rng: rng, k: newABKnow(rules, seat)}
+}

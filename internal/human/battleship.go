@@ -424,3 +424,33 @@ func shotText(r *battleship.Rules, c grid.Cell) string {
 	}
 	return "shot " + r.Coord(c, false)
 }
+
+// Line implements Typed: the cell ("E5").
+func (h *bsText) Line(c grid.Cell) string {
+	if c < 0 || int(c) >= h.rules.Board.Size() {
+		return fmt.Sprintf("cell %d", c)
+	}
+	return h.rules.Coord(c, false)
+}
+
+// PlaceLine implements Typed: each ship as its end cells.
+func (h *bsText) PlaceLine(p battleship.Placement) string { return fleetLine(h.rules, p) }
+
+// fleetLine is a Battleship-board fleet as typed: each ship as its end
+// cells, separated by spaces.
+func fleetLine(r *battleship.Rules, p battleship.Placement) string {
+	ships := make([]string, len(p))
+	for i, s := range p {
+		ships[i] = r.ShipCoord(s, false)
+	}
+	return strings.Join(ships, " ")
+}
+
+// Parse implements Typed: a cell.
+func (h *bsText) Parse(line string) (grid.Cell, error) { return h.rules.ParseCoord(line) }
+
+// BattleshipText returns Battleship's Text of a seat of rules, writing to
+// out; rng draws the random placements.
+func BattleshipText(rules *battleship.Rules, out io.Writer, rng *rand.Rand) Text[battleship.Placement, grid.Cell, battleship.Event] {
+	return newBSText(rules, out, rng)
+}

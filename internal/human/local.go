@@ -182,3 +182,27 @@ func firstForfeit(r *game.Result) int {
 	}
 	return -1
 }
+
+// ResultEnd is the end of a game whose Local has no words of its own (a
+// game defined by its games.Def alone): EndHeader, then the result for
+// the person's seat and any forfeit. The AI's reasons follow.
+func ResultEnd[G, P any](w io.Writer, e *End[G, P]) bool {
+	fmt.Fprintln(w, EndHeader)
+	r := e.Result
+	switch r.Winner {
+	case e.Seat:
+		fmt.Fprintln(w, "you won")
+	case -1:
+		fmt.Fprintln(w, "a draw")
+	default:
+		fmt.Fprintln(w, "you lost")
+	}
+	if s := firstForfeit(r); s >= 0 {
+		who := "the AI"
+		if s == e.Seat {
+			who = "you"
+		}
+		fmt.Fprintf(w, "(%s forfeited: %s)\n", who, r.Forfeits[s].Kind)
+	}
+	return true
+}

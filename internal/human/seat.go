@@ -18,6 +18,7 @@ import (
 // it; one implementation per game (submarine.go, battleship.go,
 // abilities.go).
 type Text[P, A, O any] interface {
+	Typed[P, A]
 	// Intro says, before the placement, the board, the fleet and how to
 	// type a placement.
 	Intro()
@@ -40,6 +41,22 @@ type Text[P, A, O any] interface {
 	// the start of the line that gives the AI's reason for it under
 	// Options.Reveal (e.g. "  why: "), else "".
 	Tell(o O) string
+}
+
+// Typed is the typed form of a game's placements and actions at a seat:
+// the lines a person types, written from a placement or an action. A
+// script plays a seat by typing them (Typist), and the round trip holds
+// for every legal action a: Parse(Line(a)) is a (the conformance suite's
+// text check). Line and PlaceLine depend on the rules alone.
+type Typed[P, A any] interface {
+	// Line is a as the person types it ("a 2 3", "E5", "salvo E5 F5").
+	Line(a A) string
+	// PlaceLine is p as the person types it at the placement prompt.
+	PlaceLine(p P) string
+	// Parse reads one typed action line as Act does, without checking
+	// the action against what the seat was told and without changing the
+	// Text; a command (help, the boards) or a typo is an error.
+	Parse(line string) (A, error)
 }
 
 // Person is a person at a terminal (or a script behind a pipe) in one

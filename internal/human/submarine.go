@@ -498,3 +498,35 @@ func actionText(r *submarine.Rules, a submarine.Action) string {
 	}
 	return a.Kind.String()
 }
+
+// Line implements Typed: "a X Y", "m SHIP X Y".
+func (h *subText) Line(a submarine.Action) string {
+	r := h.rules
+	x, y := r.Board.XY(a.To)
+	switch {
+	case a.Kind == submarine.Attack:
+		return fmt.Sprintf("a %d %d", x, y)
+	case a.Kind == submarine.Move && a.Ship >= 0 && a.Ship < len(r.Fleet):
+		return fmt.Sprintf("m %s %d %d", r.Fleet[a.Ship].Name, x, y)
+	}
+	return a.Kind.String()
+}
+
+// PlaceLine implements Typed: "X,Y" per ship in fleet order.
+func (h *subText) PlaceLine(p submarine.Placement) string {
+	cells := make([]string, len(p))
+	for i, c := range p {
+		x, y := h.rules.Board.XY(c)
+		cells[i] = fmt.Sprintf("%d,%d", x, y)
+	}
+	return strings.Join(cells, " ")
+}
+
+// Parse implements Typed.
+func (h *subText) Parse(line string) (submarine.Action, error) { return h.parse(line) }
+
+// SubmarineText returns the submarine game's Text of a seat of rules,
+// writing to out; rng draws the random placement ("r").
+func SubmarineText(rules *submarine.Rules, out io.Writer, rng *rand.Rand) Text[submarine.Placement, submarine.Action, submarine.Told] {
+	return &subText{rules: rules, out: out, rng: rng, shots: map[grid.Cell]byte{}, seen: map[grid.Cell]byte{}}
+}
