@@ -139,10 +139,10 @@ func humanSeries[P, A, O any](out io.Writer, against string, seed uint64, games 
 // humanGame is one game's part of kaisen play --human --against: its
 // local loop, the AI, the person's seat, and who plays where.
 type humanGame[G game.State[A, S], P, A, S, O any] struct {
-	name   string // the game's name, for the replay files
-	sides  bool   // the game has sides (HumanOptions.Side)
-	local  *human.Local[G, P, A, S, O]
-	ai     game.Factory[P, A, O]
+	name  string // the game's name, for the replay files
+	sides bool   // the game has sides (HumanOptions.Side)
+	local *human.Local[G, P, A, S, O]
+	ai    game.Factory[P, A, O]
 	// text makes the person's Text for seat, writing to out; me draws
 	// its random placements.
 	text func(out io.Writer, me *rand.Rand, seat int) human.Text[P, A, O]
