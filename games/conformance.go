@@ -1,12 +1,16 @@
 package games
 
 import (
+	"io"
+	"math/rand/v2"
+
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/conformance"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
@@ -40,7 +44,10 @@ func submarineChecks() []conformance.Check {
 		Rules:          func(cfg arena.Config) (*submarine.Rules, error) { return cfg.Rules.Build() },
 		AIs:            Adapted(players.Entries, players.Lookup, players.New, players.Adapt),
 		DefaultPlayers: [2]string{"stateplayer2", "random"},
-		Illegal:        []submarine.Action{{Kind: submarine.Invalid}, submarine.AttackAt(grid.None), submarine.MoveTo(submarine.NoShip, 0)},
+		Text: func(r *submarine.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
+			return human.SubmarineText(r, out, rng)
+		},
+		Illegal: []submarine.Action{{Kind: submarine.Invalid}, submarine.AttackAt(grid.None), submarine.MoveTo(submarine.NoShip, 0)},
 		Perft: []conformance.Perft[*submarine.Rules, submarine.Placement, submarine.Action]{
 			pin("top row", std, [2]sub{{xy(0, 0), xy(2, 0), xy(4, 0)}, {xy(1, 1), xy(3, 1), xy(0, 2)}}, 0, none, 28, 1092, 33705),
 			pin("spread", std, [2]sub{{xy(2, 2), xy(0, 0), xy(4, 4)}, {xy(2, 2), xy(0, 0), xy(4, 4)}}, 0, none, 39, 1510, 57452),
@@ -70,7 +77,10 @@ func battleshipChecks() []conformance.Check {
 		Rules:          func(cfg arena.Config) (*battleship.Rules, error) { return cfg.Battleship.Build() },
 		AIs:            Adapted(bsplayers.Entries, bsplayers.Lookup, bsplayers.New, bsplayers.Adapt),
 		DefaultPlayers: [2]string{"gridbot", "bs-random"},
-		Illegal:        []grid.Cell{grid.None, grid.Cell(grid.MaxCells)},
+		Text: func(r *battleship.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[battleship.Placement, grid.Cell, battleship.Event] {
+			return human.BattleshipText(r, out, rng)
+		},
+		Illegal: []grid.Cell{grid.None, grid.Cell(grid.MaxCells)},
 		Perft: []conformance.Perft[*battleship.Rules, battleship.Placement, grid.Cell]{
 			pin("4x4, start", small, [2]battleship.Placement{layout, layout}, 0, none, 16, 256, 4096),
 			pin("4x4, one ship left", small, [2]battleship.Placement{layout, layout}, 0, []grid.Cell{0, 1}, 16, 240, 3840),
@@ -130,6 +140,7 @@ func abilitiesChecks() []conformance.Check {
 		},
 		AIs:            Adapted(abplayers.Entries, abplayers.Lookup, abplayers.New, abplayers.Adapt),
 		DefaultPlayers: [2]string{"ab-density", "ab-random"},
+		Text:           human.AbilitiesText,
 		Illegal:        []abilities.Action{shoot(grid.None), {Kind: abilities.Kind(255)}},
 		Perft:          pins,
 	})

@@ -229,6 +229,9 @@ func Checks[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		return failing(d.Name, fmt.Errorf("rules: %w", err))
 	}
 	s := conformance.Subject[R, G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.First, Illegal: d.Illegal, Perft: d.Perft, Opponent: -1}
+	if d.Text != nil {
+		s.Text = func(seat int, rng *rand.Rand) conformance.Typed[P, A, O] { return d.Text(rules, seat, io.Discard, rng) }
+	}
 	for _, e := range d.AIs.Entries() {
 		f, err := e.Build(rules, nil)
 		if err != nil {

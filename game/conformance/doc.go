@@ -40,7 +40,10 @@
 //   - hygiene: a seat's actions and explanations depend only on what it was
 //     told: two games that differ only in the other seat's hidden placement
 //     give the seat the same actions and explanations until what it is told
-//     differs.
+//     differs;
+//   - text: with Subject.Text (a terminal seat's typed text), random
+//     legal games in which every placement and every legal action, typed
+//     (PlaceLine, Line), reads back as itself (Place, Parse).
 //
 // Hooks for the contract pieces still being added: the replay round trip
 // and verification (a game's record codec), and the wire round trips in

@@ -49,6 +49,10 @@ type Subject[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] st
 	// each check plays per AI (0: 2).
 	Seed  uint64
 	Games int
+	// Text, when set, makes the typed text of a seat (a terminal seat's
+	// Text writing nowhere) whose random placements rng draws: the text
+	// check reads typed placements and actions back.
+	Text func(seat int, rng *rand.Rand) Typed[P, A, O]
 	// Extra are further checks of the game, run after the suite's: the
 	// slot of the contract pieces being added (the replay round trip and
 	// verification, the wire round trips in every dialect), until the
@@ -83,6 +87,7 @@ func Checks[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](s S
 		{"series", c.series},
 		{"explanations", c.explanations},
 		{"hygiene", c.hygiene},
+		{"text", c.text},
 	}
 	return append(out, s.Extra...)
 }

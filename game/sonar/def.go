@@ -8,8 +8,9 @@ import (
 
 // Def is the game's registry entry (games.Define): its rules (the default
 // ones whatever the match config), its AIs, what the conformance suite
-// needs (actions always refused, pinned perft counts). It has no replay
-// format or network host yet: games.Define refuses those.
+// needs (actions always refused, pinned perft counts), and its terminal
+// seat (Text, text.go). It has no replay format or network host yet:
+// games.Define refuses those.
 func Def() games.Def[*Rules, *Game, Placement, Action, Step, Told] {
 	r := DefaultRules()
 	none := []Action(nil)
@@ -23,6 +24,7 @@ func Def() games.Def[*Rules, *Game, Placement, Action, Step, Told] {
 		DefaultPlayers:   [2]string{"sonar-hunter", "sonar-random"},
 		PlayDefault:      "sonar-random",
 		Shots:            true,
+		Text:             NewText,
 		Illegal:          []Action{{Kind: Ping, At: None}, {Kind: Move, Boat: -1}, {}},
 		// Boats on 0 and 5 against 10 and 15: 16 pings and 2 + 4 moves
 		// (22); seat 1 then has 22 answers, but 18 after a hit on 10 and 20

@@ -10,8 +10,10 @@
 //
 // The folder holds the rules (rules.go, implementing game.Rules and
 // game.Legal), two AIs (ai.go: sonar-random, and sonar-hunter, which
-// explains its pings and learns across a series where the enemy hides)
-// and the game's registry entry (def.go: Def, registered in one line with
-// games.Register(games.Define(sonar.Def()))). Nothing outside the folder
-// names it but that line.
+// explains its pings and learns across a series where the enemy hides),
+// its terminal seat (text.go: NewText, the Def's Text, which gives it
+// kaisen play --human --against and the typed round trip of the
+// conformance suite) and the game's registry entry (def.go: Def,
+// registered in one line with games.Register(games.Define(sonar.Def()))).
+// Nothing outside the folder names it but that line.
 package sonar
