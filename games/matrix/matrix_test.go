@@ -8,15 +8,17 @@
 // The hosts of the matrix: arena match, arena series, explanations (the
 // conformance check through arena's table, and replays with decisions for
 // the games that write replays), tournament (the library call as kaisen
-// tournament builds it from the registry, and the command itself), and the
-// conformance suite (game/conformance).
+// tournament builds it from the registry, and the command itself), the
+// conformance suite (game/conformance), and the human terminal seat
+// in-process (internal/human through games.Game.HumanLocal, a scripted
+// person typing an AI's actions through the game's Text).
 //
 // Not in the matrix yet (they are written per game today, or are being
 // made generic; add a column when they take any registered game): the
 // turn server (server) and its listeners, the network client (client,
 // games.Game.NewClient), the web spectator and browser play
-// (internal/web, server/spectator.go), the human terminal seat
-// (internal/human, games.Game.HumanLocal), replay (the record codec:
+// (internal/web, server/spectator.go), the human seat over the network
+// (games.Game.HumanClient), replay (the record codec:
 // replay round trip and verification, games.Game.OpenReplay), the wire
 // round trips per dialect (protocol), shard/merge and the queue, and
 // tournament --timing (internal/cli/tournament_timing.go switches on the
@@ -24,7 +26,9 @@
 package matrix_test
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,6 +43,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/sonar"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/cli"
+	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
@@ -72,6 +77,7 @@ func TestMatrix(t *testing.T) {
 		{"explanations", explanationsHost},
 		{"tournament", tournamentHost},
 		{"conformance", conformanceHost},
+		{"human seat", humanHost},
 	}
 	for _, g := range games.All() {
 		for _, h := range hosts {
@@ -248,4 +254,32 @@ func conformanceHost(t *testing.T, g games.Game) {
 	for _, c := range checks {
 		t.Run(c.Name, func(t *testing.T) { c.Run(t) })
 	}
+}
+
+// humanHost plays kaisen play --human --against's library call
+// (Game.HumanLocal) with a scripted person: the game's DefaultPlayers[0]
+// types the seat's placement and actions through the game's Text
+// (HumanOptions.Typist), in a series of two games (the person in both
+// seats) against PlayDefault, twice: the same seed gives the same
+// transcript, every typed line is taken, and the series ends with a tally
+// of two decided or drawn games.
+func humanHost(t *testing.T, g games.Game) {
+	require.NotNil(t, g.HumanLocal, "every game has a terminal seat in-process")
+	play := func() string {
+		var out bytes.Buffer
+		opt := games.HumanOptions{Against: g.PlayDefault, Seed: 26, Games: 2, Typist: g.DefaultPlayers[0]}
+		require.NoError(t, g.HumanLocal(bufio.NewReader(strings.NewReader("")), &out, opt))
+		return out.String()
+	}
+	got := play()
+	require.Equal(t, got, play(), "the same seed twice")
+	require.Equal(t, 2, strings.Count(got, human.EndHeader), "both games end")
+	for _, refused := range []string{"end of input", "not sent", "not a ", "refused", "before (", "forfeit"} {
+		require.NotContains(t, got, refused, "every line the typist types is taken and nobody forfeits")
+	}
+	var won, drew, lost int
+	tally := got[strings.LastIndex(got, "\nyou against ")+1:]
+	_, err := fmt.Sscanf(tally, "you against "+g.PlayDefault+", 2 games: won %d, drew %d, lost %d", &won, &drew, &lost)
+	require.NoError(t, err, "the series' tally: %q", tally)
+	require.Equal(t, 2, won+drew+lost)
 }
