@@ -1,7 +1,12 @@
 package games_test
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"io"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -10,13 +15,17 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/games"
+	"github.com/kaisen-ai/kaisen/internal/human"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
 // contractBattleship is Battleship defined on the contract alone, under
 // another name: what a new game gives the registry.
-func contractBattleship(name string) games.Game {
-	return games.Define(games.Def[*battleship.Rules, *battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
+func contractBattleship(name string) games.Game { return games.Define(battleshipDef(name)) }
+
+// battleshipDef is contractBattleship's Def.
+func battleshipDef(name string) games.Def[*battleship.Rules, *battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event] {
+	return games.Def[*battleship.Rules, *battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
 		Name:    name,
 		Summary: "Battleship through games.Define",
 		Rules: func(cfg arena.Config) (*battleship.Rules, error) {
@@ -27,7 +36,7 @@ func contractBattleship(name string) games.Game {
 		DefaultPlayers:   [2]string{"gridbot", "bs-random"},
 		PlayDefault:      "bs-random",
 		Shots:            true,
-	})
+	}
 }
 
 // TestDefinePlaysLikeTheGame plays the same seeded match through the
@@ -64,4 +73,50 @@ func TestDefinePlaysLikeTheGame(t *testing.T) {
 func TestRegister(t *testing.T) {
 	require.ErrorIs(t, games.Register(games.Game{Name: "half"}), games.ErrRegister, "an entry with unset hooks")
 	require.ErrorIs(t, games.Register(contractBattleship(battleship.Name)), games.ErrRegister, "a name taken")
+}
+
+// TestDefineHumanSeat: a Def with a Text gets kaisen play --human
+// --against (HumanLocal) and no network seat; its person plays the game
+// as the registry's Battleship seat does (the same lines until the end,
+// which a Def says in its generic words), and it refuses what it cannot
+// do.
+func TestDefineHumanSeat(t *testing.T) {
+	require.Nil(t, contractBattleship("battleship-def").HumanLocal, "no Text, no terminal seat")
+	d := battleshipDef("battleship-def")
+	d.Text = func(r *battleship.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[battleship.Placement, grid.Cell, battleship.Event] {
+		return human.BattleshipText(r, out, rng)
+	}
+	def := games.Define(d)
+	require.NotNil(t, def.HumanLocal)
+	require.Nil(t, def.HumanClient)
+	require.Empty(t, games.Missing(def))
+	legacy, err := games.Lookup(battleship.Name)
+	require.NoError(t, err)
+
+	// play returns the transcript from the placement prompt to the end.
+	play := func(g games.Game) string {
+		var out bytes.Buffer
+		opt := games.HumanOptions{Against: "bs-random", Seed: 7, Games: 1, Typist: "gridbot"}
+		require.NoError(t, g.HumanLocal(bufio.NewReader(strings.NewReader("")), &out, opt))
+		s := out.String()
+		start, end := strings.Index(s, "board "), strings.Index(s, human.EndHeader)
+		require.True(t, start >= 0 && end > start, "a whole game: %q", s)
+		return s[start:end]
+	}
+	require.Equal(t, play(legacy), play(def))
+
+	in := bufio.NewReader(strings.NewReader(""))
+	for _, c := range []struct {
+		name string
+		opt  games.HumanOptions
+		want error
+	}{
+		{"unknown AI", games.HumanOptions{Against: "nobody"}, bsplayers.ErrUnknownPlayer},
+		{"unknown typist", games.HumanOptions{Against: "bs-random", Typist: "nobody"}, bsplayers.ErrUnknownPlayer},
+		{"no record", games.HumanOptions{Against: "bs-random", Replays: t.TempDir()}, games.ErrNoHost},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			require.ErrorIs(t, def.HumanLocal(in, io.Discard, c.opt), c.want)
+		})
+	}
 }

@@ -12,12 +12,20 @@
 //     (kaisen play --human --against): game.Table, the arena's replay
 //     recorder, the AI's reasons kept for the end of the game; the game's
 //     part beyond its rules is a Local (its replay, its actions in words,
-//     its end).
+//     its end; ResultEnd is the end of a game with no words of its own).
+//   - Typed, part of every Text, is the typed form of a game's placements
+//     and actions (PlaceLine, Line) and the parse of an action line
+//     (Parse): Parse(Line(a)) is a for every legal action, which the
+//     conformance suite checks (its text check). NewTypist seats a
+//     scripted person: an AI of the game that types its lines through the
+//     Text (games.HumanOptions.Typist, the matrix test's human seat).
 //
-// Each game's Text and Local is one file: submarine.go (Seat, New,
-// PlayAgainstWith), battleship.go (BattleshipSeat, NewBattleship,
-// PlayBattleshipAgainstWith), abilities.go and abilities_know.go
-// (AbilitiesSeat, NewAbilities, ParseAbilities, PlayAbilitiesAgainstWith).
+// Each built-in game's Text and Local is one file: submarine.go (Seat,
+// New, SubmarineText, PlayAgainstWith), battleship.go (BattleshipSeat,
+// NewBattleship, BattleshipText, PlayBattleshipAgainstWith), abilities.go
+// and abilities_know.go (AbilitiesSeat, NewAbilities, AbilitiesText,
+// ParseAbilities, PlayAbilitiesAgainstWith). A game defined by its
+// games.Def alone writes its Text in its own folder (game/sonar/text.go).
 // The seats are also the players of each game's network client (kaisen
 // play --human --addr). The Texts live here, not in the game folders: they
 // draw with the replay package's boards and place with the players' and
