@@ -2,6 +2,8 @@ package sonar_test
 
 import (
 	"context"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -67,4 +69,42 @@ func TestHunterBeatsRandom(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("hunter %d, random %d, drawn %d", sum.P1Wins, sum.P2Wins, sum.Draws)
 	require.Greater(t, sum.P1Wins, 2*sum.P2Wins, "%+v", sum)
+}
+
+// TestText: the seat refuses typos, bad placements and moves it knows the
+// rules refuse, asking again (false), and takes the rest.
+func TestText(t *testing.T) {
+	var out strings.Builder
+	tx := sonar.NewText(sonar.DefaultRules(), 0, &out, rand.New(rand.NewPCG(1, 2)))
+	for _, c := range []struct {
+		line string
+		ok   bool
+	}{{"a1", false}, {"a1 a1", false}, {"e1 a2", false}, {"a1 b1", true}} {
+		_, ok := tx.Place(c.line, false)
+		require.Equal(t, c.ok, ok, "placement %q", c.line)
+	}
+	for _, c := range []struct {
+		line string
+		want sonar.Action
+		ok   bool
+	}{
+		{"", sonar.Action{}, false},
+		{"help", sonar.Action{}, false},
+		{"ping z9", sonar.Action{}, false},
+		{"move 3 a2", sonar.Action{}, false},
+		{"move 1 b1", sonar.Action{}, false}, // onto the other boat
+		{"move 1 b2", sonar.Action{}, false}, // not orthogonal
+		{"move 1 a2", sonar.Action{Kind: sonar.Move, Boat: 0, At: 4}, true},
+		{"c3", sonar.Action{Kind: sonar.Ping, At: 10}, true},
+		{"PING d4", sonar.Action{Kind: sonar.Ping, At: 15}, true},
+	} {
+		a, ok := tx.Act(c.line)
+		require.Equal(t, c.ok, ok, "line %q", c.line)
+		if ok {
+			require.Equal(t, c.want, a, "line %q", c.line)
+		}
+	}
+	_, ok := tx.Place("", true)
+	require.True(t, ok, "the end of the input ends the placement")
+	require.Contains(t, out.String(), "not sent")
 }

@@ -160,8 +160,10 @@ func (t *Text) Act(line string) (Action, bool) {
 
 // canMove reports whether the seat's boat a.Boat may move to a.At.
 func (t *Text) canMove(a Action) bool {
-	from := t.own[a.Boat]
-	return from != None && slices.Contains(t.rules.Neighbours(from), a.At) && !slices.Contains(t.own, a.At)
+	if a.Boat < 0 || a.Boat >= len(t.own) || t.own[a.Boat] == None {
+		return false
+	}
+	return slices.Contains(t.rules.Neighbours(t.own[a.Boat]), a.At) && !slices.Contains(t.own, a.At)
 }
 
 // Resign implements human.Text: the invalid action, a forfeit.
