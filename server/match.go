@@ -14,7 +14,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -39,12 +38,12 @@ type seat struct {
 
 	// kept is the house AI kept across the games of a series (a pairing
 	// of more than one game) because it learns across them
-	// (arena.Learner): a players.Player or a bsplayers.Player; nil
+	// (game.Learner): a players.Player or a game contract's player; nil
 	// otherwise.
 	kept any
 
-	// Per game. ai, place and order are a submarine game's (a bsMatch
-	// keeps its own); fault and pipelined serve both games.
+	// Per game. ai, place and order are a submarine game's (the games on
+	// the turns loop keep their own); fault and pipelined serve every game.
 	ai        players.Player
 	place     submarine.Placement
 	order     subwire.Order
@@ -154,20 +153,21 @@ func (s *seat) newHouseAI(rng *rand.Rand, series bool) error {
 }
 
 // keptHouse returns seat s's house AI for the next game of its pairing,
-// drawing from rng: the kept Learner (arena.Learner) started anew with
-// NewGame when there is one, else a fresh player from factory, kept when it
-// is a Learner and the pairing plays a series. It serves every game family
-// (P is the family's player type). A panic in NewGame propagates, with the
+// drawing from rng: the kept Learner (game.Learner, found through an
+// adapter with game.As) started anew with NewGame when there is one, else a
+// fresh player from factory, kept when it is a Learner and the pairing
+// plays a series. It serves every game (P is the game's player type). A panic in NewGame propagates, with the
 // learner dropped first: the next game gets a fresh house AI.
 func keptHouse[P any](s *seat, rng *rand.Rand, series bool, factory func(*rand.Rand) P) P {
 	if p, ok := s.kept.(P); ok {
 		s.kept = nil
-		any(p).(arena.Learner).NewGame(rng)
+		l, _ := game.As[game.Learner](p)
+		l.NewGame(rng)
 		s.kept = p
 		return p
 	}
 	p := factory(rng)
-	if _, ok := any(p).(arena.Learner); ok && series {
+	if _, ok := game.As[game.Learner](p); ok && series {
 		s.kept = p
 	}
 	return p
@@ -185,7 +185,8 @@ func (m *match) learn(res *Result, k int) {
 			continue
 		}
 		e := series.End{Game: k - 1, Seat: i, First: res.First, Winner: res.Winner}
-		if err := protect(func() { s.kept.(arena.Learner).EndGame(e) }); err != nil {
+		l, _ := game.As[game.Learner](s.kept)
+		if err := protect(func() { l.EndGame(e) }); err != nil {
 			m.log.Warn("house AI panicked at the end of a game of its series; a fresh one plays the next game", "round", k, "err", err)
 			s.kept = nil
 		}
@@ -600,7 +601,7 @@ func (a *actionTimer) stop() {
 // explanation is the Decision of the house AI p (nil when p gives none, or
 // panics giving it).
 func explanation(p any) *explain.Decision {
-	ex, ok := p.(explain.Explainer)
+	ex, ok := game.As[explain.Explainer](p)
 	if !ok {
 		return nil
 	}

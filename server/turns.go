@@ -1,0 +1,480 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+
+	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/protocol"
+	"github.com/kaisen-ai/kaisen/replay"
+)
+
+// The turn loop of the games on the game contract (package game), written
+// once: a pairing's match (connections, timers, results, series) plays each
+// game with the game's rules, its house AI and the server side of its wire
+// codec (wireSide, implemented in the game's wire package), plus the few
+// hooks a game adds (served, turnHooks).
+
+// wireSide is the server side of one game's wire codec for one listener's
+// rules: the lines a seat is sent and how its lines are read, with the
+// game's errors.
+type wireSide[P, A, O any] interface {
+	// Hello is the first line of a game to seat (a series greets with
+	// "roundK." instead).
+	Hello(seat int) []byte
+	// What names a seat's action in faults ("shot", "action").
+	What() string
+	// DecodePlacement reads a placement line.
+	DecodePlacement(line []byte) (P, error)
+	// PlacementError is the error of a placement the rules refused.
+	PlacementError(err error) error
+	// DecodeAction reads an action line.
+	DecodeAction(line []byte) (A, error)
+	// AppendTold appends the line that tells a seat o (outcome: the game's
+	// outcome for the seat, protocol.NoOutcome while it runs).
+	AppendTold(b []byte, o *O, outcome int) []byte
+	// ForfeitLine is the line a client seat gets when a running game ends
+	// by a forfeit (illegal: the rules refused the loser's action; won:
+	// the seat wins).
+	ForfeitLine(illegal, won bool) []byte
+	// ErrorLine is the line that tells a client why it lost.
+	ErrorLine(msg string) []byte
+}
+
+// gameRecord writes the replay of one game the server plays.
+type gameRecord[P, A, S any] interface {
+	// Placement records seat's placement as received (the zero P: none).
+	Placement(seat int, p P)
+	// Action records the n-th action applied: a by seat, the step and the
+	// rules' error; actor is the seat's house AI (nil for a client), whose
+	// decision the replay may keep.
+	Action(n, seat int, a A, st *S, err error, actor any)
+	// Result records how the game ended: c is the rules' count of the game
+	// (zero when it never started).
+	Result(outcome string, winner int, c game.Count, ff []replay.Forfeit)
+	Flush() error
+}
+
+// turnHooks are what one game adds to the turn loop beyond its rules and
+// its wire lines (the abilities game's constant shape); a game without
+// them has none (served.hooks nil).
+type turnHooks[A, S any] interface {
+	// before is told each action about to be applied.
+	before(a A)
+	// shown is what the action a that seat mv played (st and err: what
+	// Apply returned) adds to the game's action count as the result has
+	// it (a hidden move counts nothing).
+	shown(mv int, a A, st *S, err error) int
+	// cont reports whether the seat that played a goes on without "your
+	// turn" when it is to act next.
+	cont(a A) bool
+	// confirms returns the seat and the lines it must answer, one by one,
+	// before step st is told (none: nil).
+	confirms(st *S) (seat int, lines [][]byte)
+	// checkConfirm says why a is not the answer to a confirm line (nil: it
+	// is).
+	checkConfirm(a A) error
+}
+
+// replayHeader is what a game's replay header says: its seed, first seat
+// and players.
+type replayHeader struct {
+	Seed    uint64
+	First   int
+	Players [2]replay.SeatInfo
+}
+
+// served is one game as a listener serves it.
+type served[G game.State[A, S], P, A, S, O any] struct {
+	dialect string // Result.Dialect
+	rules   game.Rules[G, P, A, S, O]
+	wire    wireSide[P, A, O]
+	house   game.Factory[P, A, O] // nil for pair listeners
+	// record starts a game's replay (header and nothing else) on w.
+	record func(w *bytes.Buffer, h replayHeader) gameRecord[P, A, S]
+	// watch tells a spectator that the game of res starts between
+	// placements pl (nil: the game is not watched); step tells it the
+	// n-th action's step.
+	watch func(sp Spectator, res *Result, pl [2]P)
+	step  func(sp Spectator, id string, n int, st *S)
+	// hooks are the game's turnHooks for game g (nil: none).
+	hooks func(g G) turnHooks[A, S]
+}
+
+// turns plays the games of one pairing of a game on the contract, with
+// match.run. One goroutine runs it and owns everything in it.
+type turns[G game.State[A, S], P, A, S, O any] struct {
+	*match
+	def     *served[G, P, A, S, O]
+	ai      [2]game.Player[P, A, O] // the house AIs of this game (nil for a client)
+	place   [2]P                    // the placements as received
+	errLine [2]string               // the error line owed to a client seat
+	told    O                       // what a seat is told (Rules.Tell's buffer)
+}
+
+// newTurns is the turn loop of def's game for the pairing m.
+func newTurns[G game.State[A, S], P, A, S, O any](m *match, def *served[G, P, A, S, O]) *turns[G, P, A, S, O] {
+	return &turns[G, P, A, S, O]{match: m, def: def}
+}
+
+// gameReplay is a game's replay in memory; the server writes it durably
+// (Server.record) before the end lines go out. A nil gameReplay (replays
+// off) records nothing.
+type gameReplay[P, A, S any] struct {
+	buf bytes.Buffer
+	w   gameRecord[P, A, S]
+	log *slog.Logger
+}
+
+// startReplay starts the replay of game res after its handshake, with
+// both placements as received, or returns nil when the server keeps no
+// replays.
+func (t *turns[G, P, A, S, O]) startReplay(res *Result, log *slog.Logger) *gameReplay[P, A, S] {
+	if t.srv.cfg.ReplayDir == "" {
+		return nil
+	}
+	rec := &gameReplay[P, A, S]{log: log}
+	h := replayHeader{Seed: res.Seed, First: res.First}
+	for i, s := range t.seats {
+		h.Players[i] = replay.SeatInfo{Seat: i, Name: s.replayName()}
+	}
+	rec.w = t.def.record(&rec.buf, h)
+	for i, p := range t.place {
+		rec.w.Placement(i, p)
+	}
+	return rec
+}
+
+// finish writes the result line and returns the replay (nil on a write
+// error, which is logged).
+func (rec *gameReplay[P, A, S]) finish(res *Result, c game.Count, ff []replay.Forfeit) []byte {
+	if rec == nil {
+		return nil
+	}
+	rec.w.Result(replayOutcome(res), res.Winner, c, ff)
+	if err := rec.w.Flush(); err != nil {
+		rec.log.Error("replay", "err", err)
+		return nil
+	}
+	return rec.buf.Bytes()
+}
+
+// play runs the handshake and the actions of game k of the pairing (a
+// series greets with "roundK." and keeps a learning house AI from game to
+// game) and returns its result and its replay (nil when replays are off;
+// partial, with outcome aborted, when the server stopped the game); end
+// lines are sent by end. Each seat acts when the rules say (ToAct) and is
+// told what the rules tell it of every action (Tell).
+func (t *turns[G, P, A, S, O]) play(ctx context.Context, k int) (*Result, []byte) {
+	res := t.newResult(k, t.def.dialect)
+	log := t.log.With("game", res.Game)
+	t.handshake(ctx, k, res.Seed)
+	stopped := !t.seated(ctx, res)
+	rec := t.startReplay(res, log)
+	if stopped { // the placements received so far are in the replay
+		return t.abort(res, log, 0), rec.finish(res, game.Count{}, nil)
+	}
+	if t.seats[0].fault != nil || t.seats[1].fault != nil {
+		return res, rec.finish(res, game.Count{}, t.placementFailed(res, log))
+	}
+	g, err := t.def.rules.Start(t.place, res.First)
+	if err != nil { // placements were validated: a server bug
+		log.Error("start game", "err", err)
+		return t.abort(res, log, 0), nil
+	}
+	return t.loop(ctx, g, res, log, rec)
+}
+
+// loop plays the started game g to its end (see play).
+func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *slog.Logger, rec *gameReplay[P, A, S]) (*Result, []byte) {
+	sp := t.srv.watcher()
+	if sp != nil && t.def.watch != nil {
+		t.def.watch(sp, res, t.place)
+	}
+	var h turnHooks[A, S]
+	if t.def.hooks != nil {
+		h = t.def.hooks(g)
+	}
+	n := 0 // actions applied
+	// shown is the game's action count as the result, the logs and the
+	// spectators have it (Result.Actions): the actions applied, less those
+	// the game hides, plus the confirms (turnHooks).
+	shown := 0
+	end := func(ff []replay.Forfeit) []byte { return rec.finish(res, t.def.rules.Count(g, n), ff) }
+	// forfeit ends the game lost by seat w (kind: a replay.Forfeit* kind).
+	forfeit := func(w int, err error, kind string) (*Result, []byte) {
+		g.Forfeit(w)
+		reason := t.forfeitLines(w, err, kind == replay.ForfeitIllegal)
+		return res, end(t.forfeited(res, log, shown, w, kind, reason, err))
+	}
+	what := t.def.wire.What()
+	actions := &moveReader[A]{
+		what:   what,
+		late:   fmt.Sprintf(" (no %s within %v)", what, t.st.cfg.ActionTimeout(t.srv.cfg.Limits)),
+		decode: t.def.wire.DecodeAction,
+	}
+	// told[i]: seat i was told the last action (or the game is starting).
+	// A seat told nothing (the rules held its view back) gets no "waiting"
+	// either, so that the lines it reads are those of a game without the
+	// action. moved is the seat that goes on after the last action
+	// (turnHooks.cont; -1: none).
+	told := [2]bool{true, true}
+	moved := -1
+	for {
+		if i, err := t.houseFault(); err != nil { // a house AI that panicked in Observe
+			return forfeit(i, err, replay.ForfeitPanic)
+		}
+		mv := g.ToAct()
+		actions.quiet = !told[1-mv]
+		actions.cont = moved == mv
+		a, w, fault := takeTurn(t.match, mv, func() A { return t.ai[mv].Act() }, actions)
+		if fault != nil {
+			w, kind := t.turnFault(ctx, mv, w)
+			if w < 0 { // the replay has every action played
+				return t.abort(res, log, shown), end(nil)
+			}
+			return forfeit(w, fault, kind)
+		}
+		moved = -1
+		if h != nil {
+			h.before(a)
+			if h.cont(a) {
+				moved = mv
+			}
+		}
+		st, err := g.Apply(a)
+		n++
+		if h != nil {
+			shown += h.shown(mv, a, &st, err)
+		} else {
+			shown++
+		}
+		t.srv.metrics.actions.Add(1)
+		if sp != nil && t.def.step != nil {
+			t.def.step(sp, res.Game, shown, &st)
+		}
+		if rec != nil {
+			rec.w.Action(n, mv, a, &st, err, t.ai[mv])
+		}
+		if err != nil {
+			return forfeit(mv, err, replay.ForfeitIllegal)
+		}
+		if h != nil {
+			d, lines := h.confirms(&st)
+			for _, line := range lines {
+				if w, fault := t.confirm(d, line, h); fault != nil {
+					if w < 0 {
+						w = d
+						if ctx.Err() != nil {
+							return t.abort(res, log, shown), end(nil)
+						}
+					}
+					// The rules have no question pending: to them the seat
+					// broke the protocol while waiting.
+					return forfeit(w, fault, replay.ForfeitWaiting)
+				}
+				shown++
+			}
+		}
+		for _, i := range [2]int{mv, 1 - mv} {
+			told[i] = t.tell(g, &st, i)
+		}
+		if g.Status() == game.Running {
+			continue
+		}
+		gameOver(res, shown, g.Winner())
+		return res, end(nil)
+	}
+}
+
+// confirm has the client seat d answer the confirm line (a confirm line,
+// "your turn", an answer that h.checkConfirm accepts; nothing for the
+// house AI). A fault is d's when w is -1, else that of seat w, which sent
+// something while it was not its turn (takeTurn).
+func (t *turns[G, P, A, S, O]) confirm(d int, line []byte, h turnHooks[A, S]) (w int, fault error) {
+	if t.seats[d].c == nil {
+		return -1, nil
+	}
+	t.send(d, line)
+	r := &moveReader[A]{
+		what:   "confirm answer",
+		late:   fmt.Sprintf(" (no %s within %v)", t.def.wire.What(), t.st.cfg.ActionTimeout(t.srv.cfg.Limits)),
+		decode: t.def.wire.DecodeAction,
+		quiet:  true,
+	}
+	a, w, fault := takeTurn(t.match, d, nil, r)
+	if fault == nil {
+		fault = h.checkConfirm(a)
+	}
+	return w, fault
+}
+
+// tell gives seat i what the rules tell it of step st of g, and reports
+// whether it was told anything: a line for a client, an Observe call for
+// the house AI (a panic there is the seat's fault).
+func (t *turns[G, P, A, S, O]) tell(g G, st *S, i int) bool {
+	if !t.def.rules.Tell(g, st, nil, i, &t.told) {
+		return false
+	}
+	s := t.seats[i]
+	if s.c == nil {
+		if err := protect(func() { t.ai[i].Observe(t.told) }); err != nil {
+			s.fault = err
+		}
+		return true
+	}
+	c := t.to(i)
+	if c.werr == nil {
+		c.wbuf = t.def.wire.AppendTold(c.wbuf, &t.told, wireOutcome(g.Status() == game.Won, g.Winner(), i))
+		c.wbuf = append(c.wbuf, '\n')
+	}
+	return true
+}
+
+// handshake greets the client seats (the game's hello, or "roundK." in a
+// series), has each house AI place (a learning one kept from game to game
+// of a series) and reads the clients' placements within one handshake
+// timeout. Failures go to the seat's fault (and errLine, for what the
+// client is told).
+func (t *turns[G, P, A, S, O]) handshake(ctx context.Context, k int, seed uint64) {
+	pending := 0
+	var need [2]bool
+	t.place, t.errLine, t.ai = [2]P{}, [2]string{}, [2]game.Player[P, A, O]{}
+	series := t.st.cfg.Games > 1
+	for i, s := range t.seats {
+		s.fault, s.pipelined = nil, false
+		if s.c != nil {
+			if series {
+				t.sendString(i, protocol.SeriesRound(k))
+			} else {
+				t.send(i, t.def.wire.Hello(i))
+			}
+			need[i] = true
+			pending++
+			continue
+		}
+		err := protect(func() {
+			t.ai[i] = keptHouse(s, rand.New(rand.NewPCG(seed, uint64(i))), series, func(rng *rand.Rand) game.Player[P, A, O] {
+				return t.def.house(rng, i)
+			})
+			t.place[i] = t.ai[i].Place()
+		})
+		if err != nil {
+			s.fault = err
+		} else if err := t.def.rules.ValidatePlacement(t.place[i]); err != nil {
+			s.fault = fmt.Errorf("house placement: %w", t.def.wire.PlacementError(err))
+		}
+	}
+	t.flush()
+	t.timer.Reset(t.st.cfg.HandshakeTimeout(t.srv.cfg.Limits))
+	defer t.timer.Stop()
+	for pending > 0 {
+		who, msg, err := t.handshakeMsg(ctx, need)
+		if err != nil {
+			for i := range t.seats {
+				if need[i] {
+					t.seats[i].fault = fmt.Errorf("read placement: %w", err)
+					if ctx.Err() == nil {
+						t.errLine[i] = "timeout: no placement within " + t.st.cfg.HandshakeTimeout(t.srv.cfg.Limits).String()
+					}
+					need[i] = false
+				}
+			}
+			return
+		}
+		need[who] = false
+		pending--
+		t.placement(who, msg)
+	}
+}
+
+// placement handles client seat i's placement message.
+func (t *turns[G, P, A, S, O]) placement(i int, msg inMsg) {
+	s := t.seats[i]
+	if msg.err != nil {
+		s.fault = fmt.Errorf("read placement: %w", msg.err)
+		return
+	}
+	defer putLine(msg.line)
+	s.pipelined = msg.more
+	p, err := t.def.wire.DecodePlacement(*msg.line)
+	if err != nil {
+		s.fault = fmt.Errorf("placement: %w", err)
+		var pe *protocol.ProtocolError
+		if errors.As(err, &pe) {
+			t.errLine[i] = "placement: " + pe.Err.Error()
+		}
+		return
+	}
+	t.place[i] = p // kept when invalid too: the replay records it
+	if err := t.def.rules.ValidatePlacement(p); err != nil {
+		s.fault = fmt.Errorf("placement: %w", t.def.wire.PlacementError(err))
+		t.errLine[i] = s.fault.Error()
+	}
+}
+
+// placementFailed ends a game whose handshake failed (handshakeFailed):
+// each client that sent a bad placement gets its error line. It returns
+// the replay's forfeits.
+func (t *turns[G, P, A, S, O]) placementFailed(res *Result, log *slog.Logger) []replay.Forfeit {
+	ff := t.handshakeFailed(res, log)
+	for i, line := range t.errLine {
+		if t.seats[i].fault != nil && line != "" {
+			t.send(i, t.def.wire.ErrorLine(line))
+		}
+	}
+	return ff
+}
+
+// houseFault returns a seat whose house AI failed (panicked in Observe)
+// and its fault, or -1 and nil.
+func (t *turns[G, P, A, S, O]) houseFault() (int, error) {
+	for i, s := range t.seats {
+		if s.fault != nil {
+			return i, s.fault
+		}
+	}
+	return -1, nil
+}
+
+// turnFault says who forfeits for a fault takeTurn returned with w for
+// mover mv, and the replay's forfeit kind: the mover whose house AI
+// panicked, w that sent something while waiting, else the mover (a
+// protocol error, a timeout, a disconnect); -1 when the server is
+// stopping the game (ctx ended: no forfeit, the game is aborted).
+func (t *turns[G, P, A, S, O]) turnFault(ctx context.Context, mv, w int) (int, string) {
+	switch {
+	case w < 0 && t.seats[mv].c == nil:
+		return mv, replay.ForfeitPanic
+	case ctx.Err() != nil:
+		return -1, ""
+	case w >= 0:
+		return w, replay.ForfeitWaiting
+	}
+	return mv, replay.ForfeitProtocol
+}
+
+// forfeitLines tells the client seats that seat w lost a running game by
+// forfeit (err says why; illegal: the rules refused its move) and returns
+// the forfeit's reason. w gets the error line when it is a client still
+// connected; each client seat then gets the wire's forfeit line; the end
+// lines follow.
+func (t *turns[G, P, A, S, O]) forfeitLines(w int, err error, illegal bool) string {
+	reason := classify(err)
+	if illegal {
+		reason = ReasonIllegal
+	}
+	if t.seats[w].c != nil && reason != ReasonDisconnect { // nobody reads after a disconnect
+		t.send(w, t.def.wire.ErrorLine(reason+": "+err.Error()))
+	}
+	for i, s := range t.seats {
+		if s.c != nil {
+			t.send(i, t.def.wire.ForfeitLine(illegal, i != w))
+		}
+	}
+	return reason
+}
