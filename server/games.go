@@ -19,7 +19,7 @@ type listenerGame struct {
 // the games registry (package games) checks that it serves all of its games.
 var listenerGames = []listenerGame{
 	{name: GameSubmarine, compile: ListenerConfig.compileSubmarine,
-		play: func(m *match) func(context.Context, int) (*Result, []byte) { return m.play }},
+		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newSubTurns(m).play }},
 	{name: GameBattleship, house: DefaultBattleshipHouse, compile: ListenerConfig.compileBattleship,
 		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newBSTurns(m).play }},
 	{name: GameAbilities, house: DefaultAbilitiesHouse, compile: ListenerConfig.compileAbilities,

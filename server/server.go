@@ -441,7 +441,7 @@ func (s *Server) handle(l *listener, nc net.Conn) {
 			s.refuse(l, c, rejectMaxGames)
 			return
 		}
-		s.startMatch(l, [2]*seat{{c: c}, {factory: l.st.house, house: l.st.cfg.Opponent}})
+		s.startMatch(l, [2]*seat{{c: c}, {house: l.st.cfg.Opponent}})
 		return
 	}
 	if l.lobby.hasWaiting() {

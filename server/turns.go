@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"time"
 
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -23,26 +24,42 @@ import (
 // rules: the lines a seat is sent and how its lines are read, with the
 // game's errors.
 type wireSide[P, A, O any] interface {
+	// NewGame starts a game of the pairing.
+	NewGame()
 	// Hello is the first line of a game to seat (a series greets with
 	// "roundK." instead).
 	Hello(seat int) []byte
 	// What names a seat's action in faults ("shot", "action").
 	What() string
-	// DecodePlacement reads a placement line.
-	DecodePlacement(line []byte) (P, error)
+	// Late is added to the fault of a client that sent no action within
+	// the action timeout d.
+	Late(d time.Duration) string
+	// DecodePlacement reads seat's placement line.
+	DecodePlacement(seat int, line []byte) (P, error)
 	// PlacementError is the error of a placement the rules refused.
 	PlacementError(err error) error
 	// DecodeAction reads an action line.
 	DecodeAction(line []byte) (A, error)
-	// AppendTold appends the line that tells a seat o (outcome: the game's
+	// AppendTold appends the line that tells seat o (outcome: the game's
 	// outcome for the seat, protocol.NoOutcome while it runs).
-	AppendTold(b []byte, o *O, outcome int) []byte
+	AppendTold(b []byte, seat int, o *O, outcome int) []byte
 	// ForfeitLine is the line a client seat gets when a running game ends
 	// by a forfeit (illegal: the rules refused the loser's action; won:
-	// the seat wins).
+	// the seat wins); nil in a dialect that tells a forfeit as an invalid
+	// action (served.invalid).
 	ForfeitLine(illegal, won bool) []byte
-	// ErrorLine is the line that tells a client why it lost.
+	// ErrorLine is the line that tells a client why it lost (nil: the
+	// dialect has none).
 	ErrorLine(msg string) []byte
+}
+
+// namer is a wireSide whose clients may send their name before their
+// placement (the submarine-py dialect).
+type namer interface {
+	// Names reports whether clients send a name in game k.
+	Names(k int) bool
+	// FieldLine is the line that answers a name, sent at once.
+	FieldLine() []byte
 }
 
 // gameRecord writes the replay of one game the server plays.
@@ -103,6 +120,16 @@ type served[G game.State[A, S], P, A, S, O any] struct {
 	step  func(sp Spectator, id string, n int, st *S)
 	// hooks are the game's turnHooks for game g (nil: none).
 	hooks func(g G) turnHooks[A, S]
+	// invalid, when set, is the action a mover's fault is taken as: it is
+	// applied, recorded and told like any other action, then the mover
+	// forfeits (the submarine game, as its reference server does). Then
+	// forfeitTold fills what seat is told of a forfeit while it waited,
+	// and walkover tells seat w, which won a game whose handshake its
+	// opponent failed, that it won (p: its placement). nil: a fault
+	// forfeits at once with the wire's forfeit lines.
+	invalid     *A
+	forfeitTold func(g G, seat int, o *O)
+	walkover    func(m *match, w int, p P)
 }
 
 // turns plays the games of one pairing of a game on the contract, with
@@ -189,8 +216,47 @@ func (t *turns[G, P, A, S, O]) play(ctx context.Context, k int) (*Result, []byte
 	return t.loop(ctx, g, res, log, rec)
 }
 
+// run is one started game of a pairing as its turn loop plays it.
+type run[G game.State[A, S], P, A, S, O any] struct {
+	*turns[G, P, A, S, O]
+	ctx context.Context
+	g   G
+	res *Result
+	log *slog.Logger
+	rec *gameReplay[P, A, S]
+	n   int // actions applied
+	// shown is the game's action count as the result, the logs and the
+	// spectators have it (Result.Actions): the actions applied, less those
+	// the game hides, plus the confirms (turnHooks).
+	shown int
+	// endBytes is the replay of a game that a helper of the loop ended
+	// (moverFault, confirms).
+	endBytes []byte
+}
+
+// end writes the replay's result line (ff: its forfeits) and returns the
+// game's result and replay.
+func (r *run[G, P, A, S, O]) end(ff []replay.Forfeit) (*Result, []byte) {
+	return r.res, r.rec.finish(r.res, r.def.rules.Count(r.g, r.n), ff)
+}
+
+// abort ends a game the server stopped: the replay has every action played.
+func (r *run[G, P, A, S, O]) abort() (*Result, []byte) {
+	r.turns.abort(r.res, r.log, r.shown)
+	return r.end(nil)
+}
+
+// forfeit ends the game lost by seat w (kind: a replay.Forfeit* kind) with
+// the wire's forfeit lines.
+func (r *run[G, P, A, S, O]) forfeit(w int, err error, kind string) (*Result, []byte) {
+	r.g.Forfeit(w)
+	reason := r.forfeitLines(w, err, kind == replay.ForfeitIllegal)
+	return r.end(r.forfeited(r.res, r.log, r.shown, w, kind, reason, err))
+}
+
 // loop plays the started game g to its end (see play).
 func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *slog.Logger, rec *gameReplay[P, A, S]) (*Result, []byte) {
+	r := &run[G, P, A, S, O]{turns: t, ctx: ctx, g: g, res: res, log: log, rec: rec}
 	sp := t.srv.watcher()
 	if sp != nil && t.def.watch != nil {
 		t.def.watch(sp, res, t.place)
@@ -199,22 +265,9 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 	if t.def.hooks != nil {
 		h = t.def.hooks(g)
 	}
-	n := 0 // actions applied
-	// shown is the game's action count as the result, the logs and the
-	// spectators have it (Result.Actions): the actions applied, less those
-	// the game hides, plus the confirms (turnHooks).
-	shown := 0
-	end := func(ff []replay.Forfeit) []byte { return rec.finish(res, t.def.rules.Count(g, n), ff) }
-	// forfeit ends the game lost by seat w (kind: a replay.Forfeit* kind).
-	forfeit := func(w int, err error, kind string) (*Result, []byte) {
-		g.Forfeit(w)
-		reason := t.forfeitLines(w, err, kind == replay.ForfeitIllegal)
-		return res, end(t.forfeited(res, log, shown, w, kind, reason, err))
-	}
-	what := t.def.wire.What()
 	actions := &moveReader[A]{
-		what:   what,
-		late:   fmt.Sprintf(" (no %s within %v)", what, t.st.cfg.ActionTimeout(t.srv.cfg.Limits)),
+		what:   t.def.wire.What(),
+		late:   t.def.wire.Late(t.st.cfg.ActionTimeout(t.srv.cfg.Limits)),
 		decode: t.def.wire.DecodeAction,
 	}
 	// told[i]: seat i was told the last action (or the game is starting).
@@ -224,20 +277,23 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 	// (turnHooks.cont; -1: none).
 	told := [2]bool{true, true}
 	moved := -1
+	invalid := t.def.invalid
 	for {
-		if i, err := t.houseFault(); err != nil { // a house AI that panicked in Observe
-			return forfeit(i, err, replay.ForfeitPanic)
+		if invalid == nil { // else a dead house AI's fault is its next action's (takeTurn)
+			if i, err := t.houseFault(); err != nil { // a house AI that panicked in Observe
+				return r.forfeit(i, err, replay.ForfeitPanic)
+			}
 		}
 		mv := g.ToAct()
 		actions.quiet = !told[1-mv]
 		actions.cont = moved == mv
 		a, w, fault := takeTurn(t.match, mv, func() A { return t.ai[mv].Act() }, actions)
+		actor := any(t.ai[mv])
 		if fault != nil {
-			w, kind := t.turnFault(ctx, mv, w)
-			if w < 0 { // the replay has every action played
-				return t.abort(res, log, shown), end(nil)
+			if done := r.moverFault(mv, w, fault); done {
+				return r.res, r.endBytes
 			}
-			return forfeit(w, fault, kind)
+			a, actor = *invalid, nil
 		}
 		moved = -1
 		if h != nil {
@@ -247,48 +303,115 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 			}
 		}
 		st, err := g.Apply(a)
-		n++
+		r.n++
 		if h != nil {
-			shown += h.shown(mv, a, &st, err)
+			r.shown += h.shown(mv, a, &st, err)
 		} else {
-			shown++
+			r.shown++
 		}
 		t.srv.metrics.actions.Add(1)
 		if sp != nil && t.def.step != nil {
-			t.def.step(sp, res.Game, shown, &st)
+			t.def.step(sp, res.Game, r.shown, &st)
 		}
 		if rec != nil {
-			rec.w.Action(n, mv, a, &st, err, t.ai[mv])
+			rec.w.Action(r.n, mv, a, &st, err, actor)
 		}
-		if err != nil {
-			return forfeit(mv, err, replay.ForfeitIllegal)
+		if err != nil && invalid == nil {
+			return r.forfeit(mv, err, replay.ForfeitIllegal)
 		}
-		if h != nil {
-			d, lines := h.confirms(&st)
-			for _, line := range lines {
-				if w, fault := t.confirm(d, line, h); fault != nil {
-					if w < 0 {
-						w = d
-						if ctx.Err() != nil {
-							return t.abort(res, log, shown), end(nil)
-						}
-					}
-					// The rules have no question pending: to them the seat
-					// broke the protocol while waiting.
-					return forfeit(w, fault, replay.ForfeitWaiting)
-				}
-				shown++
-			}
+		if h != nil && !r.confirms(h, &st) {
+			return r.res, r.endBytes
 		}
 		for _, i := range [2]int{mv, 1 - mv} {
-			told[i] = t.tell(g, &st, i)
+			told[i] = t.tell(g, &st, err, i)
 		}
 		if g.Status() == game.Running {
 			continue
 		}
-		gameOver(res, shown, g.Winner())
-		return res, end(nil)
+		switch {
+		case fault != nil: // the mover's action was taken as invalid
+			return r.end(t.forfeited(res, log, r.shown, mv, replay.ForfeitIllegal, classify(fault), fault))
+		case err != nil:
+			return r.end(t.forfeited(res, log, r.shown, mv, replay.ForfeitIllegal, ReasonIllegal, err))
+		}
+		gameOver(res, r.shown, g.Winner())
+		return r.end(nil)
 	}
+}
+
+// moverFault handles the fault takeTurn returned for mover mv with w (see
+// takeTurn) and reports whether it ended the game (its replay is then in
+// endBytes). Else, in a dialect that tells a mover's fault as an invalid
+// action (served.invalid), the caller plays that action.
+func (r *run[G, P, A, S, O]) moverFault(mv, w int, fault error) bool {
+	switch {
+	case r.def.invalid == nil:
+		w, kind := r.turnFault(r.ctx, mv, w)
+		if w < 0 {
+			_, r.endBytes = r.abort()
+		} else {
+			_, r.endBytes = r.forfeit(w, fault, kind)
+		}
+	case r.ctx.Err() != nil:
+		_, r.endBytes = r.abort()
+	case w >= 0:
+		_, r.endBytes = r.end(r.waitingForfeit(r.res, r.g, mv, w, fault, r.shown, r.log))
+	default:
+		return false
+	}
+	return true
+}
+
+// confirms has the seat the hooks name answer each confirm line they give
+// for step st before it is told (turnHooks.confirms), and reports whether
+// the game goes on (false: a forfeit or a shutdown ended it; its replay is
+// in endBytes).
+func (r *run[G, P, A, S, O]) confirms(h turnHooks[A, S], st *S) bool {
+	d, lines := h.confirms(st)
+	for _, line := range lines {
+		w, fault := r.confirm(d, line, h)
+		if fault != nil {
+			if w < 0 {
+				w = d
+				if r.ctx.Err() != nil {
+					_, r.endBytes = r.abort()
+					return false
+				}
+			}
+			// The rules have no question pending: to them the seat broke
+			// the protocol while waiting.
+			_, r.endBytes = r.forfeit(w, fault, replay.ForfeitWaiting)
+			return false
+		}
+		r.shown++
+	}
+	return true
+}
+
+// waitingForfeit ends a running game because seat w broke the protocol
+// while it was not its turn (err says how), in a dialect that tells a
+// forfeit as an invalid action (served.invalid). The seats have been sent
+// "your turn" and "waiting"; each client is now told the forfeit
+// (served.forfeitTold) — the mover mv's line first, the outcome true to
+// the winner, false to w — and the end lines follow. n is the game's
+// action count; it returns the replay's forfeits.
+func (t *turns[G, P, A, S, O]) waitingForfeit(res *Result, g G, mv, w int, err error, n int, log *slog.Logger) []replay.Forfeit {
+	g.Forfeit(w)
+	for _, i := range [2]int{mv, 1 - mv} {
+		s := t.seats[i]
+		if s.c == nil || s.c.werr != nil {
+			continue
+		}
+		outcome := protocol.Won
+		if i == w {
+			outcome = protocol.Lost
+		}
+		t.def.forfeitTold(g, i, &t.told)
+		c := t.to(i)
+		c.wbuf = t.def.wire.AppendTold(c.wbuf, i, &t.told, outcome)
+		c.wbuf = append(c.wbuf, '\n')
+	}
+	return t.forfeited(res, log, n, w, replay.ForfeitWaiting, classify(err), err, "phase", "waiting")
 }
 
 // confirm has the client seat d answer the confirm line (a confirm line,
@@ -302,7 +425,7 @@ func (t *turns[G, P, A, S, O]) confirm(d int, line []byte, h turnHooks[A, S]) (w
 	t.send(d, line)
 	r := &moveReader[A]{
 		what:   "confirm answer",
-		late:   fmt.Sprintf(" (no %s within %v)", t.def.wire.What(), t.st.cfg.ActionTimeout(t.srv.cfg.Limits)),
+		late:   t.def.wire.Late(t.st.cfg.ActionTimeout(t.srv.cfg.Limits)),
 		decode: t.def.wire.DecodeAction,
 		quiet:  true,
 	}
@@ -313,14 +436,18 @@ func (t *turns[G, P, A, S, O]) confirm(d int, line []byte, h turnHooks[A, S]) (w
 	return w, fault
 }
 
-// tell gives seat i what the rules tell it of step st of g, and reports
-// whether it was told anything: a line for a client, an Observe call for
-// the house AI (a panic there is the seat's fault).
-func (t *turns[G, P, A, S, O]) tell(g G, st *S, i int) bool {
-	if !t.def.rules.Tell(g, st, nil, i, &t.told) {
+// tell gives seat i what the rules tell it of step st of g (err: Apply's
+// error), and reports whether it was told anything: a line for a client,
+// an Observe call for the house AI (a panic there is the seat's fault);
+// nothing for a seat that can no longer play.
+func (t *turns[G, P, A, S, O]) tell(g G, st *S, err error, i int) bool {
+	s := t.seats[i]
+	if s.dead() != nil {
+		return true
+	}
+	if !t.def.rules.Tell(g, st, err, i, &t.told) {
 		return false
 	}
-	s := t.seats[i]
 	if s.c == nil {
 		if err := protect(func() { t.ai[i].Observe(t.told) }); err != nil {
 			s.fault = err
@@ -329,7 +456,7 @@ func (t *turns[G, P, A, S, O]) tell(g G, st *S, i int) bool {
 	}
 	c := t.to(i)
 	if c.werr == nil {
-		c.wbuf = t.def.wire.AppendTold(c.wbuf, &t.told, wireOutcome(g.Status() == game.Won, g.Winner(), i))
+		c.wbuf = t.def.wire.AppendTold(c.wbuf, i, &t.told, wireOutcome(g.Status() == game.Won, g.Winner(), i))
 		c.wbuf = append(c.wbuf, '\n')
 	}
 	return true
@@ -337,58 +464,95 @@ func (t *turns[G, P, A, S, O]) tell(g G, st *S, i int) bool {
 
 // handshake greets the client seats (the game's hello, or "roundK." in a
 // series), has each house AI place (a learning one kept from game to game
-// of a series) and reads the clients' placements within one handshake
-// timeout. Failures go to the seat's fault (and errLine, for what the
-// client is told).
+// of a series) and reads the clients' placements (and, when the wire asks
+// for them, their names first: namer). Both clients' handshakes run at
+// once, with one deadline, so that a slow or silent client costs the
+// other nothing. Failures go to the seat's fault (and errLine, for what
+// the client is told).
 func (t *turns[G, P, A, S, O]) handshake(ctx context.Context, k int, seed uint64) {
-	pending := 0
-	var need [2]bool
 	t.place, t.errLine, t.ai = [2]P{}, [2]string{}, [2]game.Player[P, A, O]{}
+	t.def.wire.NewGame()
+	nm, names := t.def.wire.(namer)
+	names = names && nm.Names(k)
 	series := t.st.cfg.Games > 1
+	// What each client seat still has to send: its name, its placement.
+	var need [2]int
+	pending := 0
 	for i, s := range t.seats {
 		s.fault, s.pipelined = nil, false
-		if s.c != nil {
-			if series {
-				t.sendString(i, protocol.SeriesRound(k))
-			} else {
-				t.send(i, t.def.wire.Hello(i))
-			}
-			need[i] = true
-			pending++
+		if s.c == nil {
 			continue
 		}
-		err := protect(func() {
-			t.ai[i] = keptHouse(s, rand.New(rand.NewPCG(seed, uint64(i))), series, func(rng *rand.Rand) game.Player[P, A, O] {
-				return t.def.house(rng, i)
-			})
-			t.place[i] = t.ai[i].Place()
-		})
-		if err != nil {
-			s.fault = err
-		} else if err := t.def.rules.ValidatePlacement(t.place[i]); err != nil {
-			s.fault = fmt.Errorf("house placement: %w", t.def.wire.PlacementError(err))
+		if series {
+			t.sendString(i, protocol.SeriesRound(k))
+		} else {
+			t.send(i, t.def.wire.Hello(i))
 		}
+		need[i] = 1
+		if names {
+			need[i] = 2
+		}
+		pending++
 	}
 	t.flush()
+	for i, s := range t.seats {
+		if s.c == nil {
+			t.housePlace(i, seed, series)
+		}
+	}
 	t.timer.Reset(t.st.cfg.HandshakeTimeout(t.srv.cfg.Limits))
 	defer t.timer.Stop()
 	for pending > 0 {
-		who, msg, err := t.handshakeMsg(ctx, need)
+		who, msg, err := t.handshakeMsg(ctx, [2]bool{need[0] > 0, need[1] > 0})
 		if err != nil {
-			for i := range t.seats {
-				if need[i] {
-					t.seats[i].fault = fmt.Errorf("read placement: %w", err)
+			for i, s := range t.seats {
+				if need[i] > 0 {
+					s.fault = fmt.Errorf("read %s: %w", handshakeStep(need[i]), err)
 					if ctx.Err() == nil {
 						t.errLine[i] = "timeout: no placement within " + t.st.cfg.HandshakeTimeout(t.srv.cfg.Limits).String()
 					}
-					need[i] = false
+					need[i] = 0
 				}
 			}
 			return
 		}
-		need[who] = false
-		pending--
-		t.placement(who, msg)
+		s := t.seats[who]
+		switch {
+		case need[who] == 1:
+			need[who] = 0
+			t.placement(who, msg)
+		case msg.err != nil:
+			s.fault, need[who] = fmt.Errorf("read %s: %w", handshakeStep(need[who]), msg.err), 0
+		default: // its name: the field line goes back at once
+			s.name = cleanName(*msg.line)
+			putLine(msg.line)
+			s.c.queue(nm.FieldLine())
+			s.c.flush()
+			need[who]--
+		}
+		if need[who] == 0 {
+			pending--
+		}
+	}
+}
+
+// housePlace makes the house AI of seat i for the game (drawing from the
+// game's seed; a learning one is kept across a series) and has it place.
+// A panic or an invalid placement is the seat's fault.
+func (t *turns[G, P, A, S, O]) housePlace(i int, seed uint64, series bool) {
+	s := t.seats[i]
+	err := protect(func() {
+		t.ai[i] = keptHouse(s, rand.New(rand.NewPCG(seed, uint64(i))), series, func(rng *rand.Rand) game.Player[P, A, O] {
+			return t.def.house(rng, i)
+		})
+	})
+	if err == nil {
+		err = protect(func() { t.place[i] = t.ai[i].Place() })
+	}
+	if err != nil {
+		s.fault = err
+	} else if err := t.def.rules.ValidatePlacement(t.place[i]); err != nil {
+		s.fault = fmt.Errorf("house placement: %w", t.def.wire.PlacementError(err))
 	}
 }
 
@@ -401,7 +565,7 @@ func (t *turns[G, P, A, S, O]) placement(i int, msg inMsg) {
 	}
 	defer putLine(msg.line)
 	s.pipelined = msg.more
-	p, err := t.def.wire.DecodePlacement(*msg.line)
+	p, err := t.def.wire.DecodePlacement(i, *msg.line)
 	if err != nil {
 		s.fault = fmt.Errorf("placement: %w", err)
 		var pe *protocol.ProtocolError
@@ -424,8 +588,13 @@ func (t *turns[G, P, A, S, O]) placementFailed(res *Result, log *slog.Logger) []
 	ff := t.handshakeFailed(res, log)
 	for i, line := range t.errLine {
 		if t.seats[i].fault != nil && line != "" {
-			t.send(i, t.def.wire.ErrorLine(line))
+			if b := t.def.wire.ErrorLine(line); b != nil {
+				t.send(i, b)
+			}
 		}
+	}
+	if t.def.walkover != nil && res.Outcome == OutcomeWin {
+		t.def.walkover(t.match, res.Winner, t.place[res.Winner])
 	}
 	return ff
 }
@@ -473,7 +642,9 @@ func (t *turns[G, P, A, S, O]) forfeitLines(w int, err error, illegal bool) stri
 	}
 	for i, s := range t.seats {
 		if s.c != nil {
-			t.send(i, t.def.wire.ForfeitLine(illegal, i != w))
+			if b := t.def.wire.ForfeitLine(illegal, i != w); b != nil {
+				t.send(i, b)
+			}
 		}
 	}
 	return reason

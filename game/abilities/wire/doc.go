@@ -10,7 +10,11 @@
 //   - event.go: one result line per action telling each seat what the
 //     rules tell it (abilities.Event: EncodeEvent, DecodeEvent, Result);
 //   - confirm.go: the confirm lines of protocol version 2 and their
-//     schedule (EncodeConfirm, ConfirmAnswer, Confirms).
+//     schedule (EncodeConfirm, ConfirmAnswer, Confirms);
+//   - server.go: the server side for the server's turn loop (Server: the
+//     hello, placements and actions read with the game's errors, result,
+//     confirm, forfeit and error lines, and which actions go on without
+//     "your turn").
 //
 // Positions are [row, col]. testdata/abilities-game.txt is a whole game,
 // both connections, which the server's and the client's tests replay.

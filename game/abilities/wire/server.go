@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
@@ -26,9 +27,15 @@ func (s Server) Hello(seat int) []byte {
 // What names a seat's action in faults: "action".
 func (Server) What() string { return "action" }
 
-// DecodePlacement reads a placement line (Battleship's DecodeShips on the
-// base rules).
-func (s Server) DecodePlacement(line []byte) (battleship.Placement, error) {
+// NewGame starts a game (nothing to reset).
+func (Server) NewGame() {}
+
+// Late is added to the fault of a client that sent no action within d.
+func (Server) Late(d time.Duration) string { return fmt.Sprintf(" (no action within %v)", d) }
+
+// DecodePlacement reads a seat's placement line (Battleship's DecodeShips
+// on the base rules).
+func (s Server) DecodePlacement(_ int, line []byte) (battleship.Placement, error) {
 	return bswire.DecodeShips(line, s.Rules.Base)
 }
 
@@ -43,7 +50,7 @@ func (s Server) DecodeAction(line []byte) (abilities.Action, error) {
 
 // AppendTold appends the result line that tells a seat its view of an
 // action (EncodeEvent).
-func (s Server) AppendTold(b []byte, o *abilities.Told, outcome int) []byte {
+func (s Server) AppendTold(b []byte, _ int, o *abilities.Told, outcome int) []byte {
 	return append(b, EncodeEvent(s.Rules, o.Event, outcome)...)
 }
 

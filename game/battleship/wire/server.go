@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -21,8 +23,14 @@ func (Server) Hello(int) []byte { return []byte(Greeting) }
 // What names a seat's action in faults: "shot".
 func (Server) What() string { return "shot" }
 
-// DecodePlacement reads a placement line (DecodeShips).
-func (s Server) DecodePlacement(line []byte) (battleship.Placement, error) {
+// NewGame starts a game (nothing to reset).
+func (Server) NewGame() {}
+
+// Late is added to the fault of a client that sent no shot within d.
+func (Server) Late(d time.Duration) string { return fmt.Sprintf(" (no shot within %v)", d) }
+
+// DecodePlacement reads a seat's placement line (DecodeShips).
+func (s Server) DecodePlacement(_ int, line []byte) (battleship.Placement, error) {
 	return DecodeShips(line, s.Rules)
 }
 
@@ -34,7 +42,7 @@ func (Server) PlacementError(err error) error { return FleetError(err) }
 func (s Server) DecodeAction(line []byte) (grid.Cell, error) { return DecodeShoot(line, s.Rules) }
 
 // AppendTold appends the result line that tells a seat ev (EncodeShotResult).
-func (s Server) AppendTold(b []byte, ev *battleship.Event, outcome int) []byte {
+func (s Server) AppendTold(b []byte, _ int, ev *battleship.Event, outcome int) []byte {
 	return append(b, EncodeShotResult(s.Rules, *ev, outcome)...)
 }
 
