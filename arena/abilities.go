@@ -5,13 +5,11 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/kaisen-ai/kaisen/explain"
-
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // AbilitiesConfig describes the sides and options of the abilities variant
@@ -57,7 +55,8 @@ type AbilitiesEntrant struct {
 // there, seat 1's in odd games. A seat that places an invalid fleet, plays
 // an illegal action or panics forfeits. GameResult.Shots holds the cells
 // fired at by each seat, Actions every action (answers included).
-// Replays are written by replay.AbilitiesWriter.
+// Replays are written by abrecord.Recorder, with the actors' decisions
+// when explanations are asked (Deal.Explain).
 type Abilities struct {
 	Rules  *abilities.Rules
 	P1, P2 AbilitiesEntrant
@@ -86,15 +85,7 @@ func (a *Abilities) NewTable(log *slog.Logger) Table {
 			return 0
 		},
 		record: func(w io.Writer, h recordHeader) recorder[battleship.Placement, abilities.Action, abilities.Step] {
-			return abRecord{fleetRecord{replay.NewAbilitiesWriter(w, a.Rules, replay.AbilitiesHeader{Seed: h.Seed, Match: h.Match, Players: h.Players, First: h.First})}}
+			return abrecord.NewRecorder(w, a.Rules, h)
 		},
 	}, log)
-}
-
-// abRecord writes an abilities replay (replay.AbilitiesWriter) on the
-// contract.
-type abRecord struct{ fleetRecord }
-
-func (r abRecord) Action(n, seat int, a abilities.Action, _ *abilities.Step, err error, _ *explain.Decision) {
-	r.w.(*replay.AbilitiesWriter).Action(n, seat, a, err != nil)
 }

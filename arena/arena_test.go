@@ -19,6 +19,7 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -85,9 +86,9 @@ func TestMatchDeterministic(t *testing.T) {
 			require.Equal(t, a, b, "replay of game %d", i)
 		}
 		if i < 20 {
-			rp, err := replay.ReadSubmarine(bytes.NewReader(a))
+			rp, err := subrecord.Read(bytes.NewReader(a))
 			require.NoError(t, err)
-			require.NoError(t, replay.VerifySubmarine(rp))
+			require.NoError(t, subrecord.Verify(rp))
 			require.Equal(t, &replay.MatchRef{Seed: 7, Index: i}, rp.Header.Match)
 			require.Equal(t, arena.GameSeed(7, i), rp.Header.Seed)
 			p1 := rp.Header.Players[i%2]
@@ -117,9 +118,9 @@ func TestPlayGameReproducible(t *testing.T) {
 			Names: [2]string{"random", "random"}, Replay: &buf, Match: &replay.MatchRef{Seed: 99, Index: i},
 		})
 		require.NoError(t, err)
-		want, err := replay.ReadSubmarineFile(filepath.Join(dir, arena.ReplayName(i)))
+		want, err := subrecord.ReadFile(filepath.Join(dir, arena.ReplayName(i)))
 		require.NoError(t, err)
-		got, err := replay.ReadSubmarine(&buf)
+		got, err := subrecord.Read(&buf)
 		require.NoError(t, err)
 		require.Equal(t, want.Steps, got.Steps)
 		require.Equal(t, want.Result, got.Result)
@@ -200,9 +201,9 @@ func TestForfeits(t *testing.T) {
 			require.Contains(t, logs.String(), tc.want)
 			require.Contains(t, logs.String(), "player=faulty")
 			for i := range n {
-				rp, err := replay.ReadSubmarineFile(filepath.Join(m.Replays, arena.ReplayName(i)))
+				rp, err := subrecord.ReadFile(filepath.Join(m.Replays, arena.ReplayName(i)))
 				require.NoError(t, err)
-				require.NoError(t, replay.VerifySubmarine(rp), "game %d", i)
+				require.NoError(t, subrecord.Verify(rp), "game %d", i)
 				require.Len(t, rp.Result.Forfeits, 1)
 				require.Equal(t, 1-i%2, rp.Result.Forfeits[0].Seat, "p2 sits in seat 1 in even games")
 				require.Contains(t, rp.Result.Forfeits[0].Reason, strings.TrimPrefix(tc.want, "illegal action"))
@@ -334,7 +335,7 @@ func TestExplainRecordsDecisions(t *testing.T) {
 		_, err := m.Run(context.Background(), nil)
 		require.NoError(t, err)
 		for i := range 2 {
-			rp, err := replay.ReadSubmarineFile(filepath.Join(dir, arena.ReplayName(i)))
+			rp, err := subrecord.ReadFile(filepath.Join(dir, arena.ReplayName(i)))
 			require.NoError(t, err)
 			for _, st := range rp.Steps {
 				p1 := st.Seat == i%2

@@ -4,12 +4,11 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // GameBattleship is the family name of Battleship matches (Summary.Game and
@@ -30,7 +29,7 @@ type BattleshipEntrant struct {
 // the board or at a rock, or panics forfeits the game. GameResult.Shots
 // holds the shots fired by each seat.
 //
-// Replays (Deal.Replay) are JSON lines written by replay.BattleshipWriter,
+// Replays (Deal.Replay) are JSON lines written by bsrecord.Recorder,
 // one object per line, cells written [row, col] as on the Battleship wire:
 //
 //	{"type":"header","game":"battleship","version":V,"seed":S,"match":{"seed":M,"index":I},
@@ -45,8 +44,8 @@ type BattleshipEntrant struct {
 // "sunk" (kill only), "repeat", "again" and "decision" (with Explain, for
 // players implementing explain.Explainer) are omitted when empty. An illegal
 // shot has "illegal":true and, off the board, "cell" (the raw index) instead
-// of "at". winner is -1 on a draw. replay.ReadBattleship reads them,
-// replay.VerifyBattleship checks them against the rules and kaisen replay
+// of "at". winner is -1 on a draw. bsrecord.Read reads them,
+// bsrecord.Verify checks them against the rules and kaisen replay
 // draws them.
 type Battleship struct {
 	Rules  *battleship.Rules
@@ -68,7 +67,7 @@ func (b *Battleship) NewTable(log *slog.Logger) Table {
 		names: [2]string{b.P1.Name, b.P2.Name},
 		f:     [2]game.Factory[battleship.Placement, grid.Cell, battleship.Event]{bsplayers.Adapt(b.P1.Factory), bsplayers.Adapt(b.P2.Factory)},
 		record: func(w io.Writer, h recordHeader) recorder[battleship.Placement, grid.Cell, battleship.Step] {
-			return bsRecord{fleetRecord{replay.NewBattleshipWriter(w, b.Rules, replay.BattleshipHeader{Seed: h.Seed, Match: h.Match, Players: h.Players})}}
+			return bsrecord.NewRecorder(w, b.Rules, h)
 		},
 	}, log)
 }
@@ -78,15 +77,7 @@ func (b *Battleship) Validate() error {
 	return validateFamily(b.Game(), b.Rules, b.P1.Factory != nil && b.P2.Factory != nil)
 }
 
-// bsRecord writes a Battleship replay (replay.BattleshipWriter) on the
-// contract.
-type bsRecord struct{ fleetRecord }
-
-func (r bsRecord) Action(n, _ int, _ grid.Cell, st *battleship.Step, err error, d *explain.Decision) {
-	r.w.(*replay.BattleshipWriter).Shot(n, st, err, d)
-}
-
 // BattleshipReplayRules is the "rules" object of a Battleship replay header.
 //
-// Deprecated: use replay.BattleshipRules.
-type BattleshipReplayRules = replay.BattleshipRules
+// Deprecated: use bsrecord.Rules.
+type BattleshipReplayRules = bsrecord.Rules

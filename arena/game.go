@@ -28,13 +28,9 @@ type Recorder[P, A, S any] interface {
 
 // RecordHeader is what a replay header says of its game: the game's seed,
 // its place in its match, the players by seat (P1's role "p1") and the
-// seat that acts first.
-type RecordHeader struct {
-	Seed    uint64
-	Match   *replay.MatchRef
-	Players [2]replay.SeatInfo
-	First   int
-}
+// seat that acts first; each game's record format starts its Recorder on
+// it (game/<g>/record.NewRecorder).
+type RecordHeader = replay.Start
 
 // Game is the Family of any game on the contract (package game): P1 and P2
 // play under Rules, seat First(index) acting first in game index (nil:

@@ -16,6 +16,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
@@ -164,7 +165,7 @@ func TestSeriesReplaysRecordTheSeries(t *testing.T) {
 	for i := range 7 {
 		b, err := os.ReadFile(filepath.Join(dir, arena.ReplayName(i)))
 		require.NoError(t, err)
-		rp, err := replay.ReadSubmarine(bytes.NewReader(b))
+		rp, err := subrecord.Read(bytes.NewReader(b))
 		require.NoError(t, err)
 		require.Equal(t, &replay.MatchRef{Seed: 3, Index: i, Series: &replay.SeriesRef{Index: i / 3, Game: i % 3, Size: 3}}, rp.Header.Match)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -29,7 +30,7 @@ type Submarine struct {
 var _ Family = (*Submarine)(nil)
 
 // Game implements Family.
-func (s *Submarine) Game() string { return replay.GameSubmarine }
+func (s *Submarine) Game() string { return subrecord.Name }
 
 // Players implements Family.
 func (s *Submarine) Players() (p1, p2 string) { return s.P1.Name, s.P2.Name }
@@ -41,7 +42,7 @@ func (s *Submarine) NewTable(log *slog.Logger) Table {
 		rules:  s.Rules,
 		names:  [2]string{s.P1.Name, s.P2.Name},
 		f:      [2]subFactory{players.Adapt(s.P1.Factory), players.Adapt(s.P2.Factory)},
-		record: func(w io.Writer, h recordHeader) subRecorder { return newSubRecord(w, s.Rules, h) },
+		record: func(w io.Writer, h recordHeader) subRecorder { return subrecord.NewRecorder(w, s.Rules, h) },
 		tap:    a.tap,
 		after:  a.after,
 	}, log)
@@ -56,26 +57,6 @@ type (
 	subFactory  = game.Factory[submarine.Placement, submarine.Action, submarine.Told]
 	subRecorder = recorder[submarine.Placement, submarine.Action, submarine.Step]
 )
-
-// subRecord writes a submarine replay (replay.SubmarineWriter) on the
-// contract.
-type subRecord struct{ w *replay.SubmarineWriter }
-
-func newSubRecord(w io.Writer, rules *submarine.Rules, h recordHeader) subRecord {
-	return subRecord{replay.NewSubmarineWriter(w, rules, replay.SubmarineHeader{Seed: h.Seed, Match: h.Match, Players: h.Players})}
-}
-
-func (r subRecord) Placement(seat int, p submarine.Placement, _ bool) { r.w.Placement(seat, p) }
-
-func (r subRecord) Action(n, _ int, _ submarine.Action, st *submarine.Step, err error, d *explain.Decision) {
-	r.w.Step(n, st, err, d)
-}
-
-func (r subRecord) Result(res *game.Result) {
-	r.w.Result(replay.SubmarineResult{Outcome: replayOutcome(res), Winner: res.Winner, Actions: res.Actions, Forfeits: replayForfeits(res)})
-}
-
-func (r subRecord) Flush() error { return r.w.Flush() }
 
 // subAudit records the placements and actions of the deals to audit
 // (Deal.Audit) and audits each with the exact endgame solver once played.
@@ -133,13 +114,13 @@ func PlayGame(rules *submarine.Rules, f0, f1 players.Factory, seed uint64, opts 
 		Rands:     [2]*rand.Rand{SeatRand(seed, 0), SeatRand(seed, 1)},
 		Explain:   opts.Explain,
 	}
-	var rec subRecord
+	var rec subRecorder
 	if opts.Replay != nil {
 		h := recordHeader{Seed: seed, Match: opts.Match}
 		for s := range 2 {
 			h.Players[s] = replay.SeatInfo{Seat: s, Name: opts.Names[s]}
 		}
-		rec = newSubRecord(opts.Replay, rules, h)
+		rec = subrecord.NewRecorder(opts.Replay, rules, h)
 		setup.Record = rec
 	} else {
 		setup.Explain = false
@@ -149,7 +130,7 @@ func PlayGame(rules *submarine.Rules, f0, f1 players.Factory, seed uint64, opts 
 	if opts.Match != nil {
 		res.Index = opts.Match.Index
 	}
-	if rec.w != nil {
+	if rec != nil {
 		return res, rec.Flush()
 	}
 	return res, nil

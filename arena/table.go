@@ -33,7 +33,8 @@ type tableSpec[G game.State[A, S], P, A, S, O any] struct {
 	f     [2]game.Factory[P, A, O] // P1's and P2's
 	// first is the seat that acts first in deal d (nil: seat 0).
 	first func(d Deal) int
-	// record starts the replay of a deal on w.
+	// record starts the replay of a deal on w: the game's record format
+	// (game/<g>/record.NewRecorder).
 	record func(w io.Writer, h recordHeader) recorder[P, A, S]
 	// after, when set, runs once a deal is played, with its recorder's
 	// view of the game (the submarine audit); its error is Play's.
@@ -129,25 +130,6 @@ func (t tee[P, A, S]) Action(n, seat int, a A, st *S, err error, d *explain.Deci
 func (t tee[P, A, S]) Result(r *game.Result) {
 	t[0].Result(r)
 	t[1].Result(r)
-}
-
-// replayOutcome is the replay's outcome of result r.
-func replayOutcome(r *game.Result) string {
-	if r.Winner < 0 {
-		return replay.OutcomeDraw
-	}
-	return replay.OutcomeWin
-}
-
-// replayForfeits are the replay's forfeits of result r, by seat.
-func replayForfeits(r *game.Result) []replay.Forfeit {
-	var out []replay.Forfeit
-	for s, f := range r.Forfeits {
-		if f.Kind != "" {
-			out = append(out, replay.Forfeit{Seat: s, Kind: f.Kind, Reason: f.Reason})
-		}
-	}
-	return out
 }
 
 // seatRands are a table's log (a panicking player's stack goes there) and

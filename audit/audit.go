@@ -44,7 +44,7 @@ import (
 	"github.com/kaisen-ai/kaisen/endgame"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/replay"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 )
 
 // ErrGame is wrapped by the errors of a game that cannot be audited: an
@@ -557,7 +557,7 @@ func (v *valuer) findThrow(known []snapshot, from, loser int, actions []submarin
 
 // Replay audits a recorded game (its rules must be the auditor's board and
 // fleet; use ForReplay to make an auditor from the replay itself).
-func (a *Auditor) Replay(rp *replay.SubmarineReplay) (Report, error) {
+func (a *Auditor) Replay(rp *subrecord.Replay) (Report, error) {
 	r, err := rp.Rules()
 	if err != nil {
 		return Report{}, fmt.Errorf("audit: %w", err)
@@ -581,7 +581,7 @@ func (a *Auditor) Replay(rp *replay.SubmarineReplay) (Report, error) {
 }
 
 // ForReplay returns an Auditor for the rules recorded in rp.
-func ForReplay(rp *replay.SubmarineReplay, opt Options) (*Auditor, error) {
+func ForReplay(rp *subrecord.Replay, opt Options) (*Auditor, error) {
 	r, err := rp.Rules()
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)

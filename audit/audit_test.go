@@ -12,9 +12,9 @@ import (
 	"github.com/kaisen-ai/kaisen/endgame"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // duel is 5x5 with one 2-hp ship a side: seat 0 on [0,0], seat 1 on [1,1].
@@ -306,7 +306,7 @@ func TestRandomGames(t *testing.T) {
 		var buf bytes.Buffer
 		res, err := arena.PlayGame(r, f, f, seed, &arena.GameOptions{Replay: &buf})
 		require.NoError(t, err)
-		rp, err := replay.ReadSubmarine(&buf)
+		rp, err := subrecord.Read(&buf)
 		require.NoError(t, err)
 		rep, err := a.Replay(rp)
 		require.NoError(t, err)

@@ -1,5 +1,9 @@
-// Package game holds the vocabulary every rules package shares: how a game
-// stands (Status). Each game's rules live in a package below it
+// Package game is the game contract: the interfaces every game implements
+// (State, Rules, Player, Factory, Learner, and Legal, the optional listing
+// of moves that perft and the conformance suite use), the one play loop
+// that hosts run them with (Table, with a Recorder), and the vocabulary
+// every rules package shares: how a game stands (Status). Package
+// game/conformance is the suite every game passes. Each game's rules live in a package below it
 // (game/submarine, game/battleship, game/abilities), and each of them
 // speaks this vocabulary in the same words:
 //
@@ -14,4 +18,13 @@
 // A package may add names where its game has more to say (abilities'
 // Game.Turn is the attacker, whose turn it is, while ToAct is the defender
 // when a question is pending).
+//
+// The contract (contract.go) and the host Table (table.go) are written
+// against these words. A game's record includes its public view
+// (public.go): each game's View says what a spectator may see of every
+// action (what both seats are told), for the hosts that show games live.
+//
+// ClientCodec (client.go) is the client side of a game's wire codec: each
+// game's wire package (game/<g>/wire) implements it, and package client's
+// one connection loop plays any game through it.
 package game

@@ -1,16 +1,22 @@
 package games
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
+	"slices"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
-	"github.com/kaisen-ai/kaisen/internal/roster"
+	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
+	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/internal/human"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -20,8 +26,9 @@ var abRoster = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, 
 
 // abilitiesGame is the abilities variant of Battleship: rules in
 // game/abilities, AIs in players/abilities, replays by
-// replay.AbilitiesWriter, wire codec in game/abilities/wire (the
-// server's abilities listeners, client.PlayAbilities).
+// abrecord.Writer, wire codec in game/abilities/wire (the
+// server's abilities listeners, client.PlayAbilities), the terminal seat
+// in internal/human (abilities.go).
 var abilitiesGame = Game{
 	Name:           abilities.Name,
 	Summary:        "Battleship with ship abilities (AI vs Humans sides): moving 1-decks, salvoes, counts or suppression, false miss or air defence",
@@ -46,7 +53,7 @@ var abilitiesGame = Game{
 			P2: arena.AbilitiesEntrant{Name: p2.Name, Factory: f2}}, nil
 	},
 	OpenReplay: func(path string) (Replay, error) {
-		rp, err := replay.ReadAbilitiesFile(path)
+		rp, err := abrecord.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -55,42 +62,95 @@ var abilitiesGame = Game{
 	PlayDefault:      "ab-density",
 	ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
 	Shots:            true,
-	Tools:            []Tool{ToolTournament},
+	Tools:            []Tool{ToolTournament, ToolLoadtest},
 	NewClient:        newAbilitiesClient,
+	Conformance:      abilitiesChecks,
+	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
+		return &abilitiesClient{person: func(r *abilities.Rules, seat int, me *rand.Rand) abplayers.Player {
+			return human.NewAbilities(r, seat, in, out, me)
+		}}
+	},
+	HumanLocal: abilitiesHuman,
 }
 
-// abilitiesClient plays the abilities protocol: one game per connection,
-// on the sides and options the server's hello names.
-type abilitiesClient struct {
-	player string
-	load   roster.Loader
-}
-
-func newAbilitiesClient(opt ClientOptions) (Client, error) {
-	if _, err := abplayers.New(opt.Player, abilities.DefaultRules(), opt.Load); err != nil {
-		return nil, fmt.Errorf("--player: %w", err)
+// abilitiesHuman is the abilities game's kaisen play --human --against:
+// the default rules (seat 0 the AI side, seat 1 the Humans side), the
+// person in the seat of opt.Side (default the AI side), acting first in
+// the odd games of a series and second in the even ones.
+func abilitiesHuman(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
+	r := abilities.DefaultRules()
+	seat := 0
+	if opt.Side != "" {
+		side, err := abilities.ParseSide(opt.Side)
+		if err != nil {
+			return fmt.Errorf("--side: %w", err)
+		}
+		seat = slices.Index(r.Sides[:], side)
 	}
-	return &abilitiesClient{player: opt.Player, load: opt.Load}, nil
+	fac, err := abplayers.New(opt.Against, r, opt.Load)
+	if err != nil {
+		return err
+	}
+	return humanLocal(in, out, opt, humanGame[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
+		name:  abilities.Name,
+		sides: true,
+		local: human.AbilitiesLocal(r),
+		ai:    abplayers.Adapt(fac),
+		person: func(in *bufio.Reader, out io.Writer, me *rand.Rand, seat int) *human.Person[battleship.Placement, abilities.Action, abilities.Told] {
+			return human.NewAbilities(r, seat, in, out, me).Person
+		},
+		seats: func(k int) (int, int) {
+			if k%2 == 1 {
+				return seat, 1 - seat
+			}
+			return seat, seat
+		},
+		intro: func(seat, first int, against string) string {
+			order := "first"
+			if first != seat {
+				order = "second"
+			}
+			side := "AI"
+			if r.Sides[seat] == abilities.Humans {
+				side = "Humans"
+			}
+			return fmt.Sprintf("you (the %s side, acting %s) against %s", side, order, against)
+		},
+	})
+}
+
+// abilitiesClient plays the abilities protocol with person's players (the
+// human seat's, kaisen play --human): one game per connection, on the
+// sides and options the server's hello names.
+type abilitiesClient struct {
+	person func(r *abilities.Rules, seat int, me *rand.Rand) abplayers.Player
 }
 
 func (c *abilitiesClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
-	build := func(r *abilities.Rules, seat int) (abplayers.Player, error) {
-		f, err := abplayers.New(c.player, r, c.load)
-		if err != nil {
-			return nil, err
-		}
-		return f(rand.New(rand.NewPCG(opt.Seed, uint64(first))), seat), nil
-	}
-	g, err := client.PlayAbilities(ctx, conn, build, client.BattleshipPlayOptions{ReadTimeout: opt.ReadTimeout, Log: opt.Log})
-	if err != nil {
-		return 0, err
-	}
-	return finished(opt, g.Errors, g.End, g.Line, "game", first+1, "seat", g.Hello.Seat, "shots", g.Shots[0], "enemy_shots", g.Shots[1], "actions", g.Actions)
+	nc := netClient[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told]{
+		name: abilities.Name, wording: client.WordOneGame, codec: abilitiesCodec,
+		build: func(r *abilities.Rules) (game.Factory[battleship.Placement, abilities.Action, abilities.Told], error) {
+			return abplayers.Adapt(func(me *rand.Rand, seat int) abplayers.Player { return c.person(r, seat, me) }), nil
+		}}
+	return nc.Play(ctx, conn, first, opt)
 }
 
-type abilitiesReplay struct{ rp *replay.AbilitiesReplay }
+// abilitiesCodec makes the codec of each connection, on the classic board
+// and fleet.
+func abilitiesCodec() game.ClientCodec[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told] {
+	return abwire.NewClient(battleship.DefaultRules())
+}
 
-func (a abilitiesReplay) Verify() error { return replay.VerifyAbilities(a.rp) }
+// newAbilitiesClient is the game's NewClient: one game per connection, on
+// the sides and options the server's hello names.
+var newAbilitiesClient = clientHook(abilities.Name, client.WordOneGame, abilities.DefaultRules, abRoster, abplayers.Adapt,
+	func(ClientOptions) (func() game.ClientCodec[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told], error) {
+		return abilitiesCodec, nil
+	})
+
+type abilitiesReplay struct{ rp *abrecord.Replay }
+
+func (a abilitiesReplay) Verify() error { return abrecord.Verify(a.rp) }
 
 func (a abilitiesReplay) Summary() string {
 	res := a.rp.Result
@@ -101,11 +161,11 @@ func (a abilitiesReplay) Moves() int   { return len(a.rp.Actions) }
 func (a abilitiesReplay) Move() string { return "action" }
 
 func (a abilitiesReplay) Render(w io.Writer, opt RenderOptions) error {
-	return replay.RenderAbilities(w, a.rp, opt.From, opt.To)
+	return abrecord.Render(w, a.rp, opt.From, opt.To)
 }
 
 func (a abilitiesReplay) HTML(w io.Writer) error {
-	d, err := replay.AbilitiesHTML(a.rp)
+	d, err := abrecord.HTML(a.rp)
 	if err != nil {
 		return err
 	}

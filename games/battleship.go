@@ -3,7 +3,6 @@ package games
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -11,7 +10,11 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
+	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
+	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -22,7 +25,7 @@ var bsRoster = aiRoster[*battleship.Rules, bsplayers.Factory]{bsplayers.Entries,
 
 // battleshipGame is classic Battleship (Морской бой): rules in
 // game/battleship, inference in belief/battleship, AIs in
-// players/battleship, replays by replay.BattleshipWriter.
+// players/battleship, replays by bsrecord.Writer.
 var battleshipGame = Game{
 	Name:           battleship.Name,
 	Summary:        "classic Battleship (Морской бой): 10x10, ships that never touch, a hit shoots again",
@@ -43,7 +46,7 @@ var battleshipGame = Game{
 			P2: arena.BattleshipEntrant{Name: p2.Name, Factory: f2}}, nil
 	},
 	OpenReplay: func(path string) (Replay, error) {
-		rp, err := replay.ReadBattleshipFile(path)
+		rp, err := bsrecord.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -52,16 +55,17 @@ var battleshipGame = Game{
 	ReplayFlags: []string{"boards", "cyrillic"},
 	CheckRender: func(opt RenderOptions) error {
 		switch opt.Boards {
-		case "", replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot:
+		case "", bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot:
 			return nil
 		}
-		return fmt.Errorf("--boards %q: want %s, %s or %s", opt.Boards, replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot)
+		return fmt.Errorf("--boards %q: want %s, %s or %s", opt.Boards, bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot)
 	},
 	PlayDefault:      "gridbot",
 	ErrUnknownPlayer: bsplayers.ErrUnknownPlayer,
 	Shots:            true,
-	Tools:            []Tool{ToolTournament, ToolShots, ToolCount},
+	Tools:            []Tool{ToolTournament, ToolLoadtest, ToolShots, ToolCount},
 	NewClient:        newBattleshipClient,
+	Conformance:      battleshipChecks,
 	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
 		r := battleship.DefaultRules()
 		return &battleshipClient{rules: r, factory: func(rng *rand.Rand) bsplayers.Player { return human.NewBattleship(r, in, out, rng) }}
@@ -72,62 +76,53 @@ var battleshipGame = Game{
 		if err != nil {
 			return err
 		}
-		saved := &humanReplays{out: out, opt: opt, game: battleship.Name}
-		var werr error
-		humanSeries(out, opt.Against, opt.Seed, opt.Games, fac, func(ai bsplayers.Player, me *rand.Rand, seat int) int {
-			fmt.Fprintf(out, "you (%s) against %s\n", map[int]string{0: "shooting first", 1: "shooting second"}[seat], opt.Against)
-			res, err := human.PlayBattleshipAgainstWith(r, human.NewBattleship(r, in, out, me), ai, seat, saved.options())
-			werr = errors.Join(werr, saved.done(err))
-			return res.Winner
+		return humanLocal(in, out, opt, humanGame[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
+			name:  battleship.Name,
+			local: human.BattleshipLocal(r),
+			ai:    bsplayers.Adapt(fac),
+			person: func(in *bufio.Reader, out io.Writer, me *rand.Rand, _ int) *human.Person[battleship.Placement, grid.Cell, battleship.Event] {
+				return human.NewBattleship(r, in, out, me).Person
+			},
+			intro: func(seat, _ int, against string) string {
+				return fmt.Sprintf("you (%s) against %s", map[int]string{0: "shooting first", 1: "shooting second"}[seat], against)
+			},
 		})
-		if werr != nil {
-			return werr
-		}
-		return saved.finish()
 	},
 }
 
-// battleshipClient plays the Kaisen battleship protocol on the classic
-// rules: one game per connection, or the server's series.
+// battleshipClient plays the Kaisen battleship protocol on rules with
+// factory's players (the human seat's): one game per connection, or the
+// server's series.
 type battleshipClient struct {
 	rules   *battleship.Rules
 	factory bsplayers.Factory
 }
 
-func newBattleshipClient(opt ClientOptions) (Client, error) {
-	r := battleship.DefaultRules()
-	factory, err := bsplayers.New(opt.Player, r, opt.Load)
-	if err != nil {
-		return nil, fmt.Errorf("--player: %w", err)
-	}
-	return &battleshipClient{rules: r, factory: factory}, nil
-}
-
 func (c *battleshipClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
-	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(opt.Seed, uint64(first+game))) }
-	out := printer{print: opt.Print}
-	res, err := client.PlayBattleshipSeries(ctx, conn, c.factory, rngFor, client.BattleshipPlayOptions{
-		Rules:       c.rules,
-		ReadTimeout: opt.ReadTimeout,
-		Log:         opt.Log,
-		OnGame: func(g client.BattleshipGame) {
-			for _, msg := range g.Errors {
-				opt.Log.Warn("server error line", "error", msg)
-			}
-			opt.Log.Debug("game over", "game", first+g.Game+1, "round", g.Round, "end", g.End.String(), "shots", g.Shots[0], "enemy_shots", g.Shots[1], "first", g.First)
-			opt.OnEnd(g.End)
-			out.line(g.Line)
-		},
-	})
-	if err == nil {
-		out.trailer(res.Tally)
-	}
-	return out.done(len(res.Games), err)
+	nc := netClient[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event]{
+		name: battleship.Name, codec: battleshipCodec(c.rules),
+		build: func(*battleship.Rules) (game.Factory[battleship.Placement, grid.Cell, battleship.Event], error) {
+			return bsplayers.Adapt(c.factory), nil
+		}}
+	return nc.Play(ctx, conn, first, opt)
 }
 
-type battleshipReplay struct{ rp *replay.BattleshipReplay }
+// battleshipCodec makes the codec of each connection playing r.
+func battleshipCodec(r *battleship.Rules) func() game.ClientCodec[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event] {
+	return func() game.ClientCodec[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event] {
+		return bswire.NewClient(r)
+	}
+}
 
-func (b battleshipReplay) Verify() error { return replay.VerifyBattleship(b.rp) }
+// newBattleshipClient is the game's NewClient, on the classic rules.
+var newBattleshipClient = clientHook(battleship.Name, client.WordGames, battleship.DefaultRules, bsRoster, bsplayers.Adapt,
+	func(ClientOptions) (func() game.ClientCodec[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event], error) {
+		return battleshipCodec(battleship.DefaultRules()), nil
+	})
+
+type battleshipReplay struct{ rp *bsrecord.Replay }
+
+func (b battleshipReplay) Verify() error { return bsrecord.Verify(b.rp) }
 
 func (b battleshipReplay) Summary() string {
 	res := b.rp.Result
@@ -139,13 +134,13 @@ func (b battleshipReplay) Move() string { return "shot" }
 
 func (b battleshipReplay) Render(w io.Writer, opt RenderOptions) error {
 	if opt.Boards == "" {
-		opt.Boards = replay.BoardsEnd
+		opt.Boards = bsrecord.BoardsEnd
 	}
-	return replay.RenderBattleship(w, b.rp, replay.BattleshipRenderOptions{From: opt.From, To: opt.To, Boards: opt.Boards, Cyrillic: opt.Cyrillic})
+	return bsrecord.Render(w, b.rp, bsrecord.RenderOptions{From: opt.From, To: opt.To, Boards: opt.Boards, Cyrillic: opt.Cyrillic})
 }
 
 func (b battleshipReplay) HTML(w io.Writer) error {
-	d, err := replay.BattleshipHTML(b.rp)
+	d, err := bsrecord.HTML(b.rp)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/conformance"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 )
 
@@ -42,6 +43,12 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	// Unserved says why the game has no network host yet ("" = it has one;
 	// a Def does not give one yet, so Define sets a reason when empty).
 	Unserved string
+	// Illegal are actions the rules refuse in every position, and Perft
+	// pinned perft counts: what the conformance suite (game/conformance)
+	// needs beyond the rules and the AIs (it plays every AI against
+	// DefaultPlayers[1]). The rules must implement game.Legal.
+	Illegal []A
+	Perft   []conformance.Perft[R, P, A]
 }
 
 // AIs lists and builds a game's AIs, whose factories have type F: a
@@ -141,7 +148,9 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 			}
 			return fam, nil
 		},
-		OpenReplay: d.OpenReplay,
+		OpenReplay:  d.OpenReplay,
+		Conformance: func() []conformance.Check { return Checks(d) },
+		Tools:       []Tool{ToolTournament},
 	}
 	if g.OpenReplay == nil {
 		g.OpenReplay = func(string) (Replay, error) {
@@ -155,6 +164,39 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		return nil, fmt.Errorf("%w: %s has no network client (%s)", ErrNoHost, d.Name, g.Unserved)
 	}
 	return g
+}
+
+// Checks returns the conformance checks of the game d describes (the
+// Conformance hook of its entry): its default rules (d.Rules of
+// arena.DefaultConfig for the game) and every AI of d.AIs with its default
+// settings, each playing DefaultPlayers[1]. Rules or an AI that cannot be
+// built give one failing check. The replay and wire round trips will join
+// the checks (conformance.Subject.Extra) when the contract has a record
+// codec and wire dialects.
+func Checks[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) []conformance.Check {
+	cfg := arena.DefaultConfig()
+	cfg.Game = d.Name
+	rules, err := d.Rules(cfg)
+	if err != nil {
+		return failing(d.Name, fmt.Errorf("rules: %w", err))
+	}
+	s := conformance.Subject[R, G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.First, Illegal: d.Illegal, Perft: d.Perft, Opponent: -1}
+	for _, e := range d.AIs.Entries() {
+		f, err := e.Build(rules, nil)
+		if err != nil {
+			return failing(d.Name, fmt.Errorf("AI %s: %w", e.Name, err))
+		}
+		if e.Name == d.DefaultPlayers[1] {
+			s.Opponent = len(s.AIs)
+		}
+		s.AIs = append(s.AIs, arena.Entrant[P, A, O]{Name: e.Name, Factory: f})
+	}
+	return conformance.Checks(s)
+}
+
+// failing is the one check of a game whose subject cannot be built.
+func failing(name string, err error) []conformance.Check {
+	return []conformance.Check{{Name: "subject", Run: func(t conformance.T) { t.Errorf("%s: %v", name, err) }}}
 }
 
 // ErrRegister is wrapped by Register's errors.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game/conformance"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -73,6 +74,10 @@ type Game struct {
 	// server does not serve it and its NewClient refuses every AI (with an
 	// error saying so), while kaisen match and kaisen replay play it.
 	Unserved string
+	// Conformance returns the conformance checks of the game
+	// (game/conformance): its rules and AIs under the suite every game
+	// passes (Checks builds them from a Def); a test runs them.
+	Conformance func() []conformance.Check
 }
 
 // Tool is a kaisen command written for some games only: it plays the
@@ -143,7 +148,7 @@ type RenderOptions struct {
 	From, To int // moves From to To (0 = the start; To < 0 = to the end)
 	// Submarine: each side's belief about the other fleet under its board.
 	Heatmap bool
-	// Battleship: when to draw the boards (replay.BoardsEnd, BoardsTurn,
+	// Battleship: when to draw the boards (bsrecord.BoardsEnd, BoardsTurn,
 	// BoardsShot) and whether to name the columns in Cyrillic.
 	Boards   string
 	Cyrillic bool

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -78,7 +79,7 @@ func TestEveryGameIsComplete(t *testing.T) {
 // of an entry, and nothing for the optional ones.
 func TestMissingNamesEveryHook(t *testing.T) {
 	require.Equal(t, []string{"Name", "Summary", "Players", "CheckPlayer", "DefaultPlayers", "Family",
-		"OpenReplay", "PlayDefault", "NewClient", "ErrUnknownPlayer"}, games.Missing(games.Game{}))
+		"OpenReplay", "PlayDefault", "NewClient", "ErrUnknownPlayer", "Conformance"}, games.Missing(games.Game{}))
 	g := games.Default()
 	g.NewClient = nil
 	require.Equal(t, []string{"NewClient"}, games.Missing(g))
@@ -159,7 +160,7 @@ func TestOtherGamesReplayIsRefused(t *testing.T) {
 func TestBattleshipCheckRender(t *testing.T) {
 	bs, err := games.Lookup(battleship.Name)
 	require.NoError(t, err)
-	for _, b := range []string{"", replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot} {
+	for _, b := range []string{"", bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot} {
 		require.NoError(t, bs.CheckRender(games.RenderOptions{Boards: b}))
 	}
 	require.ErrorContains(t, bs.CheckRender(games.RenderOptions{Boards: "always"}), `--boards "always"`)

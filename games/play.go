@@ -1,6 +1,7 @@
 package games
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -11,7 +12,8 @@ import (
 	"net"
 	"time"
 
-	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -35,6 +37,9 @@ type PlayOptions struct {
 	Log         *slog.Logger  // never nil
 	// OnEnd is called once per game finished, with its end for this client.
 	OnEnd func(end protocol.End)
+	// OnGame, when set, is called after OnEnd with how the game went
+	// (client.Game: its end, who acted first, what the player was told).
+	OnGame func(g client.Game)
 	// Print, when set, takes every line for the user: each game's end line
 	// exactly as the server sent it, then any trailer (a series' tally).
 	Print func(line string) error
@@ -46,23 +51,6 @@ type Client interface {
 	// whole series); first is the number of games played on earlier
 	// connections. It returns the games finished, also on an error.
 	Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error)
-}
-
-// finished reports one game a Client played to its end (one game per
-// connection): the server's error lines as warnings, the end with attrs
-// at debug level, then OnEnd and Print. It returns Play's values.
-func finished(opt PlayOptions, errLines []string, end protocol.End, line string, attrs ...any) (int, error) {
-	for _, msg := range errLines {
-		opt.Log.Warn("server error line", "error", msg)
-	}
-	opt.Log.Debug("game over", append([]any{"end", end.String()}, attrs...)...)
-	opt.OnEnd(end)
-	if opt.Print != nil {
-		if err := opt.Print(line); err != nil {
-			return 1, fmt.Errorf("write output: %w", err)
-		}
-	}
-	return 1, nil
 }
 
 // printer prints what a Client shows the user (PlayOptions.Print): each
@@ -100,33 +88,37 @@ func (p *printer) done(games int, err error) (int, error) {
 // humanSeries plays games games in-process between a person and an AI
 // (kaisen play --human --against). Game k's AI draws from PCG(seed, 2k+1)
 // and the person's seat (its random placement) from PCG(seed, 2k); the
-// person acts first in even games (k from 0) and second in odd ones. With
-// more than one game it is a series: an AI that learns across games
-// (arena.Learner) is made once, started anew with NewGame on each later
+// person acts first in even games (k from 0) and second in odd ones
+// (seats says, for game k, the person's seat and the seat acting first).
+// With more than one game it is a series: an AI that learns across games
+// (game.Learner) is made once, started anew with NewGame on each later
 // game's stream and told each game's end, as on a server; another AI is
 // made anew for every game. play plays one game with the AI, the
-// person's stream and seat (0 acts first) and returns the winning seat (-1
-// on a draw). A series ends with the person's tally.
-func humanSeries[P any](out io.Writer, against string, seed uint64, games int, fresh func(*rand.Rand) P, play func(ai P, me *rand.Rand, seat int) int) {
+// person's stream and seats and returns the winning seat (-1 on a draw).
+// A series ends with the person's tally.
+func humanSeries[P, A, O any](out io.Writer, against string, seed uint64, games int, fresh game.Factory[P, A, O], seats func(k int) (seat, first int), play func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) int) {
 	games = max(games, 1)
 	var (
-		kept  arena.Learner
+		kept  game.Player[P, A, O]
+		learn game.Learner
 		tally protocol.Tally
 	)
 	for k := range games {
 		aiRNG, me := rand.New(rand.NewPCG(seed, uint64(2*k+1))), rand.New(rand.NewPCG(seed, uint64(2*k)))
-		var ai P
-		if kept != nil {
-			kept.NewGame(aiRNG)
-			ai = kept.(P)
-		} else if ai = fresh(aiRNG); games > 1 {
-			kept, _ = any(ai).(arena.Learner)
+		seat, first := seats(k)
+		var ai game.Player[P, A, O]
+		if learn != nil {
+			learn.NewGame(aiRNG)
+			ai = kept
+		} else if ai = fresh(aiRNG, 1-seat); games > 1 {
+			if learn, _ = game.As[game.Learner](ai); learn != nil {
+				kept = ai
+			}
 		}
-		seat := k % 2
 		if games > 1 {
 			fmt.Fprintf(out, "\n== game %d of %d\n", k+1, games)
 		}
-		winner := play(ai, me, seat)
+		winner := play(ai, me, seat, first)
 		switch winner {
 		case seat:
 			tally.Win++
@@ -135,13 +127,52 @@ func humanSeries[P any](out io.Writer, against string, seed uint64, games int, f
 		default:
 			tally.Lose++
 		}
-		if kept != nil {
-			kept.EndGame(series.End{Game: k, Seat: 1 - seat, First: 0, Winner: winner})
+		if learn != nil {
+			learn.EndGame(series.End{Game: k, Seat: 1 - seat, First: first, Winner: winner})
 		}
 	}
 	if games > 1 {
 		fmt.Fprintf(out, "\nyou against %s, %d games: won %d, drew %d, lost %d\n", against, games, tally.Win, tally.Even, tally.Lose)
 	}
+}
+
+// humanGame is one game's part of kaisen play --human --against: its
+// local loop, the AI, the person's seat, and who plays where.
+type humanGame[G game.State[A, S], P, A, S, O any] struct {
+	name   string // the game's name, for the replay files
+	sides  bool   // the game has sides (HumanOptions.Side)
+	local  *human.Local[G, P, A, S, O]
+	ai     game.Factory[P, A, O]
+	person func(in *bufio.Reader, out io.Writer, me *rand.Rand, seat int) *human.Person[P, A, O]
+	// seats are the person's seat and the seat acting first in game k
+	// (nil: seat k%2, seat 0 first).
+	seats func(k int) (seat, first int)
+	// intro says who plays where ("you (seat 0, acting first) against X").
+	intro func(seat, first int, against string) string
+}
+
+// humanLocal is Game.HumanLocal on g: the series, each game through
+// human.Play, the replays kept until the series is over.
+func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Writer, opt HumanOptions, g humanGame[G, P, A, S, O]) error {
+	if opt.Side != "" && !g.sides {
+		return fmt.Errorf("--side %s: the %s game has no sides", opt.Side, g.name)
+	}
+	saved := &humanReplays{out: out, opt: opt, game: g.name}
+	seats := g.seats
+	if seats == nil {
+		seats = func(k int) (int, int) { return k % 2, 0 }
+	}
+	var werr error
+	humanSeries(out, opt.Against, opt.Seed, opt.Games, g.ai, seats, func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) int {
+		fmt.Fprintln(out, g.intro(seat, first, opt.Against))
+		res, err := human.Play(g.local, g.person(in, out, me, seat), ai, seat, first, saved.options())
+		werr = errors.Join(werr, saved.done(err))
+		return res.Winner
+	})
+	if werr != nil {
+		return werr
+	}
+	return saved.finish()
 }
 
 // HumanOptions are the settings of kaisen play --human --against
@@ -153,8 +184,12 @@ type HumanOptions struct {
 	// SeedDrawn: Seed was drawn at random, not given; it is printed when
 	// the games are over (a seed known during play tells the AI's fleet).
 	SeedDrawn bool
-	Games     int  // games in a row (a series when more than one)
-	Reveal    bool // the AI's reasons during play too (kaisen play --reveal-ai): it reveals the AI's fleet
+	Games     int // games in a row (a series when more than one)
+	// Side is the side the person plays in a game with sides (abilities:
+	// "ai" or "humans"; "" = the game's default); a game without sides
+	// refuses any.
+	Side   string
+	Reveal bool // the AI's reasons during play too (kaisen play --reveal-ai): it reveals the AI's fleet
 	// Replays is the directory where each game's replay, with the AI's
 	// reasons, is written when the games are over ("" = none).
 	Replays string

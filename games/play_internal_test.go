@@ -7,19 +7,30 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/series"
 )
 
 // seriesAI is an AI of humanSeries' tests: it records the games it was
 // started on and the ends it was told. learningAI is one that is an
-// arena.Learner.
+// game.Learner.
 type seriesAI struct {
 	made     int // its number among the AIs made
 	newGames int
 	ends     []series.End
 }
 
+func (*seriesAI) Place() int  { return 0 }
+func (*seriesAI) Act() int    { return 0 }
+func (*seriesAI) Observe(int) {}
+
 type learningAI struct{ *seriesAI }
+
+type aiPlayer = game.Player[int, int, int]
+
+// alternate is humanSeries' default seats: the person in seat k%2, seat 0
+// first.
+func alternate(k int) (int, int) { return k % 2, 0 }
 
 func (l learningAI) NewGame(*rand.Rand)   { l.newGames++ }
 func (l learningAI) EndGame(e series.End) { l.ends = append(l.ends, e) }
@@ -34,11 +45,11 @@ func TestHumanSeries(t *testing.T) {
 		var made []learningAI
 		var seats []int
 		var out strings.Builder
-		humanSeries(&out, "ai", 5, 4, func(*rand.Rand) learningAI {
+		humanSeries(&out, "ai", 5, 4, func(*rand.Rand, int) aiPlayer {
 			l := learningAI{&seriesAI{made: len(made)}}
 			made = append(made, l)
 			return l
-		}, func(ai learningAI, _ *rand.Rand, seat int) int {
+		}, alternate, func(ai aiPlayer, _ *rand.Rand, seat, _ int) int {
 			seats = append(seats, seat)
 			return winners[len(seats)-1]
 		})
@@ -57,15 +68,28 @@ func TestHumanSeries(t *testing.T) {
 	t.Run("not a learner", func(t *testing.T) {
 		made := 0
 		var out strings.Builder
-		humanSeries(&out, "ai", 5, 3, func(*rand.Rand) *seriesAI { made++; return &seriesAI{} },
-			func(*seriesAI, *rand.Rand, int) int { return -1 })
+		humanSeries(&out, "ai", 5, 3, func(*rand.Rand, int) aiPlayer { made++; return &seriesAI{} }, alternate,
+			func(aiPlayer, *rand.Rand, int, int) int { return -1 })
 		require.Equal(t, 3, made, "a fresh AI every game")
 		require.Contains(t, out.String(), "3 games: won 0, drew 3, lost 0")
 	})
 	t.Run("one game", func(t *testing.T) {
 		var out strings.Builder
-		humanSeries(&out, "ai", 5, 1, func(*rand.Rand) learningAI { return learningAI{&seriesAI{}} },
-			func(learningAI, *rand.Rand, int) int { return 0 })
+		humanSeries(&out, "ai", 5, 1, func(*rand.Rand, int) aiPlayer { return learningAI{&seriesAI{}} }, alternate,
+			func(aiPlayer, *rand.Rand, int, int) int { return 0 })
 		require.Empty(t, out.String(), "one game prints no series frame")
+	})
+	t.Run("one seat, first alternates", func(t *testing.T) {
+		var l learningAI
+		var aiSeats []int
+		var out strings.Builder
+		humanSeries(&out, "ai", 5, 2, func(_ *rand.Rand, seat int) aiPlayer {
+			aiSeats = append(aiSeats, seat)
+			l = learningAI{&seriesAI{}}
+			return l
+		}, func(k int) (int, int) { return 1, 1 - k%2 }, func(aiPlayer, *rand.Rand, int, int) int { return 1 })
+		require.Equal(t, []int{0}, aiSeats, "the AI is made once, for the seat the person does not take")
+		require.Equal(t, []series.End{{Game: 0, Seat: 0, First: 1, Winner: 1}, {Game: 1, Seat: 0, First: 0, Winner: 1}}, l.ends)
+		require.Contains(t, out.String(), "2 games: won 2, drew 0, lost 0")
 	})
 }

@@ -3,7 +3,6 @@ package games
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -12,7 +11,10 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
 	_ "github.com/kaisen-ai/kaisen/players/admiral" // registers admiral and admiral-series
@@ -24,7 +26,7 @@ var subRoster = aiRoster[*submarine.Rules, players.Factory]{players.Entries, pla
 
 // submarineGame is the submarine game (潜水艦ゲーム): rules in game/submarine,
 // AIs in players (admiral in players/admiral, linked here), replays by
-// replay.SubmarineWriter.
+// subrecord.Writer.
 var submarineGame = Game{
 	Name:           submarine.Name,
 	Summary:        "the submarine game (潜水艦ゲーム): hidden ships that attack, move and hide on a small sea",
@@ -45,7 +47,7 @@ var submarineGame = Game{
 			P2: arena.SubmarineEntrant{Name: p2.Name, Factory: f2}}, nil
 	},
 	OpenReplay: func(path string) (Replay, error) {
-		rp, err := replay.ReadSubmarineFile(path)
+		rp, err := subrecord.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -56,6 +58,7 @@ var submarineGame = Game{
 	ErrUnknownPlayer: players.ErrUnknownPlayer,
 	Tools:            []Tool{ToolTournament, ToolLoadtest},
 	NewClient:        newSubmarineClient,
+	Conformance:      submarineChecks,
 	HumanClient: func(name string, in *bufio.Reader, out io.Writer) Client {
 		build := func(r *submarine.Rules) (players.Factory, error) {
 			return func(rng *rand.Rand) players.Player { return human.New(r, in, out, rng) }, nil
@@ -68,70 +71,65 @@ var submarineGame = Game{
 		if err != nil {
 			return err
 		}
-		saved := &humanReplays{out: out, opt: opt, game: submarine.Name}
-		var werr error
-		humanSeries(out, opt.Against, opt.Seed, opt.Games, fac, func(ai players.Player, me *rand.Rand, seat int) int {
-			fmt.Fprintf(out, "you (seat %d, acting %s) against %s\n", seat, map[int]string{0: "first", 1: "second"}[seat], opt.Against)
-			_, winner, err := human.PlayAgainstWith(r, human.New(r, in, out, me), ai, seat, saved.options())
-			werr = errors.Join(werr, saved.done(err))
-			return winner
+		return humanLocal(in, out, opt, humanGame[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
+			name:  submarine.Name,
+			local: human.SubmarineLocal(r),
+			ai:    players.Adapt(fac),
+			person: func(in *bufio.Reader, out io.Writer, me *rand.Rand, _ int) *human.Person[submarine.Placement, submarine.Action, submarine.Told] {
+				return human.New(r, in, out, me).Person
+			},
+			intro: func(seat, _ int, against string) string {
+				return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, map[int]string{0: "first", 1: "second"}[seat], against)
+			},
 		})
-		if werr != nil {
-			return werr
-		}
-		return saved.finish()
 	},
 }
 
-// submarineClient plays the submarine game in every dialect the client
-// package knows (classic, series, submarine-py).
+// submarineClient plays the submarine game in every dialect subwire.Client
+// knows (classic, series, submarine-py) with build's players (the human
+// seat's).
 type submarineClient struct {
 	name  string
 	build client.SubmarinePlayerFor
 }
 
-func newSubmarineClient(opt ClientOptions) (Client, error) {
-	if opt.Name == "" {
-		opt.Name = "kaisen-" + opt.Player
-	}
-	if strings.ContainsAny(opt.Name, "\r\n") || strings.TrimSpace(opt.Name) == "" {
-		return nil, fmt.Errorf("--name %q: want one non-blank line", opt.Name)
-	}
-	if _, err := players.Lookup(opt.Player); err != nil {
-		return nil, fmt.Errorf("--player: %w", err)
-	}
-	// Build once for the default rules so that bad settings fail before
-	// connecting; other boards (submarine-py fields) are built on demand.
-	if _, err := players.New(opt.Player, submarine.DefaultRules(), opt.Load); err != nil {
-		return nil, err
-	}
-	build := func(r *submarine.Rules) (players.Factory, error) { return players.New(opt.Player, r, opt.Load) }
-	return &submarineClient{name: opt.Name, build: build}, nil
-}
-
 func (c *submarineClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
-	rngFor := func(game int) *rand.Rand { return rand.New(rand.NewPCG(opt.Seed, uint64(first+game))) }
-	out := printer{print: opt.Print}
-	res, err := client.PlaySubmarine(ctx, conn, c.build, rngFor, client.SubmarinePlayOptions{
-		Name:        c.name,
-		ReadTimeout: opt.ReadTimeout,
-		Log:         opt.Log,
-		OnGame: func(g client.SubmarineGame) {
-			opt.Log.Debug("game over", "game", g.Game+1, "round", g.Round, "end", g.End.String(), "actions", g.Actions, "first", g.First)
-			opt.OnEnd(g.End)
-			out.line(g.Line)
-		},
-	})
-	if err == nil {
-		out.trailer(res.Tally)
-		opt.Log.Info("connection done", "dialect", res.Dialect.String(), "games", len(res.Games), "series", res.Series)
-	}
-	return out.done(len(res.Games), err)
+	nc := netClient[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told]{
+		name: submarine.Name, wording: client.WordSubmarine, codec: submarineCodec(c.name),
+		build: func(r *submarine.Rules) (game.Factory[submarine.Placement, submarine.Action, submarine.Told], error) {
+			f, err := c.build(r)
+			if err != nil {
+				return nil, err
+			}
+			return players.Adapt(f), nil
+		}}
+	return nc.Play(ctx, conn, first, opt)
 }
 
-type submarineReplay struct{ rp *replay.SubmarineReplay }
+// submarineCodec makes the codec of each connection, name being sent to
+// submarine-py servers.
+func submarineCodec(name string) func() game.ClientCodec[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told] {
+	return func() game.ClientCodec[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told] {
+		return subwire.NewClient(submarine.DefaultRules(), name)
+	}
+}
 
-func (s submarineReplay) Verify() error { return replay.VerifySubmarine(s.rp) }
+// newSubmarineClient is the game's NewClient: the name sent to
+// submarine-py servers defaults to "kaisen-" + the AI.
+var newSubmarineClient = clientHook(submarine.Name, client.WordSubmarine, submarine.DefaultRules, subRoster, players.Adapt,
+	func(opt ClientOptions) (func() game.ClientCodec[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told], error) {
+		if opt.Name == "" {
+			opt.Name = "kaisen-" + opt.Player
+		}
+		if strings.ContainsAny(opt.Name, "\r\n") || strings.TrimSpace(opt.Name) == "" {
+			return nil, fmt.Errorf("--name %q: want one non-blank line", opt.Name)
+		}
+		return submarineCodec(opt.Name), nil
+	})
+
+type submarineReplay struct{ rp *subrecord.Replay }
+
+func (s submarineReplay) Verify() error { return subrecord.Verify(s.rp) }
 
 func (s submarineReplay) Summary() string {
 	return fmt.Sprintf("%d actions, %s", s.rp.Result.Actions, winner(s.rp.Result.Outcome, s.rp.Result.Winner, s.rp.Header.Players))
@@ -141,11 +139,11 @@ func (s submarineReplay) Moves() int   { return len(s.rp.Steps) }
 func (s submarineReplay) Move() string { return "action" }
 
 func (s submarineReplay) Render(w io.Writer, opt RenderOptions) error {
-	return replay.RenderSubmarine(w, s.rp, replay.SubmarineRenderOptions{From: opt.From, To: opt.To, Heatmap: opt.Heatmap})
+	return subrecord.Render(w, s.rp, subrecord.RenderOptions{From: opt.From, To: opt.To, Heatmap: opt.Heatmap})
 }
 
 func (s submarineReplay) HTML(w io.Writer) error {
-	d, err := replay.SubmarineHTML(s.rp)
+	d, err := subrecord.HTML(s.rp)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/players"
 	_ "github.com/kaisen-ai/kaisen/players/admiral" // links admiral and admiral-series into the registry
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -32,9 +33,17 @@ type Options struct {
 	// Concurrency is how many games run at once: connections against a
 	// server with a house AI, pairs of connections with Pairs.
 	Concurrency int
-	// Player is the AI of every client. "random" plays with a lean
-	// built-in client (it decodes only the result lines that change its
-	// own fleet); any other registered player plays with Play.
+	// Game is the game played ("" = the submarine game). The submarine
+	// game is played by the lean random client or by
+	// client.PlaySubmarine, any other game by its kaisen play client
+	// (games.Game.NewClient): one client loop, client.Play, for every
+	// game.
+	Game string
+	// Player is the AI of every client. In the submarine game ("" =
+	// "random"), "random" plays with a lean built-in client (it decodes
+	// only the result lines that change its own fleet) and any other
+	// registered player with client.PlaySubmarine; in another game ("" =
+	// its PlayDefault) any of its AIs plays.
 	Player string
 	// Pairs: the server pairs its clients (opponent "pair"), so every game
 	// is two of our connections; actions are counted once per game.
@@ -94,7 +103,10 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if opts.Games < 1 || opts.Concurrency < 1 || opts.Rate < 0 {
 		return rep, fmt.Errorf("%w: games (%d) and concurrency (%d) must be at least 1, rate (%g) not negative", ErrLoad, opts.Games, opts.Concurrency, opts.Rate)
 	}
-	if opts.Player == "" {
+	if opts.Game == submarine.Name {
+		opts.Game = ""
+	}
+	if opts.Player == "" && opts.Game == "" {
 		opts.Player = "random"
 	}
 	if opts.Name == "" {
@@ -103,8 +115,16 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if opts.ReadTimeout <= 0 {
 		opts.ReadTimeout = 30 * time.Second
 	}
-	var build client.SubmarinePlayerFor
-	if opts.Player != "random" {
+	var (
+		build client.SubmarinePlayerFor
+		gc    games.Client
+	)
+	if opts.Game != "" {
+		var err error
+		if gc, err = gameClient(&opts); err != nil {
+			return rep, fmt.Errorf("%w: %w", ErrLoad, err)
+		}
+	} else if opts.Player != "random" {
 		if _, err := players.Lookup(opts.Player); err != nil {
 			return rep, fmt.Errorf("%w: %w", ErrLoad, err)
 		}
@@ -114,7 +134,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if opts.Pairs {
 		workers, target = 2*workers, 2*target // each side counts its own games
 	}
-	lt := &loadRun{opts: opts, build: build, target: target, maxErrors: int64(max(16, opts.Games))}
+	lt := &loadRun{opts: opts, build: build, client: gc, target: target, maxErrors: int64(max(16, opts.Games))}
 	var cpu0 time.Duration
 	if opts.ServerPID != 0 {
 		var err error
@@ -185,6 +205,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 type loadRun struct {
 	opts      Options
 	build     client.SubmarinePlayerFor // nil: the lean random client
+	client    games.Client              // another game's client (nil: the submarine game)
 	target    int64                     // client-side games to finish
 	started   atomic.Int64
 	finished  atomic.Int64
@@ -252,6 +273,9 @@ func (lt *loadRun) connection(ctx context.Context, w *loadWorker) error {
 	defer nc.Close()
 	stop := context.AfterFunc(ctx, func() { _ = nc.Close() })
 	defer stop()
+	if lt.client != nil {
+		return lt.playGame(nc, w)
+	}
 	if lt.build != nil {
 		return lt.playConnection(nc, w)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -53,8 +54,8 @@ type Stats struct {
 	// between two of their ships.
 	MinDist map[int]int
 
-	form   replay.SubmarineRules // the rules as recorded, to compare the replays' boards and fleets
-	others map[string]bool       // names of the other players seen
+	form   subrecord.Rules // the rules as recorded, to compare the replays' boards and fleets
+	others map[string]bool // names of the other players seen
 }
 
 // NewStats returns empty statistics of player's placements.
@@ -114,11 +115,11 @@ func (s *Stats) AddFile(path string) error {
 	if err != nil {
 		return err
 	}
-	if game != replay.GameSubmarine {
+	if game != subrecord.Name {
 		s.Skipped++
 		return nil
 	}
-	rp, err := replay.ReadSubmarineFile(path)
+	rp, err := subrecord.ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -143,7 +144,7 @@ func (s *Stats) AddFile(path string) error {
 }
 
 // setRules makes rules (recorded as form) the corpus' rules.
-func (s *Stats) setRules(rules *submarine.Rules, form replay.SubmarineRules) {
+func (s *Stats) setRules(rules *submarine.Rules, form subrecord.Rules) {
 	s.Rules, s.form = rules, form
 	s.Counts = make([][]int, len(rules.Fleet))
 	for i := range s.Counts {
@@ -153,7 +154,7 @@ func (s *Stats) setRules(rules *submarine.Rules, form replay.SubmarineRules) {
 
 // sameBoardAndFleet reports whether two replays' rules have the same board
 // and fleet: the draw limit does not change where a player places.
-func sameBoardAndFleet(a, b replay.SubmarineRules) bool {
+func sameBoardAndFleet(a, b subrecord.Rules) bool {
 	a.DrawLimit, b.DrawLimit = 0, 0
 	return reflect.DeepEqual(a, b)
 }

@@ -9,8 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/placements"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -21,10 +23,10 @@ import (
 func writeReplay(t *testing.T, dir, name string, r *submarine.Rules, a, b string, pa, pb submarine.Placement) {
 	t.Helper()
 	var buf bytes.Buffer
-	w := replay.NewSubmarineWriter(&buf, r, replay.SubmarineHeader{Players: [2]replay.SeatInfo{{Seat: 0, Name: a}, {Seat: 1, Name: b}}})
+	w := subrecord.NewWriter(&buf, r, subrecord.Header{Players: [2]replay.SeatInfo{{Seat: 0, Name: a}, {Seat: 1, Name: b}}})
 	w.Placement(0, pa)
 	w.Placement(1, pb)
-	w.Result(replay.SubmarineResult{Outcome: replay.OutcomeAborted, Winner: -1})
+	w.Result(subrecord.Result{Outcome: replay.OutcomeAborted, Winner: -1})
 	require.NoError(t, w.Flush())
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o600))
 }
@@ -37,7 +39,7 @@ func writeBattleship(t *testing.T, dir, name string) {
 	r, err := battleship.NewRules(b, []int{3, 2})
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	w := replay.NewBattleshipWriter(&buf, r, replay.BattleshipHeader{Players: [2]replay.SeatInfo{{Seat: 0, Name: "x"}, {Seat: 1, Name: "bot"}}})
+	w := bsrecord.NewWriter(&buf, r, bsrecord.Header{Players: [2]replay.SeatInfo{{Seat: 0, Name: "x"}, {Seat: 1, Name: "bot"}}})
 	require.NoError(t, w.Flush())
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o600))
 }

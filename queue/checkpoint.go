@@ -21,7 +21,7 @@ func (c *checkpointMsg) setVersion() { c.V = Version }
 // DecodeCheckpoint reads a stored tuning checkpoint.
 func DecodeCheckpoint(data []byte) (tune.Checkpoint, error) {
 	var c checkpointMsg
-	if err := decode(data, &c); err != nil {
+	if err := decode(data, &c, Version); err != nil {
 		return tune.Checkpoint{}, err
 	}
 	if len(c.Checkpoint.State.Theta) != len(c.Checkpoint.State.Keys) {

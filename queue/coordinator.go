@@ -21,13 +21,20 @@ import (
 var ErrWorker = errors.New("queue: a worker failed an item")
 
 // Run is one run to spread: its items (one per shard, Shard 1..N in order)
-// and the shard-file arguments its results must carry (Expect; keys of
-// flags whose file travels in the items are compared by their #sha256
-// only, since each worker writes the file at a path of its own).
+// and the shard-file arguments its results must carry (Expect: the
+// coordinator's game-deciding flags, which Gather copies into every item's
+// Args for the worker to write in its shard file). An argument whose value
+// is Inline names settings sent with the items (a tuning candidate's
+// weights, which exist nowhere else): it is compared by its #sha256 only,
+// as version-1 workers wrote a path of their own in its place.
 type Run struct {
 	Items  []Item
 	Expect map[string]string
 }
+
+// Inline is the Expect value of an argument whose file travels in the
+// items as text.
+const Inline = "(sent with the item)"
 
 // ID is the run's id.
 func (r *Run) ID() string { return r.Items[0].Run }
@@ -52,35 +59,18 @@ func (s *Stats) Slots() int {
 // until every item has one and returns, per run, the shard files in shard
 // order. progress (when set) is called with the games done so far, stored
 // results included. A result that does not belong to its run (another
-// command, seed or arguments under the same run id, or a worker's file that
-// differs) is an error, and so is an item a worker failed.
+// command, seed or arguments under the same run id) is an error, and so is
+// an item a worker failed.
 func Gather(ctx context.Context, q *Handles, runs []Run, log *slog.Logger, progress func(games int)) ([][]shard.File, Stats, error) {
 	stats := Stats{Workers: map[string]int{}}
 	if len(runs) == 0 {
 		return nil, stats, nil
 	}
-	want := map[string]*Run{}
-	var filters []string
-	for i := range runs {
-		r := &runs[i]
-		if len(r.Items) == 0 {
-			return nil, stats, fmt.Errorf("%w: a run without items", ErrMessage)
-		}
-		for k := range r.Items {
-			it := &r.Items[k]
-			it.V = Version
-			if err := it.Validate(); err != nil {
-				return nil, stats, err
-			}
-			if it.Run != r.ID() || it.Shard != k+1 || it.Shards != len(r.Items) {
-				return nil, stats, fmt.Errorf("%w: item %d of run %s is %s shard %s", ErrMessage, k+1, r.ID(), it.Run, it.Spec())
-			}
-		}
-		if _, dup := want[r.ID()]; dup {
-			return nil, stats, fmt.Errorf("%w: run %s given twice", ErrMessage, r.ID())
-		}
-		want[r.ID()] = r
-		filters = append(filters, r.ID()+".>")
+	want, filters, err := prepare(runs)
+	if err != nil {
+		return nil, stats, err
+	}
+	for _, r := range want {
 		stats.Items += len(r.Items)
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -168,14 +158,45 @@ func Gather(ctx context.Context, q *Handles, runs []Run, log *slog.Logger, progr
 	return out, stats, nil
 }
 
+// prepare readies the items of runs for publishing (their version, and
+// their Args the run's Expect), checks them and returns the runs by id and
+// the results-bucket filters of their keys.
+func prepare(runs []Run) (map[string]*Run, []string, error) {
+	want := map[string]*Run{}
+	var filters []string
+	for i := range runs {
+		r := &runs[i]
+		if len(r.Items) == 0 {
+			return nil, nil, fmt.Errorf("%w: a run without items", ErrMessage)
+		}
+		for k := range r.Items {
+			it := &r.Items[k]
+			it.V = ItemVersion
+			it.Args = r.Expect
+			if err := it.Validate(); err != nil {
+				return nil, nil, err
+			}
+			if it.Run != r.ID() || it.Shard != k+1 || it.Shards != len(r.Items) {
+				return nil, nil, fmt.Errorf("%w: item %d of run %s is %s shard %s", ErrMessage, k+1, r.ID(), it.Run, it.Spec())
+			}
+		}
+		if _, dup := want[r.ID()]; dup {
+			return nil, nil, fmt.Errorf("%w: run %s given twice", ErrMessage, r.ID())
+		}
+		want[r.ID()] = r
+		filters = append(filters, r.ID()+".>")
+	}
+	return want, filters, nil
+}
+
 // check checks that a result's shard file is the shard of its item, with
 // the arguments the run expects.
 func check(r *Run, it *Item, f *shard.File) error {
 	h := &f.Header
 	var diff string
 	switch {
-	case h.Command != it.Command:
-		diff = fmt.Sprintf("command %q, not %q", h.Command, it.Command)
+	case h.Command != it.Kind:
+		diff = fmt.Sprintf("command %q, not %q", h.Command, it.Kind)
 	case h.Seed != it.Seed:
 		diff = fmt.Sprintf("seed %d, not %d", h.Seed, it.Seed)
 	case h.Games != it.Total:
@@ -184,12 +205,14 @@ func check(r *Run, it *Item, f *shard.File) error {
 		diff = fmt.Sprintf("shard %s, not %s", h.Spec(), it.Spec())
 	default:
 		got, want := maps.Clone(h.Args), maps.Clone(r.Expect)
-		for name := range it.Files {
-			delete(got, name)
-			delete(want, name)
+		for name, v := range r.Expect {
+			if v == Inline {
+				delete(got, name)
+				delete(want, name)
+			}
 		}
 		if !maps.Equal(got, want) {
-			diff = fmt.Sprintf("arguments %v, not %v (a run id used for another run, or a worker with other files?)", got, want)
+			diff = fmt.Sprintf("arguments %v, not %v (a run id used for another run?)", got, want)
 		}
 	}
 	if diff != "" {

@@ -9,15 +9,24 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kaisen-ai/kaisen/jobs"
 	"github.com/kaisen-ai/kaisen/shard"
 )
 
-// Version is the version of the Item, Result and checkpoint messages this
-// package writes and reads. It goes up whenever a reader of the previous
-// version would misread a message.
-const Version = 1
+// ItemVersion is the version of the Item messages this package writes and
+// reads; Version is that of the Result and checkpoint messages. Each goes
+// up whenever a reader of the previous version would misread a message:
+// items went to version 2 when they stopped being command lines (version
+// 1) and became typed settings, while results and checkpoints kept
+// version 1, so that the stored results and checkpoints of a run still
+// read when it is resumed.
+const (
+	ItemVersion = 2
+	Version     = 1
+)
 
-// maxMessage bounds a message (a Result holds one shard file: a few KiB).
+// maxMessage bounds a message (a Result holds one shard file: a few KiB;
+// an Item the weights and rules it plays with).
 const maxMessage = 8 << 20
 
 // ErrMessage is wrapped by every error of a malformed message.
@@ -26,17 +35,11 @@ var ErrMessage = errors.New("queue: bad message")
 // ErrVersion is wrapped by the error of a message of another version.
 var ErrVersion = errors.New("queue: unknown message version")
 
-// Commands are the commands an Item may run: the ones that write shards.
-var Commands = []string{"match", "tournament", "shots"}
+// Kinds are the kinds of run an Item may hold a shard of: the commands
+// that write shards.
+var Kinds = []string{jobs.CommandMatch, jobs.CommandTournament, jobs.CommandShots}
 
-// reserved are the flags a worker sets itself; an Item may not.
-var reserved = []string{"shard", "out", "seed", "games", "workers", "progress", "json", "log-level", "log-format",
-	"nats", "run-id", "shard-games", "replays", "html", "explain", "timing"}
-
-var (
-	runIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,96}$`)
-	flagPattern  = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
-)
+var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,96}$`)
 
 // CheckRunID checks a run id: 1 to 96 letters, digits, '-' or '_' (it is a
 // token of subjects and keys).
@@ -47,25 +50,27 @@ func CheckRunID(id string) error {
 	return nil
 }
 
-// Item is one work item: shard Shard of Shards of a kaisen Command run with
-// Args, Seed and -n Games, a run of Total games (Games for a match or
-// shots run, every pair's games for a tournament). The worker runs
-//
-//	kaisen COMMAND ARGS... --FLAG=FILE... --seed SEED -n GAMES --shard SHARD/SHARDS --out TMP --workers W
-//
-// where each Files entry is written to a temporary FILE first (a tuning
-// candidate's weights, which exist nowhere else).
+// Item is one work item: shard Shard of Shards of a run of Kind with Seed
+// and -n Games, a run of Total games (Games for a match or shots run,
+// every pair's games for a tournament). Exactly one of Match, Tournament
+// and Shots is set, the one of Kind: the run's typed settings, weights and
+// rules as YAML text (package jobs). Args are the run's identity, which
+// the worker writes in the shard file's header unchanged (Run.Expect: the
+// coordinator's game-deciding flags). The worker plays it with
+// jobs.Shard, as kaisen KIND --shard SHARD/SHARDS would.
 type Item struct {
-	V       int               `json:"v"`
-	Run     string            `json:"run"`
-	Shard   int               `json:"shard"`
-	Shards  int               `json:"shards"`
-	Command string            `json:"command"`
-	Args    []string          `json:"args"`
-	Files   map[string]string `json:"files,omitempty"`
-	Seed    uint64            `json:"seed"`
-	Games   int               `json:"games"`
-	Total   int               `json:"total"`
+	V          int               `json:"v"`
+	Run        string            `json:"run"`
+	Shard      int               `json:"shard"`
+	Shards     int               `json:"shards"`
+	Seed       uint64            `json:"seed"`
+	Games      int               `json:"games"`
+	Total      int               `json:"total"`
+	Kind       string            `json:"kind"`
+	Args       map[string]string `json:"args"`
+	Match      *jobs.Match       `json:"match,omitempty"`
+	Tournament *jobs.Tournament  `json:"tournament,omitempty"`
+	Shots      *jobs.Shots       `json:"shots,omitempty"`
 }
 
 // Key is the item's results-bucket key, RUN.SHARD.
@@ -74,10 +79,11 @@ func (it *Item) Key() string { return fmt.Sprintf("%s.%d", it.Run, it.Shard) }
 // Spec is the item's K/N.
 func (it *Item) Spec() shard.Spec { return shard.Spec{K: it.Shard, N: it.Shards} }
 
-// Validate checks an item: its version, run id, shard, command and flags.
+// Validate checks an item: its version, run id, shard, games and that it
+// holds the settings of its kind, and only those.
 func (it *Item) Validate() error {
-	if it.V != Version {
-		return fmt.Errorf("%w: item version %d, this kaisen reads version %d", ErrVersion, it.V, Version)
+	if it.V != ItemVersion {
+		return fmt.Errorf("%w: item version %d, this kaisen reads version %d", ErrVersion, it.V, ItemVersion)
 	}
 	if err := CheckRunID(it.Run); err != nil {
 		return err
@@ -91,35 +97,39 @@ func (it *Item) Validate() error {
 	if lo, hi := it.Spec().Range(it.Total); lo == hi {
 		return fmt.Errorf("%w: shard %s of %d games has no game", ErrMessage, it.Spec(), it.Total)
 	}
-	if !slices.Contains(Commands, it.Command) {
-		return fmt.Errorf("%w: command %q (want one of %s)", ErrMessage, it.Command, strings.Join(Commands, ", "))
-	}
-	for _, a := range it.Args {
-		name, _, ok := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if !strings.HasPrefix(a, "--") || !ok {
-			return fmt.Errorf("%w: argument %q: want --NAME=VALUE", ErrMessage, a)
-		}
-		if err := checkFlag(name); err != nil {
-			return err
-		}
-	}
-	for name := range it.Files {
-		if err := checkFlag(name); err != nil {
-			return err
-		}
-		if name != "rules" && name != "weights" && !strings.HasSuffix(name, "-weights") {
-			return fmt.Errorf("%w: file for --%s: only weights and rules files travel with an item", ErrMessage, name)
-		}
-	}
-	return nil
+	return it.validateSettings()
 }
 
-func checkFlag(name string) error {
-	if !flagPattern.MatchString(name) {
-		return fmt.Errorf("%w: flag name %q", ErrMessage, name)
+// validateSettings checks that the item holds exactly the settings of its
+// kind and that they are whole.
+func (it *Item) validateSettings() error {
+	if !slices.Contains(Kinds, it.Kind) {
+		return fmt.Errorf("%w: kind %q (want one of %s)", ErrMessage, it.Kind, strings.Join(Kinds, ", "))
 	}
-	if slices.Contains(reserved, name) {
-		return fmt.Errorf("%w: --%s is set by the worker, not by an item", ErrMessage, name)
+	set := map[string]bool{jobs.CommandMatch: it.Match != nil, jobs.CommandTournament: it.Tournament != nil,
+		jobs.CommandShots: it.Shots != nil}
+	for _, k := range Kinds {
+		if set[k] != (k == it.Kind) {
+			return fmt.Errorf("%w: a %s item holds the settings of its kind and no other (%q: %t)", ErrMessage, it.Kind, k, set[k])
+		}
+	}
+	var err error
+	switch it.Kind {
+	case jobs.CommandMatch:
+		err = it.Match.Validate()
+	case jobs.CommandTournament:
+		err = it.Tournament.Validate()
+		if n := it.Tournament.Pairs() * it.Games; err == nil && n != it.Total {
+			err = fmt.Errorf("%d games in all, not %d pairs of %d games", it.Total, it.Tournament.Pairs(), it.Games)
+		}
+	case jobs.CommandShots:
+		err = it.Shots.Validate()
+	}
+	if err == nil && it.Kind != jobs.CommandTournament && it.Total != it.Games {
+		err = fmt.Errorf("a %s run has -n games in all: %d, not %d", it.Kind, it.Games, it.Total)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrMessage, err)
 	}
 	return nil
 }
@@ -171,13 +181,13 @@ func Encode(m interface{ setVersion() }) ([]byte, error) {
 	return data, nil
 }
 
-func (it *Item) setVersion()  { it.V = Version }
+func (it *Item) setVersion()  { it.V = ItemVersion }
 func (r *Result) setVersion() { r.V = Version }
 
-// decode reads one JSON object strictly (unknown keys refused) into v; the
-// version is checked first so that a message of another version is
+// decode reads one JSON object of version strictly (unknown keys refused)
+// into v; the version is checked first so that a message of another version is
 // reported as such, not as a field mismatch.
-func decode(data []byte, v any) error {
+func decode(data []byte, v any, version int) error {
 	if len(data) > maxMessage {
 		return fmt.Errorf("%w: %d bytes", ErrMessage, len(data))
 	}
@@ -190,8 +200,8 @@ func decode(data []byte, v any) error {
 	if head.V == nil {
 		return fmt.Errorf("%w: no version field \"v\"", ErrMessage)
 	}
-	if *head.V != Version {
-		return fmt.Errorf("%w: version %d, this kaisen reads version %d", ErrVersion, *head.V, Version)
+	if *head.V != version {
+		return fmt.Errorf("%w: version %d, this kaisen reads version %d", ErrVersion, *head.V, version)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -207,7 +217,7 @@ func decode(data []byte, v any) error {
 // DecodeItem reads and validates a work item.
 func DecodeItem(data []byte) (Item, error) {
 	var it Item
-	if err := decode(data, &it); err != nil {
+	if err := decode(data, &it, ItemVersion); err != nil {
 		return Item{}, err
 	}
 	return it, it.Validate()
@@ -216,7 +226,7 @@ func DecodeItem(data []byte) (Item, error) {
 // DecodeResult reads and validates a result.
 func DecodeResult(data []byte) (Result, error) {
 	var r Result
-	if err := decode(data, &r); err != nil {
+	if err := decode(data, &r, Version); err != nil {
 		return Result{}, err
 	}
 	return r, r.Validate()

@@ -19,6 +19,7 @@ import (
 	"github.com/nats-io/nkeys"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/jobs"
 	"github.com/kaisen-ai/kaisen/queue"
 	"github.com/kaisen-ai/kaisen/shard"
 	"github.com/kaisen-ai/kaisen/tune"
@@ -72,7 +73,7 @@ func (f *fakePlay) play(ctx context.Context, it *queue.Item, workers int) ([]byt
 		m.P2Wins = n
 	}
 	var buf bytes.Buffer
-	h := shard.Header{Command: it.Command, Args: map[string]string{"p1": "a"}, Seed: it.Seed, Games: it.Total,
+	h := shard.Header{Command: it.Kind, Args: it.Args, Seed: it.Seed, Games: it.Total,
 		Shard: it.Shard, Shards: it.Shards, First: lo, Count: n, Workers: workers}
 	err := shard.Write(&buf, h, m)
 	return buf.Bytes(), err
@@ -81,7 +82,8 @@ func (f *fakePlay) play(ctx context.Context, it *queue.Item, workers int) ([]byt
 func items(run string, n, games int) []queue.Item {
 	out := make([]queue.Item, n)
 	for k := range out {
-		out[k] = queue.Item{Run: run, Shard: k + 1, Shards: n, Command: "match", Args: []string{"--p1=a"}, Seed: 7, Games: games, Total: games}
+		out[k] = queue.Item{Run: run, Shard: k + 1, Shards: n, Seed: 7, Games: games, Total: games,
+			Kind: "match", Args: map[string]string{"p1": "a"}, Match: &jobs.Match{Game: "submarine", P1: jobs.Seat{Name: "a"}, P2: jobs.Seat{Name: "b"}}}
 	}
 	return out
 }
@@ -244,12 +246,14 @@ func TestDuplicateResultDropped(t *testing.T) {
 	require.Len(t, hist, 1, "one result stored for the shard")
 }
 
-// TestGarbageSkipped: malformed items and items of another version are
-// terminated and logged; the worker goes on with the next item.
+// TestGarbageSkipped: malformed items and items of another version (a
+// version-1 command line among them) are terminated and logged; the
+// worker goes on with the next item.
 func TestGarbageSkipped(t *testing.T) {
 	_, h := startQueue(t, 5*time.Second)
 	ctx := context.Background()
-	for i, g := range []string{`not json`, `{"v":2,"run":"g"}`, `{"v":1,"run":"g","shard":1,"shards":1,"command":"serve","games":1,"total":1}`, ``} {
+	for i, g := range []string{`not json`, `{"v":2,"run":"g"}`, `{"v":1,"run":"g","shard":1,"shards":1,"command":"match","games":1,"total":1}`,
+		`{"v":2,"run":"g","shard":1,"shards":1,"kind":"serve","games":1,"total":1}`, ``} {
 		_, err := h.JS.Publish(ctx, queue.WorkSubject+".g."+string(rune('0'+i)), []byte(g))
 		require.NoError(t, err)
 	}
@@ -268,7 +272,8 @@ func TestGarbageSkipped(t *testing.T) {
 	out := logs.String()
 	require.Contains(t, out, "bad work item")
 	require.Contains(t, out, "unknown message version")
-	require.Contains(t, out, `command \"serve\"`)
+	require.Contains(t, out, "version 1, this kaisen reads version 2")
+	require.Contains(t, out, `kind \"serve\"`)
 }
 
 // TestCheckpointStore: a tuning checkpoint saved in the bucket is loaded

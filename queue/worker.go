@@ -13,13 +13,13 @@ import (
 )
 
 // Play plays an item with workers games at once and returns the shard file
-// it wrote (kaisen's own command, run in-process).
+// it wrote (PlayItem, or a test's stand-in).
 type Play func(ctx context.Context, it *Item, workers int) ([]byte, error)
 
 // Worker pulls items one at a time and plays them.
 type Worker struct {
 	Q       *Handles
-	Play    Play
+	Play    Play   // nil = PlayItem
 	Name    string // in results and logs
 	Workers int    // games at once, passed to Play
 	Log     *slog.Logger
@@ -170,7 +170,11 @@ func (w *Worker) playBeating(ctx context.Context, msg jetstream.Msg, it *Item) (
 	})
 	defer wg.Wait()
 	defer close(stop)
-	return w.Play(ctx, it, w.Workers)
+	play := w.Play
+	if play == nil {
+		play = PlayItem
+	}
+	return play(ctx, it, w.Workers)
 }
 
 func gamesOf(it *Item) string {

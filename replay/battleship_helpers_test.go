@@ -11,9 +11,9 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // bsScript is a Battleship player that places and shoots as told; it
@@ -87,7 +87,7 @@ func playBS(t testing.TB, r *battleship.Rules, p0, p1 bsplayers.Player, explain 
 // pinBSVersion rewrites the header's version so fixtures do not depend on
 // the build.
 func pinBSVersion(t testing.TB, data []byte) []byte {
-	return rewrite(t, data, replay.ReadBattleship, func(rp *replay.BattleshipReplay) { rp.Header.Version = "test" })
+	return rewrite(t, data, bsrecord.Read, func(rp *bsrecord.Replay) { rp.Header.Version = "test" })
 }
 
 // bsScriptedGame: a miss, a hit and the same cell again (no extra shot),

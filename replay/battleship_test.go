@@ -13,7 +13,9 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -25,9 +27,9 @@ import (
 func TestBattleshipGolden(t *testing.T) {
 	type variant struct {
 		file string
-		opt  replay.BattleshipRenderOptions
+		opt  bsrecord.RenderOptions
 	}
-	all := replay.BattleshipRenderOptions{To: -1}
+	all := bsrecord.RenderOptions{To: -1}
 	fixtures := []struct {
 		name     string
 		make     func() []byte
@@ -35,15 +37,15 @@ func TestBattleshipGolden(t *testing.T) {
 	}{
 		{"bs-scripted", func() []byte { return bsScriptedGame(t) }, []variant{
 			{"bs-scripted.txt", all},
-			{"bs-scripted-turns.txt", replay.BattleshipRenderOptions{To: -1, Boards: replay.BoardsTurn}},
-			{"bs-scripted-shots.txt", replay.BattleshipRenderOptions{To: -1, Boards: replay.BoardsShot, Cyrillic: true}},
-			{"bs-scripted-shot5.txt", replay.BattleshipRenderOptions{From: 5, To: 5}},
+			{"bs-scripted-turns.txt", bsrecord.RenderOptions{To: -1, Boards: bsrecord.BoardsTurn}},
+			{"bs-scripted-shots.txt", bsrecord.RenderOptions{To: -1, Boards: bsrecord.BoardsShot, Cyrillic: true}},
+			{"bs-scripted-shot5.txt", bsrecord.RenderOptions{From: 5, To: 5}},
 		}},
 		{"bs-rock", func() []byte { return bsRockGame(t) }, []variant{{"bs-rock.txt", all}}},
 		{"bs-placement", func() []byte { return bsPlacementGame(t) }, []variant{{"bs-placement.txt", all}}},
 		{"bs-gridbot", func() []byte { return bsBotGame(t, 3) }, []variant{
 			{"bs-gridbot.txt", all},
-			{"bs-gridbot-cyrillic.txt", replay.BattleshipRenderOptions{To: -1, Cyrillic: true}},
+			{"bs-gridbot-cyrillic.txt", bsrecord.RenderOptions{To: -1, Cyrillic: true}},
 		}},
 	}
 	for _, fx := range fixtures {
@@ -56,16 +58,16 @@ func TestBattleshipGolden(t *testing.T) {
 			stored, err := os.ReadFile(path)
 			require.NoError(t, err)
 			require.Equal(t, string(stored), string(recorded), "the arena records the fixture game byte for byte as stored")
-			rp, err := replay.ReadBattleshipFile(path)
+			rp, err := bsrecord.ReadFile(path)
 			require.NoError(t, err)
-			require.NoError(t, replay.VerifyBattleship(rp))
+			require.NoError(t, bsrecord.Verify(rp))
 			var again bytes.Buffer
 			_, err = rp.WriteTo(&again)
 			require.NoError(t, err)
 			require.Equal(t, string(stored), again.String(), "read and written back: the same bytes")
 			for _, v := range fx.variants {
 				var got bytes.Buffer
-				require.NoError(t, replay.RenderBattleship(&got, rp, v.opt))
+				require.NoError(t, bsrecord.Render(&got, rp, v.opt))
 				golden := filepath.Join("testdata", v.file)
 				if *update {
 					require.NoError(t, os.WriteFile(golden, got.Bytes(), 0o644))
@@ -102,13 +104,13 @@ func TestBattleshipArenaGamesVerify(t *testing.T) {
 			var buf bytes.Buffer
 			res, err := tab.Play(arena.Deal{Index: i, Seed: arena.GameSeed(5, i), MatchSeed: 5, P1Seat: i % 2, Replay: &buf, Explain: i%3 == 0})
 			require.NoError(t, err)
-			rp, err := replay.ReadBattleship(&buf)
+			rp, err := bsrecord.Read(&buf)
 			require.NoError(t, err)
-			require.NoError(t, replay.VerifyBattleship(rp), "%s vs %s game %d", tc.p1, tc.p2, i)
+			require.NoError(t, bsrecord.Verify(rp), "%s vs %s game %d", tc.p1, tc.p2, i)
 			require.Equal(t, res.Shots, rp.Result.Shots)
 			require.Equal(t, res.Winner, rp.Result.Winner)
 			require.Len(t, rp.Shots, res.Actions)
-			require.NoError(t, replay.RenderBattleship(&bytes.Buffer{}, rp, replay.BattleshipRenderOptions{To: -1, Boards: replay.BoardsTurn}))
+			require.NoError(t, bsrecord.Render(&bytes.Buffer{}, rp, bsrecord.RenderOptions{To: -1, Boards: bsrecord.BoardsTurn}))
 		}
 	}
 }
@@ -140,19 +142,19 @@ func TestBattleshipForfeitsVerify(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			data := playBS(t, r, tc.p0, tc.p1, false)
-			rp, err := replay.ReadBattleship(bytes.NewReader(data))
+			rp, err := bsrecord.Read(bytes.NewReader(data))
 			require.NoError(t, err)
-			require.NoError(t, replay.VerifyBattleship(rp))
+			require.NoError(t, bsrecord.Verify(rp))
 			require.Len(t, rp.Shots, tc.shots)
 			require.Len(t, rp.Result.Forfeits, 1)
 			f := rp.Result.Forfeits[0]
 			require.Equal(t, tc.kind, f.Kind)
 			require.Equal(t, tc.seat, f.Seat)
-			require.NoError(t, replay.RenderBattleship(&bytes.Buffer{}, rp, replay.BattleshipRenderOptions{To: -1, Boards: replay.BoardsShot}))
+			require.NoError(t, bsrecord.Render(&bytes.Buffer{}, rp, bsrecord.RenderOptions{To: -1, Boards: bsrecord.BoardsShot}))
 
 			for _, bad := range []replay.Forfeit{{Seat: 1 - f.Seat, Kind: f.Kind}, {Seat: f.Seat, Kind: otherKind(f.Kind)}} {
 				rp.Result.Forfeits[0] = bad
-				require.ErrorIs(t, replay.VerifyBattleship(rp), replay.ErrMismatch, "%+v", bad)
+				require.ErrorIs(t, bsrecord.Verify(rp), replay.ErrMismatch, "%+v", bad)
 			}
 		})
 	}
@@ -173,7 +175,7 @@ func otherKind(kind string) string {
 // TestBattleshipTurnServerForfeits: the turn server's forfeits outside the
 // rules: "waiting" for any seat, "protocol" only for the seat to shoot.
 func TestBattleshipTurnServerForfeits(t *testing.T) {
-	rp, err := replay.ReadBattleship(bytes.NewReader(bsScriptedGame(t)))
+	rp, err := bsrecord.Read(bytes.NewReader(bsScriptedGame(t)))
 	require.NoError(t, err)
 	rp.Shots = rp.Shots[:4] // seat 0 is to shoot again after its hit at D1
 	for _, tc := range []struct {
@@ -190,9 +192,9 @@ func TestBattleshipTurnServerForfeits(t *testing.T) {
 		{replay.ForfeitPlacement, 0, false},
 	} {
 		t.Run(fmt.Sprintf("%s-%d", tc.kind, tc.seat), func(t *testing.T) {
-			rp.Result = replay.BattleshipResult{Type: replay.TypeResult, Outcome: replay.OutcomeWin, Winner: 1 - tc.seat,
+			rp.Result = bsrecord.Result{Type: replay.TypeResult, Outcome: replay.OutcomeWin, Winner: 1 - tc.seat,
 				Shots: [2]int{2, 2}, Forfeits: []replay.Forfeit{{Seat: tc.seat, Kind: tc.kind, Reason: "test"}}}
-			err := replay.VerifyBattleship(rp)
+			err := bsrecord.Verify(rp)
 			if tc.ok {
 				require.NoError(t, err)
 				return
@@ -206,62 +208,62 @@ func TestBattleshipTurnServerForfeits(t *testing.T) {
 // a time: every change is caught.
 func TestBattleshipVerifyMismatch(t *testing.T) {
 	data := bsScriptedGame(t)
-	at := func(row, col int) *replay.RC { return &replay.RC{row, col} }
+	at := func(row, col int) *bsrecord.RC { return &bsrecord.RC{row, col} }
 	tests := []struct {
 		name   string
-		tamper func(rp *replay.BattleshipReplay)
+		tamper func(rp *bsrecord.Replay)
 		want   string
 	}{
-		{"miss told as hit", func(rp *replay.BattleshipReplay) { rp.Shots[0].Outcome = replay.OutcomeHit },
+		{"miss told as hit", func(rp *bsrecord.Replay) { rp.Shots[0].Outcome = bsrecord.OutcomeHit },
 			"shot 1 at [0,0]: recorded hit, the engine says miss"},
-		{"hit without again", func(rp *replay.BattleshipReplay) { rp.Shots[1].Again = false },
+		{"hit without again", func(rp *bsrecord.Replay) { rp.Shots[1].Again = false },
 			"shot 2 at [0,1]: recorded hit, the engine says hit again"},
-		{"repeat not marked", func(rp *replay.BattleshipReplay) { rp.Shots[2].Repeat = false },
+		{"repeat not marked", func(rp *bsrecord.Replay) { rp.Shots[2].Repeat = false },
 			"shot 3 at [0,1]: recorded hit, the engine says hit repeat"},
-		{"repeat earns a shot", func(rp *replay.BattleshipReplay) { rp.Shots[2].Again = true },
+		{"repeat earns a shot", func(rp *bsrecord.Replay) { rp.Shots[2].Again = true },
 			"recorded hit repeat again, the engine says hit repeat"},
-		{"kill told as hit", func(rp *replay.BattleshipReplay) {
-			rp.Shots[4].Outcome, rp.Shots[4].Sunk = replay.OutcomeHit, nil
+		{"kill told as hit", func(rp *bsrecord.Replay) {
+			rp.Shots[4].Outcome, rp.Shots[4].Sunk = bsrecord.OutcomeHit, nil
 		}, "shot 5 at [0,4]: recorded hit again, the engine says kill sunk [[0,3],[0,4]] again"},
-		{"wrong sunk cells", func(rp *replay.BattleshipReplay) { rp.Shots[4].Sunk[0] = replay.RC{1, 3} },
+		{"wrong sunk cells", func(rp *bsrecord.Replay) { rp.Shots[4].Sunk[0] = bsrecord.RC{1, 3} },
 			"recorded kill sunk [[1,3],[0,4]] again, the engine says kill sunk [[0,3],[0,4]] again"},
-		{"wrong cell", func(rp *replay.BattleshipReplay) { rp.Shots[7].At = at(3, 5) },
+		{"wrong cell", func(rp *bsrecord.Replay) { rp.Shots[7].At = at(3, 5) },
 			"shot 8 at [3,5]: recorded miss, the engine says hit again"},
-		{"wrong seat", func(rp *replay.BattleshipReplay) { rp.Shots[3].Seat = 1 },
+		{"wrong seat", func(rp *bsrecord.Replay) { rp.Shots[3].Seat = 1 },
 			"shot 4 by seat 1, but it is seat 0's turn"},
-		{"moved ship", func(rp *replay.BattleshipReplay) { rp.Placements[1].Ships[2][0] = replay.RC{2, 3} },
+		{"moved ship", func(rp *bsrecord.Replay) { rp.Placements[1].Ships[2][0] = bsrecord.RC{2, 3} },
 			"12 shots after an invalid placement"},
-		{"illegal marked on a legal shot", func(rp *replay.BattleshipReplay) {
+		{"illegal marked on a legal shot", func(rp *bsrecord.Replay) {
 			rp.Shots[0].Illegal, rp.Shots[0].Outcome = true, ""
 		}, "shot 1 at [0,0]: recorded as illegal=true, the engine says legal"},
-		{"shot after the end", func(rp *replay.BattleshipReplay) {
+		{"shot after the end", func(rp *bsrecord.Replay) {
 			rp.Shots = append(rp.Shots, rp.Shots[len(rp.Shots)-1])
 			rp.Shots[len(rp.Shots)-1].N++
 		}, "shot 13 after the game ended"},
-		{"game cut short", func(rp *replay.BattleshipReplay) { rp.Shots = rp.Shots[:10] },
+		{"game cut short", func(rp *bsrecord.Replay) { rp.Shots = rp.Shots[:10] },
 			"the game is still running after 10 shots"},
-		{"wrong winner", func(rp *replay.BattleshipReplay) { rp.Result.Winner = 1 },
+		{"wrong winner", func(rp *bsrecord.Replay) { rp.Result.Winner = 1 },
 			"result win/winner 1/shots [8 4], the engine says win/winner 0/shots [8 4]"},
-		{"wrong shot count", func(rp *replay.BattleshipReplay) { rp.Result.Shots[1] = 3 },
+		{"wrong shot count", func(rp *bsrecord.Replay) { rp.Result.Shots[1] = 3 },
 			"result win/winner 0/shots [8 3]"},
-		{"draw claimed", func(rp *replay.BattleshipReplay) { rp.Result.Outcome, rp.Result.Winner = replay.OutcomeDraw, -1 },
+		{"draw claimed", func(rp *bsrecord.Replay) { rp.Result.Outcome, rp.Result.Winner = replay.OutcomeDraw, -1 },
 			"result draw/winner -1"},
-		{"forfeit invented", func(rp *replay.BattleshipReplay) {
+		{"forfeit invented", func(rp *bsrecord.Replay) {
 			rp.Result.Forfeits = []replay.Forfeit{{Seat: 1, Kind: replay.ForfeitIllegal}}
 		}, "forfeits seat 1 illegal, the engine says none"},
-		{"first seat", func(rp *replay.BattleshipReplay) { rp.Header.First = 1 },
+		{"first seat", func(rp *bsrecord.Replay) { rp.Header.First = 1 },
 			"shot 1 by seat 0, but it is seat 1's turn"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rp, err := replay.ReadBattleship(bytes.NewReader(data))
+			rp, err := bsrecord.Read(bytes.NewReader(data))
 			require.NoError(t, err)
-			require.NoError(t, replay.VerifyBattleship(rp))
+			require.NoError(t, bsrecord.Verify(rp))
 			tc.tamper(rp)
-			err = replay.VerifyBattleship(rp)
+			err = bsrecord.Verify(rp)
 			require.ErrorIs(t, err, replay.ErrMismatch)
 			require.ErrorContains(t, err, tc.want)
-			require.ErrorIs(t, replay.RenderBattleship(&bytes.Buffer{}, rp, replay.BattleshipRenderOptions{To: -1}), replay.ErrMismatch,
+			require.ErrorIs(t, bsrecord.Render(&bytes.Buffer{}, rp, bsrecord.RenderOptions{To: -1}), replay.ErrMismatch,
 				"a replay that does not verify is not drawn")
 		})
 	}
@@ -330,23 +332,23 @@ func TestReadBattleshipErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := replay.ReadBattleship(strings.NewReader(tc.file))
+			_, err := bsrecord.Read(strings.NewReader(tc.file))
 			require.ErrorIs(t, err, replay.ErrFormat)
 			require.ErrorContains(t, err, tc.want)
 		})
 	}
 	// Blank lines and CRLF line ends are fine.
-	rp, err := replay.ReadBattleship(strings.NewReader("\n" + strings.Join(good, "\r\n\n") + "\r\n"))
+	rp, err := bsrecord.Read(strings.NewReader("\n" + strings.Join(good, "\r\n\n") + "\r\n"))
 	require.NoError(t, err)
-	require.NoError(t, replay.VerifyBattleship(rp))
+	require.NoError(t, bsrecord.Verify(rp))
 }
 
 func TestGameOf(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, game, err string
 	}{
-		{"battleship", string(bsRockGame(t)), replay.GameBattleship, ""},
-		{"submarine", string(scriptedGame(t, false)), replay.GameSubmarine, ""},
+		{"battleship", string(bsRockGame(t)), bsrecord.Name, ""},
+		{"submarine", string(scriptedGame(t, false)), subrecord.Name, ""},
 		{"blank lines first", "\n \n" + `{"type":"header","game":"chess"}`, "chess", ""},
 		{"empty", "", "", "empty file"},
 		{"not a header", `{"type":"shot"}`, "", `"shot" line where the header belongs`},
@@ -369,23 +371,23 @@ func TestGameOf(t *testing.T) {
 }
 
 func TestRenderBattleshipRange(t *testing.T) {
-	rp, err := replay.ReadBattleship(bytes.NewReader(bsScriptedGame(t)))
+	rp, err := bsrecord.Read(bytes.NewReader(bsScriptedGame(t)))
 	require.NoError(t, err)
 	var start bytes.Buffer
-	require.NoError(t, replay.RenderBattleship(&start, rp, replay.BattleshipRenderOptions{From: 0, To: 0}))
+	require.NoError(t, bsrecord.Render(&start, rp, bsrecord.RenderOptions{From: 0, To: 0}))
 	require.Contains(t, start.String(), "\nstart\n")
 	require.NotContains(t, start.String(), "#1 ")
 	require.NotContains(t, start.String(), "result:")
 
 	var tail bytes.Buffer
-	require.NoError(t, replay.RenderBattleship(&tail, rp, replay.BattleshipRenderOptions{From: 11, To: -1}))
+	require.NoError(t, bsrecord.Render(&tail, rp, bsrecord.RenderOptions{From: 11, To: -1}))
 	require.NotContains(t, tail.String(), "#10 ")
 	require.Contains(t, tail.String(), "#11 seat 0 alice (p1) shoots A4: hit; shoots again\n")
 	require.Contains(t, tail.String(), "#12 seat 0 alice (p1) shoots A5: kill, the 3-cell ship A3-A5 sinks, the last one\n")
 	require.Contains(t, tail.String(), "result: seat 0 alice (p1) wins")
 
-	for _, bad := range []replay.BattleshipRenderOptions{{From: 13, To: -1}, {From: -1, To: 2}, {From: 3, To: 2}, {To: -1, Boards: "always"}} {
-		require.Error(t, replay.RenderBattleship(&bytes.Buffer{}, rp, bad), "%+v", bad)
+	for _, bad := range []bsrecord.RenderOptions{{From: 13, To: -1}, {From: -1, To: 2}, {From: 3, To: 2}, {To: -1, Boards: "always"}} {
+		require.Error(t, bsrecord.Render(&bytes.Buffer{}, rp, bad), "%+v", bad)
 	}
 }
 
@@ -409,23 +411,23 @@ func FuzzReadBattleship(f *testing.F) {
 {"type":"result","outcome":"win","winner":0,"shots":[1,1]}
 `))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rp, err := replay.ReadBattleship(bytes.NewReader(data))
+		rp, err := bsrecord.Read(bytes.NewReader(data))
 		if err != nil {
 			require.ErrorIs(t, err, replay.ErrFormat)
 			return
 		}
-		if err := replay.VerifyBattleship(rp); err != nil {
+		if err := bsrecord.Verify(rp); err != nil {
 			require.True(t, errors.Is(err, replay.ErrMismatch) || errors.Is(err, replay.ErrFormat), "%v", err)
 			return
 		}
-		for _, opt := range []replay.BattleshipRenderOptions{{To: -1}, {To: -1, Boards: replay.BoardsShot, Cyrillic: true}} {
-			require.NoError(t, replay.RenderBattleship(&bytes.Buffer{}, rp, opt))
+		for _, opt := range []bsrecord.RenderOptions{{To: -1}, {To: -1, Boards: bsrecord.BoardsShot, Cyrillic: true}} {
+			require.NoError(t, bsrecord.Render(&bytes.Buffer{}, rp, opt))
 		}
 		var out bytes.Buffer
 		_, err = rp.WriteTo(&out)
 		require.NoError(t, err)
-		again, err := replay.ReadBattleship(&out)
+		again, err := bsrecord.Read(&out)
 		require.NoError(t, err)
-		require.NoError(t, replay.VerifyBattleship(again))
+		require.NoError(t, bsrecord.Verify(again))
 	})
 }

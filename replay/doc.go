@@ -1,35 +1,38 @@
-// Package replay records submarine and Battleship games as JSON-lines
-// files, reads them back, verifies them against the rules engine and draws
-// them as ASCII boards. GameOf tells the two formats apart by the header's
-// "game".
+// Package replay is the record every game shares: a replay is a JSON-lines
+// file, one object per line, each with a "type":
 //
-// A replay has one JSON object per line, each with a "type":
+//	header     the game (its name), kaisen version, seed, rules, players
+//	           and their seats, the seat to act first
+//	placement  one per seat, its hidden placement as the player returned it
+//	action     one per action, its type the game's (a submarine "step", a
+//	           Battleship "shot", an abilities "action"): who acted, what,
+//	           what the rules answered and, when recorded, the actor's
+//	           Decision
+//	result     outcome, winner, the game's count and the forfeits
 //
-//	header     game, kaisen version, seed, rules, players and their seats
-//	placement  one per seat, the cells of its ships in fleet order
-//	step       one per action: who acted, the action, what each side was
-//	           told (the actor's and the other side's Event) and, when
-//	           recorded, the actor's Decision
-//	result     outcome, winner, number of actions and forfeits
+// Each game's record format lives in its folder (game/submarine/record,
+// game/battleship/record, game/abilities/record; docs/replays.md describes
+// every field): its line types, writer, strict reader, verification,
+// text and HTML renderings, and the game.Recorder the hosts write replays
+// with (NewRecorder on Start). This package holds what they share, written
+// once:
 //
-// Positions are [x, y] (x = column), as on the wire; ships are named as in
-// the rules' fleet. docs/replays.md describes every field.
-//
-// Each game's API carries its name. Submarine replays: SubmarineWriter
-// writes them, ReadSubmarine parses them, VerifySubmarine re-plays the
-// recorded actions through submarine.Game and checks that every recorded
-// Event and the result are exactly what the engine produces, so a replay is
-// a proof of what happened, not just a log; RenderSubmarine draws the game
-// turn by turn with both fleets side by side.
-//
-// Battleship replays (docs/battleship.md) have shot lines instead of step
-// lines and cells as [row, col]: BattleshipWriter writes them (the arena and
-// the turn server), ReadBattleship parses them strictly, VerifyBattleship
-// re-plays every shot through battleship.Game and RenderBattleship lists the
-// shots with letter+number coordinates (A1 = [0,0]) and draws both boards.
-//
-// SubmarineHTML and BattleshipHTML turn a verified replay into HTMLData, the
-// data section of a self-contained web page that WriteHTML writes (script
-// and style embedded, no network): both boards turn by turn, hp bars, and
-// the players' recorded belief heatmaps (explain.Heatmap).
+//   - the framing: LineWriter (buffered lines with a sticky error),
+//     WriteReplay (a whole replay, every game's WriteTo), ScanLines and
+//     ReadLine (lines of at most MaxLine bytes), ReadFile, GameOf and
+//     GameOfFile (the header's "game", to pick the game's reader), and the
+//     header and result parts: SeatInfo, MatchRef, SeriesRef, Forfeit, the
+//     outcomes and forfeit kinds, Version, Start, OutcomeOf and ForfeitsOf;
+//   - verification by re-running the rules through the game contract:
+//     Rerun plays a read replay again (Rules.Start, State.Apply) with the
+//     game's Codec of its action lines and checks every recorded answer,
+//     the turn order, the illegal action and the result (ErrMismatch), so
+//     a replay is a proof of what happened, not just a log; Frames shows
+//     the re-played game to the renderings frame by frame;
+//   - the renderings' common words (SeatName, WriteSeed, WriteSeats,
+//     WriteForfeits, Summarize of a Decision, WriteSideBySide) and the HTML
+//     page: NewHTMLData starts a game's HTMLData, WriteHTML writes it as a
+//     self-contained page (script and style embedded, no network): both
+//     boards turn by turn, hp bars, and the players' recorded belief
+//     heatmaps (explain.Heatmap).
 package replay

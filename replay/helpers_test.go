@@ -12,8 +12,8 @@ import (
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/players"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // script is a player that places and acts as told. When its actions run out
@@ -110,7 +110,7 @@ func scriptedGame(t testing.TB, explain bool) []byte {
 // pinVersion rewrites the header's version so fixtures do not depend on the
 // build.
 func pinVersion(t testing.TB, data []byte) []byte {
-	return rewrite(t, data, replay.ReadSubmarine, func(rp *replay.SubmarineReplay) { rp.Header.Version = "test" })
+	return rewrite(t, data, subrecord.Read, func(rp *subrecord.Replay) { rp.Header.Version = "test" })
 }
 
 // rewrite reads a replay from data with read, changes it with edit and

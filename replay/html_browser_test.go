@@ -17,6 +17,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/browsertest"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -181,10 +182,10 @@ func hundredActions(t *testing.T) *replay.HTMLData {
 	_, err := arena.PlayGame(r, f[0], f[1], arena.GameSeed(1, 0), &arena.GameOptions{
 		Names: [2]string{"hirota", "stateplayer2"}, Replay: &buf, Explain: true})
 	require.NoError(t, err)
-	rp, err := replay.ReadSubmarine(&buf)
+	rp, err := subrecord.Read(&buf)
 	require.NoError(t, err)
 	require.Len(t, rp.Steps, 100)
-	d, err := replay.SubmarineHTML(rp)
+	d, err := subrecord.HTML(rp)
 	require.NoError(t, err)
 	return d
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -30,15 +32,15 @@ func htmlData(t *testing.T, name string) *replay.HTMLData {
 	game, err := replay.GameOfFile(path)
 	require.NoError(t, err)
 	var d *replay.HTMLData
-	if game == replay.GameBattleship {
-		rp, err := replay.ReadBattleshipFile(path)
+	if game == bsrecord.Name {
+		rp, err := bsrecord.ReadFile(path)
 		require.NoError(t, err)
-		d, err = replay.BattleshipHTML(rp)
+		d, err = bsrecord.HTML(rp)
 		require.NoError(t, err)
 	} else {
-		rp, err := replay.ReadSubmarineFile(path)
+		rp, err := subrecord.ReadFile(path)
 		require.NoError(t, err)
-		d, err = replay.SubmarineHTML(rp)
+		d, err = subrecord.HTML(rp)
 		require.NoError(t, err)
 	}
 	return d

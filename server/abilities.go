@@ -13,6 +13,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
@@ -75,8 +76,9 @@ func newABTurns(m *match) *abTurns {
 		rules:   rules,
 		wire:    w,
 		record: func(b *bytes.Buffer, h replayHeader) gameRecord[battleship.Placement, abilities.Action, abilities.Step] {
-			return abRecord{replay.NewAbilitiesWriter(b, rules, replay.AbilitiesHeader{Seed: h.Seed, First: h.First, Players: h.Players})}
+			return abRecord{abrecord.NewWriter(b, rules, abrecord.Header{Seed: h.Seed, First: h.First, Players: h.Players})}
 		},
+		view: func(g *abilities.Game) game.View[abilities.Step] { return abilities.NewPublicView(g) },
 		hooks: func(g *abilities.Game) turnHooks[abilities.Action, abilities.Step] {
 			return &abHooks{g: g, wire: w, sched: abwire.NewConfirms(rules)}
 		},
@@ -88,18 +90,18 @@ func newABTurns(m *match) *abTurns {
 }
 
 // abRecord is an abilities game's replay (gameRecord).
-type abRecord struct{ *replay.AbilitiesWriter }
+type abRecord struct{ *abrecord.Writer }
 
 func (r abRecord) Placement(seat int, p battleship.Placement) {
-	fleetPlacement(r.AbilitiesWriter, seat, p)
+	fleetPlacement(r.Writer, seat, p)
 }
 
 func (r abRecord) Action(n, seat int, a abilities.Action, _ *abilities.Step, err error, _ any) {
-	r.AbilitiesWriter.Action(n, seat, a, err != nil)
+	r.Writer.Action(n, seat, a, err != nil, nil)
 }
 
 func (r abRecord) Result(outcome string, winner int, c game.Count, ff []replay.Forfeit) {
-	fleetResult(r.AbilitiesWriter, outcome, winner, c, ff)
+	fleetResult(r.Writer, outcome, winner, c, ff)
 }
 
 // abHooks are the abilities game's turn hooks: the constant shape of

@@ -19,11 +19,11 @@ import (
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
+	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 const abilitiesGolden = "../game/abilities/wire/testdata/abilities-game.txt"
@@ -39,12 +39,12 @@ func abilitiesConfig(t *testing.T, opponent string) Config {
 
 // verifyAbilitiesReplay reads the replay of r and checks it against the
 // rules engine.
-func verifyAbilitiesReplay(t *testing.T, ts *testServer, r Result) *replay.AbilitiesReplay {
+func verifyAbilitiesReplay(t *testing.T, ts *testServer, r Result) *abrecord.Replay {
 	t.Helper()
 	require.NotEmpty(t, r.Replay, "game %s has no replay", r.Game)
-	rp, err := replay.ReadAbilitiesFile(filepath.Join(ts.cfg.ReplayDir, r.Replay))
+	rp, err := abrecord.ReadFile(filepath.Join(ts.cfg.ReplayDir, r.Replay))
 	require.NoError(t, err)
-	require.NoError(t, replay.VerifyAbilities(rp))
+	require.NoError(t, abrecord.Verify(rp))
 	require.Equal(t, r.Seed, rp.Header.Seed)
 	require.Equal(t, r.First, rp.Header.First)
 	require.Equal(t, r.Winner, rp.Result.Winner)

@@ -14,6 +14,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -116,7 +117,7 @@ func (l ListenerConfig) compileBattleship() (*setup, error) {
 // newBSTurns is the battleship game of the pairing m on the turn loop
 // (server/turns.go): the listener's rules and house AI (read now: a test
 // may set it after the listener is built), the server side of the
-// Battleship wire, the replay and the spectator's calls.
+// Battleship wire, the replay and the public view.
 func newBSTurns(m *match) *turns[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event] {
 	bs := m.st.bs
 	rules := bs.rules
@@ -125,17 +126,9 @@ func newBSTurns(m *match) *turns[*battleship.Game, battleship.Placement, grid.Ce
 		rules:   rules,
 		wire:    bswire.Server{Rules: rules},
 		record: func(w *bytes.Buffer, h replayHeader) gameRecord[battleship.Placement, grid.Cell, battleship.Step] {
-			return bsRecord{replay.NewBattleshipWriter(w, rules, replay.BattleshipHeader{Seed: h.Seed, First: h.First, Players: h.Players})}
+			return bsRecord{bsrecord.NewWriter(w, rules, bsrecord.Header{Seed: h.Seed, First: h.First, Players: h.Players})}
 		},
-		watch: func(sp Spectator, res *Result, pl [2]battleship.Placement) {
-			sp.BattleshipStarted(res.Game, rules, res.Players, res.First)
-			if rv, ok := sp.(Revealer); ok {
-				rv.BattleshipPlaced(res.Game, pl)
-			}
-		},
-		step: func(sp Spectator, id string, n int, st *battleship.Step) {
-			sp.BattleshipShot(id, n, st)
-		},
+		view: func(g *battleship.Game) game.View[battleship.Step] { return battleship.NewPublicView(g) },
 	}
 	if bs.house != nil {
 		def.house = bsplayers.Adapt(bs.house)
@@ -148,7 +141,7 @@ func newBSTurns(m *match) *turns[*battleship.Game, battleship.Placement, grid.Ce
 type fleetWriter interface {
 	Placement(seat int, p battleship.Placement)
 	NoPlacement(seat int)
-	Result(r replay.BattleshipResult)
+	Result(r bsrecord.Result)
 	Flush() error
 }
 
@@ -164,14 +157,14 @@ func fleetPlacement(w fleetWriter, seat int, p battleship.Placement) {
 
 // fleetResult writes the result line of a game on a Battleship board.
 func fleetResult(w fleetWriter, outcome string, winner int, c game.Count, ff []replay.Forfeit) {
-	w.Result(replay.BattleshipResult{Outcome: outcome, Winner: winner, Shots: c.Shots, Forfeits: ff})
+	w.Result(bsrecord.Result{Outcome: outcome, Winner: winner, Shots: c.Shots, Forfeits: ff})
 }
 
 // bsRecord is a battleship game's replay (gameRecord).
-type bsRecord struct{ *replay.BattleshipWriter }
+type bsRecord struct{ *bsrecord.Writer }
 
 func (r bsRecord) Placement(seat int, p battleship.Placement) {
-	fleetPlacement(r.BattleshipWriter, seat, p)
+	fleetPlacement(r.Writer, seat, p)
 }
 
 func (r bsRecord) Action(n, _ int, _ grid.Cell, st *battleship.Step, err error, actor any) {
@@ -179,5 +172,5 @@ func (r bsRecord) Action(n, _ int, _ grid.Cell, st *battleship.Step, err error, 
 }
 
 func (r bsRecord) Result(outcome string, winner int, c game.Count, ff []replay.Forfeit) {
-	fleetResult(r.BattleshipWriter, outcome, winner, c, ff)
+	fleetResult(r.Writer, outcome, winner, c, ff)
 }

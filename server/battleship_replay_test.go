@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -18,17 +19,17 @@ import (
 
 // verifyBSReplay reads the replay of battleship game r, checks it against
 // the rules engine and against the result log line, and returns it.
-func verifyBSReplay(t *testing.T, ts *testServer, r Result) *replay.BattleshipReplay {
+func verifyBSReplay(t *testing.T, ts *testServer, r Result) *bsrecord.Replay {
 	t.Helper()
 	require.NotEmpty(t, r.Replay, "game %s has no replay", r.Game)
 	require.Equal(t, r.Game+".jsonl", r.Replay)
 	path := filepath.Join(ts.cfg.ReplayDir, r.Replay)
 	game, err := replay.GameOfFile(path)
 	require.NoError(t, err)
-	require.Equal(t, replay.GameBattleship, game)
-	rp, err := replay.ReadBattleshipFile(path)
+	require.Equal(t, bsrecord.Name, game)
+	rp, err := bsrecord.ReadFile(path)
 	require.NoError(t, err)
-	require.NoError(t, replay.VerifyBattleship(rp))
+	require.NoError(t, bsrecord.Verify(rp))
 	require.Equal(t, r.Seed, rp.Header.Seed)
 	require.Equal(t, r.First, rp.Header.First)
 	require.Equal(t, r.Actions, rp.Result.Shots[0]+rp.Result.Shots[1])
@@ -44,7 +45,7 @@ func verifyBSReplay(t *testing.T, ts *testServer, r Result) *replay.BattleshipRe
 }
 
 // forfeitKinds lists the replay's forfeits as "seat:kind".
-func forfeitKinds(rp *replay.BattleshipReplay) []string {
+func forfeitKinds(rp *bsrecord.Replay) []string {
 	var out []string
 	for _, f := range rp.Result.Forfeits {
 		out = append(out, string(rune('0'+f.Seat))+":"+f.Kind)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -172,7 +173,7 @@ func TestBattleshipInvalidFleetForfeits(t *testing.T) {
 	rp := verifyBSReplay(t, ts, r)
 	require.Equal(t, []string{"0:placement"}, forfeitKinds(rp))
 	require.Len(t, rp.Placements[0].Ships, 10, "the invalid fleet is recorded as sent")
-	require.Equal(t, replay.RC{3, 8}, rp.Placements[0].Ships[9][0])
+	require.Equal(t, bsrecord.RC{3, 8}, rp.Placements[0].Ships[9][0])
 }
 
 // TestBattleshipForfeits drives a raw client against the house AI.
@@ -284,5 +285,5 @@ func TestBattleshipHitShootsAgain(t *testing.T) {
 	rp := verifyBSReplay(t, ts, r)
 	require.Equal(t, []string{"0:waiting"}, forfeitKinds(rp))
 	require.Equal(t, []string{"kill", "hit", "miss"}, []string{rp.Shots[0].Outcome, rp.Shots[1].Outcome, rp.Shots[2].Outcome})
-	require.Equal(t, []replay.RC{{6, 0}}, rp.Shots[0].Sunk)
+	require.Equal(t, []bsrecord.RC{{6, 0}}, rp.Shots[0].Sunk)
 }

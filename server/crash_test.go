@@ -19,9 +19,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/protocol"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 var listeningLineRE = regexp.MustCompile(`^listening on (\S+) `)
@@ -169,9 +169,9 @@ func checkRecords(t *testing.T, rl, rd string) []Result {
 			continue // an unfinished replay: not a replay
 		}
 		require.True(t, strings.HasSuffix(name, ".jsonl"), "unexpected file %s", name)
-		rp, err := replay.ReadSubmarineFile(filepath.Join(rd, name))
+		rp, err := subrecord.ReadFile(filepath.Join(rd, name))
 		require.NoError(t, err, "replay %s", name)
-		require.NoError(t, replay.VerifySubmarine(rp), "replay %s", name)
+		require.NoError(t, subrecord.Verify(rp), "replay %s", name)
 		replays++
 	}
 	require.GreaterOrEqual(t, replays, len(results), fmt.Sprintf("%d replays", replays))

@@ -19,10 +19,10 @@
 // game/abilities/wire's, framed by package protocol. A game's own file
 // (submarine.go, battleship.go, abilities.go) builds its served game: the
 // listener's rules and house AI, the wire's Server and the few hooks the
-// game adds (its replay, its spectator calls, the submarine dialect's
-// forfeits told as an invalid action, the abilities game's constant
-// shape); the games on a Battleship board keep their compile step there
-// too (the submarine game's is in config.go).
+// game adds (its replay, its public view for the spectators, the
+// submarine dialect's forfeits told as an invalid action, the abilities
+// game's constant shape); the games on a Battleship board keep their
+// compile step there too (the submarine game's is in config.go).
 //
 // The write order of each turn is the reference server's: "your turn" to the
 // mover, "waiting" to the other side, read the mover's line, the mover's

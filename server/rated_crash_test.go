@@ -16,11 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/pgtest"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/ladder"
 	"github.com/kaisen-ai/kaisen/protocol"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // TestSIGKILLRatedLadder kills `kaisen serve --ladder` (SIGKILL) while bots
@@ -88,7 +88,7 @@ func killScaleFromEnv(t *testing.T) (killScale, bool) {
 // one more stored game at the end (the game in flight at the kill, stored
 // and not yet told): a told game missing, stored twice, or stored in
 // another order breaks the match. Then every stored game has its replay,
-// which passes replay.VerifySubmarine, the games are numbered without a
+// which passes subrecord.Verify, the games are numbered without a
 // gap, and the bots' ratings equal Recompute to the last bit.
 func sigkillLadder(t *testing.T, bin, db string, sc killScale) {
 	ctx := context.Background()
@@ -165,9 +165,9 @@ func sigkillLadder(t *testing.T, bin, db string, sc killScale) {
 		require.Equal(t, int64(i+1), r.Seq, "games numbered without a gap")
 		require.False(t, ids[g.ID], "game %s stored twice", g.ID)
 		ids[g.ID] = true
-		rp, err := replay.ReadSubmarineFile(filepath.Join(rd, g.ID+".jsonl"))
+		rp, err := subrecord.ReadFile(filepath.Join(rd, g.ID+".jsonl"))
 		require.NoError(t, err, "the replay of rated game %s", g.ID)
-		require.NoError(t, replay.VerifySubmarine(rp), "the replay of rated game %s", g.ID)
+		require.NoError(t, subrecord.Verify(rp), "the replay of rated game %s", g.ID)
 		assert.Equal(t, g.ID+".jsonl", g.Replay)
 		run := g.ID[:strings.LastIndexByte(g.ID, '-')]
 		if have[run] == nil {

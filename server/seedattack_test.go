@@ -21,7 +21,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/players"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -323,8 +325,8 @@ func readAll(t *testing.T, ts *testServer, n int, wire []string) knowledge {
 	}
 	require.True(t, kn.numbers[r.Seed], "the game's seed is published")
 	path := filepath.Join(ts.cfg.ReplayDir, r.Replay)
-	if game, err := replay.GameOfFile(path); err == nil && game == replay.GameBattleship {
-		rp, err := replay.ReadBattleshipFile(path)
+	if game, err := replay.GameOfFile(path); err == nil && game == bsrecord.Name {
+		rp, err := bsrecord.ReadFile(path)
 		require.NoError(t, err)
 		rules, err := rp.Rules()
 		require.NoError(t, err)
@@ -332,7 +334,7 @@ func readAll(t *testing.T, ts *testServer, n int, wire []string) knowledge {
 		require.NoError(t, err)
 		kn.fleet = fmt.Sprint(p)
 	} else {
-		rp, err := replay.ReadSubmarineFile(path)
+		rp, err := subrecord.ReadFile(path)
 		require.NoError(t, err)
 		rules, err := rp.Rules()
 		require.NoError(t, err)

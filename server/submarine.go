@@ -6,6 +6,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -21,7 +22,7 @@ var subInvalid = submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShi
 // newSubTurns is the submarine game of the pairing m on the turn loop
 // (server/turns.go), in the listener's dialect: its rules and house AI,
 // the server side of the submarine wire (its fast decoder and result
-// encoder), the replay, the spectator's calls, and the reference server's
+// encoder), the replay, the public view, and the reference server's
 // forfeits: a mover's fault is told as an invalid action, a forfeit while
 // waiting as the result of one, and a walkover as "waiting" and the
 // result of one.
@@ -34,17 +35,9 @@ func newSubTurns(m *match) *subTurns {
 		rules:   rules,
 		wire:    w,
 		record: func(b *bytes.Buffer, h replayHeader) gameRecord[submarine.Placement, submarine.Action, submarine.Step] {
-			return subRecord{replay.NewSubmarineWriter(b, rules, replay.SubmarineHeader{Seed: h.Seed, First: h.First, Players: h.Players})}
+			return subRecord{subrecord.NewWriter(b, rules, subrecord.Header{Seed: h.Seed, First: h.First, Players: h.Players})}
 		},
-		watch: func(sp Spectator, res *Result, pl [2]submarine.Placement) {
-			sp.SubmarineStarted(res.Game, rules, res.Players, res.First)
-			if rv, ok := sp.(Revealer); ok {
-				rv.SubmarinePlaced(res.Game, pl)
-			}
-		},
-		step: func(sp Spectator, id string, n int, st *submarine.Step) {
-			sp.SubmarineStep(id, n, st)
-		},
+		view:    func(g *submarine.Game) game.View[submarine.Step] { return submarine.NewPublicView(g) },
 		invalid: &subInvalid,
 		forfeitTold: func(g *submarine.Game, seat int, o *submarine.Told) {
 			if o.View == nil {
@@ -72,12 +65,12 @@ func newSubTurns(m *match) *subTurns {
 }
 
 // subRecord is a submarine game's replay (gameRecord).
-type subRecord struct{ *replay.SubmarineWriter }
+type subRecord struct{ *subrecord.Writer }
 
 func (r subRecord) Action(n, _ int, _ submarine.Action, st *submarine.Step, err error, actor any) {
 	r.Step(n, st, err, explanation(actor))
 }
 
 func (r subRecord) Result(outcome string, winner int, c game.Count, ff []replay.Forfeit) {
-	r.SubmarineWriter.Result(replay.SubmarineResult{Outcome: outcome, Winner: winner, Actions: c.Actions, Forfeits: ff})
+	r.Writer.Result(subrecord.Result{Outcome: outcome, Winner: winner, Actions: c.Actions, Forfeits: ff})
 }

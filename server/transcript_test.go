@@ -13,7 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/kaisen-ai/kaisen/replay"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 )
 
 const (
@@ -22,12 +22,12 @@ const (
 )
 
 // verifyReplay reads the replay of r and checks it against the rules engine.
-func verifyReplay(t *testing.T, ts *testServer, r Result) *replay.SubmarineReplay {
+func verifyReplay(t *testing.T, ts *testServer, r Result) *subrecord.Replay {
 	t.Helper()
 	require.NotEmpty(t, r.Replay, "game %s has no replay", r.Game)
-	rp, err := replay.ReadSubmarineFile(filepath.Join(ts.cfg.ReplayDir, r.Replay))
+	rp, err := subrecord.ReadFile(filepath.Join(ts.cfg.ReplayDir, r.Replay))
 	require.NoError(t, err)
-	require.NoError(t, replay.VerifySubmarine(rp))
+	require.NoError(t, subrecord.Verify(rp))
 	require.Equal(t, r.Seed, rp.Header.Seed)
 	require.Equal(t, r.First, rp.Header.First)
 	require.Equal(t, r.Actions, rp.Result.Actions)

@@ -113,11 +113,8 @@ type served[G game.State[A, S], P, A, S, O any] struct {
 	house   game.Factory[P, A, O] // nil for pair listeners
 	// record starts a game's replay (header and nothing else) on w.
 	record func(w *bytes.Buffer, h replayHeader) gameRecord[P, A, S]
-	// watch tells a spectator that the game of res starts between
-	// placements pl (nil: the game is not watched); step tells it the
-	// n-th action's step.
-	watch func(sp Spectator, res *Result, pl [2]P)
-	step  func(sp Spectator, id string, n int, st *S)
+	// view is the public view of game g, which a spectator's Feed sees.
+	view func(g G) game.View[S]
 	// hooks are the game's turnHooks for game g (nil: none).
 	hooks func(g G) turnHooks[A, S]
 	// invalid, when set, is the action a mover's fault is taken as: it is
@@ -257,10 +254,7 @@ func (r *run[G, P, A, S, O]) forfeit(w int, err error, kind string) (*Result, []
 // loop plays the started game g to its end (see play).
 func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *slog.Logger, rec *gameReplay[P, A, S]) (*Result, []byte) {
 	r := &run[G, P, A, S, O]{turns: t, ctx: ctx, g: g, res: res, log: log, rec: rec}
-	sp := t.srv.watcher()
-	if sp != nil && t.def.watch != nil {
-		t.def.watch(sp, res, t.place)
-	}
+	feed := startFeed[S](t.srv, res, t.def.view(g))
 	var h turnHooks[A, S]
 	if t.def.hooks != nil {
 		h = t.def.hooks(g)
@@ -310,8 +304,8 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 			r.shown++
 		}
 		t.srv.metrics.actions.Add(1)
-		if sp != nil && t.def.step != nil {
-			t.def.step(sp, res.Game, r.shown, &st)
+		if h == nil {
+			feed.Step(r.shown, &st, err)
 		}
 		if rec != nil {
 			rec.w.Action(r.n, mv, a, &st, err, actor)
@@ -319,8 +313,11 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 		if err != nil && invalid == nil {
 			return r.forfeit(mv, err, replay.ForfeitIllegal)
 		}
-		if h != nil && !r.confirms(h, &st) {
-			return r.res, r.endBytes
+		if h != nil {
+			if !r.confirms(h, &st) {
+				return r.res, r.endBytes
+			}
+			feed.Step(r.shown, &st, err) // after the confirms: shown counts nothing hidden
 		}
 		for _, i := range [2]int{mv, 1 - mv} {
 			told[i] = t.tell(g, &st, err, i)

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/replay"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
@@ -110,8 +110,8 @@ type Match struct {
 // and positions are read under, and the arena's audit of its games (its
 // lists hold whole positions and game indices, so merging them is exact).
 type Audit struct {
-	Rules   replay.SubmarineRules `json:"rules"`
-	Summary arena.AuditSummary    `json:"summary"` // Go's default encoding; Summary.Rules is not written
+	Rules   subrecord.Rules    `json:"rules"`
+	Summary arena.AuditSummary `json:"summary"` // Go's default encoding; Summary.Rules is not written
 }
 
 // MatchOf is the tally of a match summary.
@@ -120,7 +120,7 @@ func MatchOf(s *arena.Summary) Match {
 		Draws: s.Draws, P1Forfeits: s.P1Forfeits, P2Forfeits: s.P2Forfeits, Seat0Wins: s.Seat0Wins,
 		Actions: s.Actions, P1Shots: s.P1Shots, P2Shots: s.P2Shots, Lengths: HistOf(s.Lengths)}
 	if s.Audit != nil {
-		m.Audit = &Audit{Rules: replay.SubmarineRulesOf(s.Audit.Rules), Summary: *s.Audit}
+		m.Audit = &Audit{Rules: subrecord.RulesOf(s.Audit.Rules), Summary: *s.Audit}
 	}
 	return m
 }
@@ -233,7 +233,7 @@ func mergeAudit(s *arena.Summary, p *Match, i int) error {
 			return fmt.Errorf("%w: audit rules: %w", ErrFormat, err)
 		}
 		s.Audit = &arena.AuditSummary{Rules: r}
-	} else if !reflect.DeepEqual(replay.SubmarineRulesOf(s.Audit.Rules), p.Audit.Rules) {
+	} else if !reflect.DeepEqual(subrecord.RulesOf(s.Audit.Rules), p.Audit.Rules) {
 		return fmt.Errorf("%w: the shards' audits are under different rules", ErrMismatch)
 	}
 	s.Audit.Merge(&p.Audit.Summary)

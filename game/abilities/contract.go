@@ -55,3 +55,13 @@ func (g *Game) Forfeit(seat int) {
 	g.status, g.winner = game.Won, 1-seat
 	g.ask = nil
 }
+
+// Rules lists the legal actions (game.Legal).
+var _ game.Legal[*Game, Action] = (*Rules)(nil)
+
+// Legal lists the legal actions of the seat to act in g (game.Legal):
+// Game.Legal.
+func (r *Rules) Legal(g *Game) []Action { return g.Legal() }
+
+// Clone returns an independent copy of g (game.Legal): Game.Clone.
+func (r *Rules) Clone(g *Game) *Game { return g.Clone() }

@@ -1,6 +1,8 @@
 package battleship
 
 import (
+	"slices"
+
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -29,4 +31,28 @@ func (r *Rules) Tell(_ *Game, st *Step, _ error, seat int, o *Event) bool {
 // is a shot.
 func (r *Rules) Count(g *Game, _ int) game.Count {
 	return game.Count{Actions: g.Shots(0) + g.Shots(1), Shots: [2]int{g.Shots(0), g.Shots(1)}}
+}
+
+// Rules lists the legal actions (game.Legal).
+var _ game.Legal[*Game, grid.Cell] = (*Rules)(nil)
+
+// Legal lists the legal shots of the seat to act in g (game.Legal): every
+// usable cell of the board, in cell order (a cell shot before is a legal,
+// wasted shot).
+func (r *Rules) Legal(g *Game) []grid.Cell {
+	if g.status != game.Running {
+		return nil
+	}
+	return r.Board.Usable().Cells()
+}
+
+// Clone returns an independent copy of g (game.Legal).
+func (r *Rules) Clone(g *Game) *Game {
+	c := *g
+	for s, sea := range g.seas {
+		o := *sea
+		o.hp = slices.Clone(sea.hp)
+		c.seas[s] = &o
+	}
+	return &c
 }

@@ -38,3 +38,31 @@ func (r *Rules) Tell(g *Game, st *Step, _ error, seat int, o *Told) bool {
 // Count is the actions of finished game g (game.Rules); the game has no
 // shots apart from its actions.
 func (r *Rules) Count(g *Game, _ int) game.Count { return game.Count{Actions: g.Actions()} }
+
+// Rules lists the legal actions (game.Legal).
+var _ game.Legal[*Game, Action] = (*Rules)(nil)
+
+// Legal lists the legal actions of the seat to act in g (game.Legal): the
+// attacks on every cell in reach, then each ship's moves, ship by ship.
+func (r *Rules) Legal(g *Game) []Action {
+	if g.status != game.Running {
+		return nil
+	}
+	f := &g.fleets[g.turn]
+	var out []Action
+	for c := range r.Reach(f).All() {
+		out = append(out, AttackAt(c))
+	}
+	for i := range r.Fleet {
+		for c := range r.MoveTargets(f, i).All() {
+			out = append(out, MoveTo(i, c))
+		}
+	}
+	return out
+}
+
+// Clone returns an independent copy of g (game.Legal).
+func (r *Rules) Clone(g *Game) *Game {
+	c := *g
+	return &c
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -74,6 +75,11 @@ client; other players (kaisen players) play with the full client of kaisen
 play. Connections that fail (refused by a limit, broken, a protocol error)
 are counted as errors and retried.
 
+--game battleship or --game abilities load-tests a server of that game
+(kaisen serve --game battleship --house gridbot) with its kaisen play
+client (default AI: the game's kaisen play default); every game is served
+through the same client loop.
+
 Run the server in its own process so that both are measured as they run in
 production; raise its per-IP limit above the concurrency (see the examples).
 
@@ -96,10 +102,23 @@ actions/s follows what the other processes take.
   kaisen loadtest --addr 127.0.0.1:2000 -n 2000 --concurrency 200 --player random
   kaisen loadtest -n 500 --concurrency 10 --json | tail -n 1
   kaisen loadtest --addr 127.0.0.1:2001 --pairs -n 200 --concurrency 50
+  kaisen loadtest --game battleship --addr 127.0.0.1:2002 -n 200 --concurrency 20
   kaisen loadtest -n 2000 --concurrency 200 --rate 20000   latency below saturation
   kaisen loadtest -n 3000 --concurrency 200 --server-pid "$(pgrep -n -f 'kaisen serve')"   server CPU per action`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.Game != "" {
+				g, err := games.Lookup(opts.Game)
+				if err != nil {
+					return usageError("--game: %w", err)
+				}
+				if !g.Has(games.ToolLoadtest) {
+					return usageError("--game %s: kaisen loadtest plays %s", g.Name, strings.Join(games.With(games.ToolLoadtest), ", "))
+				}
+				if !cmd.Flags().Changed("player") && g.Name != games.Default().Name {
+					opts.Player = "" // the game's PlayDefault
+				}
+			}
 			stop, err := startCPUProfile(cpuProfile)
 			if err != nil {
 				return err
@@ -144,9 +163,11 @@ actions/s follows what the other processes take.
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Addr, "addr", server.DefaultAddress, "server address host:port")
+	fl.StringVar(&opts.Game, "game", "", gameFlagHelp("the game the server plays")+" (default "+games.Default().Name+")")
+	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	addGamesFlag(cmd, &opts.Games, 1000, "games to play in total")
 	fl.IntVar(&opts.Concurrency, "concurrency", 10, "games at once")
-	fl.StringVar(&opts.Player, "player", "random", "AI of every client (kaisen players)")
+	fl.StringVar(&opts.Player, "player", "random", "AI of every client (kaisen players; with another --game: its kaisen play default)")
 	fl.BoolVar(&opts.Pairs, "pairs", false, "the server pairs clients: two connections per game")
 	addSeedFlag(cmd, &opts.Seed, "seed of the clients' random streams")
 	fl.StringVar(&opts.Name, "name", "", "name sent to submarine-py servers (default kaisen)")

@@ -88,3 +88,28 @@ func TestLoadtestErrors(t *testing.T) {
 	require.Contains(t, out.String(), "Little's law")
 	require.Contains(t, out.String(), "--concurrency")
 }
+
+// TestLoadtestEveryGame load-tests a Battleship and an abilities server
+// with --game: every game finishes, none fails, and the actions are
+// counted; an unknown game is a usage error.
+func TestLoadtestEveryGame(t *testing.T) {
+	for _, tc := range []struct{ game, house string }{{"battleship", "bs-random"}, {"abilities", "ab-random"}} {
+		t.Run(tc.game, func(t *testing.T) {
+			addr, _ := serveRun(t, "--listen", "127.0.0.1:0", "--game", tc.game, "--house", tc.house, "--seed", "3",
+				"--result-log", "", "--replay-dir", "", "--max-connections-per-ip", "8")
+			var out, errb strings.Builder
+			code := Run(context.Background(), []string{"loadtest", "--game", tc.game, "--addr", addr, "--games", "4", "--concurrency", "2", "--json"},
+				strings.NewReader(""), &out, &errb)
+			require.Equal(t, 0, code, errb.String())
+			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+			var got map[string]float64
+			require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &got))
+			require.Equal(t, 4.0, got["games"])
+			require.Equal(t, 0.0, got["errors"])
+			require.Positive(t, got["actions_per_sec"])
+		})
+	}
+	var out, errb strings.Builder
+	require.Equal(t, 2, Run(context.Background(), []string{"loadtest", "--game", "chess"}, strings.NewReader(""), &out, &errb))
+	require.Contains(t, errb.String(), "--game")
+}

@@ -16,7 +16,8 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/shard"
+	"github.com/kaisen-ai/kaisen/jobs"
+	"github.com/kaisen-ai/kaisen/queue"
 )
 
 // matchFlags are the settings of kaisen match.
@@ -220,15 +221,21 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.shard.queued {
-		return f.shard.runQueued(ctx, e, "match", f.seed, f.games, f.games, f.progress, f.json)
-	}
-	lo, hi := f.shard.span(f.games)
-	m := arena.Match{Family: fam, First: lo, Games: hi - lo, Seed: f.seed, Workers: f.workers,
-		Replays: f.replays, Explain: f.explain, Audit: f.audit, Series: f.series, Log: e.log}
 	if _, sub := fam.(*arena.Submarine); f.audit && !sub {
 		return usageError("--audit is for the submarine game only")
 	}
+	switch {
+	case f.shard.queued:
+		spec, err := f.jobSpec(game)
+		if err != nil {
+			return err
+		}
+		return f.shard.runQueued(ctx, e, queue.Item{Kind: jobs.CommandMatch, Match: spec}, f.seed, f.games, f.games, f.progress, f.json)
+	case f.shard.on:
+		return runMatchShard(ctx, e, f, fam)
+	}
+	m := arena.Match{Family: fam, Games: f.games, Seed: f.seed, Workers: f.workers,
+		Replays: f.replays, Explain: f.explain, Audit: f.audit, Series: f.series, Log: e.log}
 	var onProgress func(int)
 	bar := newProgress(e, f.progress, m.Games, "games")
 	if bar != nil {
@@ -237,12 +244,6 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	sum, runErr := m.Run(ctx, onProgress)
 	if bar != nil {
 		bar.Done(sum.Games)
-	}
-	if f.shard.on {
-		if runErr != nil {
-			return runErr // no file: a shard is all its games or nothing
-		}
-		return f.shard.write(e, "match", f.seed, f.games, sum.Workers, sum.Elapsed, shard.MatchOf(&sum))
 	}
 	interrupted := errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)
 	if runErr != nil && !interrupted && sum.Games == 0 {
@@ -260,6 +261,44 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("match: interrupted after %d of %d games", sum.Games, sum.Requested)}
 	}
 	return runErr
+}
+
+// runMatchShard plays the games of --shard of the match of fam and writes
+// them to --out (nothing when stopped: a shard is all its games or
+// nothing).
+func runMatchShard(ctx context.Context, e *env, f *matchFlags, fam arena.Family) error {
+	s := f.shard.job(e, f.seed, f.games, f.workers)
+	lo, hi := s.Spec.Range(f.games)
+	done := 0
+	var onProgress func(int)
+	bar := newProgress(e, f.progress, hi-lo, "games")
+	if bar != nil {
+		onProgress = func(n int) { done = n; bar.Set(n) }
+	}
+	h, res, err := s.Match(ctx, arena.Match{Family: fam, Audit: f.audit}, onProgress)
+	if bar != nil {
+		bar.Done(done)
+	}
+	if err != nil {
+		return err
+	}
+	return f.shard.write(e, h, res)
+}
+
+// jobSpec is the match of the flags as typed settings for the workers of
+// --nats: the game and players resolved, weights and rules as text.
+func (f *matchFlags) jobSpec(game string) (*jobs.Match, error) {
+	spec := &jobs.Match{Game: game, P1: jobs.Seat{Name: f.p1}, P2: jobs.Seat{Name: f.p2}, Audit: f.audit}
+	var err error
+	for _, t := range []struct {
+		dst  *string
+		path string
+	}{{&spec.P1.Weights, f.p1Config}, {&spec.P2.Weights, f.p2Config}, {&spec.Rules, f.config}} {
+		if *t.dst, err = readText(t.path); err != nil {
+			return nil, err
+		}
+	}
+	return spec, nil
 }
 
 // printMatch prints the summary as a table or, asJSON, a JSON line.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/audit"
-	"github.com/kaisen-ai/kaisen/replay"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 )
 
 // auditJSON is kaisen match --audit's "audit" object.
@@ -66,14 +66,14 @@ type auditPointJSON struct {
 
 // auditGameJSON is one flagged game.
 type auditGameJSON struct {
-	Index  int           `json:"index"`
-	Seed   uint64        `json:"seed"`
-	Player string        `json:"player"` // p1 or p2: who threw the position
-	Name   string        `json:"name"`
-	Ply    int           `json:"ply"` // the action's number, from 1
-	Action replay.Action `json:"action"`
-	Before string        `json:"before"` // the value for the player before the action
-	After  string        `json:"after"`  // and after it
+	Index  int              `json:"index"`
+	Seed   uint64           `json:"seed"`
+	Player string           `json:"player"` // p1 or p2: who threw the position
+	Name   string           `json:"name"`
+	Ply    int              `json:"ply"` // the action's number, from 1
+	Action subrecord.Action `json:"action"`
+	Before string           `json:"before"` // the value for the player before the action
+	After  string           `json:"after"`  // and after it
 }
 
 func auditJSONOf(s *arena.Summary) *auditJSON {
@@ -112,7 +112,7 @@ func auditGames(a *arena.AuditSummary, gs []arena.AuditedGame) []auditGameJSON {
 	out := make([]auditGameJSON, 0, len(gs))
 	for _, g := range gs {
 		out = append(out, auditGameJSON{Index: g.Index, Seed: g.Seed, Player: g.Player, Name: g.Name, Ply: g.Throw.Ply,
-			Action: replay.EncodeAction(a.Rules, g.Throw.Action), Before: g.Throw.Before.String(), After: g.Throw.After.String()})
+			Action: subrecord.EncodeAction(a.Rules, g.Throw.Action), Before: g.Throw.Before.String(), After: g.Throw.After.String()})
 	}
 	return out
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/audit"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/race"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // TestMatchAudit: random throws drawn positions away against simple; the
@@ -91,7 +91,7 @@ func TestMatchAudit(t *testing.T) {
 	assert.Zero(t, a.P2Thrown)
 	assert.Len(t, a.Thrown, a.P1Thrown+a.P2Thrown)
 	for _, g := range a.Thrown {
-		rp, err := replay.ReadSubmarineFile(filepath.Join(dir, "1", arena.ReplayName(g.Index)))
+		rp, err := subrecord.ReadFile(filepath.Join(dir, "1", arena.ReplayName(g.Index)))
 		require.NoError(t, err)
 		au, err := audit.ForReplay(rp, audit.Options{})
 		require.NoError(t, err)

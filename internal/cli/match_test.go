@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/race"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 func matchRun(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
@@ -94,9 +94,9 @@ func TestMatchReplaysIdenticalAcrossWorkers(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(dirs[1], arena.ReplayName(i)))
 		require.NoError(t, err)
 		require.Equal(t, a, b, "game %d", i)
-		rp, err := replay.ReadSubmarine(bytes.NewReader(a))
+		rp, err := subrecord.Read(bytes.NewReader(a))
 		require.NoError(t, err)
-		require.NoError(t, replay.VerifySubmarine(rp))
+		require.NoError(t, subrecord.Verify(rp))
 	}
 }
 
@@ -153,10 +153,10 @@ func TestMatchConfig(t *testing.T) {
 	got := matchLastJSON(t, stdout)
 	require.Greater(t, got["draws"], 0.0, "a draw limit of 40 actions draws some random games")
 	require.LessOrEqual(t, got["mean_actions"], 40.0)
-	rp, err := replay.ReadSubmarineFile(filepath.Join(replays, arena.ReplayName(0)))
+	rp, err := subrecord.ReadFile(filepath.Join(replays, arena.ReplayName(0)))
 	require.NoError(t, err)
-	require.Equal(t, replay.SubmarineRules{Width: 6, Height: 4, Rocks: []replay.Pos{{0, 0}, {5, 0}, {0, 3}, {5, 3}},
-		Fleet: []replay.Ship{{Name: "w", HP: 3}, {Name: "c", HP: 2}, {Name: "s", HP: 1}}, DrawLimit: 40}, rp.Header.Rules)
+	require.Equal(t, subrecord.Rules{Width: 6, Height: 4, Rocks: []subrecord.Pos{{0, 0}, {5, 0}, {0, 3}, {5, 3}},
+		Fleet: []subrecord.Ship{{Name: "w", HP: 3}, {Name: "c", HP: 2}, {Name: "s", HP: 1}}, DrawLimit: 40}, rp.Header.Rules)
 }
 
 func TestMatchErrors(t *testing.T) {

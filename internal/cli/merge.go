@@ -15,6 +15,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/jobs"
 	"github.com/kaisen-ai/kaisen/shard"
 	"github.com/kaisen-ai/kaisen/shots"
 	"github.com/kaisen-ai/kaisen/tournament"
@@ -30,7 +31,6 @@ type shardFlags struct {
 	on     bool // --shard: this process plays one shard
 	queued bool // --nats: workers play every shard
 	args   map[string]string
-	argv   []string // the game-deciding flags as --NAME=VALUE, for work items
 }
 
 // addShardFlags registers --shard and --out.
@@ -93,13 +93,6 @@ func (f *shardFlags) check(cmd *cobra.Command, incompatible ...string) error {
 		}
 		f.args[fg.Name] = fg.Value.String()
 		f.hashFiles(fg)
-		values := []string{fg.Value.String()}
-		if sv, ok := fg.Value.(pflag.SliceValue); ok {
-			values = sv.GetSlice()
-		}
-		for _, v := range values {
-			f.argv = append(f.argv, "--"+fg.Name+"="+v)
-		}
 	})
 	return nil
 }
@@ -128,23 +121,27 @@ func (f *shardFlags) hashFiles(fg *pflag.Flag) {
 	}
 }
 
-// write writes the shard's file: which run and shard, then result.
-func (f *shardFlags) write(e *env, command string, seed uint64, games, workers int, elapsed time.Duration, result any) error {
-	lo, hi := f.sp.Range(games)
-	h := shard.Header{Command: command, Args: f.args, Seed: seed, Games: games, Shard: f.sp.K, Shards: f.sp.N,
-		First: lo, Count: hi - lo, ElapsedNS: int64(elapsed), Workers: workers}
+// job is the shard of --shard of a run of games games (every pair's for a
+// tournament) with seed, workers games at once, its arguments the flags':
+// what jobs.Shard plays.
+func (f *shardFlags) job(e *env, seed uint64, games, workers int) jobs.Shard {
+	return jobs.Shard{Args: f.args, Seed: seed, Games: games, Spec: f.sp, Workers: workersOf(workers), Log: e.log}
+}
+
+// write writes the shard's file to --out: its header, then result.
+func (f *shardFlags) write(e *env, h shard.Header, result any) error {
 	out, err := os.Create(f.out)
 	if err != nil {
-		return fmt.Errorf("%s: %w", command, err)
+		return fmt.Errorf("%s: %w", h.Command, err)
 	}
 	err = shard.Write(out, h, result)
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %s: %w", command, f.out, err)
+		return fmt.Errorf("%s: %s: %w", h.Command, f.out, err)
 	}
-	e.log.Info("shard written", "shard", f.sp.String(), "games", fmt.Sprintf("%d..%d", lo, hi-1), "file", f.out)
+	e.log.Info("shard written", "shard", f.sp.String(), "games", fmt.Sprintf("%d..%d", h.First, h.First+h.Count-1), "file", f.out)
 	return nil
 }
 

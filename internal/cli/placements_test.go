@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/players/admiral"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -46,7 +46,7 @@ func TestPlacements(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, files, 12)
 	for _, f := range files {
-		rp, err := replay.ReadSubmarineFile(f)
+		rp, err := subrecord.ReadFile(f)
 		require.NoError(t, err)
 		seat := 0
 		if rp.Header.Players[1].Name == "hirota" {

@@ -28,6 +28,7 @@ type playFlags struct {
 	against                    string     // with human: a built-in AI in-process
 	revealAI                   bool       // with against: the AI's reasons during play (reveals its fleet)
 	replays                    string     // with against: where each game's replay goes (play_human.go)
+	side                       string     // with against: the person's side in a game with sides (abilities)
 	tally                      *playTally // the games' ends, for --json
 }
 
@@ -114,7 +115,7 @@ printed) first sends "auth NAME TOKEN", as a rated listener (kaisen serve
 connection says why in one "refused: REASON" line, reported as the error
 (exit 1), e.g. a wrong token or the bot connected already.
 
-A person can take the seat with --human (submarine game, Battleship below): your fleet and
+A person can take the seat with --human (every game; Battleship and abilities below): your fleet and
 your attacks are drawn before each of your turns, you type "a X Y" to attack
 [X,Y] or "m SHIP X Y" to move ("help" lists the commands), and a typo or an
 illegal action is refused with the reason and asked again, never sent, so it
@@ -149,7 +150,18 @@ work: д5). Both boards are drawn before each of your shots; a cell shot
 before is refused. At the end of the input you pass every turn and the
 opponent finishes. A series (--against adaptive --games 10, or a series
 server: kaisen serve --game battleship --house adaptive --series 10) lets
-an AI learn where you put your ships.`,
+an AI learn where you put your ships.
+
+Abilities too (--human --game abilities): place your fleet as in
+Battleship; --side ai (the default) or --side humans picks your side
+against --against NAME (on a server, the server gives it). On your turn
+type a cell to shoot ("E5"), "special E5" to shoot with your 3-deck's
+ability, "move D4 D5" to move a 1-deck one cell (the turn goes on),
+"salvo E5 F5" (AI side: two cells side by side) or "salvo E5" (Humans
+side: the 3x3 around E5). When the rules ask you, answer "y" or "n" (your
+false miss, your air defence) or name the cells the enemy's salvo hits
+("D4 E4 F4"). An ability you cannot use now, a move onto a shot cell and
+the like are refused, never sent; at the end of the input you pass.`,
 		Example: `  kaisen play --addr 127.0.0.1:2000 --player stateplayer2
   kaisen play --addr 192.0.2.7:2000 --player state -c 20 --seed 7 --json
   kaisen play --addr 127.0.0.1:8000 --player simple --name tanaka   (submarine-py)
@@ -160,6 +172,7 @@ an AI learn where you put your ships.`,
   kaisen play --human --addr 127.0.0.1:2000             you on a server (kaisen serve --action-timeout 10m)
   kaisen play --human --game battleship --against density   Battleship against density, in this terminal
   kaisen play --human --game battleship --against adaptive --games 10   a series: it learns your fleets
+  kaisen play --human --game abilities --against ab-density --side humans   the abilities variant, Humans side
   kaisen play --name mybot --token kt_... -c 100         100 rated games (kaisen serve --ladder)`,
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{seedLaterKey: "against"},
@@ -182,6 +195,9 @@ an AI learn where you put your ships.`,
 					return usageError("--token plays a rated listener with an AI, not --human")
 				}
 				return runHuman(cmd, e, &f, g)
+			}
+			if f.side != "" {
+				return usageError("--side is for --human --against games")
 			}
 			f.tally = &playTally{Game: g.Name, Player: f.player, Addr: f.addr, Seed: f.seed, Ends: []string{}}
 			if !cmd.Flags().Changed("player") {
@@ -207,11 +223,12 @@ an AI learn where you put your ships.`,
 	fl.StringVar(&f.token, "token", "", "bot token for a rated listener (kaisen serve --ladder): sends \"auth NAME TOKEN\" first (docs/ladder.md)")
 	fl.DurationVar(&f.timeout, "timeout", client.DefaultPlayReadTimeout, "longest wait for any line from the server (the opponent's thinking time included)")
 	fl.DurationVar(&f.dialTimeout, "dial-timeout", 10*time.Second, "longest wait to connect")
-	fl.BoolVar(&f.human, "human", false, "play yourself: type your moves on stdin (or pipe them in); submarine game or battleship")
+	fl.BoolVar(&f.human, "human", false, "play yourself: type your moves on stdin (or pipe them in); every game")
 	fl.StringVar(&f.against, "against", "", "with --human: play this built-in AI in-process instead of a server (its reasons are shown after the game)")
 	fl.BoolVar(&f.revealAI, "reveal-ai", false, "with --against: also show the AI's reasons during play; this REVEALS THE AI'S FLEET")
 	fl.StringVar(&f.replays, "replays", "", "with --against: write each game's replay, with the AI's reasons, into this directory (default: kaisen's data directory, play/)")
 	must(cmd.MarkFlagDirname("replays"))
+	fl.StringVar(&f.side, "side", "", "with --against --game abilities: the side you play, ai (seat 0, the default) or humans (seat 1)")
 	completePlayers(cmd, "against", false, hasHuman)
 	return cmd
 }

@@ -28,8 +28,8 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 			return usageError("--human: you are the player; --player and --weights are for the AI, with --against")
 		}
 	}
-	if f.against == "" && (f.revealAI || cmd.Flags().Changed("replays")) {
-		return usageError("--reveal-ai and --replays are for games against a built-in AI: add --against NAME")
+	if f.against == "" && (f.revealAI || cmd.Flags().Changed("replays") || f.side != "") {
+		return usageError("--reveal-ai, --replays and --side are for games against a built-in AI: add --against NAME (on a server, the server gives the seat)")
 	}
 	in := bufio.NewReader(e.stdin)
 	if f.against != "" {
@@ -63,7 +63,7 @@ func runHumanLocal(cmd *cobra.Command, e *env, f *playFlags, g games.Game, in *b
 		fmt.Fprintf(e.stdout, "--reveal-ai: the AI's reasons are shown during play; they REVEAL ITS FLEET (where its ships can and cannot be). Play without --reveal-ai to be told only what the rules tell you.\n")
 	}
 	opt := games.HumanOptions{Against: f.against, Load: config.File(f.config), Seed: f.seed, SeedDrawn: !cmd.Flags().Changed("seed"),
-		Games: f.connections, Reveal: f.revealAI, Replays: dir}
+		Games: f.connections, Reveal: f.revealAI, Replays: dir, Side: f.side}
 	if err := g.HumanLocal(in, e.stdout, opt); err != nil {
 		if errors.Is(err, games.ErrHumanReplay) {
 			return err // a runtime failure (exit 1)

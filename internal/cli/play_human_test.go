@@ -65,6 +65,8 @@ func TestHumanHelpSaysRevealRevealsTheFleet(t *testing.T) {
 		"REVEALS THE AI'S FLEET",
 		"--replays string",
 		"also show the AI's reasons during play; this REVEALS THE AI'S FLEET",
+		`"special E5" to shoot with your 3-deck's`,
+		"--side string",
 	} {
 		require.Contains(t, stdout, want)
 	}
@@ -121,7 +123,11 @@ func TestHumanAgainstLocalAI(t *testing.T) {
 		{"play", "--human", "--reveal-ai"},
 		{"play", "--human", "--replays", dir},
 		{"play", "--human", "--game", "battleship", "--against", "admiral"},
-		{"play", "--human", "--game", "abilities", "--against", "ab-density"},
+		{"play", "--human", "--game", "abilities", "--against", "admiral"},
+		{"play", "--human", "--game", "abilities", "--against", "ab-density", "--side", "robots"},
+		{"play", "--human", "--game", "battleship", "--against", "gridbot", "--side", "ai"},
+		{"play", "--human", "--game", "abilities", "--side", "ai"},
+		{"play", "--game", "abilities", "--side", "ai"},
 		{"play", "--human", "--json"},
 		{"play", "--human", "--player", "admiral"},
 		{"play", "--human", "--against", "nobody"},
@@ -204,4 +210,50 @@ func TestHumanReplayDefaultDir(t *testing.T) {
 	path := filepath.Join(data, "kaisen", "play", "submarine-random-seed1.jsonl")
 	require.Contains(t, stdout, "replay with the AI's reasons: "+path)
 	require.FileExists(t, path)
+}
+
+// abHumanScript places at random and types every cell of the 10x10 board
+// row by row, each followed by "n": a "no" to every air defence or false
+// miss the seat is asked (refused, and so never sent, on the seat's own
+// turn).
+func abHumanScript() string {
+	var sb strings.Builder
+	sb.WriteString("r\n")
+	for row := 1; row <= 10; row++ {
+		for _, col := range "ABCDEFGHIJ" {
+			fmt.Fprintf(&sb, "%c%d\nn\n", col, row)
+		}
+	}
+	return sb.String()
+}
+
+// TestHumanAbilities: a scripted person plays the abilities game
+// in-process on the Humans side (--side humans) against an AI, with the
+// replay written and read back, and over TCP on kaisen serve --game
+// abilities against the house AI, never forfeiting.
+func TestHumanAbilities(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := humanRun(t, abHumanScript(), "play", "--human", "--game", "abilities", "--against", "ab-random", "--side", "humans", "--seed", "4", "--replays", dir)
+	require.Equal(t, 0, code, stderr)
+	during, after, ok := strings.Cut(stdout, human.EndHeader+"\n")
+	require.True(t, ok, stdout)
+	require.Contains(t, during, "you (the Humans side, acting first) against ab-random\n")
+	require.Contains(t, during, "you play the Humans side, the enemy the AI side\n")
+	require.Contains(t, during, "action> ")
+	require.Contains(t, after, "the enemy fleet: ")
+	require.Regexp(t, `\nyou (win|lose): .*\nab-random gave no reasons\n`, after)
+	path := filepath.Join(dir, "abilities-ab-random-seed4.jsonl")
+	require.Contains(t, after, "replay with the AI's reasons: "+path)
+	code, rstdout, rstderr := humanRun(t, "", "replay", path)
+	require.Equal(t, 0, code, rstderr)
+	require.Contains(t, rstdout, "seat 0 ab-random (ai) vs seat 1 human (humans)")
+
+	addr, results := playServer(t, server.ListenerConfig{Game: server.GameAbilities, Opponent: "ab-random"})
+	code, stdout, stderr = humanRun(t, abHumanScript(), "play", "--human", "--game", "abilities", "--addr", addr, "--seed", "2")
+	require.Equal(t, 0, code, stderr)
+	rs := playResults(t, results, 1)
+	require.Empty(t, rs[0].Forfeits, "the person never forfeits: %+v", rs[0])
+	require.Contains(t, stdout, "your fleet: ")
+	require.Contains(t, stdout, "you play the AI side, the enemy the Humans side")
+	require.True(t, strings.HasSuffix(stdout, playEndFor(rs[0], protocol.Classic, false)+"\n"), stdout[max(0, len(stdout)-300):])
 }

@@ -1,18 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
+	"github.com/kaisen-ai/kaisen/jobs"
 	"github.com/kaisen-ai/kaisen/queue"
 	"github.com/kaisen-ai/kaisen/shard"
 	"github.com/kaisen-ai/kaisen/tune"
@@ -109,23 +105,25 @@ func (q *queueFlags) connect(ctx context.Context, name string) (*queue.Handles, 
 	return h, nc, nil
 }
 
-// items cuts a run of total games (-n games) into its work items.
-func (q *queueFlags) items(run, command string, args []string, files map[string]string, seed uint64, games, total int) []queue.Item {
+// items cuts a run of total games (-n games) into its work items, each a
+// copy of it (its kind and settings) with its shard, seed and games.
+func (q *queueFlags) items(run string, it queue.Item, seed uint64, games, total int) []queue.Item {
 	n := q.shards(total)
 	out := make([]queue.Item, n)
 	for k := range out {
-		out[k] = queue.Item{Run: run, Shard: k + 1, Shards: n, Command: command, Args: args, Files: files, Seed: seed,
-			Games: games, Total: total}
+		out[k] = it
+		out[k].Run, out[k].Shard, out[k].Shards, out[k].Seed, out[k].Games, out[k].Total = run, k+1, n, seed, games, total
 	}
 	return out
 }
 
-// runQueued plays the run of command (-n games, total games in all, with
-// seed and the game-deciding flags of f) on the workers of --nats and
-// prints its result as the command would: kaisen merge's printing of the
-// gathered shards.
-func (f *shardFlags) runQueued(ctx context.Context, e *env, command string, seed uint64, games, total int, progressMode string, asJSON bool) error {
+// runQueued plays the run whose kind and settings it holds (-n games,
+// total games in all, with seed; the game-deciding flags of f are its
+// identity) on the workers of --nats and prints its result as the command would:
+// kaisen merge's printing of the gathered shards.
+func (f *shardFlags) runQueued(ctx context.Context, e *env, it queue.Item, seed uint64, games, total int, progressMode string, asJSON bool) error {
 	q := &f.queue
+	command := it.Kind
 	run, err := q.id(e, command)
 	if err != nil {
 		return err
@@ -141,7 +139,7 @@ func (f *shardFlags) runQueued(ctx context.Context, e *env, command string, seed
 		onProgress = bar.Set
 	}
 	start := time.Now()
-	runs := []queue.Run{{Items: q.items(run, command, f.argv, nil, seed, games, total), Expect: f.args}}
+	runs := []queue.Run{{Items: q.items(run, it, seed, games, total), Expect: f.args}}
 	files, stats, err := queue.Gather(ctx, h, runs, e.log, onProgress)
 	if bar != nil {
 		bar.Done(total)
@@ -151,6 +149,19 @@ func (f *shardFlags) runQueued(ctx context.Context, e *env, command string, seed
 	}
 	e.log.Info("run gathered", "run", run, "items", stats.Items, "reused", stats.Reused, "workers", len(stats.Workers))
 	return printMerged(e, files[0], time.Since(start), stats.Slots(), asJSON)
+}
+
+// readText is the content of the weights or rules file at path ("" for
+// no path): the settings of a work item carry them as text.
+func readText(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", &UsageError{Err: err}
+	}
+	return string(data), nil
 }
 
 // queueError turns an interrupted queued run into exit code 130 with the
@@ -168,13 +179,18 @@ func queueError(command, run string, err error) error {
 // queuedTuning is what a tuning run (kaisen tune, kaisen exploit) needs to
 // play its games on the workers of --nats: the queue flags, the
 // opponents as NAME[@WEIGHTS] in the order of the objective's Opponents,
-// and the flags that decide the games (--game, --rules).
+// the flags that decide the games (--game, --rules) and the game they
+// chose.
 type queuedTuning struct {
 	command     string // "tune" or "exploit", for errors and the run id
 	q           queueFlags
 	against     []string
-	game        string
+	game        string // --game as given ("" = the --rules config's)
 	matchConfig string
+	gameName    string // the game played
+	// set by useQueue: the text of --rules and of each opponent's weights
+	rules   string
+	weights []string
 }
 
 // useQueue makes t play its evaluations on the workers of qt.q and keep
@@ -182,6 +198,17 @@ type queuedTuning struct {
 // checkpoint is named for people and the function that closes the
 // connection.
 func (qt queuedTuning) useQueue(ctx context.Context, e *env, t *tune.Tuning) (checkpoint string, closeConn func(), err error) {
+	if qt.rules, err = readText(qt.matchConfig); err != nil {
+		return "", nil, err
+	}
+	for _, a := range qt.against {
+		_, path, _ := strings.Cut(a, "@")
+		text, err := readText(path)
+		if err != nil {
+			return "", nil, err
+		}
+		qt.weights = append(qt.weights, text)
+	}
 	run, err := qt.q.id(e, qt.command)
 	if err != nil {
 		return "", nil, err
@@ -198,12 +225,11 @@ func (qt queuedTuning) useQueue(ctx context.Context, e *env, t *tune.Tuning) (ch
 }
 
 // queuedEvaluate plays the games of tuning evaluations on the workers of
-// --nats: each opponent's share of an evaluation is a kaisen match of the
+// --nats: each opponent's share of an evaluation is a match of the
 // candidate weights (sent with the item) against the opponent, cut into
 // items of --shard-games games; the shares' tallies make the very Sample
 // GameObjective.Evaluate would.
 func queuedEvaluate(h *queue.Handles, e *env, qt queuedTuning, run string) func(context.Context, *tune.GameObjective, []float64, uint64) (tune.Sample, error) {
-	against := qt.against
 	return func(ctx context.Context, g *tune.GameObjective, x []float64, seed uint64) (tune.Sample, error) {
 		text, err := g.Config(x)
 		if err != nil {
@@ -212,21 +238,7 @@ func queuedEvaluate(h *queue.Handles, e *env, qt queuedTuning, run string) func(
 		shares := g.Shares(seed)
 		runs := make([]queue.Run, len(shares))
 		for i, sh := range shares {
-			name, weights, _ := strings.Cut(against[sh.Opponent], "@")
-			args := []string{"--p1=" + g.Player, "--p2=" + name}
-			if weights != "" {
-				args = append(args, "--p2-weights="+weights)
-			}
-			if qt.game != "" { // else the --rules config's game, as in kaisen tune
-				args = append(args, "--game="+qt.game)
-			}
-			if qt.matchConfig != "" {
-				args = append(args, "--rules="+qt.matchConfig)
-			}
-			files := map[string]string{"p1-weights": text}
-			sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%d\x00%s", text, sh.Seed, sh.Opponent, sh.Games, qt.q.shardGames, strings.Join(args, " "))))
-			id := run + "-" + hex.EncodeToString(sum[:8])
-			runs[i] = queue.Run{Items: qt.q.items(id, "match", args, files, sh.Seed, sh.Games, sh.Games), Expect: expectArgs(args, files)}
+			runs[i] = qt.shareRun(run, g.Player, text, sh)
 		}
 		got, _, err := queue.Gather(ctx, h, runs, e.log, nil)
 		if err != nil {
@@ -244,9 +256,37 @@ func queuedEvaluate(h *queue.Handles, e *env, qt queuedTuning, run string) func(
 	}
 }
 
+// shareRun is the run of one opponent's share sh of an evaluation of
+// tuning run run: a match of player with the candidate weights text
+// against the opponent. Its id and identity (Expect)
+// are those of the flags kaisen match would be given, as before items
+// were typed, so that a tuning run stopped under an older kaisen resumes
+// on its stored results.
+func (qt queuedTuning) shareRun(run, player, text string, sh tune.Share) queue.Run {
+	name, weights, _ := strings.Cut(qt.against[sh.Opponent], "@")
+	args := []string{"--p1=" + player, "--p2=" + name}
+	if weights != "" {
+		args = append(args, "--p2-weights="+weights)
+	}
+	if qt.game != "" { // else the --rules config's game, as in kaisen tune
+		args = append(args, "--game="+qt.game)
+	}
+	if qt.matchConfig != "" {
+		args = append(args, "--rules="+qt.matchConfig)
+	}
+	spec := &jobs.Match{Game: qt.gameName, P1: jobs.Seat{Name: player, Weights: text},
+		P2: jobs.Seat{Name: name, Weights: qt.weights[sh.Opponent]}, Rules: qt.rules}
+	files := map[string]string{"p1-weights": text}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%d\x00%s", text, sh.Seed, sh.Opponent, sh.Games, qt.q.shardGames, strings.Join(args, " "))))
+	id := run + "-" + hex.EncodeToString(sum[:8])
+	items := qt.q.items(id, queue.Item{Kind: jobs.CommandMatch, Match: spec}, sh.Seed, sh.Games, sh.Games)
+	return queue.Run{Items: items, Expect: expectArgs(args, files)}
+}
+
 // expectArgs are the shard-file arguments of a match run with args
 // (--NAME=VALUE) and files (inline weights): each value by name, and the
-// SHA-256 of each weights or rules file (shardFlags.hashFiles).
+// SHA-256 of each weights or rules file (shardFlags.hashFiles); an inline
+// file's value is queue.Inline.
 func expectArgs(args []string, files map[string]string) map[string]string {
 	out := map[string]string{}
 	hash := func(name string, data []byte) { out[name+"#sha256"] = fmt.Sprintf("%x", sha256.Sum256(data)) }
@@ -260,45 +300,10 @@ func expectArgs(args []string, files map[string]string) map[string]string {
 		}
 	}
 	for name, text := range files {
-		out[name] = "(sent with the item)"
+		out[name] = queue.Inline
 		hash(name, []byte(text))
 	}
 	return out
-}
-
-// playItem plays a work item in this process: kaisen COMMAND with the
-// item's flags and --shard, writing the shard file in a temporary
-// directory, and returns the file.
-func playItem(ctx context.Context, it *queue.Item, workers int) ([]byte, error) {
-	dir, err := os.MkdirTemp("", "kaisen-item-*")
-	if err != nil {
-		return nil, fmt.Errorf("worker: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	argv := append([]string{it.Command}, it.Args...)
-	for _, name := range slices.Sorted(maps.Keys(it.Files)) {
-		path := filepath.Join(dir, name+".yaml")
-		if err := os.WriteFile(path, []byte(it.Files[name]), 0o600); err != nil {
-			return nil, fmt.Errorf("worker: %w", err)
-		}
-		argv = append(argv, "--"+name+"="+path)
-	}
-	out := filepath.Join(dir, "shard.jsonl")
-	argv = append(argv, "--seed="+strconv.FormatUint(it.Seed, 10), "--games="+strconv.Itoa(it.Games),
-		"--shard="+it.Spec().String(), "--out="+out, "--workers="+strconv.Itoa(workers),
-		"--progress=never", "--log-level=error")
-	var stderr bytes.Buffer
-	if code := Run(ctx, argv, strings.NewReader(""), io.Discard, &stderr); code != ExitOK {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("kaisen %s exited %d: %s", it.Command, code, strings.TrimSpace(stderr.String()))
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		return nil, fmt.Errorf("worker: %w", err)
-	}
-	return data, nil
 }
 
 type workerFlags struct {
@@ -320,10 +325,14 @@ dropped) and the item acked; while an item plays the worker tells the
 server every few seconds that it is alive, and an item whose worker dies is
 given to another after the queue's ack wait.
 
+An item is a typed call, not a command line: the run's players, weights
+and rules travel in it as data (the weights and rules files' text), and
+the worker plays its shard in this process with the code of kaisen match,
+tournament or shots --shard, so no file is needed on this machine.
+
 A malformed item, or one of another message version, is logged and dropped.
-An item that cannot be played here (a weights file missing on this machine)
-is reported to its run, which stops with the worker's message. Weights and
-rules files are read by the paths the run gave and checked by their SHA-256.
+An item that cannot be played here (an AI this kaisen does not know, bad
+weights) is reported to its run, which stops with the worker's message.
 
 Ctrl-C or SIGTERM gives the item back to the queue and stops.`,
 		Example: `  kaisen broker &                                         (a queue on 127.0.0.1:4222)
@@ -373,7 +382,7 @@ func runWorker(ctx context.Context, e *env, f *workerFlags) error {
 		case <-time.After(2 * time.Second):
 		}
 	}
-	w := &queue.Worker{Q: h, Play: playItem, Name: name, Workers: workersOf(f.workers), Log: e.log.With("worker", name)}
+	w := &queue.Worker{Q: h, Name: name, Workers: workersOf(f.workers), Log: e.log.With("worker", name)}
 	e.log.Info("worker ready", "worker", name, "workers", w.Workers, "ack_wait", h.AckWait())
 	return w.Run(ctx)
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // startWorkers starts a broker on a free loopback port with a temporary
-// store and n workers as goroutines (playing with playItem, as kaisen
+// store and n workers as goroutines (playing with queue.PlayItem, as kaisen
 // worker does); everything stops when the test ends.
 func startWorkers(t *testing.T, n int) string {
 	t.Helper()
@@ -32,7 +32,7 @@ func startWorkers(t *testing.T, n int) string {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			w := &queue.Worker{Q: h, Play: playItem, Name: "w" + string(rune('1'+i)), Workers: 1,
+			w := &queue.Worker{Q: h, Play: queue.PlayItem, Name: "w" + string(rune('1'+i)), Workers: 1,
 				Log: slog.New(slog.DiscardHandler), Poll: 200 * time.Millisecond}
 			_ = w.Run(ctx)
 		})
@@ -102,7 +102,7 @@ func TestQueuedResumeSameRunID(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		w := &queue.Worker{Q: h, Play: playItem, Name: "w", Workers: 1, Log: slog.New(slog.DiscardHandler), Poll: 100 * time.Millisecond}
+		w := &queue.Worker{Q: h, Play: queue.PlayItem, Name: "w", Workers: 1, Log: slog.New(slog.DiscardHandler), Poll: 100 * time.Millisecond}
 		_ = w.Run(wctx)
 	}()
 	var want string
@@ -124,6 +124,88 @@ func TestQueuedResumeSameRunID(t *testing.T) {
 	code, _, stderr = matchRun(t, ctx, other...)
 	require.Equal(t, ExitUsage, code)
 	require.Contains(t, stderr, "seed 5, not 6")
+}
+
+// TestQueuedSettingsTravelAsText: the weights and rules files of a queued
+// run travel in its items as text, so workers started after the files are
+// gone still play the local run's games (match, tournament and shots).
+func TestQueuedSettingsTravelAsText(t *testing.T) {
+	b, err := queue.StartBroker(queue.BrokerConfig{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	require.NoError(t, err)
+	defer b.Close()
+	nc, js, err := queue.Connect(b.URL(), "test", "")
+	require.NoError(t, err)
+	defer nc.Close()
+	h, err := queue.Setup(context.Background(), js, queue.Settings{AckWait: 5 * time.Second})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+		return path
+	}
+	rules := "game: submarine\nrules:\n  width: 4\n  height: 4\n  draw_limit: 60\n"
+	simple := "move_probability: 0.9\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		args  func(paths map[string]string) []string
+	}{
+		{"match", map[string]string{"rules": rules, "p2": simple}, func(p map[string]string) []string {
+			return []string{"match", "--p1", "random", "--p2", "simple", "--p2-weights", p["p2"], "--rules", p["rules"], "-n", "12", "--seed", "4"}
+		}},
+		{"tournament", map[string]string{"rules": rules, "tuned": simple}, func(p map[string]string) []string {
+			return []string{"tournament", "--players", "random,simple,simple@tuned", "--player-weights", "simple@tuned=" + p["tuned"],
+				"--rules", p["rules"], "-n", "4", "--seed", "6", "--bootstrap", "20"}
+		}},
+		{"shots", map[string]string{"gridbot": "pattern: blocks\n"}, func(p map[string]string) []string {
+			return []string{"shots", "--player", "gridbot", "--weights", p["gridbot"], "--size", "6x6", "--fleet", "3,2", "-n", "7", "--seed", "8"}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			paths := map[string]string{}
+			for name, text := range tc.files {
+				paths[name] = file(tc.name+"-"+name+".yaml", text)
+			}
+			args := append(tc.args(paths), "--json")
+			code, want, stderr := matchRun(t, ctx, args...)
+			require.Equal(t, ExitOK, code, stderr)
+			st, err := h.JS.Stream(ctx, queue.WorkStream)
+			require.NoError(t, err)
+			before := st.CachedInfo().State.Msgs
+			type out struct {
+				code           int
+				stdout, stderr string
+			}
+			queued := make(chan out, 1)
+			go func() {
+				code, stdout, stderr := matchRun(t, ctx, append(args, "--nats", b.URL(), "--shard-games", "3")...)
+				queued <- out{code, stdout, stderr}
+			}()
+			require.Eventually(t, func() bool {
+				info, err := st.Info(ctx)
+				return err == nil && info.State.Msgs > before
+			}, 20*time.Second, 20*time.Millisecond, "the items are published")
+			time.Sleep(100 * time.Millisecond) // the last items of the run
+			for _, path := range paths {
+				require.NoError(t, os.Remove(path))
+			}
+			wctx, stop := context.WithCancel(ctx)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				w := &queue.Worker{Q: h, Name: "w", Workers: 1, Log: slog.New(slog.DiscardHandler), Poll: 100 * time.Millisecond}
+				_ = w.Run(wctx)
+			}()
+			got := <-queued
+			stop()
+			<-done
+			require.Equal(t, ExitOK, got.code, got.stderr)
+			require.Equal(t, withoutTiming(t, want), withoutTiming(t, got.stdout))
+		})
+	}
 }
 
 // cancelOn cancels when a line containing word is written.
@@ -171,6 +253,31 @@ func TestQueuedTuneEqualsLocalAndResumes(t *testing.T) {
 	code, _, stderr = tuneRun(t, args...)
 	require.Equal(t, ExitOK, code, stderr)
 	require.Contains(t, stderr, "resuming the queue (--run-id tune1) at iteration 1 of 2")
+	want, err := os.ReadFile(local)
+	require.NoError(t, err)
+	got, err := os.ReadFile(queued)
+	require.NoError(t, err)
+	require.Equal(t, tuneDate.ReplaceAllString(string(want), ""), tuneDate.ReplaceAllString(string(got), ""))
+}
+
+// TestQueuedTuneWithFiles: an opponent's weights and the --rules of a
+// queued tuning run travel in its items as text: it writes the local
+// run's file.
+func TestQueuedTuneWithFiles(t *testing.T) {
+	url := startWorkers(t, 2)
+	dir := t.TempDir()
+	rules := filepath.Join(dir, "rules.yaml")
+	require.NoError(t, os.WriteFile(rules, []byte("game: submarine\nrules:\n  width: 4\n  height: 4\n  draw_limit: 60\n"), 0o600))
+	eager := filepath.Join(dir, "eager.yaml")
+	require.NoError(t, os.WriteFile(eager, []byte("move_probability: 0.9\n"), 0o600))
+	base := []string{"tune", "--player", "simple", "--against", "random,simple@" + eager, "--rules", rules, "--budget-games", "40",
+		"--batch", "8", "--final-games", "10", "--seed", "5", "--workers", "1"}
+	local := filepath.Join(dir, "local.yaml")
+	code, _, stderr := tuneRun(t, append(base, "--out", local)...)
+	require.Equal(t, ExitOK, code, stderr)
+	queued := filepath.Join(dir, "queued.yaml")
+	code, _, stderr = tuneRun(t, append(base, "--out", queued, "--nats", url, "--shard-games", "3")...)
+	require.Equal(t, ExitOK, code, stderr)
 	want, err := os.ReadFile(local)
 	require.NoError(t, err)
 	got, err := os.ReadFile(queued)
@@ -247,12 +354,19 @@ func TestQueueStatusAndPurge(t *testing.T) {
 		"--nats", url, "--run-id", "m1", "--shard-games", "5")
 	require.Equal(t, ExitOK, code, stderr)
 
-	code, stdout, stderr := matchRun(t, context.Background(), "queue", "status", "--nats", url, "--json")
-	require.Equal(t, ExitOK, code, stderr)
+	// A worker acks its item after it publishes the result the match
+	// waited for, so an item may still be pending for a moment: wait for
+	// the acks, then the status is final.
 	var runs []queue.RunStatus
-	require.NoError(t, json.Unmarshal([]byte(stdout), &runs))
+	require.Eventually(t, func() bool {
+		code, stdout, stderr := matchRun(t, context.Background(), "queue", "status", "--nats", url, "--json")
+		require.Equal(t, ExitOK, code, stderr)
+		runs = nil
+		require.NoError(t, json.Unmarshal([]byte(stdout), &runs))
+		return len(runs) == 1 && runs[0].Pending == 0
+	}, 10*time.Second, 20*time.Millisecond)
 	require.Equal(t, []queue.RunStatus{{Run: "m1", Results: 3}}, runs)
-	code, stdout, _ = matchRun(t, context.Background(), "queue", "status", "--nats", url)
+	code, stdout, _ := matchRun(t, context.Background(), "queue", "status", "--nats", url)
 	require.Equal(t, ExitOK, code)
 	require.Regexp(t, `(?m)^\s*run\s+items waiting\s+results\s+errors\s+checkpoint\s*$`, stdout)
 	require.Regexp(t, `(?m)^\s*m1\s+0\s+3\s+0\s+-\s*$`, stdout)

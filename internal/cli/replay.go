@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/games"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // replayFlags are kaisen replay's flags.
@@ -94,12 +94,12 @@ actions (submarine) or shots (battleship), forfeits.`,
 	cmd.Flags().IntVar(&f.from, "from", 0, "start at this action or shot and go on to the end")
 	cmd.Flags().BoolVar(&f.verifyOnly, "verify", false, "only check the replay against the rules")
 	cmd.Flags().BoolVar(&f.heatmap, "heatmap", false, "under each board, what the opponent can know of that fleet (% ship per cell; submarine)")
-	cmd.Flags().StringVar(&f.boards, "boards", replay.BoardsEnd, "battleship: draw the boards at the end, after every turn or every shot (end, turn, shot)")
+	cmd.Flags().StringVar(&f.boards, "boards", bsrecord.BoardsEnd, "battleship: draw the boards at the end, after every turn or every shot (end, turn, shot)")
 	cmd.Flags().BoolVar(&f.cyrillic, "cyrillic", false, "battleship: name the columns а б в г д е ж з и к instead of A to J")
 	cmd.Flags().BoolVar(&f.audit, "audit", false, "submarine: check the game with the exact endgame solver (a position drawn or won thrown away) instead of drawing it")
 	cmd.Flags().StringVar(&f.html, "html", "", "write the game as a self-contained HTML page to this file instead of drawing it")
 	addJSONFlag(cmd, &f.json, "check the replay and print a one-object JSON summary instead of the boards")
-	completeWords(cmd, "boards", replay.BoardsEnd, replay.BoardsTurn, replay.BoardsShot)
+	completeWords(cmd, "boards", bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot)
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return []cobra.Completion{"jsonl"}, cobra.ShellCompDirectiveFilterFileExt
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/audit"
-	"github.com/kaisen-ai/kaisen/replay"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 )
 
 // errNoReplays is wrapped when a directory holds no replays to audit
@@ -61,21 +61,21 @@ func replayPointOf(p *audit.Point, seat int) *replayPoint {
 }
 
 type replayThrow struct {
-	Seat   int           `json:"seat"`
-	Name   string        `json:"name"`
-	Ply    int           `json:"ply"`
-	Action replay.Action `json:"action"`
-	Before string        `json:"before"`
-	After  string        `json:"after"`
+	Seat   int              `json:"seat"`
+	Name   string           `json:"name"`
+	Ply    int              `json:"ply"`
+	Action subrecord.Action `json:"action"`
+	Before string           `json:"before"`
+	After  string           `json:"after"`
 }
 
 // readAudited reads and verifies a submarine replay.
-func readAudited(path string) (*replay.SubmarineReplay, error) {
-	rp, err := replay.ReadSubmarineFile(path)
+func readAudited(path string) (*subrecord.Replay, error) {
+	rp, err := subrecord.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := replay.VerifySubmarine(rp); err != nil {
+	if err := subrecord.Verify(rp); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rp, nil
@@ -112,7 +112,7 @@ func auditReplay(e *env, path string, asJSON bool) error {
 	}
 	if t := rep.Throw; t != nil {
 		out.Throw = &replayThrow{Seat: t.Seat, Name: rp.Header.Players[t.Seat].Name, Ply: t.Ply,
-			Action: replay.EncodeAction(r, t.Action), Before: t.Before.String(), After: t.After.String()}
+			Action: subrecord.EncodeAction(r, t.Action), Before: t.Before.String(), After: t.After.String()}
 		out.Proven = t.Proven()
 	}
 	if asJSON {
@@ -142,7 +142,7 @@ func auditReplay(e *env, path string, asJSON bool) error {
 }
 
 // writeReplayClasses says how the game went for each seat by the solver.
-func writeReplayClasses(w io.Writer, rp *replay.SubmarineReplay, rep *audit.Report) error {
+func writeReplayClasses(w io.Writer, rp *subrecord.Replay, rep *audit.Report) error {
 	for seat := range 2 {
 		name := rp.Header.Players[seat].Name
 		c := rep.Class(seat)
@@ -188,7 +188,7 @@ func auditReplayDir(e *env, dir string, asJSON bool) error {
 	out := replayDirJSON{Dir: dir}
 	var (
 		a     *audit.Auditor
-		rules replay.SubmarineRules
+		rules subrecord.Rules
 		sum   arena.AuditSummary
 	)
 	for i, path := range files {

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/replay"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 )
 
 func TestReplayBattleship(t *testing.T) {
@@ -19,14 +19,14 @@ func TestReplayBattleship(t *testing.T) {
 		"-n", "2", "--seed", "4", "--replays", dir, "--explain", "--json")
 	require.Equal(t, 0, code, stderr)
 	file := filepath.Join(dir, arena.ReplayName(1))
-	rp, err := replay.ReadBattleshipFile(file)
+	rp, err := bsrecord.ReadFile(file)
 	require.NoError(t, err)
 	n := len(rp.Shots)
 	require.Greater(t, n, 20)
 
-	render := func(opt replay.BattleshipRenderOptions) string {
+	render := func(opt bsrecord.RenderOptions) string {
 		var b bytes.Buffer
-		require.NoError(t, replay.RenderBattleship(&b, rp, opt))
+		require.NoError(t, bsrecord.Render(&b, rp, opt))
 		return b.String()
 	}
 	tests := []struct {
@@ -35,12 +35,12 @@ func TestReplayBattleship(t *testing.T) {
 		want     string
 		contains []string
 	}{
-		{"whole game", nil, render(replay.BattleshipRenderOptions{To: -1}),
+		{"whole game", nil, render(bsrecord.RenderOptions{To: -1}),
 			[]string{"seat 0: bs-random (p2), shoots first", "\n#1 seat 0 bs-random (p2) shoots ", "   why: state HUNT", "result: seat "}},
-		{"start", []string{"--turn", "0"}, render(replay.BattleshipRenderOptions{}), []string{"\nstart\n"}},
-		{"one shot", []string{"--turn", "5"}, render(replay.BattleshipRenderOptions{From: 5, To: 5}), []string{"\n#5 seat ", "\nafter shot 5\n"}},
-		{"from", []string{"--from", "7", "--boards", "turn"}, render(replay.BattleshipRenderOptions{From: 7, To: -1, Boards: replay.BoardsTurn}), nil},
-		{"every shot, cyrillic", []string{"--boards", "shot", "--cyrillic"}, render(replay.BattleshipRenderOptions{To: -1, Boards: replay.BoardsShot, Cyrillic: true}),
+		{"start", []string{"--turn", "0"}, render(bsrecord.RenderOptions{}), []string{"\nstart\n"}},
+		{"one shot", []string{"--turn", "5"}, render(bsrecord.RenderOptions{From: 5, To: 5}), []string{"\n#5 seat ", "\nafter shot 5\n"}},
+		{"from", []string{"--from", "7", "--boards", "turn"}, render(bsrecord.RenderOptions{From: 7, To: -1, Boards: bsrecord.BoardsTurn}), nil},
+		{"every shot, cyrillic", []string{"--boards", "shot", "--cyrillic"}, render(bsrecord.RenderOptions{To: -1, Boards: bsrecord.BoardsShot, Cyrillic: true}),
 			[]string{"а  б  в  г  д  е  ж  з  и  к", "\nafter shot 1\n"}},
 	}
 	for _, tc := range tests {

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/replay"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 )
 
 func TestReplayCommand(t *testing.T) {
@@ -18,12 +18,12 @@ func TestReplayCommand(t *testing.T) {
 	code, _, stderr := matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "random", "-n", "3", "--seed", "4", "--replays", dir, "--json")
 	require.Equal(t, 0, code, stderr)
 	file := filepath.Join(dir, arena.ReplayName(1))
-	rp, err := replay.ReadSubmarineFile(file)
+	rp, err := subrecord.ReadFile(file)
 	require.NoError(t, err)
 	n := len(rp.Steps)
 
 	var want bytes.Buffer
-	require.NoError(t, replay.RenderSubmarine(&want, rp, replay.SubmarineRenderOptions{To: -1}))
+	require.NoError(t, subrecord.Render(&want, rp, subrecord.RenderOptions{To: -1}))
 	code, stdout, stderr := matchRun(t, context.Background(), "replay", file)
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, want.String(), stdout)
@@ -49,7 +49,7 @@ func TestReplayCommand(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.Contains(t, stdout, "seat 1's belief, % ship:")
 	want.Reset()
-	require.NoError(t, replay.RenderSubmarine(&want, rp, replay.SubmarineRenderOptions{From: 2, To: 2, Heatmap: true}))
+	require.NoError(t, subrecord.Render(&want, rp, subrecord.RenderOptions{From: 2, To: 2, Heatmap: true}))
 	require.Equal(t, want.String(), stdout)
 
 	code, stdout, _ = matchRun(t, context.Background(), "replay", file, "--verify")

@@ -18,7 +18,9 @@ import (
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/report"
+	"github.com/kaisen-ai/kaisen/jobs"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
+	"github.com/kaisen-ai/kaisen/queue"
 	"github.com/kaisen-ai/kaisen/shots"
 )
 
@@ -115,12 +117,18 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.shard.queued {
-		return f.shard.runQueued(ctx, e, "shots", f.seed, f.games, f.games, f.progress, f.json)
+	switch {
+	case f.shard.queued:
+		spec, err := shotsSpec(f, run)
+		if err != nil {
+			return err
+		}
+		return f.shard.runQueued(ctx, e, queue.Item{Kind: jobs.CommandShots, Shots: spec}, f.seed, f.games, f.games, f.progress, f.json)
+	case f.shard.on:
+		return runShotsShard(ctx, e, f, run)
 	}
-	run.Lo, run.Hi = f.shard.span(f.games)
-	count := run.Hi - run.Lo
-	bar := newProgress(e, f.progress, count, "games")
+	run.Lo, run.Hi = 0, f.games
+	bar := newProgress(e, f.progress, f.games, "games")
 	done := 0
 	if bar != nil {
 		run.Progress = func(n int) { done = n; bar.Set(n) }
@@ -133,12 +141,6 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 		return shotsError(f, err)
 	}
 	e.log.Debug("shots finished", "games", len(res.Shots), "elapsed", res.Elapsed)
-	if f.shard.on {
-		if len(res.Shots) < count {
-			return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("shots: shard interrupted after %d of %d games; no file written", len(res.Shots), count)}
-		}
-		return f.shard.write(e, "shots", f.seed, f.games, workersOf(f.workers), res.Elapsed, res.Shard(f.player, run.Rules))
-	}
 	tm := shotsTiming{moves: int64(len(res.Moves)), p50: shots.Percentile(res.Moves, 0.50), p99: shots.Percentile(res.Moves, 0.99), elapsed: res.Elapsed}
 	stats := res.Stats
 	sum := shots.Summarize(f.player, res.Shots, res.Moves)
@@ -158,6 +160,42 @@ func runShots(ctx context.Context, e *env, f *shotsFlags) error {
 		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("shots: interrupted after %d of %d games", len(res.Shots), f.games)}
 	}
 	return nil
+}
+
+// runShotsShard plays the games of --shard of run and writes them to
+// --out (nothing when stopped: a shard is all its games or nothing).
+func runShotsShard(ctx context.Context, e *env, f *shotsFlags, run shots.Config) error {
+	s := f.shard.job(e, f.seed, f.games, f.workers)
+	lo, hi := s.Spec.Range(f.games)
+	bar := newProgress(e, f.progress, hi-lo, "games")
+	done := 0
+	if bar != nil {
+		run.Progress = func(n int) { done = n; bar.Set(n) }
+	}
+	h, res, err := s.Shots(ctx, run, f.player)
+	if bar != nil {
+		bar.Done(done)
+	}
+	var stopped *jobs.Interrupted
+	switch {
+	case errors.As(err, &stopped):
+		return &ExitError{Code: ExitInterrupted, Err: err}
+	case err != nil:
+		return shotsError(f, err)
+	}
+	e.log.Debug("shots finished", "games", h.Count, "elapsed", h.Elapsed())
+	return f.shard.write(e, h, res)
+}
+
+// shotsSpec is the shots run of the flags (run, as shotsConfig made it)
+// as typed settings for the workers of --nats: the weights as text.
+func shotsSpec(f *shotsFlags, run shots.Config) (*jobs.Shots, error) {
+	weights, err := readText(f.config)
+	if err != nil {
+		return nil, err
+	}
+	return &jobs.Shots{Player: f.player, Weights: weights, Width: run.Rules.Board.Width(), Height: run.Rules.Board.Height(),
+		Fleet: run.Rules.Fleet, Placer: f.placer}, nil
 }
 
 // shotsConfig checks the flags of f and makes the run they ask for (its

@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,7 +16,8 @@ import (
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/report"
-	"github.com/kaisen-ai/kaisen/shard"
+	"github.com/kaisen-ai/kaisen/jobs"
+	"github.com/kaisen-ai/kaisen/queue"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
@@ -137,13 +138,14 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 		}
 		return usageError("--players needs at least two players (%s: %s)", g.Name, strings.Join(known, ", "))
 	}
+	weights := maps.Clone(configs) // tournamentEntrants empties configs
 	entrants, err := tournamentEntrants(g, cfg, names, configs)
 	if err != nil {
 		return err
 	}
-	tc := tournament.Config{Game: g.Name, Players: names, Games: f.games, Seed: f.seed,
-		Family: func(i, j int) (arena.Family, error) { return g.Family(cfg, entrants[i], entrants[j]) },
-		Timed:  timeDecisions, Workers: f.workers, Bootstrap: f.bootstrap, Timing: f.timing, Log: e.log}
+	tc := jobs.TournamentOf(g, cfg, names, entrants)
+	tc.Games, tc.Seed, tc.Workers, tc.Bootstrap, tc.Log = f.games, f.seed, f.workers, f.bootstrap, e.log
+	tc.Timed, tc.Timing = timeDecisions, f.timing
 	if err := tc.Validate(); err != nil {
 		return usageError("%v", err)
 	}
@@ -152,7 +154,11 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 		return err
 	}
 	if f.shard.queued {
-		return f.shard.runQueued(ctx, e, "tournament", f.seed, f.games, total, f.progress, f.json)
+		spec, err := tournamentSpec(g.Name, names, weights, f)
+		if err != nil {
+			return err
+		}
+		return f.shard.runQueued(ctx, e, queue.Item{Kind: jobs.CommandTournament, Tournament: spec}, f.seed, f.games, total, f.progress, f.json)
 	}
 	lo, hi := f.shard.span(total)
 	count := hi - lo
@@ -252,14 +258,31 @@ func printTournament(e *env, res *tournament.Result, asJSON bool) error {
 // runTournamentShard plays the tournament's games of --shard and writes
 // them to --out.
 func runTournamentShard(ctx context.Context, e *env, f *tournamentFlags, tc tournament.Config, total int, progress func(done, total int)) error {
-	lo, hi := f.shard.sp.Range(total)
-	start := time.Now()
-	pairs, err := tournament.Shard(ctx, tc, lo, hi-lo, progress)
+	s := f.shard.job(e, f.seed, total, f.workers)
+	h, res, err := s.Tournament(ctx, tc, progress)
 	if err != nil {
 		return err // no file: a shard is all its games or nothing
 	}
-	return f.shard.write(e, "tournament", f.seed, total, workersOf(f.workers), time.Since(start),
-		shard.Tournament{Players: tc.Players, Games: f.games, Bootstrap: f.bootstrap, Pairs: pairs})
+	return f.shard.write(e, h, res)
+}
+
+// tournamentSpec is the tournament of game between the entries names,
+// with the weights files of weights (by entry), as typed settings for the
+// workers of --nats: weights and rules as text.
+func tournamentSpec(game string, names []string, weights map[string]string, f *tournamentFlags) (*jobs.Tournament, error) {
+	rules, err := readText(f.config)
+	if err != nil {
+		return nil, err
+	}
+	spec := &jobs.Tournament{Game: game, Rules: rules, Bootstrap: f.bootstrap}
+	for _, entry := range names {
+		text, err := readText(weights[entry])
+		if err != nil {
+			return nil, err
+		}
+		spec.Entries = append(spec.Entries, jobs.Entry{Entry: entry, Weights: text})
+	}
+	return spec, nil
 }
 
 // tournamentPage is the --html report of res: the cross table and the

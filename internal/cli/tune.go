@@ -285,7 +285,7 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 		return usageError("%v", err)
 	}
 	if f.queue.url != "" {
-		qt := queuedTuning{command: "tune", q: f.queue, against: splitList(f.against), game: f.game, matchConfig: f.matchConfig}
+		qt := queuedTuning{command: "tune", q: f.queue, against: splitList(f.against), game: f.game, matchConfig: f.matchConfig, gameName: g.Name}
 		var closeConn func()
 		if ck, closeConn, err = qt.useQueue(ctx, e, t); err != nil {
 			return err

@@ -17,9 +17,9 @@ import (
 
 	"github.com/kaisen-ai/kaisen/client"
 	bsgame "github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
-	"github.com/kaisen-ai/kaisen/replay"
 	"github.com/kaisen-ai/kaisen/server"
 	"github.com/kaisen-ai/kaisen/server/servertest"
 )
@@ -87,7 +87,7 @@ func houseShots(t *testing.T, house string) []int {
 	shots := make([]int, len(results))
 	for i, r := range results {
 		require.Equal(t, i+1, r.Round)
-		rp, err := replay.ReadBattleshipFile(filepath.Join(s.Config.ReplayDir, r.Replay))
+		rp, err := bsrecord.ReadFile(filepath.Join(s.Config.ReplayDir, r.Replay))
 		require.NoError(t, err)
 		require.Equal(t, 1, rp.Result.Winner, "the house sinks the fleet first in game %d", i+1)
 		shots[i] = rp.Result.Shots[1]

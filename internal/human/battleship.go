@@ -9,8 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kaisen-ai/kaisen/arena"
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -33,27 +36,15 @@ or "r" for a random placement, or a style: edge, human or inner
 const battleshipLegend = `legend: O your ship, x hit, # sunk ship, o miss, , no ship can be there (next to a sunk ship),
         . unknown water, - rock, [ ] the last shot`
 
-// BattleshipSeat is a Battleship player for a person: Place and Shoot read
+// BattleshipSeat is the Battleship seat for a person: a bsplayers.Player
+// (the network client's) around the generic Person. Place and Shoot read
 // typed lines, Observe reports every shot in words, and each turn shows
 // both boards. A typo, a cell off the board or a cell shot before is
 // refused with the reason and asked again, never sent. When the input ends
 // the seat passes: every later shot repeats a cell shot before (a legal
 // shot that earns nothing), so the opponent finishes the game.
 type BattleshipSeat struct {
-	terminal
-	rules *battleship.Rules
-	rng   *rand.Rand
-	// AfterOpponent, when set, is called after each opponent shot is
-	// reported and a non-empty answer printed as "   why: ANSWER". Only
-	// kaisen play --reveal-ai sets it (Options.Reveal): the AI's
-	// explanation is not a function of what the rules tell the person.
-	AfterOpponent func() string
-
-	mine   *battleship.Sea // my fleet under the enemy's fire
-	enemy  []byte          // my view of the enemy's waters, one glyph per cell
-	sunk   int             // enemy ships sunk
-	last   [2]grid.Cell    // the last shot on each board: mine [0], the enemy's [1]
-	passed grid.Cell       // the cell repeated once the input ended
+	*Person[battleship.Placement, grid.Cell, battleship.Event]
 }
 
 var _ bsplayers.Player = (*BattleshipSeat)(nil)
@@ -62,7 +53,30 @@ var _ bsplayers.Player = (*BattleshipSeat)(nil)
 // and writing to out; rng draws the random placements. The seats of
 // successive games share one in.
 func NewBattleship(rules *battleship.Rules, in *bufio.Reader, out io.Writer, rng *rand.Rand) *BattleshipSeat {
-	h := &BattleshipSeat{terminal: terminal{in: in, out: out}, rules: rules, rng: rng, last: [2]grid.Cell{grid.None, grid.None}, passed: grid.None}
+	return &BattleshipSeat{NewPerson(newBSText(rules, out, rng), in, out)}
+}
+
+// Shoot implements bsplayers.Player: the contract's Act.
+func (h *BattleshipSeat) Shoot() grid.Cell { return h.Act() }
+
+// bsText is Battleship's Text: a typed fleet or style, a cell to shoot,
+// the fleet under fire beside the enemy's waters.
+type bsText struct {
+	rules *battleship.Rules
+	out   io.Writer
+	rng   *rand.Rand
+
+	mine   *battleship.Sea // my fleet under the enemy's fire
+	enemy  []byte          // my view of the enemy's waters, one glyph per cell
+	sunk   int             // enemy ships sunk
+	last   [2]grid.Cell    // the last shot on each board: mine [0], the enemy's [1]
+	passed grid.Cell       // the cell repeated once the input ended
+}
+
+var _ Text[battleship.Placement, grid.Cell, battleship.Event] = (*bsText)(nil)
+
+func newBSText(rules *battleship.Rules, out io.Writer, rng *rand.Rand) *bsText {
+	h := &bsText{rules: rules, out: out, rng: rng, last: [2]grid.Cell{grid.None, grid.None}, passed: grid.None}
 	h.enemy = make([]byte, rules.Board.Size())
 	for c := range h.enemy {
 		h.enemy[c] = '.'
@@ -73,62 +87,110 @@ func NewBattleship(rules *battleship.Rules, in *bufio.Reader, out io.Writer, rng
 	return h
 }
 
-// Place implements bsplayers.Player: it asks for the fleet until it is a
-// legal one. At the end of the input it places at random.
-func (h *BattleshipSeat) Place() battleship.Placement {
+// Intro implements Text.
+func (h *bsText) Intro() {
 	r := h.rules
 	fmt.Fprintf(h.out, "board %dx%d; fleet %s (ship lengths)\n%s\n", r.Board.Width(), r.Board.Height(), battleship.FormatFleet(r.Fleet), BattleshipPlacementHelp)
-	for {
-		line, ok := h.read("placement> ")
-		style := strings.ToLower(line)
-		if !ok {
-			fmt.Fprintln(h.out, "\n(end of input: a random placement)")
-			style = bsbelief.StyleUniform
-		}
-		if style == "r" || style == "random" {
-			style = bsbelief.StyleUniform
-		}
-		var p battleship.Placement
-		if slices.Contains(bsbelief.Styles, style) {
-			placer, err := bsbelief.NewStylePlacer(r, style)
-			if err == nil {
-				p, err = placer.Place(h.rng)
-			}
-			if err != nil {
-				fmt.Fprintf(h.out, "no placement: %v\n", err)
-				return nil // the fleet does not fit: the game cannot start
-			}
-		} else {
-			var err error
-			if p, err = h.parsePlacement(line); err != nil {
-				fmt.Fprintf(h.out, "not a placement: %v\n%s\n", err, BattleshipPlacementHelp)
-				continue
-			}
-		}
-		sea, err := battleship.NewSea(r, p)
-		if err != nil {
-			fmt.Fprintf(h.out, "refused: %v\n", err)
-			continue
-		}
-		h.mine = sea
-		names := make([]string, len(p))
-		for i, s := range sea.Ships() {
-			names[i] = r.ShipCoord(s, false)
-		}
-		fmt.Fprintf(h.out, "your fleet: %s\n", strings.Join(names, " "))
-		return p
-	}
 }
 
-// parsePlacement reads ships separated by spaces or commas.
-func (h *BattleshipSeat) parsePlacement(line string) (battleship.Placement, error) {
+// Place implements Text: typed ships, "r" or a style; at the end of the
+// input a random placement.
+func (h *bsText) Place(line string, eof bool) (battleship.Placement, bool) {
+	p, ok := placeFleet(h.out, h.rules, h.rng, line, eof)
+	if !ok || p == nil {
+		return p, ok
+	}
+	sea, err := battleship.NewSea(h.rules, p)
+	if err != nil {
+		fmt.Fprintf(h.out, "refused: %v\n", err)
+		return nil, false
+	}
+	h.mine = sea
+	names := make([]string, len(p))
+	for i, s := range sea.Ships() {
+		names[i] = h.rules.ShipCoord(s, false)
+	}
+	fmt.Fprintf(h.out, "your fleet: %s\n", strings.Join(names, " "))
+	return p, true
+}
+
+// Turn implements Text: the boards.
+func (h *bsText) Turn() string {
+	h.boards()
+	return "shot> "
+}
+
+// Act implements Text: a cell not shot yet.
+func (h *bsText) Act(line string) (grid.Cell, bool) {
+	switch strings.ToLower(line) {
+	case "":
+		return grid.None, false
+	case "b", "board", "boards":
+		h.boards()
+		return grid.None, false
+	case "help", "?", "h":
+		fmt.Fprintln(h.out, BattleshipHelp)
+		return grid.None, false
+	}
+	c, err := h.rules.ParseCoord(line)
+	if err != nil {
+		fmt.Fprintf(h.out, "not a shot: %v\n%s\n", err, BattleshipHelp)
+		return grid.None, false
+	}
+	if g := h.enemy[c]; g != '.' && g != ',' {
+		fmt.Fprintf(h.out, "you shot %s before (%s): choose another cell\n", h.rules.Coord(c, false), glyphWord(g))
+		return grid.None, false
+	}
+	return c, true
+}
+
+// Resign implements Text: pass.
+func (h *bsText) Resign() (grid.Cell, string) {
+	return h.pass(), "\n(end of input: you pass every turn from now on; your opponent finishes the game)"
+}
+
+// placeFleet reads a typed Battleship-board fleet: ships, "r" or a style
+// (eof: the input ended, a random one). false: refused (said why), ask
+// again; nil and true: the fleet does not fit, the game cannot start. The
+// caller checks the ships against the rules (battleship.NewSea).
+func placeFleet(out io.Writer, r *battleship.Rules, rng *rand.Rand, line string, eof bool) (battleship.Placement, bool) {
+	style := strings.ToLower(line)
+	if eof {
+		fmt.Fprintln(out, "\n(end of input: a random placement)")
+		style = bsbelief.StyleUniform
+	}
+	if style == "r" || style == "random" {
+		style = bsbelief.StyleUniform
+	}
+	if slices.Contains(bsbelief.Styles, style) {
+		placer, err := bsbelief.NewStylePlacer(r, style)
+		var p battleship.Placement
+		if err == nil {
+			p, err = placer.Place(rng)
+		}
+		if err != nil {
+			fmt.Fprintf(out, "no placement: %v\n", err)
+			return nil, true // the fleet does not fit: the game cannot start
+		}
+		return p, true
+	}
+	p, err := parseFleet(r, line)
+	if err != nil {
+		fmt.Fprintf(out, "not a placement: %v\n%s\n", err, BattleshipPlacementHelp)
+		return nil, false
+	}
+	return p, true
+}
+
+// parseFleet reads ships separated by spaces or commas.
+func parseFleet(r *battleship.Rules, line string) (battleship.Placement, error) {
 	fields := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == ';' })
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("no ships")
 	}
 	p := make(battleship.Placement, 0, len(fields))
 	for _, f := range fields {
-		s, err := h.rules.ParseShipCoord(f)
+		s, err := r.ParseShipCoord(f)
 		if err != nil {
 			return nil, err
 		}
@@ -137,45 +199,9 @@ func (h *BattleshipSeat) parsePlacement(line string) (battleship.Placement, erro
 	return p, nil
 }
 
-// Shoot implements bsplayers.Player: it shows the boards and asks for a
-// cell not shot yet.
-func (h *BattleshipSeat) Shoot() grid.Cell {
-	if h.eof {
-		return h.pass()
-	}
-	h.boards()
-	for {
-		line, ok := h.read("shot> ")
-		if !ok {
-			fmt.Fprintln(h.out, "\n(end of input: you pass every turn from now on; your opponent finishes the game)")
-			return h.pass()
-		}
-		switch strings.ToLower(line) {
-		case "":
-			continue
-		case "b", "board", "boards":
-			h.boards()
-			continue
-		case "help", "?", "h":
-			fmt.Fprintln(h.out, BattleshipHelp)
-			continue
-		}
-		c, err := h.rules.ParseCoord(line)
-		if err != nil {
-			fmt.Fprintf(h.out, "not a shot: %v\n%s\n", err, BattleshipHelp)
-			continue
-		}
-		if g := h.enemy[c]; g != '.' && g != ',' {
-			fmt.Fprintf(h.out, "you shot %s before (%s): choose another cell\n", h.rules.Coord(c, false), glyphWord(g))
-			continue
-		}
-		return c
-	}
-}
-
 // pass returns a cell shot before (the first usable cell when none was):
 // a legal shot that earns no extra shot.
-func (h *BattleshipSeat) pass() grid.Cell {
+func (h *bsText) pass() grid.Cell {
 	if h.passed == grid.None {
 		h.passed = h.rules.Board.Usable().First()
 		for c, g := range h.enemy {
@@ -200,9 +226,8 @@ func glyphWord(g byte) string {
 	}
 }
 
-// Observe implements bsplayers.Player: it reports the shot in words and
-// keeps the boards.
-func (h *BattleshipSeat) Observe(ev battleship.Event) {
+// Tell implements Text: the shot in words, kept on the boards.
+func (h *bsText) Tell(ev battleship.Event) string {
 	r := h.rules
 	who, whose := "you shoot", "the enemy's"
 	if !ev.Mine {
@@ -210,7 +235,7 @@ func (h *BattleshipSeat) Observe(ev battleship.Event) {
 	}
 	if ev.Illegal {
 		fmt.Fprintf(h.out, "%s off the board: illegal, a forfeit\n", who)
-		return
+		return ""
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s %s", who, r.Coord(ev.At, false))
@@ -234,16 +259,15 @@ func (h *BattleshipSeat) Observe(ev battleship.Event) {
 		}
 	}
 	fmt.Fprintln(h.out, sb.String())
-	if !ev.Mine && h.AfterOpponent != nil {
-		if why := h.AfterOpponent(); why != "" {
-			fmt.Fprintf(h.out, "   why: %s\n", why)
-		}
+	if ev.Mine {
+		return ""
 	}
+	return "   why: "
 }
 
 // mark records my shot's answer on the enemy board: a sunk ship's ring
 // becomes "no ship can be there".
-func (h *BattleshipSeat) mark(ev battleship.Event) {
+func (h *bsText) mark(ev battleship.Event) {
 	if ev.Repeat {
 		return
 	}
@@ -269,7 +293,7 @@ func (h *BattleshipSeat) mark(ev battleship.Event) {
 
 // boards draws my fleet under the enemy's fire beside what I know of the
 // enemy's waters.
-func (h *BattleshipSeat) boards() {
+func (h *bsText) boards() {
 	b := h.rules.Board
 	var left []string
 	if h.mine != nil {
@@ -304,12 +328,99 @@ func (h *BattleshipSeat) boards() {
 				}
 			}
 		}
-		left = replay.BattleshipBoard{Title: "your fleet", Cells: cells, Last: h.last[1],
+		left = bsrecord.Board{Title: "your fleet", Cells: cells, Last: h.last[1],
 			Status: "afloat " + strconv.Itoa(afloat) + "/" + strconv.Itoa(len(ships))}.Lines(b, false)
 	}
-	right := replay.BattleshipBoard{Title: "the enemy's waters", Cells: h.enemy, Last: h.last[0],
+	right := bsrecord.Board{Title: "the enemy's waters", Cells: h.enemy, Last: h.last[0],
 		Status: fmt.Sprintf("sunk %d/%d", h.sunk, len(h.rules.Fleet))}.Lines(b, false)
 	fmt.Fprintln(h.out)
 	replay.WriteSideBySide(h.out, left, right)
 	fmt.Fprintln(h.out, battleshipLegend)
+}
+
+// PlayBattleshipAgainst is PlayBattleshipAgainstWith with the zero
+// Options: no why lines during play, no replay.
+func PlayBattleshipAgainst(r *battleship.Rules, h *BattleshipSeat, ai bsplayers.Player, seat int) bsplayers.Result {
+	res, _ := PlayBattleshipAgainstWith(r, h, ai, seat, Options{})
+	return res
+}
+
+// PlayBattleshipAgainstWith plays one Battleship game in-process (Play)
+// between the seat h, in seat `seat` (seat 0 shoots first), and ai,
+// reporting to h's output. When the game is over it prints EndHeader, the
+// AI's fleet, the result and the AI's reasons for each of its shots, and
+// returns how the game ended and the replay's write error. A seat whose
+// fleet is not legal loses, as on a server.
+func PlayBattleshipAgainstWith(r *battleship.Rules, h *BattleshipSeat, ai bsplayers.Player, seat int, opt Options) (bsplayers.Result, error) {
+	res, err := Play(BattleshipLocal(r), h.Person, bsplayers.Adapt(func(*rand.Rand) bsplayers.Player { return ai })(nil, 1-seat), seat, 0, opt)
+	out := bsplayers.Result{Status: game.Won, Winner: res.Winner, Shots: res.Shots, Err: bsError(&res)}
+	if res.Winner < 0 {
+		out.Status = game.Drawn
+	}
+	return out, err
+}
+
+// BattleshipLocal is Battleship's part of Play under rules r.
+func BattleshipLocal(r *battleship.Rules) *Local[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event] {
+	return &Local[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
+		Rules: r,
+		Record: func(w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, grid.Cell, battleship.Step] {
+			return arena.BattleshipRecorder(w, r, h)
+		},
+		Action: func(c grid.Cell) string { return shotText(r, c) },
+		End:    func(w io.Writer, e *End[*battleship.Game, battleship.Placement]) bool { return bsEnd(w, r, e) },
+	}
+}
+
+// bsError says why a seat forfeited ("human: seat 1: ..."), nil when none
+// did; the last seat whose fleet was refused, when one was.
+func bsError(res *game.Result) error {
+	var err error
+	for s, f := range res.Forfeits {
+		switch f.Kind {
+		case "":
+		case game.ForfeitPlacement:
+			err = fmt.Errorf("human: seat %d placement: %s", s, f.Reason)
+		default:
+			if err == nil {
+				err = fmt.Errorf("human: seat %d: %s", s, f.Reason)
+			}
+		}
+	}
+	return err
+}
+
+// bsEnd tells the person how a Battleship game ended: the enemy fleet and
+// the result (a game that never started says why first).
+func bsEnd(w io.Writer, r *battleship.Rules, e *End[*battleship.Game, battleship.Placement]) bool {
+	res, seat := e.Result, e.Seat
+	if !res.Started {
+		fmt.Fprintf(w, "no game: %v\n", bsError(res))
+	}
+	fmt.Fprintln(w, EndHeader)
+	if l := e.Placements[1-seat]; l != nil {
+		names := make([]string, len(l))
+		for i, s := range l.Normalize() {
+			names[i] = r.ShipCoord(s, false)
+		}
+		fmt.Fprintf(w, "the enemy fleet: %s\n", strings.Join(names, " "))
+	}
+	switch res.Winner {
+	case seat:
+		fmt.Fprintf(w, "you win: %d shots (the enemy fired %d)\n", res.Shots[seat], res.Shots[1-seat])
+	case 1 - seat:
+		fmt.Fprintf(w, "you lose: the enemy sank your fleet in %d shots (you fired %d)\n", res.Shots[1-seat], res.Shots[seat])
+	default:
+		fmt.Fprintf(w, "draw after %d shots\n", res.Shots[0]+res.Shots[1])
+	}
+	return true
+}
+
+// shotText says a shot as the seat types it ("E5"), or its raw cell when
+// it is off the board.
+func shotText(r *battleship.Rules, c grid.Cell) string {
+	if c < 0 || int(c) >= r.Board.Size() {
+		return fmt.Sprintf("cell %d", c)
+	}
+	return "shot " + r.Coord(c, false)
 }

@@ -3,20 +3,17 @@ package human
 import (
 	"fmt"
 	"io"
-	"strings"
+	"math/rand/v2"
 
+	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
-	"github.com/kaisen-ai/kaisen/game/battleship"
-	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/players"
-	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // Options are the settings of a game between a seat and an AI in-process
-// (PlayAgainstWith, PlayBattleshipAgainstWith). The zero value plays a
+// (Play, and its per-game forms PlayAgainstWith,
+// PlayBattleshipAgainstWith, PlayAbilitiesAgainstWith). The zero value plays a
 // game whose every line before its end is a function of what the rules
 // told the person, and prints the AI's reasons after the end.
 type Options struct {
@@ -56,36 +53,113 @@ func (o Options) seats(seat int) [2]replay.SeatInfo {
 	return s
 }
 
-// reasons are the AI's explanations of its actions, kept for the end of
-// the game.
-type reasons struct {
-	ex    explain.Explainer // nil: the AI gives none
-	lines []string          // "n action: why", one per explained action
-	last  string            // the summary of the AI's last action, for Options.Reveal
+// Local is what the one loop of a game between a person and an AI
+// in-process (Play) needs of a game beyond its rules: the replay, the
+// AI's actions in words, and the end of the game as the person is told
+// it. One per game (submarine.go, battleship.go, abilities.go).
+type Local[G game.State[A, S], P, A, S, O any] struct {
+	Rules game.Rules[G, P, A, S, O]
+	// Record starts the game's replay on w: the arena's recorder of the
+	// game (arena.SubmarineRecorder ...).
+	Record func(w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S]
+	// Action says an action of the AI's as the reasons list it ("attack
+	// [2,3]", "shot E5").
+	Action func(a A) string
+	// End tells the person, once the game is over, how it ended: EndHeader
+	// first, then the AI's fleet and the result (a game that never
+	// started may say only why). It reports whether the AI's reasons
+	// follow.
+	End func(w io.Writer, e *End[G, P]) bool
+	// AI, when set, wraps the AI's player for the game (the submarine game
+	// tells it the start of the game, as this host always has).
+	AI func(p game.Player[P, A, O]) game.Player[P, A, O]
 }
 
-func newReasons(ai any) *reasons {
-	ex, _ := ai.(explain.Explainer)
-	return &reasons{ex: ex}
+// End is how a game between a person and an AI ended, for Local.End.
+type End[G, P any] struct {
+	Game       G // the final state (the zero G when the game never started)
+	Placements [2]P
+	Result     *game.Result
+	Seat       int // the person's
 }
 
-// take asks the AI why it chose its last action (n, said as action) and
-// returns the decision for the replay (nil when it gives none).
-func (rs *reasons) take(n int, action string) *explain.Decision {
-	if rs.ex == nil {
+// Play plays one game in-process with game.Table between the person h in
+// seat `seat` and ai; seat first acts first. During play the person is
+// told only what the rules tell its seat (the AI's reasons only with
+// opt.Reveal). When the game is over the game's End tells the person how
+// it ended and the AI's reasons for each of its actions follow. It
+// returns the table's result and the replay's write error. A seat whose
+// placement is invalid (the person's input ended) loses, as on a server;
+// a player that panics forfeits.
+func Play[G game.State[A, S], P, A, S, O any](l *Local[G, P, A, S, O], h *Person[P, A, O], ai game.Player[P, A, O], seat, first int, opt Options) (game.Result, error) {
+	why := &reasons[P, A, S]{ai: 1 - seat, action: l.Action}
+	if opt.Reveal {
+		h.AfterOpponent = func() string { return why.last }
+	}
+	var rec arena.Recorder[P, A, S]
+	if opt.Replay != nil {
+		rec = l.Record(opt.Replay, arena.RecordHeader{Seed: opt.Seed, Players: opt.seats(seat), First: first})
+		why.next = rec
+	}
+	if l.AI != nil {
+		ai = l.AI(ai)
+	}
+	var f [2]game.Factory[P, A, O]
+	f[seat] = func(*rand.Rand, int) game.Player[P, A, O] { return h }
+	f[1-seat] = func(*rand.Rand, int) game.Player[P, A, O] { return ai }
+	t := game.NewTable(l.Rules, nil)
+	res := t.Play(&game.Setup[P, A, S, O]{Factories: f, First: first, Record: why, Explain: true})
+	if l.End(h.out, &End[G, P]{Game: t.Game(), Placements: why.placed, Result: &res, Seat: seat}) {
+		why.print(h.out, opt.AI)
+	}
+	if rec == nil {
+		return res, nil
+	}
+	return res, rec.Flush()
+}
+
+// reasons records the game for Play: the placements, the AI's
+// explanations of its actions (kept for the end of the game), and the
+// replay when one is written (next).
+type reasons[P, A, S any] struct {
+	ai     int // the AI's seat
+	action func(A) string
+	next   game.Recorder[P, A, S] // the replay (nil: none)
+	placed [2]P
+	lines  []string // "n action: why", one per explained action
+	last   string   // the summary of the AI's last action, for Options.Reveal
+}
+
+func (rs *reasons[P, A, S]) Placement(seat int, p P, ok bool) {
+	rs.placed[seat] = p
+	if rs.next != nil {
+		rs.next.Placement(seat, p, ok)
+	}
+}
+
+func (rs *reasons[P, A, S]) Action(n, seat int, a A, st *S, err error, d *explain.Decision) {
+	if seat == rs.ai {
 		rs.last = ""
-		return nil
+		if d != nil {
+			rs.last = replay.Summarize(d)
+		}
+		if rs.last != "" {
+			rs.lines = append(rs.lines, fmt.Sprintf("%4d %s: %s", n, rs.action(a), rs.last))
+		}
 	}
-	d := explain.Full(rs.ex)
-	rs.last = replay.Summarize(&d)
-	if rs.last != "" {
-		rs.lines = append(rs.lines, fmt.Sprintf("%4d %s: %s", n, action, rs.last))
+	if rs.next != nil {
+		rs.next.Action(n, seat, a, st, err, d)
 	}
-	return &d
+}
+
+func (rs *reasons[P, A, S]) Result(r *game.Result) {
+	if rs.next != nil {
+		rs.next.Result(r)
+	}
 }
 
 // print writes the AI's reasons, one line per explained action.
-func (rs *reasons) print(w io.Writer, ai string) {
+func (rs *reasons[P, A, S]) print(w io.Writer, ai string) {
 	if ai == "" {
 		ai = "the AI"
 	}
@@ -99,232 +173,12 @@ func (rs *reasons) print(w io.Writer, ai string) {
 	}
 }
 
-// PlayAgainst is PlayAgainstWith with the zero Options: no why lines
-// during play, no replay.
-func PlayAgainst(r *submarine.Rules, h *Seat, ai players.Player, seat int) (game.Status, int) {
-	o, w, _ := PlayAgainstWith(r, h, ai, seat, Options{})
-	return o, w
-}
-
-// PlayAgainstWith plays one game in-process between the seat h, in seat
-// `seat` (seat 0 acts first), and ai, reporting to h's output. During
-// play the person is told only what the rules tell a seat (the AI's
-// reasons only with opt.Reveal). When the game is over it prints
-// EndHeader, the AI's fleet, the result and the AI's reasons for each of
-// its actions, and returns the outcome, the winning seat (-1 on a draw)
-// and the replay's write error. A seat that placed illegally (the human's
-// input ended) loses, as on a server.
-func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, opt Options) (game.Status, int, error) {
-	why := newReasons(ai)
-	if opt.Reveal {
-		h.AfterOpponent = func() string { return why.last }
-	}
-	var rec *replay.SubmarineWriter
-	if opt.Replay != nil {
-		rec = replay.NewSubmarineWriter(opt.Replay, r, replay.SubmarineHeader{Seed: opt.Seed, Players: opt.seats(seat)})
-	}
-	var p [2]players.Player
-	p[seat], p[1-seat] = h, ai
-	var place [2]submarine.Placement
-	for s := range 2 {
-		place[s] = p[s].Place()
-		if rec != nil {
-			rec.Placement(s, place[s])
+// firstForfeit is the first seat that forfeited in r, -1 when none did.
+func firstForfeit(r *game.Result) int {
+	for s, f := range r.Forfeits {
+		if f.Kind != "" {
+			return s
 		}
 	}
-	g, err := submarine.NewGame(r, place[0], place[1], 0)
-	if err != nil {
-		// The AI's placements are valid: only the human's can fail.
-		fmt.Fprintf(h.out, "no game: %v\n", err)
-		if rec != nil {
-			rec.Result(replay.SubmarineResult{Outcome: replay.OutcomeWin, Winner: 1 - seat,
-				Forfeits: []replay.Forfeit{{Seat: seat, Kind: replay.ForfeitPlacement, Reason: err.Error()}}})
-			return game.Won, 1 - seat, rec.Flush()
-		}
-		return game.Won, 1 - seat, nil
-	}
-	var v submarine.View
-	for s := range 2 {
-		g.ViewInto(s, &v)
-		p[s].Observe(submarine.Event{Kind: submarine.Invalid}, &v)
-	}
-	var forfeits []replay.Forfeit
-	for g.Status() == game.Running {
-		s := g.ToAct()
-		a := p[s].Act()
-		var d *explain.Decision
-		if s != seat {
-			d = why.take(g.Actions()+1, actionText(r, a))
-		}
-		st, err := g.Apply(a)
-		if err != nil {
-			forfeits = append(forfeits, replay.Forfeit{Seat: s, Kind: replay.ForfeitIllegal, Reason: err.Error()})
-		}
-		if rec != nil {
-			rec.Step(g.Actions(), &st, err, d)
-		}
-		g.ViewInto(s, &v)
-		p[s].Observe(st.Actor, &v)
-		g.ViewInto(1-s, &v)
-		p[1-s].Observe(st.Other, &v)
-	}
-	fmt.Fprintln(h.out, EndHeader)
-	enemy := g.Fleet(1 - seat)
-	var cells []string
-	for i, sh := range r.Fleet {
-		if enemy.HP[i] > 0 {
-			cells = append(cells, fmt.Sprintf("%s at %s", sh.Name, r.CellName(enemy.Pos[i])))
-		} else {
-			cells = append(cells, sh.Name+" sunk")
-		}
-	}
-	fmt.Fprintf(h.out, "the enemy fleet: %s\n", strings.Join(cells, ", "))
-	switch {
-	case g.Status() == game.Drawn:
-		fmt.Fprintf(h.out, "draw after %d actions\n", g.Actions())
-	case g.Winner() == seat:
-		fmt.Fprintf(h.out, "you win after %d actions\n", g.Actions())
-	default:
-		fmt.Fprintf(h.out, "you lose after %d actions\n", g.Actions())
-	}
-	why.print(h.out, opt.AI)
-	winner := g.Winner()
-	if g.Status() == game.Drawn {
-		winner = -1
-	}
-	if rec == nil {
-		return g.Status(), winner, nil
-	}
-	res := replay.SubmarineResult{Outcome: replay.OutcomeWin, Winner: winner, Actions: g.Actions(), Forfeits: forfeits}
-	if g.Status() == game.Drawn {
-		res.Outcome = replay.OutcomeDraw
-	}
-	rec.Result(res)
-	return g.Status(), winner, rec.Flush()
-}
-
-// actionText says a submarine action in the seat's words ("attack [2,3]",
-// "move w to [1,0]").
-func actionText(r *submarine.Rules, a submarine.Action) string {
-	switch a.Kind {
-	case submarine.Attack:
-		return "attack " + r.CellName(a.To)
-	case submarine.Move:
-		if a.Ship >= 0 && a.Ship < len(r.Fleet) {
-			return fmt.Sprintf("move %s to %s", r.Fleet[a.Ship].Name, r.CellName(a.To))
-		}
-	}
-	return a.Kind.String()
-}
-
-// PlayBattleshipAgainst is PlayBattleshipAgainstWith with the zero
-// Options: no why lines during play, no replay.
-func PlayBattleshipAgainst(r *battleship.Rules, h *BattleshipSeat, ai bsplayers.Player, seat int) bsplayers.Result {
-	res, _ := PlayBattleshipAgainstWith(r, h, ai, seat, Options{})
-	return res
-}
-
-// PlayBattleshipAgainstWith plays one Battleship game in-process between
-// the seat h, in seat `seat` (seat 0 shoots first), and ai, reporting to
-// h's output. During play the person is told only what the rules tell a
-// seat (the AI's reasons only with opt.Reveal). When the game is over it
-// prints EndHeader, the AI's fleet, the result and the AI's reasons for
-// each of its shots, and returns how the game ended and the replay's
-// write error. A seat whose fleet is not legal loses, as on a server.
-func PlayBattleshipAgainstWith(r *battleship.Rules, h *BattleshipSeat, ai bsplayers.Player, seat int, opt Options) (bsplayers.Result, error) {
-	why := newReasons(ai)
-	if opt.Reveal {
-		h.AfterOpponent = func() string { return why.last }
-	}
-	var rec *replay.BattleshipWriter
-	if opt.Replay != nil {
-		rec = replay.NewBattleshipWriter(opt.Replay, r, replay.BattleshipHeader{Seed: opt.Seed, Players: opt.seats(seat)})
-	}
-	var ps [2]bsplayers.Player
-	ps[seat], ps[1-seat] = h, ai
-	res := bsplayers.Result{Winner: -1}
-	var (
-		layouts  [2]battleship.Placement
-		forfeits []replay.Forfeit
-	)
-	for s, p := range ps {
-		layouts[s] = p.Place()
-		if rec != nil {
-			rec.Placement(s, layouts[s])
-		}
-		if err := r.ValidatePlacement(layouts[s]); err != nil {
-			forfeits = append(forfeits, replay.Forfeit{Seat: s, Kind: replay.ForfeitPlacement, Reason: err.Error()})
-			res.Err = fmt.Errorf("human: seat %d placement: %w", s, err)
-		}
-	}
-	var g *battleship.Game
-	if res.Err == nil {
-		var err error
-		if g, err = battleship.NewGame(r, layouts[0], layouts[1], 0); err != nil {
-			res.Err = err // the placements were validated
-		}
-	}
-	if g == nil {
-		fmt.Fprintf(h.out, "no game: %v\n", res.Err)
-		res.Status = game.Drawn
-		if len(forfeits) == 1 {
-			res.Status, res.Winner = game.Won, 1-forfeits[0].Seat
-		}
-	} else {
-		for n := 1; g.Status() == game.Running; n++ {
-			s := g.ToAct()
-			c := ps[s].Shoot()
-			var d *explain.Decision
-			if s != seat {
-				d = why.take(n, shotText(r, c))
-			}
-			st, err := g.Apply(c)
-			if err != nil {
-				forfeits = append(forfeits, replay.Forfeit{Seat: s, Kind: replay.ForfeitIllegal, Reason: err.Error()})
-				res.Err = fmt.Errorf("human: seat %d: %w", s, err)
-			}
-			if rec != nil {
-				rec.Shot(n, &st, err, d)
-			}
-			ps[s].Observe(st.Shooter)
-			ps[1-s].Observe(st.Defender)
-		}
-		res.Status, res.Winner = g.Status(), g.Winner()
-		res.Shots = [2]int{g.Shots(0), g.Shots(1)}
-	}
-	fmt.Fprintln(h.out, EndHeader)
-	if l := layouts[1-seat]; l != nil {
-		names := make([]string, len(l))
-		for i, s := range l.Normalize() {
-			names[i] = r.ShipCoord(s, false)
-		}
-		fmt.Fprintf(h.out, "the enemy fleet: %s\n", strings.Join(names, " "))
-	}
-	switch res.Winner {
-	case seat:
-		fmt.Fprintf(h.out, "you win: %d shots (the enemy fired %d)\n", res.Shots[seat], res.Shots[1-seat])
-	case 1 - seat:
-		fmt.Fprintf(h.out, "you lose: the enemy sank your fleet in %d shots (you fired %d)\n", res.Shots[1-seat], res.Shots[seat])
-	default:
-		fmt.Fprintf(h.out, "draw after %d shots\n", res.Shots[0]+res.Shots[1])
-	}
-	why.print(h.out, opt.AI)
-	if rec == nil {
-		return res, nil
-	}
-	out := replay.BattleshipResult{Outcome: replay.OutcomeWin, Winner: res.Winner, Shots: res.Shots, Forfeits: forfeits}
-	if res.Winner == -1 {
-		out.Outcome = replay.OutcomeDraw
-	}
-	rec.Result(out)
-	return res, rec.Flush()
-}
-
-// shotText says a shot as the seat types it ("E5"), or its raw cell when
-// it is off the board.
-func shotText(r *battleship.Rules, c grid.Cell) string {
-	if c < 0 || int(c) >= r.Board.Size() {
-		return fmt.Sprintf("cell %d", c)
-	}
-	return "shot " + r.Coord(c, false)
+	return -1
 }

@@ -13,14 +13,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
-	"github.com/kaisen-ai/kaisen/replay"
 )
 
 // The seats' hygiene test. A game against an AI is played twice:
@@ -116,9 +118,9 @@ func lines(s string) []string {
 // tells a fresh seat in seat `seat` only its own events and view.
 func subPublic(t *testing.T, rp []byte, input string, me *rand.Rand, seat int) string {
 	t.Helper()
-	rec, err := replay.ReadSubmarine(bytes.NewReader(rp))
+	rec, err := subrecord.Read(bytes.NewReader(rp))
 	require.NoError(t, err)
-	require.NoError(t, replay.VerifySubmarine(rec), "the replay verifies")
+	require.NoError(t, subrecord.Verify(rec), "the replay verifies")
 	r, err := rec.Rules()
 	require.NoError(t, err)
 	var out strings.Builder
@@ -150,9 +152,9 @@ func subPublic(t *testing.T, rp []byte, input string, me *rand.Rand, seat int) s
 // bsPublic is subPublic for Battleship.
 func bsPublic(t *testing.T, rp []byte, input string, me *rand.Rand, seat int) string {
 	t.Helper()
-	rec, err := replay.ReadBattleship(bytes.NewReader(rp))
+	rec, err := bsrecord.Read(bytes.NewReader(rp))
 	require.NoError(t, err)
-	require.NoError(t, replay.VerifyBattleship(rec), "the replay verifies")
+	require.NoError(t, bsrecord.Verify(rec), "the replay verifies")
 	r, err := rec.Rules()
 	require.NoError(t, err)
 	var out strings.Builder
@@ -207,8 +209,8 @@ func TestSeatPrintsOnlyPublicEvents(t *testing.T) {
 			seated = append(seated, g.Name)
 		}
 	}
-	require.ElementsMatch(t, []string{submarine.Name, battleship.Name}, seated,
-		"every game with a human seat is checked below")
+	require.ElementsMatch(t, []string{submarine.Name, battleship.Name, abilities.Name}, seated,
+		"every game with a human seat is checked below (abilities: TestAbilitiesSeatPrintsOnlyPublicEvents)")
 
 	sub := submarine.DefaultRules()
 	sub.DrawLimit = 160

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
@@ -35,7 +37,8 @@ func (h leakyHandler) WithGroup(name string) slog.Handler {
 }
 
 // TestPlantedLeaks plants a leak of the opponent's fleet on each channel
-// in turn and checks that Compare names that channel (and only it).
+// in turn (the spectator's in the submarine and the abilities game) and
+// checks that Compare names that channel (and only it).
 func TestPlantedLeaks(t *testing.T) {
 	t.Parallel()
 	r := submarine.DefaultRules()
@@ -75,6 +78,22 @@ func TestPlantedLeaks(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the spectator hub reveals the abilities fleets (--web-reveal)", func(t *testing.T) {
+		t.Parallel()
+		ab, err := abilities.NewRules(battleship.DefaultRules(), abilities.AI, abilities.Humans, abilities.Options{})
+		require.NoError(t, err)
+		tw := twinsOf(t, 1, 1, func(rng *rand.Rand) (*AbilitiesTwin, error) { return NewAbilitiesTwin(ab, rng, 120) })[0]
+		ga, err := tw.A.Server(ab, tw.Seat)
+		require.NoError(t, err)
+		gb, err := tw.B.Server(ab, tw.Seat)
+		require.NoError(t, err)
+		a, b := serverCaptures(t, ga, gb, ServerOptions{Reveal: true})
+		err = Compare(a, b)
+		require.Error(t, err)
+		for _, ch := range []string{ChannelWire, ChannelLog, ChannelPages, ChannelSSE} {
+			require.Equal(t, ch == ChannelSSE, strings.Contains(err.Error(), "channel "+ch+" differs"), "channel %s", ch)
+		}
+	})
 	t.Run("the terminal seat prints the AI's reasons during play", func(t *testing.T) {
 		caught := 0
 		for _, tw := range twinsOf(t, 1, 6, func(rng *rand.Rand) (*SubmarineTwin, error) { return NewSubmarineTwin(r, rng, 30) }) {

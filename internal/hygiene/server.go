@@ -296,8 +296,8 @@ func (sp *spectator) during() {
 		return
 	}
 	m := gameLink.FindStringSubmatch(sp.list)
-	if m == nil { // the game has no live view (the abilities variant)
-		sp.live = "(not listed)"
+	if m == nil { // every game has a live view
+		sp.err = fmt.Errorf("hygiene: the list page does not link the running game:\n%s", sp.list)
 		return
 	}
 	if sp.live, err = sp.get("/games/" + m[1]); err != nil {

@@ -1,26 +1,27 @@
 // Package web is the spectator of kaisen serve --web: a read-only web page
 // listing the running and finished games with their players and results, a
 // live view of any running game (server-sent events) and the HTML replay of
-// any finished one. During a game it shows only what both players are
-// told — attacks and their answers, the displacement of moves, hp — and,
-// for the submarine game, the exact probability map of what each side can
-// know of the other's fleet from that public record; the fleets themselves
-// appear only in the replay, after the end, unless the hub was made with
-// Reveal (kaisen serve --web-reveal): then every page shows both fleets
-// from the first move.
+// any finished one, for every game. During a game it shows only what both
+// players are told, as each game's public view (game.View, through
+// server.Spectator) says it — attacks and their answers, the displacement
+// of moves, hp — and, for the submarine game, the exact probability map of
+// what each side can know of the other's fleet from that public record
+// (known.go); the fleets themselves appear only in the replay, after the
+// end, unless the hub was made with Reveal (kaisen serve --web-reveal):
+// then every page shows both fleets from the first move. People may also
+// play the house AI of the submarine game in the browser (play.go).
 package web
 
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"golang.org/x/time/rate"
 
 	"github.com/kaisen-ai/kaisen/belief"
-	"github.com/kaisen-ai/kaisen/game/battleship"
+	kgame "github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/server"
@@ -83,18 +84,25 @@ func NewHub(replayDir string, opts ...Option) *Hub {
 // Info is what a page knows of a game before its first move.
 type Info struct {
 	ID      string    `json:"id"`
-	Game    string    `json:"game"` // submarine or battleship
+	Game    string    `json:"game"` // the game's name (submarine, battleship, abilities)
 	Players [2]string `json:"players"`
 	First   int       `json:"first"`
 	W       int       `json:"w"`
 	H       int       `json:"h"`
 	Rocks   []int     `json:"rocks"` // cell indexes
 	Ships   []string  `json:"ships"` // names (Battleship: lengths)
-	HP      []int     `json:"hp"`    // each ship's starting hp (Battleship: length)
-	Cols    []string  `json:"cols"`
-	Rows    []string  `json:"rows"`
+	// HP is each seat's public counters at the start (submarine: each
+	// ship's hp; Battleship: the cells afloat), HPNames their names.
+	HP      []int    `json:"hp"`
+	HPNames []string `json:"hpNames"`
+	Cols    []string `json:"cols"`
+	Rows    []string `json:"rows"`
+	// PerShip: a fleet is one cell per ship, in fleet order (submarine).
+	PerShip bool `json:"perShip,omitempty"`
+	// Sides is what each seat plays (abilities: ai or humans).
+	Sides [2]string `json:"sides,omitzero"`
 	// Fleet is each seat's hidden fleet at the start, only with Reveal:
-	// submarine, the cell of each ship; Battleship, every ship cell.
+	// with PerShip the cell of each ship, otherwise every ship cell.
 	Fleet [2][]int `json:"fleet,omitzero"`
 }
 
@@ -103,22 +111,31 @@ type Event struct {
 	N    int    `json:"n"`
 	Seat int    `json:"seat"` // who moved
 	Text string `json:"text"` // in words
-	// At is the attacked cell on the other seat's board (-1: a move).
-	At   int   `json:"at"`
-	Hit  bool  `json:"hit,omitempty"`
-	Near []int `json:"near,omitempty"` // submarine: the splash area when a ship was near
-	Sunk []int `json:"sunk,omitempty"` // Battleship: the sunk ship's cells
-	// HP is each seat's ships' hp after the move (Battleship: cells afloat).
+	// At is the attacked cell on the other seat's board (-1: a move, or
+	// the cells of a volley: Shots).
+	At    int    `json:"at"`
+	Hit   bool   `json:"hit,omitempty"`
+	Shots []Shot `json:"shots,omitempty"` // abilities: the cells of a volley
+	Near  []int  `json:"near,omitempty"`  // an area the answer speaks of (the submarine's splash, the abilities count)
+	Sunk  []int  `json:"sunk,omitempty"`  // Battleship: the sunk ship's cells
+	// HP is each seat's public counters after the move (Info.HP).
 	HP [2][]int `json:"hp"`
 	// Known is, per seat, what the other side can know of that fleet: the
 	// exact probability, in thousandths, that a living ship is on each
 	// cell (submarine; absent when the board is too large).
 	Known [2][]int `json:"known,omitempty"`
 	// Fleet is, only with Reveal, each seat's ship cells after the move
-	// (submarine; a sunk ship stays where it sank).
+	// (as Info.Fleet; a sunk ship stays where it sank).
 	Fleet [2][]int `json:"fleet,omitzero"`
 
 	told submarine.Event // submarine: the public event, for Known
+}
+
+// Shot is one cell of a volley, on the other seat's board.
+type Shot struct {
+	At      int  `json:"at"`
+	Hit     bool `json:"hit,omitempty"`
+	Blocked bool `json:"blocked,omitempty"` // no shot happened (air defence)
 }
 
 // End is how a game ended.
@@ -134,10 +151,8 @@ type game struct {
 	end    *End
 	change chan struct{}
 
-	sub *submarine.Rules
-	hp  [2][]int
-	pos [2][]int // the ships' cells (submarine, only with Reveal)
-	bs  *battleship.Rules
+	sub *submarine.Rules // the submarine game's rules, for Known (nil for other games)
+	pos [2][]int         // the fleets now, only with Reveal (Info.Fleet)
 
 	// What each side can know of the other's fleet, computed when a page
 	// first asks for it (by the page's stream, never by the game): the
@@ -180,82 +195,84 @@ func (h *Hub) add(g *game) {
 	h.ver++
 }
 
-// SubmarineStarted implements server.Spectator.
-func (h *Hub) SubmarineStarted(id string, r *submarine.Rules, players [2]server.Peer, first int) {
-	g := &game{sub: r, info: Info{ID: id, Game: submarine.Name, Players: names(players), First: first,
-		W: r.Board.Width(), H: r.Board.Height()}}
-	for _, c := range r.Board.Rocks() {
-		g.info.Rocks = append(g.info.Rocks, int(c))
+// Started implements server.Spectator.
+func (h *Hub) Started(id string, pub kgame.Public, players [2]server.Peer, first int) {
+	g := &game{info: Info{ID: id, Game: pub.Game, Players: names(players), First: first,
+		Ships: pub.Ships, HP: pub.HP, HPNames: pub.HPNames, Cols: pub.Cols, Rows: pub.Rows,
+		PerShip: pub.PerShip, Sides: pub.Sides}}
+	if b := pub.Board; b != nil {
+		g.info.W, g.info.H = b.Width(), b.Height()
+		for _, c := range b.Rocks() {
+			g.info.Rocks = append(g.info.Rocks, int(c))
+		}
 	}
-	for x := range r.Board.Width() {
-		g.info.Cols = append(g.info.Cols, fmt.Sprint(x))
-	}
-	for y := range r.Board.Height() {
-		g.info.Rows = append(g.info.Rows, fmt.Sprint(y))
-	}
-	for _, s := range r.Fleet {
-		g.info.Ships = append(g.info.Ships, s.Name)
-		g.info.HP = append(g.info.HP, s.HP)
-	}
-	for s := range 2 {
-		g.hp[s] = append([]int(nil), g.info.HP...)
-	}
+	g.sub, _ = pub.Rules.(*submarine.Rules)
 	h.add(g)
 }
 
-// SubmarineStep implements server.Spectator: it reads only the public
-// Other event.
-func (h *Hub) SubmarineStep(id string, n int, st *submarine.Step) {
+// Step implements server.Spectator: e is what both seats were told; its
+// text is prefixed with the move's number and actor.
+func (h *Hub) Step(id string, n int, e *kgame.Seen) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	g := h.games[id]
-	if g == nil || g.sub == nil {
+	if g == nil {
 		return
 	}
-	r, ev := g.sub, st.Other
-	e := Event{N: n, Seat: st.Seat, At: -1}
-	who := fmt.Sprintf("#%d seat %d %s", n, st.Seat, g.info.Players[st.Seat])
-	switch {
-	case ev.Illegal:
-		e.Text = fmt.Sprintf("%s makes an illegal %s and forfeits", who, ev.Kind)
-	case ev.Kind == submarine.Attack:
-		e.At = int(ev.At)
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "%s attacks %s: ", who, r.CellName(ev.At))
-		if ev.Hit != submarine.NoShip {
-			e.Hit = true
-			g.hp[1-st.Seat][ev.Hit] = max(g.hp[1-st.Seat][ev.Hit]-1, 0)
-			fmt.Fprintf(&sb, "hit %s", r.Fleet[ev.Hit].Name)
-			if ev.Sunk {
-				g.hp[1-st.Seat][ev.Hit] = 0
-				sb.WriteString(", sunk")
-			}
-		} else {
-			sb.WriteString("miss")
-		}
-		if near := r.Names(ev.Near); len(near) > 0 {
-			fmt.Fprintf(&sb, "; near: %s", strings.Join(near, " "))
-			for c := range r.Board.Around(ev.At).All() {
-				if c != ev.At {
-					e.Near = append(e.Near, int(c))
-				}
-			}
-		}
-		e.Text = sb.String()
-	case ev.Kind == submarine.Move:
-		e.Text = fmt.Sprintf("%s moves %s by [%+d,%+d]", who, r.Fleet[ev.Ship].Name, ev.DX, ev.DY)
+	ev := Event{N: n, Seat: e.Seat, At: int(e.At), Hit: e.Hit, Near: ints(e.Near), Sunk: ints(e.Sunk),
+		Text: fmt.Sprintf("#%d seat %d %s %s", n, e.Seat, g.info.Players[e.Seat], e.Text)}
+	for _, s := range e.Shots {
+		ev.Shots = append(ev.Shots, Shot{At: int(s.At), Hit: s.Hit, Blocked: s.Blocked})
 	}
-	if g.pos[0] != nil {
-		if a := st.Action; !ev.Illegal && a.Kind == submarine.Move && a.Ship >= 0 && a.Ship < len(g.pos[st.Seat]) {
-			g.pos[st.Seat][a.Ship] = int(a.To)
-		}
-		e.Fleet = [2][]int{append([]int(nil), g.pos[0]...), append([]int(nil), g.pos[1]...)}
+	for s := range 2 {
+		ev.HP[s] = append([]int(nil), e.HP[s]...)
 	}
-	e.told = ev
-	e.HP = [2][]int{append([]int(nil), g.hp[0]...), append([]int(nil), g.hp[1]...)}
-	g.events = append(g.events, e)
+	if g.pos[0] != nil || g.pos[1] != nil {
+		ev.Fleet = [2][]int{append([]int(nil), g.pos[0]...), append([]int(nil), g.pos[1]...)}
+	}
+	if g.sub != nil {
+		ev.told, _ = e.Event.(submarine.Event)
+	}
+	g.events = append(g.events, ev)
 	g.changed()
 	h.ver++
+}
+
+// Reveals implements server.Revealer: the hub is told the fleets only
+// with Reveal.
+func (h *Hub) Reveals() bool { return h.reveal }
+
+// Fleets implements server.Revealer: the fleets are kept only with Reveal,
+// those of the start in the game's Info, the later ones in the next Event.
+func (h *Hub) Fleets(id string, fleets [2][]grid.Cell) {
+	if !h.reveal {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g := h.games[id]
+	if g == nil {
+		return
+	}
+	start := g.pos[0] == nil && g.pos[1] == nil
+	for s := range 2 {
+		g.pos[s] = append(g.pos[s][:0], ints(fleets[s])...)
+		if start {
+			g.info.Fleet[s] = append([]int(nil), g.pos[s]...)
+		}
+	}
+}
+
+// ints is cells as ints (nil for none).
+func ints(cells []grid.Cell) []int {
+	if len(cells) == 0 {
+		return nil
+	}
+	out := make([]int, len(cells))
+	for i, c := range cells {
+		out[i] = int(c)
+	}
+	return out
 }
 
 // encoded is the k-th event e in JSON, with Known for a submarine game,
@@ -282,145 +299,6 @@ func (g *game) encoded(k int, e *Event) json.RawMessage {
 		g.enc = append(g.enc, b)
 	}
 	return b
-}
-
-// knownAt is Known of the k-th event e of a submarine game (from 0).
-// Streams ask for the events in order from the first, so the beliefs
-// advance one event at a time and every map is computed once per game,
-// by the first stream that needs it.
-func (g *game) knownAt(k int, e *Event) [2][]int {
-	g.kmu.Lock()
-	defer g.kmu.Unlock()
-	switch {
-	case k < g.kdone:
-		return g.known[k]
-	case k > g.kdone: // cannot happen: every stream starts at the first event
-		return [2][]int{}
-	}
-	if g.kdone == 0 {
-		for s := range 2 {
-			j, err := belief.NewJoint(g.sub, 0)
-			g.joints[s], g.kfail[s] = j, err != nil
-		}
-	}
-	// What each side can know of seat s's fleet, from the public record:
-	// the events as seat s was told them, its own moves' destinations left
-	// out (Joint uses their displacement only).
-	var out [2][]int
-	for s, j := range g.joints {
-		if g.kfail[s] {
-			continue
-		}
-		told := e.told
-		told.Mine = s == e.Seat
-		told.To = grid.None
-		if err := j.Observe(told, belief.Own); err != nil {
-			g.kfail[s] = true
-			continue
-		}
-		out[s] = milli(j.CellProbs())
-	}
-	g.known = append(g.known, out)
-	g.kdone++
-	return out
-}
-
-// SubmarinePlaced implements server.Revealer: the placements are kept only
-// with Reveal.
-func (h *Hub) SubmarinePlaced(id string, p [2]submarine.Placement) {
-	if !h.reveal {
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	g := h.games[id]
-	if g == nil || g.sub == nil {
-		return
-	}
-	for s := range 2 {
-		for _, c := range p[s] {
-			g.pos[s] = append(g.pos[s], int(c))
-		}
-		g.info.Fleet[s] = append([]int(nil), g.pos[s]...)
-	}
-}
-
-// BattleshipPlaced implements server.Revealer: the placements are kept only
-// with Reveal.
-func (h *Hub) BattleshipPlaced(id string, p [2]battleship.Placement) {
-	if !h.reveal {
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	g := h.games[id]
-	if g == nil || g.bs == nil {
-		return
-	}
-	for s := range 2 {
-		for c := range p[s].Cells().All() {
-			g.info.Fleet[s] = append(g.info.Fleet[s], int(c))
-		}
-	}
-}
-
-// BattleshipStarted implements server.Spectator.
-func (h *Hub) BattleshipStarted(id string, r *battleship.Rules, players [2]server.Peer, first int) {
-	g := &game{bs: r, info: Info{ID: id, Game: battleship.Name, Players: names(players), First: first,
-		W: r.Board.Width(), H: r.Board.Height()}}
-	for _, c := range r.Board.Rocks() {
-		g.info.Rocks = append(g.info.Rocks, int(c))
-	}
-	for x := range r.Board.Width() {
-		g.info.Cols = append(g.info.Cols, string(rune('A'+x%26)))
-	}
-	for y := range r.Board.Height() {
-		g.info.Rows = append(g.info.Rows, fmt.Sprint(y+1))
-	}
-	total := 0
-	for _, l := range r.Fleet {
-		g.info.Ships = append(g.info.Ships, fmt.Sprint(l))
-		total += l
-	}
-	g.info.HP = []int{total}
-	g.hp = [2][]int{{total}, {total}}
-	h.add(g)
-}
-
-// BattleshipShot implements server.Spectator: shots and their answers are
-// public.
-func (h *Hub) BattleshipShot(id string, n int, st *battleship.Step) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	g := h.games[id]
-	if g == nil || g.bs == nil {
-		return
-	}
-	ev := st.Defender
-	e := Event{N: n, Seat: st.Seat, At: -1}
-	who := fmt.Sprintf("#%d seat %d %s", n, st.Seat, g.info.Players[st.Seat])
-	switch {
-	case ev.Illegal:
-		e.Text = who + " shoots off the board or at a rock and forfeits"
-	default:
-		e.At = int(st.At)
-		x, y := g.bs.Board.XY(st.At)
-		e.Text = fmt.Sprintf("%s shoots %s%d: %s", who, g.info.Cols[x], y+1, ev.Outcome)
-		if ev.Repeat {
-			e.Text += " (shot before)"
-		}
-		if ev.Outcome != battleship.Miss && !ev.Repeat {
-			e.Hit = true
-			g.hp[1-st.Seat][0]--
-		}
-		for _, c := range ev.Sunk {
-			e.Sunk = append(e.Sunk, int(c))
-		}
-	}
-	e.HP = [2][]int{append([]int(nil), g.hp[0]...), append([]int(nil), g.hp[1]...)}
-	g.events = append(g.events, e)
-	g.changed()
-	h.ver++
 }
 
 // Finished implements server.Spectator.
@@ -473,12 +351,4 @@ func resultText(res server.Result, players [2]string) string {
 		s += ": " + res.Detail
 	}
 	return s + ")"
-}
-
-func milli(p []float64) []int {
-	out := make([]int, len(p))
-	for i, v := range p {
-		out[i] = int(min(max(v, 0), 1)*1000 + 0.5)
-	}
-	return out
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -42,11 +43,11 @@ func playSubmarine(t *testing.T, hub *web.Hub, id string, r *submarine.Rules, p0
 	g, err := submarine.NewGame(r, place[0], place[1], 0)
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	w := replay.NewSubmarineWriter(&buf, r, replay.SubmarineHeader{Version: "test", Seed: seed,
+	w := subrecord.NewWriter(&buf, r, subrecord.Header{Version: "test", Seed: seed,
 		Players: [2]replay.SeatInfo{{Seat: 0, Name: p0}, {Seat: 1, Name: p1}}})
 	w.Placement(0, place[0])
 	w.Placement(1, place[1])
-	hub.SubmarineStarted(id, r, [2]server.Peer{{Addr: "house", Name: p0}, {Addr: "127.0.0.1:5", Name: ""}}, 0)
+	feed := server.NewFeed[submarine.Step](hub, id, submarine.NewPublicView(g), [2]server.Peer{{Addr: "house", Name: p0}, {Addr: "127.0.0.1:5", Name: ""}}, 0)
 	var v submarine.View
 	for s := range 2 {
 		g.ViewInto(s, &v)
@@ -56,14 +57,14 @@ func playSubmarine(t *testing.T, hub *web.Hub, id string, r *submarine.Rules, p0
 		s := g.ToAct()
 		st, err := g.Apply(p[s].Act())
 		w.Step(g.Actions(), &st, err, nil)
-		hub.SubmarineStep(id, g.Actions(), &st)
+		feed.Step(g.Actions(), &st, err)
 		g.ViewInto(s, &v)
 		p[s].Observe(st.Actor, &v)
 		g.ViewInto(1-s, &v)
 		p[1-s].Observe(st.Other, &v)
 	}
 	res := server.Result{Game: id, Outcome: server.OutcomeWin, Winner: g.Winner(), Actions: g.Actions(), Reason: "sunk", Replay: id + ".jsonl"}
-	out := replay.SubmarineResult{Outcome: replay.OutcomeWin, Winner: g.Winner(), Actions: g.Actions()}
+	out := subrecord.Result{Outcome: replay.OutcomeWin, Winner: g.Winner(), Actions: g.Actions()}
 	if g.Status() == game.Drawn {
 		res.Outcome, res.Winner, res.Reason = server.OutcomeDraw, -1, "draw"
 		out.Outcome, out.Winner = replay.OutcomeDraw, -1
@@ -142,9 +143,9 @@ func TestSubmarineIsPublic(t *testing.T) {
 			require.Equal(t, tt.rules.Board.Width(), info.W)
 			require.Equal(t, "/games/g1/replay", end.Replay)
 
-			rp, err := replay.ReadSubmarine(bytes.NewReader(raw[:cut]))
+			rp, err := subrecord.Read(bytes.NewReader(raw[:cut]))
 			require.NoError(t, err)
-			d, err := replay.SubmarineHTML(rp)
+			d, err := subrecord.HTML(rp)
 			require.NoError(t, err)
 			require.Len(t, moves, len(rp.Steps))
 			cell := regexp.MustCompile(`\[\d+,\d+\]`)
@@ -173,13 +174,12 @@ func TestSubmarineIsPublic(t *testing.T) {
 }
 
 func TestBattleship(t *testing.T) {
-	r := battleship.DefaultRules()
 	hub := web.NewHub("")
-	hub.BattleshipStarted("b1", r, [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "house", Name: "density"}}, 0)
+	feed := bsFeed(t, hub, "b1", [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "house", Name: "density"}})
 	st := battleship.Step{Seat: 0, At: 12, Defender: battleship.Event{Result: battleship.Result{At: 12, Outcome: battleship.Kill, Sunk: battleship.Ship{12}}}}
-	hub.BattleshipShot("b1", 1, &st)
+	feed.Step(1, &st, nil)
 	st = battleship.Step{Seat: 0, At: 30, Defender: battleship.Event{Result: battleship.Result{At: 30, Outcome: battleship.Miss}}}
-	hub.BattleshipShot("b1", 2, &st)
+	feed.Step(2, &st, nil)
 	hub.Finished(server.Result{Game: "b1", Outcome: server.OutcomeWin, Winner: 0, Actions: 2, Reason: "sunk"})
 	srv := httptest.NewServer(hub.Handler())
 	defer srv.Close()
@@ -196,7 +196,9 @@ func TestBattleship(t *testing.T) {
 
 func TestHandler(t *testing.T) {
 	hub := web.NewHub("")
-	hub.SubmarineStarted("run1", submarine.DefaultRules(), [2]server.Peer{{Addr: "1.2.3.4:5"}, {Addr: "house", Name: "admiral"}}, 0)
+	g, err := submarine.NewGame(submarine.DefaultRules(), submarine.Placement{0, 6, 12}, submarine.Placement{24, 18, 4}, 0)
+	require.NoError(t, err)
+	server.NewFeed[submarine.Step](hub, "run1", submarine.NewPublicView(g), [2]server.Peer{{Addr: "1.2.3.4:5"}, {Addr: "house", Name: "admiral"}}, 0)
 	hub.Finished(server.Result{Game: "never", Players: [2]server.Peer{{Addr: "a"}, {Addr: "b"}}, Outcome: "aborted", Winner: -1, Reason: "handshake"})
 	srv := httptest.NewServer(hub.Handler())
 	defer srv.Close()

@@ -200,11 +200,11 @@ func TestWebRateLimit(t *testing.T) {
 	}
 }
 
-// shoot publishes n misses of a Battleship game g.
-func shoot(hub *web.Hub, g string, from, n int) {
+// shoot publishes n misses of a Battleship game.
+func shoot(feed *server.Feed[battleship.Step], from, n int) {
 	for i := range n {
 		st := battleship.Step{Seat: (from + i) % 2, At: 5, Defender: battleship.Event{Result: battleship.Result{At: 5, Outcome: battleship.Miss}}}
-		hub.BattleshipShot(g, from+i+1, &st)
+		feed.Step(from+i+1, &st, nil)
 	}
 }
 
@@ -214,7 +214,7 @@ func TestWebListCached(t *testing.T) {
 	// ListMaxAge is long beside the 22 requests made within it, so that a
 	// loaded machine does not let it pass before the stale page is asked for.
 	hub := web.NewHub("", web.WithLimits(web.Limits{ListMaxAge: time.Second, Rate: -1}))
-	hub.BattleshipStarted("b1", battleship.DefaultRules(), [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "1.2.3.4:5"}}, 0)
+	feed := bsFeed(t, hub, "b1", [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "1.2.3.4:5"}})
 	site := httptest.NewServer(hub.Server().Handler)
 	defer site.Close()
 	get := func(etag string) (int, string, string) {
@@ -243,7 +243,7 @@ func TestWebListCached(t *testing.T) {
 
 	// A change within ListMaxAge of the last page waits for it; 50 changes
 	// make one page.
-	shoot(hub, "b1", 0, 50)
+	shoot(feed, 0, 50)
 	_, _, page = get("")
 	require.Contains(t, page, "running, 0 moves", "at most ListMaxAge stale")
 	require.Eventually(t, func() bool {
@@ -266,7 +266,7 @@ func TestWebListCached(t *testing.T) {
 func TestWebStuckSubscriber(t *testing.T) {
 	hub := web.NewHub("", web.WithLimits(web.Limits{StreamWriteTimeout: 300 * time.Millisecond, StreamInterval: time.Millisecond,
 		StreamBytesPerSec: 1 << 30, ReadTimeout: 200 * time.Millisecond, MaxStreams: 2, Rate: -1}))
-	hub.BattleshipStarted("b1", battleship.DefaultRules(), [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "1.2.3.4:5"}}, 0)
+	feed := bsFeed(t, hub, "b1", [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "1.2.3.4:5"}})
 	addr := serveLimited(t, hub)
 
 	stuck, err := net.DialTCP("tcp", nil, mustResolve(t, addr))
@@ -296,7 +296,7 @@ func TestWebStuckSubscriber(t *testing.T) {
 	var slowest time.Duration
 	for i := range n / 1000 {
 		t0 := time.Now()
-		shoot(hub, "b1", i*1000, 1000)
+		shoot(feed, i*1000, 1000)
 		slowest = max(slowest, time.Since(t0))
 	}
 	took := time.Since(start)
@@ -325,9 +325,9 @@ func mustResolve(t *testing.T, addr string) *net.TCPAddr {
 func TestWebStreamBudget(t *testing.T) {
 	const perSec = 400 << 10
 	hub := web.NewHub("", web.WithLimits(web.Limits{StreamBytesPerSec: perSec, StreamInterval: time.Millisecond, Rate: -1}))
-	hub.BattleshipStarted("b1", battleship.DefaultRules(), [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "1.2.3.4:5"}}, 0)
+	feed := bsFeed(t, hub, "b1", [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "1.2.3.4:5"}})
 	const n = 5000
-	shoot(hub, "b1", 0, n)
+	shoot(feed, 0, n)
 	hub.Finished(server.Result{Game: "b1", Outcome: server.OutcomeWin, Winner: 0, Actions: n, Reason: "sunk"})
 	site := httptest.NewServer(hub.Server().Handler)
 	defer site.Close()
@@ -376,8 +376,8 @@ func TestWebStreamBudget(t *testing.T) {
 // hold no share of it: the next stream is served as soon as there is some.
 func TestWebStreamBudgetNotHeld(t *testing.T) {
 	hub := web.NewHub("", web.WithLimits(web.Limits{StreamBytesPerSec: 64 << 10, StreamInterval: time.Millisecond, Rate: -1}))
-	hub.BattleshipStarted("b1", battleship.DefaultRules(), [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "1.2.3.4:5"}}, 0)
-	shoot(hub, "b1", 0, 5000)
+	feed := bsFeed(t, hub, "b1", [2]server.Peer{{Addr: "house", Name: "gridbot"}, {Addr: "1.2.3.4:5"}})
+	shoot(feed, 0, 5000)
 	hub.Finished(server.Result{Game: "b1", Outcome: server.OutcomeWin, Winner: 0, Actions: 5000, Reason: "sunk"})
 	site := httptest.NewServer(hub.Server().Handler)
 	defer site.Close()

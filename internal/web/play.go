@@ -186,19 +186,17 @@ func (h *Hub) startTable(addr string) (*table, error) {
 	h.tables[t.id] = t
 	h.mu.Unlock()
 	peers := [2]server.Peer{{Addr: "browser", Name: "you (browser)"}, {Addr: "house", Name: o.House}}
-	h.SubmarineStarted(t.id, r, peers, 0)
-	theirs := g.Fleet(1)
-	h.SubmarinePlaced(t.id, [2]submarine.Placement{mine, submarine.Placement(theirs.Pos[:len(r.Fleet)])})
+	feed := server.NewFeed[submarine.Step](h, t.id, submarine.NewPublicView(g), peers, 0)
 	go func() {
 		defer release()
-		h.runTable(t, g, house, peers)
+		h.runTable(t, g, house, peers, feed)
 	}()
 	return t, nil
 }
 
 // runTable plays the game: the person's actions come from t.acts within
 // the timeout, the house AI's from house.
-func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers [2]server.Peer) {
+func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers [2]server.Peer, feed *server.Feed[submarine.Step]) {
 	r := g.Rules()
 	var v submarine.View
 	g.ViewInto(1, &v)
@@ -240,7 +238,7 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 			a = house.Act()
 		}
 		st, err := g.Apply(a)
-		h.SubmarineStep(t.id, g.Actions(), &st)
+		feed.Step(g.Actions(), &st, err)
 		g.ViewInto(1, &v)
 		if st.Seat == 1 {
 			house.Observe(st.Actor, &v)

@@ -18,10 +18,10 @@ import (
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/browsertest"
 	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/players"
-	"github.com/kaisen-ai/kaisen/replay"
 	"github.com/kaisen-ai/kaisen/server"
 	"github.com/kaisen-ai/kaisen/server/servertest"
 )
@@ -65,7 +65,7 @@ func TestReveal(t *testing.T) {
 				return
 			}
 
-			rp, err := replay.ReadSubmarineFile(filepath.Join(s.Config.ReplayDir, res.Game+".jsonl"))
+			rp, err := subrecord.ReadFile(filepath.Join(s.Config.ReplayDir, res.Game+".jsonl"))
 			require.NoError(t, err)
 			r, err := rp.Rules()
 			require.NoError(t, err)
@@ -105,13 +105,12 @@ func TestRevealInBrowser(t *testing.T) {
 			opts = append(opts, web.Reveal())
 		}
 		hub := web.NewHub("", opts...)
-		hub.SubmarineStarted("g", r, [2]server.Peer{{Addr: "house", Name: "random"}, {Addr: "house", Name: "simple"}}, 0)
-		hub.SubmarinePlaced("g", place)
 		g, err := submarine.NewGame(r, place[0], place[1], 0)
 		require.NoError(t, err)
+		feed := server.NewFeed[submarine.Step](hub, "g", submarine.NewPublicView(g), [2]server.Peer{{Addr: "house", Name: "random"}, {Addr: "house", Name: "simple"}}, 0)
 		st, err := g.Apply(submarine.Action{Kind: submarine.Move, Ship: 0, To: 1}) // w from [0,0] to [1,0]
 		require.NoError(t, err)
-		hub.SubmarineStep("g", 1, &st)
+		feed.Step(1, &st, nil)
 		site := httptest.NewServer(hub.Handler())
 		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/games/g"), chromedp.WaitVisible(`#log li`)))
 		ships, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](

@@ -11,6 +11,8 @@
 //     rules tell it (abilities.Event: EncodeEvent, DecodeEvent, Result);
 //   - confirm.go: the confirm lines of protocol version 2 and their
 //     schedule (EncodeConfirm, ConfirmAnswer, Confirms);
+//   - client.go: the client side of a connection (Client, the game's
+//     game.ClientCodec, which package client plays);
 //   - server.go: the server side for the server's turn loop (Server: the
 //     hello, placements and actions read with the game's errors, result,
 //     confirm, forfeit and error lines, and which actions go on without

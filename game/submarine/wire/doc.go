@@ -7,7 +7,9 @@
 // placements (DecodePlacement, EncodePlacement, and the Order in which a
 // side named its ships, which the reference server reports back), actions
 // (DecodeAction, EncodeAction), result lines (EncodeResult, DecodeResult)
-// and the submarine-py field message (EncodeField, DecodeField). The
+// and the submarine-py field message (EncodeField, DecodeField); Client
+// is the client side of a connection in every dialect (the game's
+// game.ClientCodec, which package client plays). The
 // server's hot path has allocation-free twins checked against them by
 // fuzzing: DecodeActionFast and ResultEncoder. Server (server.go) is the
 // server side of one pairing for the server's turn loop: the greeting and

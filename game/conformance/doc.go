@@ -1,0 +1,49 @@
+// Package conformance is the suite every game of the registry must pass:
+// checks written once against the game contract (package game) and run on
+// each game's rules and AIs. A game gives a Subject (its rules, its AIs,
+// actions its rules always refuse, pinned perft counts); Checks returns the
+// named checks of the subject, each taking a T (any testing.TB), so that a
+// test runs them as subtests:
+//
+//	for _, c := range conformance.Checks(subject) {
+//		t.Run(c.Name, func(t *testing.T) { c.Run(t) })
+//	}
+//
+// The registry (package games) builds every game's checks from its Def and
+// keeps them in games.Game.Conformance, and one test runs them on every
+// registered game (games/conformance_test.go).
+//
+// The checks:
+//
+//   - rules: the settings validate and the rules list their moves
+//     (game.Legal);
+//   - random-play: every AI plays the subject's opponent through
+//     game.Table, seats swapped, under invariants checked after every
+//     action (ToAct in {0, 1}, Status only Running → Won or Drawn, Winner
+//     consistent with Status, Tell a pure function of the step that leaves
+//     the game as it was, an illegal action ending the game against its
+//     actor, Count sane, no built-in AI ever forfeits), and the same seeds
+//     twice give the same game;
+//   - legal-moves: random games over Legal: every listed action is
+//     accepted, every action of Subject.Illegal refused, a clone is
+//     independent, a game ends, a finished game refuses every action;
+//   - illegal-forfeits: an illegal action forfeits its actor;
+//   - panic-forfeits: a player that panics in Place, Act or Observe
+//     forfeits, and the table plays on;
+//   - perft: pinned perft counts;
+//   - series: arena series keep a Learner across a series' games and make
+//     every other player fresh, and a series of players that do not learn
+//     (the opponent against itself) plays the games of a plain match;
+//   - explanations: through arena's table, the actor's Decision is recorded
+//     when explanations are asked (for AIs that explain) and only then, and
+//     asking does not change the game;
+//   - hygiene: a seat's actions and explanations depend only on what it was
+//     told: two games that differ only in the other seat's hidden placement
+//     give the seat the same actions and explanations until what it is told
+//     differs.
+//
+// Hooks for the contract pieces still being added: the replay round trip
+// and verification (a game's record codec), and the wire round trips in
+// every dialect, both ways, will come as more checks; a Subject takes them
+// in Extra until the contract names them.
+package conformance

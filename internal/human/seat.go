@@ -1,0 +1,141 @@
+package human
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kaisen-ai/kaisen/game"
+)
+
+// Text is one game's words at a terminal seat: how the person types a
+// placement and an action, and how the seat tells the person what the
+// rules told it. A Text is made for one seat of one game; it writes to
+// the seat's output and keeps what the person was told (the boards), and
+// nothing else: everything it prints is a function of its input lines and
+// of the observations Tell is given. Person runs the typed lines through
+// it; one implementation per game (submarine.go, battleship.go,
+// abilities.go).
+type Text[P, A, O any] interface {
+	// Intro says, before the placement, the board, the fleet and how to
+	// type a placement.
+	Intro()
+	// Place reads one typed placement line. false: the line was refused
+	// (Place has said why) and another is read. At the end of the input
+	// eof is true (line empty) and Place returns the seat's placement
+	// then, an invalid one to forfeit.
+	Place(line string, eof bool) (P, bool)
+	// Turn starts one of the seat's turns (it draws the boards, says a
+	// pending question) and returns the prompt.
+	Turn() string
+	// Act reads one typed line. false: the line was a command (help, the
+	// boards) or was refused, and Act has answered it; the next line is
+	// read. An action it returns is legal as far as the seat was told.
+	Act(line string) (A, bool)
+	// Resign is the action of a seat whose input ended (an invalid one
+	// forfeits), and what the seat says the first time.
+	Resign() (A, string)
+	// Tell reports o in words. For an action of the opponent's it returns
+	// the start of the line that gives the AI's reason for it under
+	// Options.Reveal (e.g. "  why: "), else "".
+	Tell(o O) string
+}
+
+// Person is a person at a terminal (or a script behind a pipe) in one
+// seat of one game, as the game contract's player: Place and Act read
+// typed lines through the game's Text, Observe reports what the seat is
+// told. A typo or an illegal action is refused with the reason and asked
+// again, never played, so it cannot forfeit the game; the end of the
+// input resigns (Text.Resign).
+type Person[P, A, O any] struct {
+	terminal
+	text Text[P, A, O]
+	// AfterOpponent, when set, is called after each opponent action is
+	// reported and a non-empty answer printed as the AI's reason (the
+	// Text's "why: " line). Only kaisen play --reveal-ai sets it
+	// (Options.Reveal): the AI's explanation is not a function of what the
+	// rules tell the person.
+	AfterOpponent func() string
+}
+
+var _ game.Player[int, int, int] = (*Person[int, int, int])(nil)
+
+// NewPerson returns the seat of text reading lines from in and writing to
+// out (text's output). The seats of successive games share one in.
+func NewPerson[P, A, O any](text Text[P, A, O], in *bufio.Reader, out io.Writer) *Person[P, A, O] {
+	return &Person[P, A, O]{terminal: terminal{in: in, out: out}, text: text}
+}
+
+// Place implements game.Player: it asks for a placement until the Text
+// takes one.
+func (h *Person[P, A, O]) Place() P {
+	h.text.Intro()
+	for {
+		line, ok := h.read("placement> ")
+		if p, done := h.text.Place(line, !ok); done || !ok {
+			return p
+		}
+	}
+}
+
+// Act implements game.Player: it starts the turn and asks for a line
+// until the Text reads an action from it. Once the input has ended it
+// plays the Text's Resign action.
+func (h *Person[P, A, O]) Act() A {
+	if h.eof {
+		a, _ := h.text.Resign()
+		return a
+	}
+	prompt := h.text.Turn()
+	for {
+		line, ok := h.read(prompt)
+		if !ok {
+			a, say := h.text.Resign()
+			fmt.Fprintln(h.out, say)
+			return a
+		}
+		if a, ok := h.text.Act(line); ok {
+			return a
+		}
+	}
+}
+
+// Observe implements game.Player: the Text reports o; after an opponent's
+// action the AI's reason follows when AfterOpponent gives one.
+func (h *Person[P, A, O]) Observe(o O) {
+	if why := h.text.Tell(o); why != "" && h.AfterOpponent != nil {
+		if r := h.AfterOpponent(); r != "" {
+			fmt.Fprintf(h.out, "%s%s\n", why, r)
+		}
+	}
+}
+
+// maxLine bounds a typed line.
+const maxLine = 4096
+
+// terminal is the person's side of a seat: typed lines in, words out.
+type terminal struct {
+	in  *bufio.Reader
+	out io.Writer
+	eof bool
+}
+
+// EOF reports whether the input ended (the seat then plays its Text's
+// Resign action: a submarine seat resigns, a Battleship seat passes).
+func (t *terminal) EOF() bool { return t.eof }
+
+// read writes p and reads one trimmed line; ok is false at the end of the
+// input.
+func (t *terminal) read(p string) (string, bool) {
+	fmt.Fprint(t.out, p)
+	line, err := t.in.ReadString('\n')
+	if err != nil && line == "" {
+		t.eof = true
+		return "", false
+	}
+	if len(line) > maxLine {
+		line = line[:maxLine]
+	}
+	return strings.TrimSpace(line), true
+}

@@ -1,0 +1,500 @@
+package human
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/players"
+)
+
+// Help is the command summary printed on "help" and after a line that is
+// not a command.
+const Help = `commands (x is the column, y the row, from 0):
+  a X Y          attack cell [X,Y] (within 1 of one of your ships)
+  m SHIP X Y     move SHIP to [X,Y] in its row or column (not onto your own ship or a rock)
+  b              show the boards again
+  help           this list
+  (attack and move also work spelled out; "3,2" and "[3,2]" work for X Y)`
+
+// PlacementHelp explains the placement prompt.
+const PlacementHelp = `place your fleet: one cell per ship in fleet order, e.g. "0,0 2,2 4,4",
+or "r" for a random placement`
+
+// Seat is the submarine game's seat for a person: a players.Player (the
+// network client's) around the generic Person. The end of the input
+// resigns: the next action is an invalid one, which forfeits the game, as
+// closing the connection would.
+type Seat struct {
+	*Person[submarine.Placement, submarine.Action, submarine.Told]
+	text *subText
+}
+
+var _ players.Player = (*Seat)(nil)
+
+// New returns a seat for rules reading lines from in and writing to out;
+// rng draws the random placement ("r"). The seats of successive games
+// share one in.
+func New(rules *submarine.Rules, in *bufio.Reader, out io.Writer, rng *rand.Rand) *Seat {
+	t := &subText{rules: rules, out: out, rng: rng, shots: map[grid.Cell]byte{}, seen: map[grid.Cell]byte{}}
+	return &Seat{Person: NewPerson(t, in, out), text: t}
+}
+
+// Observe implements players.Player: it reports the event in words and
+// remembers it for the boards.
+func (h *Seat) Observe(ev submarine.Event, v *submarine.View) {
+	h.Person.Observe(submarine.Told{Event: ev, View: v})
+}
+
+// Parse reads one command line into an action; it does not check that the
+// action is legal.
+func (h *Seat) Parse(line string) (submarine.Action, error) { return h.text.parse(line) }
+
+// subText is the submarine game's Text: attack and move commands, the two
+// boards side by side.
+type subText struct {
+	rules *submarine.Rules
+	out   io.Writer
+	rng   *rand.Rand
+
+	me      submarine.Fleet
+	enemyHP [submarine.MaxShips]int8
+	shots   map[grid.Cell]byte // my attacks on the enemy: 'o' miss, 'X' hit, '~' near
+	seen    map[grid.Cell]byte // the enemy's attacks on me
+}
+
+var _ Text[submarine.Placement, submarine.Action, submarine.Told] = (*subText)(nil)
+
+// resigned is what the seat says when its input ends.
+const resigned = "\n(end of input: resigning)"
+
+// Intro implements Text: the board, its rocks, the fleet.
+func (h *subText) Intro() {
+	r := h.rules
+	fmt.Fprintf(h.out, "board %dx%d", r.Board.Width(), r.Board.Height())
+	if rocks := r.Board.Rocks(); len(rocks) > 0 {
+		names := make([]string, len(rocks))
+		for i, c := range rocks {
+			names[i] = r.CellName(c)
+		}
+		fmt.Fprintf(h.out, ", rocks %s", strings.Join(names, " "))
+	}
+	fmt.Fprintf(h.out, "; fleet %s\n%s\n", fleetText(r), PlacementHelp)
+}
+
+// Place implements Text: one cell per ship, or "r"; the end of the input
+// places nothing (a forfeit).
+func (h *subText) Place(line string, eof bool) (submarine.Placement, bool) {
+	r := h.rules
+	if eof {
+		fmt.Fprintln(h.out, resigned)
+		return submarine.Placement{}, true
+	}
+	var p submarine.Placement
+	if line == "r" || line == "random" {
+		p = players.RandomPlacement(r, h.rng)
+	} else {
+		var err error
+		if p, err = h.parsePlacement(line); err != nil {
+			fmt.Fprintf(h.out, "not a placement: %v\n%s\n", err, PlacementHelp)
+			return nil, false
+		}
+	}
+	if err := r.ValidatePlacement(p); err != nil {
+		fmt.Fprintf(h.out, "refused: %v\n", err)
+		return nil, false
+	}
+	h.me = submarine.NewFleet(r, p)
+	for i, s := range r.Fleet {
+		h.enemyHP[i] = int8(s.HP)
+	}
+	return p, true
+}
+
+func (h *subText) parsePlacement(line string) (submarine.Placement, error) {
+	nums, err := numbers(line)
+	if err != nil {
+		return nil, err
+	}
+	if len(nums) != 2*len(h.rules.Fleet) {
+		return nil, fmt.Errorf("want %d cells (x y each), got %d numbers", len(h.rules.Fleet), len(nums))
+	}
+	p := make(submarine.Placement, len(h.rules.Fleet))
+	for i := range p {
+		c, err := h.cell(nums[2*i], nums[2*i+1])
+		if err != nil {
+			return nil, err
+		}
+		p[i] = c
+	}
+	return p, nil
+}
+
+// numbers reads the integers of s, separated by spaces, commas or brackets.
+func numbers(s string) ([]int, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '[' || r == ']' || r == '\t' })
+	out := make([]int, len(fields))
+	for i, f := range fields {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+func (h *subText) cell(x, y int) (grid.Cell, error) {
+	c, ok := h.rules.Board.At(x, y)
+	if !ok {
+		return grid.None, fmt.Errorf("[%d,%d] is off the %dx%d board", x, y, h.rules.Board.Width(), h.rules.Board.Height())
+	}
+	return c, nil
+}
+
+// errHelp asks for the help text.
+var errHelp = errors.New("help")
+
+// errBoards asks for the boards.
+var errBoards = errors.New("boards")
+
+// parse reads one command line into an action; it does not check that the
+// action is legal.
+func (h *subText) parse(line string) (submarine.Action, error) {
+	verb, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+	switch strings.ToLower(verb) {
+	case "help", "h", "?":
+		return submarine.Action{}, errHelp
+	case "b", "board", "boards":
+		return submarine.Action{}, errBoards
+	case "a", "attack":
+		nums, err := numbers(rest)
+		if err != nil {
+			return submarine.Action{}, err
+		}
+		if len(nums) != 2 {
+			return submarine.Action{}, fmt.Errorf("attack takes X Y, e.g. \"a 2 3\"")
+		}
+		c, err := h.cell(nums[0], nums[1])
+		if err != nil {
+			return submarine.Action{}, err
+		}
+		return submarine.AttackAt(c), nil
+	case "m", "move":
+		name, where, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		ship, ok := h.rules.ShipIndex(name)
+		if !ok {
+			return submarine.Action{}, fmt.Errorf("move takes SHIP X Y, e.g. \"m w 2 3\"; ships: %s", fleetText(h.rules))
+		}
+		nums, err := numbers(where)
+		if err != nil {
+			return submarine.Action{}, err
+		}
+		if len(nums) != 2 {
+			return submarine.Action{}, fmt.Errorf("move takes SHIP X Y, e.g. \"m w 2 3\"")
+		}
+		c, err := h.cell(nums[0], nums[1])
+		if err != nil {
+			return submarine.Action{}, err
+		}
+		return submarine.MoveTo(ship, c), nil
+	case "":
+		return submarine.Action{}, fmt.Errorf("empty line")
+	}
+	return submarine.Action{}, fmt.Errorf("unknown command %q", verb)
+}
+
+// Turn implements Text: the boards.
+func (h *subText) Turn() string {
+	h.boards()
+	return "your move> "
+}
+
+// Act implements Text: a command, checked against the rules before it is
+// sent.
+func (h *subText) Act(line string) (submarine.Action, bool) {
+	a, err := h.parse(line)
+	switch {
+	case errors.Is(err, errHelp):
+		fmt.Fprintln(h.out, Help)
+		return a, false
+	case errors.Is(err, errBoards):
+		h.boards()
+		return a, false
+	case err != nil:
+		fmt.Fprintf(h.out, "not sent: %v (\"help\" lists the commands)\n", err)
+		return a, false
+	}
+	if err := h.rules.CheckAction(&h.me, a); err != nil {
+		fmt.Fprintf(h.out, "not sent: %v\n", err)
+		return a, false
+	}
+	return a, true
+}
+
+// Resign implements Text: the invalid action, a forfeit.
+func (h *subText) Resign() (submarine.Action, string) {
+	return submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}, resigned
+}
+
+// Tell implements Text: the event in words, remembered for the boards.
+func (h *subText) Tell(o submarine.Told) string {
+	ev, v := o.Event, o.View
+	h.me, h.enemyHP = v.Me, v.EnemyHP
+	r := h.rules
+	switch {
+	case ev.Illegal && ev.Mine && ev.Kind == submarine.Invalid:
+		fmt.Fprintln(h.out, "you resigned")
+		return ""
+	case ev.Illegal && ev.Mine:
+		fmt.Fprintf(h.out, "your %s was illegal: you forfeit\n", ev.Kind)
+		return ""
+	case ev.Illegal:
+		fmt.Fprintf(h.out, "the enemy's %s was illegal: it forfeits\n", ev.Kind)
+		return ""
+	case ev.Kind == submarine.Invalid: // the start of the game
+		return ""
+	}
+	who, marks := "enemy", h.seen
+	if ev.Mine {
+		who, marks = "you", h.shots
+	}
+	switch ev.Kind {
+	case submarine.Attack:
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "%s: attack %s: ", who, r.CellName(ev.At))
+		for c := range r.Board.Around(ev.At).All() {
+			if _, done := marks[c]; !done && ev.Near != 0 {
+				marks[c] = '~'
+			}
+		}
+		switch {
+		case ev.Hit != submarine.NoShip && ev.Sunk:
+			fmt.Fprintf(&sb, "hit %s, sunk", r.Fleet[ev.Hit].Name)
+			marks[ev.At] = 'X'
+		case ev.Hit != submarine.NoShip:
+			fmt.Fprintf(&sb, "hit %s", r.Fleet[ev.Hit].Name)
+			marks[ev.At] = 'X'
+		default:
+			sb.WriteString("miss")
+			marks[ev.At] = 'o'
+		}
+		if near := r.Names(ev.Near); len(near) > 0 {
+			fmt.Fprintf(&sb, "; near: %s", strings.Join(near, " "))
+		}
+		fmt.Fprintln(h.out, sb.String())
+	case submarine.Move:
+		if ev.Mine {
+			fmt.Fprintf(h.out, "you: move %s to %s (the enemy sees %s moved [%+d,%+d])\n", r.Fleet[ev.Ship].Name, r.CellName(ev.To), r.Fleet[ev.Ship].Name, ev.DX, ev.DY)
+		} else {
+			fmt.Fprintf(h.out, "enemy: moved %s by [%+d,%+d]\n", r.Fleet[ev.Ship].Name, ev.DX, ev.DY)
+		}
+	}
+	if ev.Mine {
+		return ""
+	}
+	return "  why: "
+}
+
+// boards draws my fleet (with the enemy's attacks) and what I know of the
+// enemy (my attacks), side by side, and both hp lines.
+func (h *subText) boards() {
+	r := h.rules
+	b := r.Board
+	row := func(y int, mine bool) string {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "%2d ", y)
+		for x := range b.Width() {
+			c, _ := b.At(x, y)
+			g := byte('.')
+			switch {
+			case !b.IsUsable(c):
+				g = '#'
+			case mine && h.me.ShipAt(c) != submarine.NoShip:
+				g = r.Fleet[h.me.ShipAt(c)].Name[0]
+			case mine && h.seen[c] != 0:
+				g = h.seen[c]
+			case !mine && h.shots[c] != 0:
+				g = h.shots[c]
+			}
+			sb.WriteString(" " + string(g))
+		}
+		return sb.String()
+	}
+	var head strings.Builder
+	head.WriteString("   ")
+	for x := range b.Width() {
+		fmt.Fprintf(&head, "%2d", x%100)
+	}
+	w := 3 + 2*b.Width()
+	fmt.Fprintf(h.out, "%-*s     %s\n", w, "your fleet", "your attacks on the enemy")
+	fmt.Fprintf(h.out, "%-*s     %s\n", w, head.String(), head.String())
+	for y := range b.Height() {
+		fmt.Fprintf(h.out, "%-*s     %s\n", w, row(y, true), row(y, false))
+	}
+	fmt.Fprintf(h.out, "%-*s     %s\n", w, "hp "+hpText(r, h.me.HP), "enemy hp "+hpText(r, h.enemyHP))
+	fmt.Fprintln(h.out, "(o miss, X hit, ~ near a reported ship, # rock; \"help\" for commands)")
+}
+
+func hpText(r *submarine.Rules, hp [submarine.MaxShips]int8) string {
+	parts := make([]string, len(r.Fleet))
+	for i, s := range r.Fleet {
+		parts[i] = fmt.Sprintf("%s%d", s.Name, max(hp[i], 0))
+	}
+	return strings.Join(parts, " ")
+}
+
+func fleetText(r *submarine.Rules) string {
+	parts := make([]string, len(r.Fleet))
+	for i, s := range r.Fleet {
+		parts[i] = fmt.Sprintf("%s (%d hp)", s.Name, s.HP)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// PlayAgainst is PlayAgainstWith with the zero Options: no why lines
+// during play, no replay.
+func PlayAgainst(r *submarine.Rules, h *Seat, ai players.Player, seat int) (game.Status, int) {
+	o, w, _ := PlayAgainstWith(r, h, ai, seat, Options{})
+	return o, w
+}
+
+// PlayAgainstWith plays one submarine game in-process (Play) between the
+// seat h, in seat `seat` (seat 0 acts first), and ai, reporting to h's
+// output. When the game is over it prints EndHeader, the AI's fleet, the
+// result and the AI's reasons for each of its actions, and returns the
+// outcome, the winning seat (-1 on a draw) and the replay's write error.
+// A seat that placed illegally (the human's input ended) loses, as on a
+// server.
+func PlayAgainstWith(r *submarine.Rules, h *Seat, ai players.Player, seat int, opt Options) (game.Status, int, error) {
+	res, err := Play(SubmarineLocal(r), h.Person, players.Adapt(func(*rand.Rand) players.Player { return ai })(nil, 1-seat), seat, 0, opt)
+	if res.Winner < 0 {
+		return game.Drawn, -1, err
+	}
+	return game.Won, res.Winner, err
+}
+
+// SubmarineLocal is the submarine game's part of Play under rules r.
+func SubmarineLocal(r *submarine.Rules) *Local[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told] {
+	return &Local[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
+		Rules: r,
+		Record: func(w io.Writer, h arena.RecordHeader) arena.Recorder[submarine.Placement, submarine.Action, submarine.Step] {
+			return subRecord{arena.SubmarineRecorder(w, r, h)}
+		},
+		Action: func(a submarine.Action) string { return actionText(r, a) },
+		End:    func(w io.Writer, e *End[*submarine.Game, submarine.Placement]) bool { return subEnd(w, r, e) },
+		AI: func(p players.Contract) players.Contract {
+			return &started{Contract: p, rules: r}
+		},
+	}
+}
+
+// subEnd tells the person how a submarine game ended: the enemy fleet,
+// where it is, and the result; a game that never started (the person's
+// input ended before placing) only why, without the AI's reasons.
+func subEnd(w io.Writer, r *submarine.Rules, e *End[*submarine.Game, submarine.Placement]) bool {
+	res, seat := e.Result, e.Seat
+	if !res.Started {
+		s := firstForfeit(res)
+		fmt.Fprintf(w, "no game: seat %d: %s\n", s, res.Forfeits[s].Reason)
+		return false
+	}
+	fmt.Fprintln(w, EndHeader)
+	enemy := e.Game.Fleet(1 - seat)
+	var cells []string
+	for i, sh := range r.Fleet {
+		if enemy.HP[i] > 0 {
+			cells = append(cells, fmt.Sprintf("%s at %s", sh.Name, r.CellName(enemy.Pos[i])))
+		} else {
+			cells = append(cells, sh.Name+" sunk")
+		}
+	}
+	fmt.Fprintf(w, "the enemy fleet: %s\n", strings.Join(cells, ", "))
+	switch res.Winner {
+	case -1:
+		fmt.Fprintf(w, "draw after %d actions\n", res.Actions)
+	case seat:
+		fmt.Fprintf(w, "you win after %d actions\n", res.Actions)
+	default:
+		fmt.Fprintf(w, "you lose after %d actions\n", res.Actions)
+	}
+	return true
+}
+
+// subRecord is the arena's submarine replay; a placement forfeit's reason
+// names the seat ("seat 0: ..."), as this host's replays always have.
+type subRecord struct {
+	arena.Recorder[submarine.Placement, submarine.Action, submarine.Step]
+}
+
+func (r subRecord) Result(res *game.Result) {
+	c := *res
+	for s, f := range c.Forfeits {
+		if f.Kind == game.ForfeitPlacement {
+			c.Forfeits[s].Reason = fmt.Sprintf("seat %d: %s", s, f.Reason)
+		}
+	}
+	r.Recorder.Result(&c)
+}
+
+// started tells a submarine AI the start of the game (its view before any
+// action, as an event of kind Invalid) before its first action or
+// observation, as this host always has: an AI such as admiral counts it.
+type started struct {
+	players.Contract
+	rules *submarine.Rules
+	place submarine.Placement
+	told  bool
+}
+
+func (s *started) Place() submarine.Placement {
+	s.place = s.Contract.Place()
+	return s.place
+}
+
+func (s *started) start() {
+	if s.told {
+		return
+	}
+	s.told = true
+	v := submarine.View{Me: submarine.NewFleet(s.rules, s.place)}
+	for i, sh := range s.rules.Fleet {
+		v.EnemyHP[i] = int8(sh.HP)
+	}
+	s.Contract.Observe(submarine.Told{Event: submarine.Event{Kind: submarine.Invalid}, View: &v})
+}
+
+func (s *started) Act() submarine.Action {
+	s.start()
+	return s.Contract.Act()
+}
+
+func (s *started) Observe(o submarine.Told) {
+	s.start()
+	s.Contract.Observe(o)
+}
+
+// Unwrap implements game.Wrapper.
+func (s *started) Unwrap() any { return s.Contract }
+
+// actionText says a submarine action in the seat's words ("attack [2,3]",
+// "move w to [1,0]").
+func actionText(r *submarine.Rules, a submarine.Action) string {
+	switch a.Kind {
+	case submarine.Attack:
+		return "attack " + r.CellName(a.To)
+	case submarine.Move:
+		if a.Ship >= 0 && a.Ship < len(r.Fleet) {
+			return fmt.Sprintf("move %s to %s", r.Fleet[a.Ship].Name, r.CellName(a.To))
+		}
+	}
+	return a.Kind.String()
+}
