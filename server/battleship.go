@@ -6,14 +6,10 @@ package server
 // classic rules (10x10, the Russian fleet 4,3,3,2,2,2,1,1,1,1).
 
 import (
-	"context"
+	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
-	"math/rand/v2"
 	"net"
-	"strings"
 
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
@@ -118,325 +114,63 @@ func (l ListenerConfig) compileBattleship() (*setup, error) {
 	return &setup{cfg: l, dialect: protocol.Classic, bs: bs}, nil
 }
 
-// fleetMatch is what the games on a Battleship board (battleship and its
-// abilities variant) keep per game beside the match: the rules of the
-// board, the placements and the error lines owed to the clients. Their
-// handshake, placement and forfeit lines are shared here; each game keeps
-// its own turn loop.
-type fleetMatch struct {
-	*match
-	rules   *battleship.Rules
-	place   [2]battleship.Placement
-	errLine [2]string // the {"error":...} message owed to a client seat
+// newBSTurns is the battleship game of the pairing m on the turn loop
+// (server/turns.go): the listener's rules and house AI (read now: a test
+// may set it after the listener is built), the server side of the
+// Battleship wire, the replay and the public view.
+func newBSTurns(m *match) *turns[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event] {
+	bs := m.st.bs
+	rules := bs.rules
+	def := &served[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
+		dialect: DialectBattleship,
+		rules:   rules,
+		wire:    bswire.Server{Rules: rules},
+		record: func(w *bytes.Buffer, h replayHeader) gameRecord[battleship.Placement, grid.Cell, battleship.Step] {
+			return bsRecord{bsrecord.NewWriter(w, rules, bsrecord.Header{Seed: h.Seed, First: h.First, Players: h.Players})}
+		},
+		view: func(g *battleship.Game) game.View[battleship.Step] { return battleship.NewPublicView(g) },
+	}
+	if bs.house != nil {
+		def.house = bsplayers.Adapt(bs.house)
+	}
+	return newTurns(m, def)
 }
 
-// bsMatch is one battleship game between two seats (clients or the house
-// AI), played by match.run. One goroutine runs it and owns everything in
-// it. Each seat's fault and pipelined serve it as in submarine games.
-type bsMatch struct {
-	fleetMatch
-	ai [2]bsplayers.Player
-}
-
-// newBSMatch is the battleship game of the pairing m.
-func newBSMatch(m *match) *bsMatch {
-	return &bsMatch{fleetMatch: fleetMatch{match: m, rules: m.st.bs.rules}}
-}
-
-// fleetError is an invalid layout, on one line (the engine's reasons joined
-// with "; "). It matches protocol.ErrFleet and battleship.ErrPlacement.
-type fleetError struct{ msg string }
-
-func (e fleetError) Error() string   { return e.msg }
-func (e fleetError) Unwrap() []error { return []error{protocol.ErrFleet, battleship.ErrPlacement} }
-
-// newFleetError flattens a ValidatePlacement error.
-func newFleetError(err error) error {
-	var parts []string
-	var add func(error)
-	add = func(e error) {
-		if j, ok := e.(interface{ Unwrap() []error }); ok {
-			for _, x := range j.Unwrap() {
-				add(x)
-			}
-			return
-		}
-		parts = append(parts, strings.TrimPrefix(e.Error(), battleship.ErrPlacement.Error()+": "))
-	}
-	add(err)
-	return fleetError{msg: strings.Join(parts, "; ")}
-}
-
-// play runs the handshake and the shots of game k of the pairing (a
-// series greets with "roundK." and keeps a learning house AI from game to
-// game) and returns its result and its replay (nil when replays are off;
-// partial, with outcome aborted, when the server stopped the game); end
-// lines are sent by end.
-func (m *bsMatch) play(ctx context.Context, k int) (*Result, []byte) {
-	rules := m.st.bs.rules
-	res := m.newResult(k, DialectBattleship)
-	log := m.log.With("game", res.Game)
-	greeting := bswire.Greeting
-	if m.st.cfg.Games > 1 {
-		greeting = protocol.SeriesRound(k)
-	}
-	m.ai = [2]bsplayers.Player{}
-	m.handshake(ctx, func(int) []byte { return []byte(greeting) }, func(i int) battleship.Placement {
-		m.ai[i] = keptHouse(m.seats[i], rand.New(rand.NewPCG(res.Seed, uint64(i))), m.st.cfg.Games > 1, m.st.bs.house)
-		return m.ai[i].Place()
-	})
-	stopped := !m.seated(ctx, res)
-	// The replay starts with both placements as received (none for a seat
-	// that sent nothing decodable, or whose house AI crashed placing).
-	rec := newRecorder(m.match, log, func(w io.Writer, players [2]replay.SeatInfo) *bsrecord.Writer {
-		bw := bsrecord.NewWriter(w, rules, bsrecord.Header{Seed: res.Seed, First: res.First, Players: players})
-		m.recordPlacements(bw)
-		return bw
-	})
-	replayBytes := func(shots [2]int, forfeits []replay.Forfeit) []byte {
-		return rec.finish(bsrecord.Result{Outcome: replayOutcome(res), Winner: res.Winner, Shots: shots, Forfeits: forfeits})
-	}
-	if stopped { // the placements received so far are in the replay
-		return m.abort(res, log, 0), replayBytes([2]int{}, nil)
-	}
-	if m.seats[0].fault != nil || m.seats[1].fault != nil {
-		return res, replayBytes([2]int{}, m.placementFailed(res, log))
-	}
-	g, err := battleship.NewGame(rules, m.place[0], m.place[1], res.First)
-	if err != nil { // placements were validated: a server bug
-		log.Error("start game", "err", err)
-		return m.abort(res, log, 0), nil
-	}
-	feed := startFeed[battleship.Step](m.srv, res, battleship.NewPublicView(g))
-	// forfeit ends the game lost by seat w (kind: a replay.Forfeit* kind).
-	forfeit := func(w int, err error, kind string) (*Result, []byte) {
-		reason := m.forfeit(g, w, err, kind == replay.ForfeitIllegal)
-		ff := m.forfeited(res, log, g.Shots(0)+g.Shots(1), w, kind, reason, err)
-		return res, replayBytes([2]int{g.Shots(0), g.Shots(1)}, ff)
-	}
-	shots := &moveReader[grid.Cell]{
-		what:   "shot",
-		late:   fmt.Sprintf(" (no shot within %v)", m.st.cfg.ActionTimeout(m.srv.cfg.Limits)),
-		decode: func(line []byte) (grid.Cell, error) { return bswire.DecodeShoot(line, rules) },
-	}
-	for {
-		if i, err := m.houseFault(); err != nil { // a house AI that panicked in Observe
-			return forfeit(i, err, replay.ForfeitPanic)
-		}
-		mv := g.ToAct()
-		at, w, fault := takeTurn(m.match, mv, func() grid.Cell { return m.ai[mv].Shoot() }, shots)
-		if fault != nil {
-			w, kind := m.turnFault(ctx, mv, w)
-			if w < 0 { // the replay has every shot played
-				return m.abort(res, log, g.Shots(0)+g.Shots(1)), replayBytes([2]int{g.Shots(0), g.Shots(1)}, nil)
-			}
-			return forfeit(w, fault, kind)
-		}
-		st, err := g.Apply(at)
-		m.srv.metrics.actions.Add(1)
-		feed.Step(g.Shots(0)+g.Shots(1), &st, err)
-		if rec != nil {
-			rec.w.Shot(g.Shots(0)+g.Shots(1), &st, err, explanation(m.ai[st.Seat]))
-		}
-		if err != nil {
-			return forfeit(mv, err, replay.ForfeitIllegal)
-		}
-		m.tell(mv, st.Shooter, outcomeOf(&st, mv))
-		m.tell(1-mv, st.Defender, outcomeOf(&st, 1-mv))
-		if st.Status == game.Running {
-			continue
-		}
-		gameOver(res, g.Shots(0)+g.Shots(1), g.Winner())
-		return res, replayBytes([2]int{g.Shots(0), g.Shots(1)}, nil)
-	}
-}
-
-// recordPlacements writes both placements as received to a replay
-// writer (none for a seat that sent nothing decodable, or whose house AI
-// crashed placing).
-func (m *fleetMatch) recordPlacements(w interface {
+// fleetWriter is the part of a replay writer that the games on a
+// Battleship board share: their placements and their result line.
+type fleetWriter interface {
 	Placement(seat int, p battleship.Placement)
 	NoPlacement(seat int)
-}) {
-	for i, p := range m.place {
-		if p == nil {
-			w.NoPlacement(i)
-		} else {
-			w.Placement(i, p)
-		}
+	Result(r bsrecord.Result)
+	Flush() error
+}
+
+// fleetPlacement records placement p of seat as received (none: a seat
+// that sent nothing decodable, or whose house AI crashed placing).
+func fleetPlacement(w fleetWriter, seat int, p battleship.Placement) {
+	if p == nil {
+		w.NoPlacement(seat)
+	} else {
+		w.Placement(seat, p)
 	}
 }
 
-// placementFailed ends a game whose handshake failed (handshakeFailed):
-// each client that sent a bad placement gets its error line. It returns
-// the replay's forfeits.
-func (m *fleetMatch) placementFailed(res *Result, log *slog.Logger) []replay.Forfeit {
-	ff := m.handshakeFailed(res, log)
-	for i, line := range m.errLine {
-		if m.seats[i].fault != nil && line != "" {
-			m.send(i, protocol.EncodeErrorLine(line))
-		}
-	}
-	return ff
+// fleetResult writes the result line of a game on a Battleship board.
+func fleetResult(w fleetWriter, outcome string, winner int, c game.Count, ff []replay.Forfeit) {
+	w.Result(bsrecord.Result{Outcome: outcome, Winner: winner, Shots: c.Shots, Forfeits: ff})
 }
 
-// houseFault returns a seat whose house AI failed (panicked in Observe)
-// and its fault, or -1 and nil.
-func (m *fleetMatch) houseFault() (int, error) {
-	for i, s := range m.seats {
-		if s.fault != nil {
-			return i, s.fault
-		}
-	}
-	return -1, nil
+// bsRecord is a battleship game's replay (gameRecord).
+type bsRecord struct{ *bsrecord.Writer }
+
+func (r bsRecord) Placement(seat int, p battleship.Placement) {
+	fleetPlacement(r.Writer, seat, p)
 }
 
-// turnFault says who forfeits for a fault takeTurn returned with w for
-// mover mv, and the replay's forfeit kind: the mover whose house AI
-// panicked, w that sent something while waiting, else the mover (a
-// protocol error, a timeout, a disconnect); -1 when the server is
-// stopping the game (ctx ended: no forfeit, the game is aborted).
-func (m *fleetMatch) turnFault(ctx context.Context, mv, w int) (int, string) {
-	switch {
-	case w < 0 && m.seats[mv].c == nil:
-		return mv, replay.ForfeitPanic
-	case ctx.Err() != nil:
-		return -1, ""
-	case w >= 0:
-		return w, replay.ForfeitWaiting
-	}
-	return mv, replay.ForfeitProtocol
+func (r bsRecord) Action(n, _ int, _ grid.Cell, st *battleship.Step, err error, actor any) {
+	r.Shot(n, st, err, explanation(actor))
 }
 
-// outcomeOf is the wire outcome of step st for seat i.
-func outcomeOf(st *battleship.Step, i int) int {
-	return wireOutcome(st.Status == game.Won, st.Winner, i)
-}
-
-// tell gives seat i the answer to the last shot: a result line, or an
-// Observe call for the house AI.
-func (m *bsMatch) tell(i int, ev battleship.Event, outcome int) {
-	s := m.seats[i]
-	if s.c == nil {
-		if err := protect(func() { m.ai[i].Observe(ev) }); err != nil {
-			s.fault = err
-		}
-		return
-	}
-	m.send(i, bswire.EncodeShotResult(m.rules, ev, outcome))
-}
-
-// handshake greets the client seats with greet(seat), has each house AI
-// place (house(seat) makes it and returns its fleet), and reads the
-// clients' placements within one handshake timeout. Failures go to the
-// seat's fault (and errLine, for what the client is told).
-func (m *fleetMatch) handshake(ctx context.Context, greet func(i int) []byte, house func(i int) battleship.Placement) {
-	pending := 0
-	var need [2]bool
-	m.place, m.errLine = [2]battleship.Placement{}, [2]string{}
-	for i, s := range m.seats {
-		s.fault, s.pipelined = nil, false
-		if s.c != nil {
-			m.send(i, greet(i))
-			need[i] = true
-			pending++
-			continue
-		}
-		if err := protect(func() { m.place[i] = house(i) }); err != nil {
-			m.seats[i].fault = err
-		} else if err := m.rules.ValidatePlacement(m.place[i]); err != nil {
-			m.seats[i].fault = fmt.Errorf("house placement: %w", newFleetError(err))
-		}
-	}
-	m.flush()
-	m.timer.Reset(m.st.cfg.HandshakeTimeout(m.srv.cfg.Limits))
-	defer m.timer.Stop()
-	for pending > 0 {
-		who, msg, err := m.handshakeMsg(ctx, need)
-		if err != nil {
-			for i := range m.seats {
-				if need[i] {
-					m.seats[i].fault = fmt.Errorf("read placement: %w", err)
-					if ctx.Err() == nil {
-						m.errLine[i] = "timeout: no placement within " + m.st.cfg.HandshakeTimeout(m.srv.cfg.Limits).String()
-					}
-					need[i] = false
-				}
-			}
-			return
-		}
-		need[who] = false
-		pending--
-		m.placement(who, msg)
-	}
-}
-
-// placement handles client seat i's placement message.
-func (m *fleetMatch) placement(i int, msg inMsg) {
-	if msg.err != nil {
-		m.seats[i].fault = fmt.Errorf("read placement: %w", msg.err)
-		return
-	}
-	defer putLine(msg.line)
-	m.seats[i].pipelined = msg.more
-	p, err := bswire.DecodeShips(*msg.line, m.rules)
-	if err != nil {
-		m.seats[i].fault = fmt.Errorf("placement: %w", err)
-		var pe *protocol.ProtocolError
-		if errors.As(err, &pe) {
-			m.errLine[i] = "placement: " + pe.Err.Error()
-		}
-		return
-	}
-	m.place[i] = p // kept when invalid too: the replay records it
-	if err := m.rules.ValidatePlacement(p); err != nil {
-		m.seats[i].fault = fmt.Errorf("placement: %w", newFleetError(err))
-		m.errLine[i] = m.seats[i].fault.Error()
-	}
-}
-
-// forfeit ends a running game lost by seat w (err says why; illegal: an
-// off-board or rock shot) and returns the forfeit's reason. Both client
-// seats get the result line of the forfeit: {"result":{"shot":false},
-// "outcome":..} for an illegal shot, else {"outcome":..} (forfeitLines).
-func (m *bsMatch) forfeit(g *battleship.Game, w int, err error, illegal bool) string {
-	g.Forfeit(w)
-	var line func(i int) []byte
-	if illegal {
-		line = func(i int) []byte {
-			ev := battleship.Event{Illegal: true, Result: battleship.Result{At: grid.None}}
-			outcome := protocol.Won
-			if i == w {
-				outcome = protocol.Lost
-			}
-			return bswire.EncodeShotResult(m.rules, ev, outcome)
-		}
-	}
-	return m.forfeitLines(w, err, illegal, line)
-}
-
-// forfeitLines tells the client seats that seat w lost a running game by
-// forfeit (err says why; illegal: the rules refused its move) and returns
-// the forfeit's reason. w gets {"error":...} when it is a client still
-// connected; each client seat i then gets line(i), or {"outcome":..} when
-// line is nil; the end lines follow.
-func (m *fleetMatch) forfeitLines(w int, err error, illegal bool, line func(i int) []byte) string {
-	reason := classify(err)
-	if illegal {
-		reason = ReasonIllegal
-	}
-	if m.seats[w].c != nil && reason != ReasonDisconnect { // nobody reads after a disconnect
-		m.send(w, protocol.EncodeErrorLine(reason+": "+err.Error()))
-	}
-	for i, s := range m.seats {
-		if s.c == nil {
-			continue
-		}
-		if line != nil {
-			m.send(i, line(i))
-		} else {
-			m.send(i, protocol.EncodeOutcome(i != w))
-		}
-	}
-	return reason
+func (r bsRecord) Result(outcome string, winner int, c game.Count, ff []replay.Forfeit) {
+	fleetResult(r.Writer, outcome, winner, c, ff)
 }

@@ -1,16 +1,28 @@
-// Package server is Kaisen's turn server for the submarine game: existing
-// Ruby and Python clients (and `kaisen play`) connect over TCP and play each
-// other or a house AI, byte for byte as on the reference servers described in
-// shared/spec/submarine.md.
+// Package server is Kaisen's turn server: existing Ruby and Python clients
+// (and `kaisen play`) connect over TCP and play each other or a house AI, in
+// the submarine game byte for byte as on the reference servers described in
+// shared/spec/submarine.md, and in Battleship and its abilities variant
+// (docs/protocol.md).
 //
 // A Server has one or more listeners (Config.Listeners), each with its own
-// address, wire dialect (classic or submarine-py), board, opponent (pair
-// clients in arrival order, or a house AI from package players), number of
-// games per pairing (a series) and first-player policy. Every pairing runs in
-// its own goroutine, which owns the game state and both connections; the
-// rules are submarine.Game.Apply and the lines are game/submarine/wire's
-// encoders (its allocation-free DecodeActionFast and ResultEncoder on the
-// hot path), framed by package protocol.
+// address, game, wire dialect (classic or submarine-py), board, opponent
+// (pair clients in arrival order, or a house AI from package players),
+// number of games per pairing (a series) and first-player policy. Every
+// pairing runs in its own goroutine, which owns the game state and both
+// connections. The session plumbing is game-independent (match and seat:
+// handshake timer, action timer, series, results, rated play); every game
+// is played by one turn loop written over the game contract (turns, in
+// turns.go: the game's Rules start, apply and tell, its players act and
+// observe), with the server side of the game's wire codec for the lines:
+// game/submarine/wire's Server (its allocation-free DecodeActionFast and
+// ResultEncoder on the hot path), game/battleship/wire's and
+// game/abilities/wire's, framed by package protocol. A game's own file
+// (submarine.go, battleship.go, abilities.go) builds its served game: the
+// listener's rules and house AI, the wire's Server and the few hooks the
+// game adds (its replay, its public view for the spectators, the
+// submarine dialect's forfeits told as an invalid action, the abilities
+// game's constant shape); the games on a Battleship board keep their
+// compile step there too (the submarine game's is in config.go).
 //
 // The write order of each turn is the reference server's: "your turn" to the
 // mover, "waiting" to the other side, read the mover's line, the mover's

@@ -19,11 +19,11 @@ type listenerGame struct {
 // the games registry (package games) checks that it serves all of its games.
 var listenerGames = []listenerGame{
 	{name: GameSubmarine, compile: ListenerConfig.compileSubmarine,
-		play: func(m *match) func(context.Context, int) (*Result, []byte) { return m.play }},
+		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newSubTurns(m).play }},
 	{name: GameBattleship, house: DefaultBattleshipHouse, compile: ListenerConfig.compileBattleship,
-		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newBSMatch(m).play }},
+		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newBSTurns(m).play }},
 	{name: GameAbilities, house: DefaultAbilitiesHouse, compile: ListenerConfig.compileAbilities,
-		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newABMatch(m).play }},
+		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newABTurns(m).play }},
 }
 
 // Games lists the games a listener can serve.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -14,14 +13,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
-	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/game/submarine"
-	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
-	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
-	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 	"github.com/kaisen-ai/kaisen/series"
@@ -32,23 +25,18 @@ const maxNameBytes = 64
 
 // seat is one side of a match: a client connection or the house AI.
 type seat struct {
-	c       *conn           // nil for the house AI
-	factory players.Factory // the house AI (c == nil)
-	house   string          // the house AI's name
-	name    string          // the name a submarine-py client sent
-	bot     string          // the authenticated bot (rated listener)
+	c     *conn  // nil for the house AI
+	house string // the house AI's name
+	name  string // the name a submarine-py client sent
+	bot   string // the authenticated bot (rated listener)
 
 	// kept is the house AI kept across the games of a series (a pairing
 	// of more than one game) because it learns across them
-	// (arena.Learner): a players.Player or a bsplayers.Player; nil
+	// (game.Learner): a players.Player or a game contract's player; nil
 	// otherwise.
 	kept any
 
-	// Per game. ai, place and order are a submarine game's (a bsMatch
-	// keeps its own); fault and pipelined serve both games.
-	ai        players.Player
-	place     submarine.Placement
-	order     subwire.Order
+	// Per game (the game's own state is the turn loop's: turns).
 	fault     error // why this seat forfeits the current game
 	pipelined bool  // its last line arrived together with more input
 }
@@ -90,10 +78,9 @@ type match struct {
 	seq   uint64 // the pairing's number on its listener (1-based)
 	log   *slog.Logger
 	tally [2]protocol.Tally
-	timer *time.Timer    // the running handshake timeout
-	act   actionTimer    // the action timeout (awaitMove)
-	first int            // the seat whose connection got the first line queued since the last flush, or -1
-	view  submarine.View // tell's scratch view (not allocated nor copied per action)
+	timer *time.Timer // the running handshake timeout
+	act   actionTimer // the action timeout (awaitMove)
+	first int         // the seat whose connection got the first line queued since the last flush, or -1
 }
 
 // runGame runs the pairing with the listener's game.
@@ -147,28 +134,22 @@ func (m *match) run(ctx context.Context, play func(ctx context.Context, k int) (
 	m.close()
 }
 
-// newHouseAI makes the house AI of seat s for the next game, drawing from
-// rng (keptHouse). A panic of the factory or of NewGame is returned (the
-// seat forfeits) and the learner is dropped.
-func (s *seat) newHouseAI(rng *rand.Rand, series bool) error {
-	return protect(func() { s.ai = keptHouse(s, rng, series, s.factory) })
-}
-
 // keptHouse returns seat s's house AI for the next game of its pairing,
-// drawing from rng: the kept Learner (arena.Learner) started anew with
-// NewGame when there is one, else a fresh player from factory, kept when it
-// is a Learner and the pairing plays a series. It serves every game family
-// (P is the family's player type). A panic in NewGame propagates, with the
+// drawing from rng: the kept Learner (game.Learner, found through an
+// adapter with game.As) started anew with NewGame when there is one, else a
+// fresh player from factory, kept when it is a Learner and the pairing
+// plays a series. It serves every game (P is the game's player type). A panic in NewGame propagates, with the
 // learner dropped first: the next game gets a fresh house AI.
 func keptHouse[P any](s *seat, rng *rand.Rand, series bool, factory func(*rand.Rand) P) P {
 	if p, ok := s.kept.(P); ok {
 		s.kept = nil
-		any(p).(arena.Learner).NewGame(rng)
+		l, _ := game.As[game.Learner](p)
+		l.NewGame(rng)
 		s.kept = p
 		return p
 	}
 	p := factory(rng)
-	if _, ok := any(p).(arena.Learner); ok && series {
+	if _, ok := game.As[game.Learner](p); ok && series {
 		s.kept = p
 	}
 	return p
@@ -186,7 +167,8 @@ func (m *match) learn(res *Result, k int) {
 			continue
 		}
 		e := series.End{Game: k - 1, Seat: i, First: res.First, Winner: res.Winner}
-		if err := protect(func() { s.kept.(arena.Learner).EndGame(e) }); err != nil {
+		l, _ := game.As[game.Learner](s.kept)
+		if err := protect(func() { l.EndGame(e) }); err != nil {
 			m.log.Warn("house AI panicked at the end of a game of its series; a fresh one plays the next game", "round", k, "err", err)
 			s.kept = nil
 		}
@@ -220,21 +202,6 @@ func (m *match) to(i int) *conn {
 		m.first = i
 	}
 	return c
-}
-
-// sendResult queues for client seat i the result line that tells it ev,
-// the outcome and its view v (the enemy's ships in the order enemy).
-func (m *match) sendResult(i int, ev submarine.Event, outcome int, v *submarine.View, enemy subwire.Order) {
-	s := m.seats[i]
-	if s.c == nil || s.c.werr != nil {
-		return
-	}
-	if m.first < 0 {
-		m.first = i
-	}
-	c := s.c
-	c.wbuf = m.st.enc.AppendResult(c.wbuf, ev, outcome, v, s.order, enemy)
-	c.wbuf = append(c.wbuf, '\n')
 }
 
 // flush sends what is queued: one write per connection.
@@ -335,81 +302,6 @@ func (m *match) seated(ctx context.Context, res *Result) bool {
 	return ctx.Err() == nil
 }
 
-// play runs game k: handshake, then turns until the game ends. It returns
-// the game's result and its replay (nil when replays are off; partial, with
-// outcome aborted, when the server stopped the game). End lines are sent by
-// end.
-func (m *match) play(ctx context.Context, k int) (*Result, []byte) {
-	res := m.newResult(k, m.st.dialect.String())
-	log := m.log.With("game", res.Game)
-
-	m.handshake(ctx, k, res.Seed)
-	stopped := !m.seated(ctx, res)
-
-	rules := m.st.rules
-	rec := newRecorder(m, log, func(w io.Writer, players [2]replay.SeatInfo) *subrecord.Writer {
-		rw := subrecord.NewWriter(w, rules, subrecord.Header{Seed: res.Seed, First: res.First, Players: players})
-		for i, s := range m.seats {
-			rw.Placement(i, s.place)
-		}
-		return rw
-	})
-	replayBytes := func(forfeits []replay.Forfeit) []byte {
-		return rec.finish(subrecord.Result{Outcome: replayOutcome(res), Winner: res.Winner, Actions: res.Actions, Forfeits: forfeits})
-	}
-	if stopped { // the placements received so far are in the replay
-		return m.abort(res, log, 0), replayBytes(nil)
-	}
-
-	if m.seats[0].fault != nil || m.seats[1].fault != nil {
-		ff := m.handshakeFailed(res, log)
-		m.handshakeWinner(res)
-		return res, replayBytes(ff)
-	}
-
-	g, err := submarine.NewGame(rules, m.seats[0].place, m.seats[1].place, res.First)
-	if err != nil { // placements were validated: a server bug
-		log.Error("start game", "err", err)
-		return m.abort(res, log, 0), nil
-	}
-	feed := startFeed[submarine.Step](m.srv, res, submarine.NewPublicView(g))
-	invalid := submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}
-	actions := &moveReader[submarine.Action]{
-		what:   "action",
-		decode: func(line []byte) (submarine.Action, error) { return subwire.DecodeActionFast(line, rules) },
-	}
-	for {
-		mv := g.ToAct()
-		ms := m.seats[mv]
-		a, w, fault := takeTurn(m, mv, func() submarine.Action { return ms.ai.Act() }, actions)
-		if fault != nil {
-			if ctx.Err() != nil { // the replay has every action played
-				return m.abort(res, log, g.Actions()), replayBytes(nil)
-			}
-			if w >= 0 {
-				return res, replayBytes(m.waitingForfeit(res, g, w, fault, log))
-			}
-			a = invalid
-		}
-		st, illegal := g.Apply(a)
-		m.srv.metrics.actions.Add(1)
-		feed.Step(g.Actions(), &st, illegal)
-		if rec != nil {
-			var dec *explain.Decision
-			if fault == nil {
-				dec = explanation(ms.ai)
-			}
-			rec.w.Step(g.Actions(), &st, illegal, dec)
-		}
-		m.tell(g, mv, st.Actor, outcomeFor(&st, mv))
-		m.tell(g, 1-mv, st.Other, outcomeFor(&st, 1-mv))
-		if st.Status == game.Running {
-			continue
-		}
-		return res, replayBytes(m.finish(res, g, &st, illegal, fault, log))
-	}
-}
-
 // offTurn looks for a client seat that sent something (or left) while it
 // was waiting for the server: a message already delivered by its reader, or
 // input that arrived together with its last line. It returns the seat and
@@ -441,14 +333,14 @@ func waitingFault(msg inMsg) error {
 	return err
 }
 
-// moveReader is how a game reads a client's move (A: a submarine action,
-// a battleship shot).
+// moveReader is how a game's turn loop reads a client's move (A: the
+// game's action).
 type moveReader[A any] struct {
 	what   string                       // the move's name in faults: "action", "shot"
 	late   string                       // added to the fault of a client that sent no move in time
 	decode func(line []byte) (A, error) // one move line
 	// quiet: the other seat is not told "waiting" (it was told nothing by
-	// the last action: see abMatch.play).
+	// the last action: see turns.loop).
 	quiet bool
 	// cont: the mover goes on after its own last action without "your
 	// turn" (an abilities move), so its input may already be there.
@@ -593,50 +485,13 @@ func (a *actionTimer) stop() {
 // explanation is the Decision of the house AI p (nil when p gives none, or
 // panics giving it).
 func explanation(p any) *explain.Decision {
-	ex, ok := p.(explain.Explainer)
+	ex, ok := game.As[explain.Explainer](p)
 	if !ok {
 		return nil
 	}
 	var dec *explain.Decision
 	_ = protect(func() { d := ex.Explain(); dec = &d })
 	return dec
-}
-
-// waitingForfeit ends a running game because seat w broke the protocol while
-// it was not its turn (err says how). The seats have been sent "your turn"
-// and "waiting"; each is now told the outcome as if the mover's action had
-// been invalid — the mover's line first: {"outcome":true,...} to the
-// winner, {"outcome":false,...} to w — and the end lines follow. It returns
-// the replay's forfeits.
-func (m *match) waitingForfeit(res *Result, g *submarine.Game, w int, err error, log *slog.Logger) []replay.Forfeit {
-	mv := g.ToAct()
-	g.Forfeit(w)
-	ev := submarine.Event{Kind: submarine.Invalid, Illegal: true, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}
-	for _, i := range [2]int{mv, 1 - mv} {
-		if s := m.seats[i]; s.c != nil {
-			outcome := protocol.Won
-			if i == w {
-				outcome = protocol.Lost
-			}
-			v := g.View(i)
-			m.sendResult(i, ev, outcome, &v, m.seats[1-i].order)
-		}
-	}
-	return m.forfeited(res, log, g.Actions(), w, replay.ForfeitWaiting, classify(err), err, "phase", "waiting")
-}
-
-// finish fills in the result of a game that ended on step st (illegal: why
-// the engine refused the action, if so; fault: why the mover could not act,
-// if so) and returns the replay's forfeits.
-func (m *match) finish(res *Result, g *submarine.Game, st *submarine.Step, illegal, fault error, log *slog.Logger) []replay.Forfeit {
-	switch {
-	case fault != nil: // the mover's action was taken as invalid
-		return m.forfeited(res, log, g.Actions(), st.Seat, replay.ForfeitIllegal, classify(fault), fault)
-	case illegal != nil:
-		return m.forfeited(res, log, g.Actions(), st.Seat, replay.ForfeitIllegal, ReasonIllegal, illegal)
-	}
-	gameOver(res, g.Actions(), g.Winner())
-	return nil
 }
 
 // gameOver fills in the result of a game that ended by the rules after
@@ -681,115 +536,6 @@ func replayOutcome(res *Result) string {
 	return replay.OutcomeWin
 }
 
-// resultWriter is a replay writer (*subrecord.Writer, *bsrecord.Writer)
-// whose result line is an R.
-type resultWriter[R any] interface {
-	Result(R)
-	Flush() error
-}
-
-// recorder records a game's replay in memory with w; the server writes it
-// durably (Server.record) before the end lines go out. A nil recorder
-// (replays off) records nothing.
-type recorder[R any, W resultWriter[R]] struct {
-	buf bytes.Buffer
-	w   W
-	log *slog.Logger
-}
-
-// newRecorder starts the replay of a game after its handshake, or returns
-// nil when the server keeps no replays: start makes the writer with the
-// header (the seats' players given) and the placements.
-func newRecorder[R any, W resultWriter[R]](m *match, log *slog.Logger, start func(w io.Writer, players [2]replay.SeatInfo) W) *recorder[R, W] {
-	if m.srv.cfg.ReplayDir == "" {
-		return nil
-	}
-	rec := &recorder[R, W]{log: log}
-	var players [2]replay.SeatInfo
-	for i, s := range m.seats {
-		players[i] = replay.SeatInfo{Seat: i, Name: s.replayName()}
-	}
-	rec.w = start(&rec.buf, players)
-	return rec
-}
-
-// finish writes the result line rr and returns the replay (nil on a write
-// error, which is logged).
-func (rec *recorder[R, W]) finish(rr R) []byte {
-	if rec == nil {
-		return nil
-	}
-	rec.w.Result(rr)
-	if err := rec.w.Flush(); err != nil {
-		rec.log.Error("replay", "err", err)
-		return nil
-	}
-	return rec.buf.Bytes()
-}
-
-// handshake greets both seats and reads their placements (and, in the
-// submarine-py dialect, their names first). Both clients' handshakes run at
-// once, with one deadline, so that a slow or silent client costs the other
-// nothing. Every failure is stored in the seat's fault.
-func (m *match) handshake(ctx context.Context, k int, seed uint64) {
-	rules := m.st.rules
-	greeting := m.st.dialect.Greeting()
-	if m.st.cfg.Games > 1 {
-		greeting = protocol.SeriesRound(k)
-	}
-	// What each client seat still has to send: its name, its placement.
-	var need [2]int
-	pending := 0
-	for i, s := range m.seats {
-		s.fault, s.ai, s.place, s.order, s.pipelined = nil, nil, nil, nil, false
-		if s.c != nil {
-			m.sendString(i, greeting)
-			need[i] = 1
-			if m.st.dialect == protocol.SubmarinePy && k == 1 {
-				need[i] = 2
-			}
-			pending++
-		}
-	}
-	m.flush()
-	for i, s := range m.seats {
-		if s.c != nil {
-			continue
-		}
-		if err := s.newHouseAI(rand.New(rand.NewPCG(seed, uint64(i))), m.st.cfg.Games > 1); err != nil {
-			s.fault = err
-		} else if err := protect(func() { s.place = s.ai.Place() }); err != nil {
-			s.fault = err
-		} else if err := rules.ValidatePlacement(s.place); err != nil {
-			s.fault = fmt.Errorf("house placement: %w", err)
-		}
-		s.order = subwire.DefaultOrder(rules)
-	}
-	m.timer.Reset(m.st.cfg.HandshakeTimeout(m.srv.cfg.Limits))
-	defer m.timer.Stop()
-	for pending > 0 {
-		who, msg, err := m.handshakeMsg(ctx, [2]bool{need[0] > 0, need[1] > 0})
-		if err != nil {
-			for i, s := range m.seats {
-				if need[i] > 0 {
-					s.fault = fmt.Errorf("read %s: %w", handshakeStep(need[i]), err)
-					need[i] = 0
-				}
-			}
-			return
-		}
-		s := m.seats[who]
-		if err := m.greetClient(s, need[who], msg); err != nil {
-			s.fault, need[who] = err, 0
-		} else {
-			need[who]--
-		}
-		if need[who] == 0 {
-			pending--
-		}
-	}
-}
-
 // handshakeMsg returns the next handshake message of a client seat that
 // still owes one (waiting[i]): one already delivered (seat 0's first), else
 // the first to arrive before the handshake timer fires. err says why none
@@ -823,28 +569,6 @@ func handshakeStep(need int) string {
 		return "name"
 	}
 	return "placement"
-}
-
-// greetClient handles one handshake line of client seat s: its name (need
-// 2: the field is sent back at once) or its placement (need 1).
-func (m *match) greetClient(s *seat, need int, msg inMsg) error {
-	if msg.err != nil {
-		return fmt.Errorf("read %s: %w", handshakeStep(need), msg.err)
-	}
-	line := *msg.line
-	defer putLine(msg.line)
-	if need == 2 {
-		s.name = cleanName(line)
-		s.c.queue(subwire.EncodeField(m.st.rules.Board))
-		s.c.flush()
-		return nil
-	}
-	var err error
-	if s.place, s.order, err = subwire.DecodePlacement(line, m.st.rules); err != nil {
-		return fmt.Errorf("placement: %w", err)
-	}
-	s.pipelined = msg.more
-	return nil
 }
 
 // cleanName makes a client's name safe to store, log and print: every
@@ -900,25 +624,6 @@ func (m *match) handshakeFailed(res *Result, log *slog.Logger) []replay.Forfeit 
 	return ff
 }
 
-// handshakeWinner tells the seat that won a game that failed before its
-// first action (handshakeFailed), as if its opponent had sent an invalid
-// action on the first turn, "waiting", then a result line with "outcome":
-// true; the end lines follow. When both failed there is no result line.
-func (m *match) handshakeWinner(res *Result) {
-	if res.Outcome != OutcomeWin {
-		return
-	}
-	rules := m.st.rules
-	w := res.Winner
-	v := submarine.View{Me: submarine.NewFleet(rules, m.seats[w].place)}
-	for i, sp := range rules.Fleet {
-		v.EnemyHP[i] = int8(sp.HP)
-	}
-	ev := submarine.Event{Kind: submarine.Invalid, Illegal: true, At: grid.None, Hit: submarine.NoShip, Ship: submarine.NoShip, To: grid.None}
-	m.sendString(w, protocol.Waiting)
-	m.sendResult(w, ev, protocol.Won, &v, nil)
-}
-
 // abort ends a game the server stopped after actions moves: no end lines;
 // the caller records the partial replay (outcome aborted).
 func (m *match) abort(res *Result, log *slog.Logger, actions int) *Result {
@@ -927,28 +632,6 @@ func (m *match) abort(res *Result, log *slog.Logger, actions int) *Result {
 	res.End = time.Now().UTC()
 	log.Warn("game aborted", "reason", res.Reason, "actions", actions)
 	return res
-}
-
-// tell gives seat i what it is told about the last action: a result line,
-// or an Observe call for the house AI.
-func (m *match) tell(g *submarine.Game, i int, ev submarine.Event, outcome int) {
-	s := m.seats[i]
-	if s.dead() != nil {
-		return
-	}
-	g.ViewInto(i, &m.view)
-	if s.c == nil { // players.Player: the view is only valid during Observe
-		if err := protect(func() { s.ai.Observe(ev, &m.view) }); err != nil {
-			s.fault = err
-		}
-		return
-	}
-	m.sendResult(i, ev, outcome, &m.view, m.seats[1-i].order)
-}
-
-// outcomeFor is the wire outcome of step st for seat i.
-func outcomeFor(st *submarine.Step, i int) int {
-	return wireOutcome(st.Status == game.Won, st.Winner, i)
 }
 
 // wireOutcome is the wire outcome for seat i of a move that ended the game

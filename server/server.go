@@ -26,7 +26,7 @@ import (
 // ErrServerClosed is returned by Serve after Close.
 var ErrServerClosed = errors.New("server: closed")
 
-// Server is the submarine-game turn server: one accept loop per listener,
+// Server is the turn server: one accept loop per listener,
 // one goroutine per game. Create it with New, bind with Listen (optional:
 // Serve binds too), run it with Serve and stop it by cancelling Serve's
 // context (graceful) or with Close (at once).
@@ -441,7 +441,7 @@ func (s *Server) handle(l *listener, nc net.Conn) {
 			s.refuse(l, c, rejectMaxGames)
 			return
 		}
-		s.startMatch(l, [2]*seat{{c: c}, {factory: l.st.house, house: l.st.cfg.Opponent}})
+		s.startMatch(l, [2]*seat{{c: c}, {house: l.st.cfg.Opponent}})
 		return
 	}
 	if l.lobby.hasWaiting() {

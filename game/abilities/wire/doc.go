@@ -12,7 +12,11 @@
 //   - confirm.go: the confirm lines of protocol version 2 and their
 //     schedule (EncodeConfirm, ConfirmAnswer, Confirms);
 //   - client.go: the client side of a connection (Client, the game's
-//     game.ClientCodec, which package client plays).
+//     game.ClientCodec, which package client plays);
+//   - server.go: the server side for the server's turn loop (Server: the
+//     hello, placements and actions read with the game's errors, result,
+//     confirm, forfeit and error lines, and which actions go on without
+//     "your turn").
 //
 // Positions are [row, col]. testdata/abilities-game.txt is a whole game,
 // both connections, which the server's and the client's tests replay.

@@ -11,8 +11,13 @@
 // is the client side of a connection in every dialect (the game's
 // game.ClientCodec, which package client plays). The
 // server's hot path has allocation-free twins checked against them by
-// fuzzing: DecodeActionFast and ResultEncoder. Framing, dialects,
-// greetings, end lines and errors are package protocol's.
+// fuzzing: DecodeActionFast and ResultEncoder. Server (server.go) is the
+// server side of one pairing for the server's turn loop: the greeting and
+// the field line, placements read with the order they name the ships in,
+// actions read by DecodeActionFast, result lines written by the
+// ResultEncoder, and the dialect's way of telling a forfeit (InvalidEvent,
+// AppendWalkover). Framing, dialects, greetings, end lines and errors are
+// package protocol's.
 //
 // The classic dialect prints compact JSON exactly like the reference Ruby
 // server (key order included), the submarine-py dialect prints Python
