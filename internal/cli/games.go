@@ -49,7 +49,7 @@ func hasTool(t games.Tool) func(games.Game) bool {
 }
 
 // hasHuman is true of the games with a human seat (kaisen play --human).
-func hasHuman(g games.Game) bool { return g.HumanClient != nil }
+func hasHuman(g games.Game) bool { return g.HumanLocal != nil }
 
 // checkTool refuses a match config (loaded from path) of a game that tool
 // does not play, as a usage error that names the games it plays.

@@ -19,8 +19,10 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 	switch {
 	case !f.human:
 		return usageError("--against is for --human games")
-	case g.HumanClient == nil:
+	case g.HumanLocal == nil:
 		return usageError("--human plays the %s game only", strings.Join(gamesWith(hasHuman), " or "))
+	case g.HumanClient == nil && f.against == "":
+		return usageError("--human on a server plays the %s game only; the %s game plays with --against NAME", strings.Join(gamesWith(func(g games.Game) bool { return g.HumanClient != nil }), " or "), g.Name)
 	case f.json:
 		return usageError("--human prints the game for a person: no --json")
 	case cmd.Flags().Changed("player") || cmd.Flags().Changed("weights"):
