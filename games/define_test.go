@@ -50,9 +50,9 @@ func TestDefinePlaysLikeTheGame(t *testing.T) {
 	cfg := arena.DefaultConfig()
 	cfg.Game = battleship.Name
 	run := func(g games.Game) arena.Summary {
-		fam, err := g.Family(cfg, games.Entrant{Name: "density"}, games.Entrant{Name: "gridbot"})
+		fam, err := g.Family(cfg, games.Entrant{Name: "gridbot"}, games.Entrant{Name: "bs-random"})
 		require.NoError(t, err)
-		m := arena.Match{Family: fam, Games: 24, Seed: 11, Workers: 2, Series: 4}
+		m := arena.Match{Family: fam, Games: 12, Seed: 11, Workers: 2, Series: 4}
 		s, err := m.Run(context.Background(), nil)
 		require.NoError(t, err)
 		return s

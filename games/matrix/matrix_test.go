@@ -44,6 +44,7 @@ import (
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/cli"
 	"github.com/kaisen-ai/kaisen/internal/human"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
@@ -68,7 +69,8 @@ type host struct {
 	run  func(t *testing.T, g games.Game)
 }
 
-// TestMatrix plays every registered game through every generic host.
+// TestMatrix plays every registered game through every generic host; the
+// conformance column is TestConformanceFullSize.
 func TestMatrix(t *testing.T) {
 	require.Len(t, games.All(), 3+len(extra), "the built-in games and the test games")
 	hosts := []host{
@@ -76,13 +78,23 @@ func TestMatrix(t *testing.T) {
 		{"series", seriesHost},
 		{"explanations", explanationsHost},
 		{"tournament", tournamentHost},
-		{"conformance", conformanceHost},
 		{"human seat", humanHost},
 	}
 	for _, g := range games.All() {
 		for _, h := range hosts {
 			t.Run(g.Name+"/"+h.name, func(t *testing.T) { h.run(t, g) })
 		}
+	}
+}
+
+// TestConformanceFullSize runs the conformance suite on every registered
+// game: the matrix's longest column (every AI of a game plays), run
+// without the race detector (game/conformance's own tests run the suite
+// on the test game under it).
+func TestConformanceFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	for _, g := range games.All() {
+		t.Run(g.Name, func(t *testing.T) { conformanceHost(t, g) })
 	}
 }
 
