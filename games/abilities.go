@@ -35,30 +35,13 @@ var abilitiesGame = Game{
 	Players:        abRoster.players,
 	CheckPlayer:    abRoster.check,
 	DefaultPlayers: [2]string{"ab-density", "ab-random"},
-	Family: func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error) {
-		base, err := cfg.Battleship.Build()
-		if err != nil {
-			return nil, err
-		}
-		rules, err := cfg.Abilities.Build(base)
-		if err != nil {
-			return nil, err
-		}
-		f1, f2, err := abRoster.pair(rules, p1, p2)
-		if err != nil {
-			return nil, err
-		}
-		return &arena.Abilities{Rules: rules, AlternateFirst: cfg.Abilities.AlternateFirst,
-			P1: arena.AbilitiesEntrant{Name: p1.Name, Factory: f1},
-			P2: arena.AbilitiesEntrant{Name: p2.Name, Factory: f2}}, nil
-	},
-	OpenReplay: func(path string) (Replay, error) {
-		rp, err := abrecord.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		return abilitiesReplay{rp}, nil
-	},
+	Family: abRoster.family(abilitiesRules,
+		func(cfg arena.Config, r *abilities.Rules, p1, p2 Entrant, f1, f2 abplayers.Factory) arena.Family {
+			return &arena.Abilities{Rules: r, AlternateFirst: cfg.Abilities.AlternateFirst,
+				P1: arena.AbilitiesEntrant{Name: p1.Name, Factory: f1},
+				P2: arena.AbilitiesEntrant{Name: p2.Name, Factory: f2}}
+		}),
+	OpenReplay:       openReplay(abrecord.ReadFile, func(rp *abrecord.Replay) Replay { return abilitiesReplay{rp} }),
 	PlayDefault:      "ab-density",
 	ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
 	Shots:            true,
@@ -121,6 +104,16 @@ func abilitiesHuman(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
 			return fmt.Sprintf("you (the %s side, acting %s) against %s", side, order, against)
 		},
 	})
+}
+
+// abilitiesRules are the abilities rules of a match config: its
+// abilities section on its battleship board and fleet.
+func abilitiesRules(cfg arena.Config) (*abilities.Rules, error) {
+	base, err := cfg.Battleship.Build()
+	if err != nil {
+		return nil, err
+	}
+	return cfg.Abilities.Build(base)
 }
 
 // abilitiesClient plays the abilities protocol with person's players (the

@@ -32,26 +32,13 @@ var battleshipGame = Game{
 	Players:        bsRoster.players,
 	CheckPlayer:    bsRoster.check,
 	DefaultPlayers: [2]string{"gridbot", "bs-random"},
-	Family: func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error) {
-		rules, err := cfg.Battleship.Build()
-		if err != nil {
-			return nil, err
-		}
-		f1, f2, err := bsRoster.pair(rules, p1, p2)
-		if err != nil {
-			return nil, err
-		}
-		return &arena.Battleship{Rules: rules,
-			P1: arena.BattleshipEntrant{Name: p1.Name, Factory: f1},
-			P2: arena.BattleshipEntrant{Name: p2.Name, Factory: f2}}, nil
-	},
-	OpenReplay: func(path string) (Replay, error) {
-		rp, err := bsrecord.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		return battleshipReplay{rp}, nil
-	},
+	Family: bsRoster.family(func(cfg arena.Config) (*battleship.Rules, error) { return cfg.Battleship.Build() },
+		func(_ arena.Config, r *battleship.Rules, p1, p2 Entrant, f1, f2 bsplayers.Factory) arena.Family {
+			return &arena.Battleship{Rules: r,
+				P1: arena.BattleshipEntrant{Name: p1.Name, Factory: f1},
+				P2: arena.BattleshipEntrant{Name: p2.Name, Factory: f2}}
+		}),
+	OpenReplay:  openReplay(bsrecord.ReadFile, func(rp *bsrecord.Replay) Replay { return battleshipReplay{rp} }),
 	ReplayFlags: []string{"boards", "cyrillic"},
 	CheckRender: func(opt RenderOptions) error {
 		switch opt.Boards {

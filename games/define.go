@@ -142,23 +142,15 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		ErrUnknownPlayer: d.ErrUnknownPlayer,
 		Shots:            d.Shots,
 		Unserved:         d.Unserved,
-		Family: func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error) {
-			rules, err := d.Rules(cfg)
-			if err != nil {
-				return nil, err
-			}
-			f1, f2, err := ais.pair(rules, p1, p2)
-			if err != nil {
-				return nil, err
-			}
+		Family: ais.family(d.Rules, func(_ arena.Config, rules R, p1, p2 Entrant, f1, f2 game.Factory[P, A, O]) arena.Family {
 			fam := &arena.Game[G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.First,
 				P1: arena.Entrant[P, A, O]{Name: p1.Name, Factory: f1},
 				P2: arena.Entrant[P, A, O]{Name: p2.Name, Factory: f2}}
 			if d.Record != nil {
 				fam.Record = func(w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S] { return d.Record(rules, w, h) }
 			}
-			return fam, nil
-		},
+			return fam
+		}),
 		OpenReplay:  d.OpenReplay,
 		Conformance: func() []conformance.Check { return Checks(d) },
 		Tools:       []Tool{ToolTournament},

@@ -3,6 +3,7 @@ package games
 import (
 	"fmt"
 
+	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 )
 
@@ -41,4 +42,33 @@ func (a aiRoster[R, F]) pair(rules R, p1, p2 Entrant) (f1, f2 F, err error) {
 		return f1, f2, fmt.Errorf("--p2: %w", err)
 	}
 	return f1, f2, nil
+}
+
+// family is the Family hook of a game whose rules come from a match
+// config by rules and whose arena family mk makes from the rules and the
+// two entrants with their factories; an error names the entrant's flag.
+func (a aiRoster[R, F]) family(rules func(arena.Config) (R, error), mk func(cfg arena.Config, r R, p1, p2 Entrant, f1, f2 F) arena.Family) func(arena.Config, Entrant, Entrant) (arena.Family, error) {
+	return func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error) {
+		r, err := rules(cfg)
+		if err != nil {
+			return nil, err
+		}
+		f1, f2, err := a.pair(r, p1, p2)
+		if err != nil {
+			return nil, err
+		}
+		return mk(cfg, r, p1, p2, f1, f2), nil
+	}
+}
+
+// openReplay is the OpenReplay hook of a game whose replay files read
+// reads and wrap makes a Replay of.
+func openReplay[T any](read func(path string) (T, error), wrap func(T) Replay) func(string) (Replay, error) {
+	return func(path string) (Replay, error) {
+		rp, err := read(path)
+		if err != nil {
+			return nil, err
+		}
+		return wrap(rp), nil
+	}
 }

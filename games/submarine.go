@@ -33,26 +33,13 @@ var submarineGame = Game{
 	Players:        subRoster.players,
 	CheckPlayer:    subRoster.check,
 	DefaultPlayers: [2]string{"stateplayer2", "random"},
-	Family: func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error) {
-		rules, err := cfg.Rules.Build()
-		if err != nil {
-			return nil, err
-		}
-		f1, f2, err := subRoster.pair(rules, p1, p2)
-		if err != nil {
-			return nil, err
-		}
-		return &arena.Submarine{Rules: rules,
-			P1: arena.SubmarineEntrant{Name: p1.Name, Factory: f1},
-			P2: arena.SubmarineEntrant{Name: p2.Name, Factory: f2}}, nil
-	},
-	OpenReplay: func(path string) (Replay, error) {
-		rp, err := subrecord.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		return submarineReplay{rp}, nil
-	},
+	Family: subRoster.family(func(cfg arena.Config) (*submarine.Rules, error) { return cfg.Rules.Build() },
+		func(_ arena.Config, r *submarine.Rules, p1, p2 Entrant, f1, f2 players.Factory) arena.Family {
+			return &arena.Submarine{Rules: r,
+				P1: arena.SubmarineEntrant{Name: p1.Name, Factory: f1},
+				P2: arena.SubmarineEntrant{Name: p2.Name, Factory: f2}}
+		}),
+	OpenReplay:       openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
 	ReplayFlags:      []string{"heatmap", "audit"},
 	PlayDefault:      "random",
 	ErrUnknownPlayer: players.ErrUnknownPlayer,
