@@ -70,22 +70,14 @@ func abilitiesHuman(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
 		}
 		seat = slices.Index(r.Sides[:], side)
 	}
-	fac, err := abplayers.New(opt.Against, r, opt.Load)
-	if err != nil {
-		return err
-	}
 	return humanLocal(in, out, opt, humanGame[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
 		name:  abilities.Name,
 		sides: true,
 		local: human.AbilitiesLocal(r),
-		ai:    abplayers.Adapt(fac),
 		text: func(out io.Writer, me *rand.Rand, seat int) human.Text[battleship.Placement, abilities.Action, abilities.Told] {
 			return human.AbilitiesText(r, seat, out, me)
 		},
-		build: func(name string) (game.Factory[battleship.Placement, abilities.Action, abilities.Told], error) {
-			f, err := abplayers.New(name, r, nil)
-			return abplayers.Adapt(f), err
-		},
+		build: builder(abRoster, r, abplayers.Adapt),
 		seats: func(k int) (int, int) {
 			if k%2 == 1 {
 				return seat, 1 - seat

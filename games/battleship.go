@@ -59,21 +59,13 @@ var battleshipGame = Game{
 	},
 	HumanLocal: func(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
 		r := battleship.DefaultRules()
-		fac, err := bsplayers.New(opt.Against, r, opt.Load)
-		if err != nil {
-			return err
-		}
 		return humanLocal(in, out, opt, humanGame[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
 			name:  battleship.Name,
 			local: human.BattleshipLocal(r),
-			ai:    bsplayers.Adapt(fac),
 			text: func(out io.Writer, me *rand.Rand, _ int) human.Text[battleship.Placement, grid.Cell, battleship.Event] {
 				return human.BattleshipText(r, out, me)
 			},
-			build: func(name string) (game.Factory[battleship.Placement, grid.Cell, battleship.Event], error) {
-				f, err := bsplayers.New(name, r, nil)
-				return bsplayers.Adapt(f), err
-			},
+			build: builder(bsRoster, r, bsplayers.Adapt),
 			intro: func(seat, _ int, against string) string {
 				return fmt.Sprintf("you (%s) against %s", map[int]string{0: "shooting first", 1: "shooting second"}[seat], against)
 			},

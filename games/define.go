@@ -181,10 +181,6 @@ func defHuman[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d
 	if err != nil {
 		return err
 	}
-	fac, err := d.AIs.New(opt.Against, rules, opt.Load)
-	if err != nil {
-		return err
-	}
 	words := d.Text(rules, 0, io.Discard, nil)
 	local := &human.Local[G, P, A, S, O]{Rules: rules, Action: words.Line, End: human.ResultEnd[G, P]}
 	if d.Record != nil {
@@ -193,9 +189,10 @@ func defHuman[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d
 	return humanLocal(in, out, opt, humanGame[G, P, A, S, O]{
 		name:  d.Name,
 		local: local,
-		ai:    fac,
 		text:  func(out io.Writer, me *rand.Rand, seat int) human.Text[P, A, O] { return d.Text(rules, seat, out, me) },
-		build: func(name string) (game.Factory[P, A, O], error) { return d.AIs.New(name, rules, nil) },
+		build: func(name string, load roster.Loader) (game.Factory[P, A, O], error) {
+			return d.AIs.New(name, rules, load)
+		},
 		intro: func(seat, first int, against string) string {
 			order := "first"
 			if seat != first {

@@ -142,13 +142,13 @@ type humanGame[G game.State[A, S], P, A, S, O any] struct {
 	name  string // the game's name, for the replay files
 	sides bool   // the game has sides (HumanOptions.Side)
 	local *human.Local[G, P, A, S, O]
-	ai    game.Factory[P, A, O]
 	// text makes the person's Text for seat, writing to out; me draws
 	// its random placements.
 	text func(out io.Writer, me *rand.Rand, seat int) human.Text[P, A, O]
-	// build makes an AI of the game by name, with its built-in settings
-	// (the typist of HumanOptions.Typist).
-	build func(name string) (game.Factory[P, A, O], error)
+	// build makes an AI of the game by name with the settings load
+	// overlays (nil: its built-in ones): the AI played against
+	// (HumanOptions.Against, Load) and the typist of HumanOptions.Typist.
+	build func(name string, load roster.Loader) (game.Factory[P, A, O], error)
 	// seats are the person's seat and the seat acting first in game k
 	// (nil: seat k%2, seat 0 first).
 	seats func(k int) (seat, first int)
@@ -159,6 +159,10 @@ type humanGame[G game.State[A, S], P, A, S, O any] struct {
 // humanLocal is Game.HumanLocal on g: the series, each game through
 // human.Play, the replays kept until the series is over.
 func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Writer, opt HumanOptions, g humanGame[G, P, A, S, O]) error {
+	ai, err := g.build(opt.Against, opt.Load)
+	if err != nil {
+		return err
+	}
 	if opt.Side != "" && !g.sides {
 		return fmt.Errorf("--side %s: the %s game has no sides", opt.Side, g.name)
 	}
@@ -172,13 +176,12 @@ func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Wri
 	}
 	var typist game.Factory[P, A, O]
 	if opt.Typist != "" {
-		var err error
-		if typist, err = g.build(opt.Typist); err != nil {
+		if typist, err = g.build(opt.Typist, nil); err != nil {
 			return fmt.Errorf("typist: %w", err)
 		}
 	}
 	var werr error
-	humanSeries(out, opt.Against, opt.Seed, opt.Games, g.ai, seats, func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) int {
+	humanSeries(out, opt.Against, opt.Seed, opt.Games, ai, seats, func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) int {
 		fmt.Fprintln(out, g.intro(seat, first, opt.Against))
 		var person *human.Person[P, A, O]
 		if typist != nil {

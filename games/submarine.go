@@ -54,21 +54,13 @@ var submarineGame = Game{
 	},
 	HumanLocal: func(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
 		r := submarine.DefaultRules()
-		fac, err := players.New(opt.Against, r, opt.Load)
-		if err != nil {
-			return err
-		}
 		return humanLocal(in, out, opt, humanGame[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
 			name:  submarine.Name,
 			local: human.SubmarineLocal(r),
-			ai:    players.Adapt(fac),
 			text: func(out io.Writer, me *rand.Rand, _ int) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
 				return human.SubmarineText(r, out, me)
 			},
-			build: func(name string) (game.Factory[submarine.Placement, submarine.Action, submarine.Told], error) {
-				f, err := players.New(name, r, nil)
-				return players.Adapt(f), err
-			},
+			build: builder(subRoster, r, players.Adapt),
 			intro: func(seat, _ int, against string) string {
 				return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, map[int]string{0: "first", 1: "second"}[seat], against)
 			},
