@@ -379,12 +379,15 @@ func noLeak(t *testing.T) {
 // wait stays with its worker while the worker sends in-progress acks; it
 // is played once although another worker is idle.
 func TestHeartbeatKeepsLongItem(t *testing.T) {
-	_, h := startQueue(t, time.Second)
+	// The play lasts more than twice the ack wait; the default heartbeat
+	// (a third of it) leaves a loaded machine (-race, parallel packages)
+	// most of a second of slack per beat.
+	_, h := startQueue(t, 2*time.Second)
 	var plays atomic.Int64
 	slow := func(ctx context.Context, it *queue.Item, n int) ([]byte, error) {
 		plays.Add(1)
 		select {
-		case <-time.After(2500 * time.Millisecond):
+		case <-time.After(4500 * time.Millisecond):
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

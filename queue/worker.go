@@ -88,6 +88,11 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		return
 	}
 	log := w.Log.With("run", it.Run, "shard", it.Spec().String())
+	// The ack wait runs from delivery: claim the item at once, before the
+	// lookups below, so a slow store cannot hand it to a second worker.
+	if err := msg.InProgress(); err != nil {
+		log.Warn("heartbeat", "err", err)
+	}
 	if w.OnItem != nil {
 		w.OnItem(&it)
 	}
