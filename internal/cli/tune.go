@@ -39,12 +39,8 @@ type tuneFlags struct {
 	queue       queueFlags
 }
 
-func newTuneCmd(e *env) *cobra.Command {
-	var f tuneFlags
-	cmd := &cobra.Command{
-		Use:   "tune [--game G] --player NAME --against A,B,... [--budget-games N] [--seed S]",
-		Short: "Optimise a player's YAML weights against a pool of opponents",
-		Long: `Optimise the numeric weights of a player's YAML config by playing games
+// tuneLong is kaisen tune --help's description.
+const tuneLong = `Optimise the numeric weights of a player's YAML config by playing games
 against a pool of opponents, and write the tuned config.
 
 Any game of the registry (--game, default the --rules config's game, else
@@ -95,7 +91,14 @@ Output: --out (default NAME-tuned.yaml) is the starting config with the tuned
 values, its comments kept, under a header that records the command, the seed,
 the games played and the measured win rate with its 95% interval, next to
 the starting weights' rate on the same games. The same seed and settings give
-the same file (except the date).`,
+the same file (except the date).`
+
+func newTuneCmd(e *env) *cobra.Command {
+	var f tuneFlags
+	cmd := &cobra.Command{
+		Use:   "tune [--game G] --player NAME --against A,B,... [--budget-games N] [--seed S]",
+		Short: "Optimise a player's YAML weights against a pool of opponents",
+		Long:  tuneLong,
 		Example: `  kaisen tune --player admiral --against stateplayer2,state,random --budget-games 20000 --seed 1
   kaisen tune --player admiral --against stateplayer2 --keys value.leak,value.info --budget-games 4000
   kaisen tune --player stateplayer2 --against state --budget-games 10000 --out sp2.yaml
