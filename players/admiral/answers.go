@@ -17,6 +17,7 @@ type slot struct {
 	near   submarine.ShipMask
 	count  int
 	occ    []uint32                      // per cell: living enemy ships on it after the answer
+	sup    grid.Set                      // the cells whose occ is not 0
 	first  [submarine.MaxShips]grid.Cell // per enemy ship: its cell in the first placement seen
 	same   [submarine.MaxShips]bool      // per enemy ship: every placement agrees (pinned)
 	worlds []uint64                      // placements in visiting order (up to the quota)
@@ -28,7 +29,8 @@ type slot struct {
 func (p *planner) bestNext(sl *slot, reach *grid.Set) float64 {
 	inv := 1 / float64(sl.count)
 	best := 0.0
-	for c := range reach.All() {
+	// A cell without an enemy ship counts 0: only the answer's support is read.
+	for c := range reach.Intersect(sl.sup).All() {
 		best = math.Max(best, float64(sl.occ[c])*inv)
 	}
 	return math.Min(best, 1)
@@ -55,6 +57,7 @@ func (p *planner) slotFor(key int, hit int, near submarine.ShipMask) *slot {
 	}
 	sl.occ = p.occBuf[k*p.size : (k+1)*p.size]
 	clear(sl.occ)
+	sl.sup = grid.Set{}
 	sl.hit, sl.near, sl.count = hit, near, 0
 	sl.worlds = sl.worlds[:0]
 	for i := range sl.same {
@@ -79,6 +82,7 @@ func (p *planner) add(sl *slot, t uint64, skip int) {
 		}
 		c := cellOf(t, i)
 		sl.occ[c]++
+		sl.sup.Add(c)
 		if first {
 			sl.first[i] = c
 		} else if sl.first[i] != c {

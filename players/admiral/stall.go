@@ -59,6 +59,10 @@ func (p *planner) guards() {
 // counting a located enemy ship only for our ships stronger than it: the
 // contact the stall rule seeks, never an approach that hands a located
 // stronger (or equal) ship the first shot.
+//
+// Only the cells of the answer's support (sl.sup) can hold an enemy ship;
+// one is in our ship's reach after a move when a destination (or the ship's
+// own cell) is within 1 of it, Around being symmetric on usable cells.
 func (p *planner) threat(sl *slot, x *exposure, us *submarine.Fleet, hit int, withMoves bool) float64 {
 	r := p.a.rules
 	inv := 1 / float64(sl.count)
@@ -67,15 +71,10 @@ func (p *planner) threat(sl *slot, x *exposure, us *submarine.Fleet, hit int, wi
 		if !us.Alive.Has(j) {
 			continue
 		}
-		reach := r.Board.Around(us.Pos[j])
+		cells := sl.sup
 		// A ship the enemy cannot place (below admiralSeen) may approach
 		// unseen and take the first shot itself.
 		seen := x.ship[j*p.size+int(us.Pos[j])] >= p.seen
-		if withMoves {
-			for d := range r.MoveTargets(us, j).All() {
-				reach = reach.Union(r.Board.Around(d))
-			}
-		}
 		for _, i := range p.pe.ships {
 			c := sl.pinned[i]
 			if c == grid.None {
@@ -86,11 +85,22 @@ func (p *planner) threat(sl *slot, x *exposure, us *submarine.Fleet, hit int, wi
 				hp--
 			}
 			if seen && us.HP[j] < hp+p.margin {
-				reach.Remove(c)
+				cells.Remove(c)
 			}
 		}
-		for c := range reach.All() {
-			best = max(best, float64(sl.occ[c])*inv)
+		if !withMoves {
+			cells = cells.Intersect(r.Board.Around(us.Pos[j]))
+			for c := range cells.All() {
+				best = max(best, float64(sl.occ[c])*inv)
+			}
+			continue
+		}
+		from := r.MoveTargets(us, j)
+		from.Add(us.Pos[j])
+		for c := range cells.All() {
+			if r.Board.Around(c).Intersects(from) {
+				best = max(best, float64(sl.occ[c])*inv)
+			}
 		}
 	}
 	return min(best, 1)
