@@ -3,8 +3,10 @@ package endgame
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
@@ -44,6 +46,9 @@ type Tablebase struct {
 	mu    sync.Mutex
 	mats  map[material]*placements
 	pairs map[[2]material]*pair
+	// solved holds the pairs solved without error, copied on write (under
+	// mu) and read without locks: a probe of a solved class takes no lock.
+	solved atomic.Pointer[map[[2]material]*pair]
 }
 
 // placements lists every canonical placement of one material: cells of the
@@ -133,6 +138,11 @@ func (t *Tablebase) class(a, b material) (*class, error) {
 	if less(b, a) {
 		key, flip = [2]material{b, a}, 1
 	}
+	if m := t.solved.Load(); m != nil {
+		if p := (*m)[key]; p != nil {
+			return p.cls[flip], nil
+		}
+	}
 	t.mu.Lock()
 	p := t.pairs[key]
 	if p == nil {
@@ -144,7 +154,23 @@ func (t *Tablebase) class(a, b material) (*class, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
+	t.publish(key, p)
 	return p.cls[flip], nil
+}
+
+// publish adds the solved pair p to the lock-free map of solved pairs.
+func (t *Tablebase) publish(key [2]material, p *pair) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := map[[2]material]*pair{}
+	if old := t.solved.Load(); old != nil {
+		if (*old)[key] != nil {
+			return
+		}
+		m = maps.Clone(*old)
+	}
+	m[key] = p
+	t.solved.Store(&m)
 }
 
 // less is a total order on materials (to name a pair once).
