@@ -79,7 +79,8 @@ type Admiral struct {
 	exploits  int // decisions played from a proof against the model
 	plan      planner
 	dec       explain.Decision
-	beliefEr  int // observations a belief refused (should stay 0)
+	noted     bool // dec is still to be written from plan.note (Explain)
+	beliefEr  int  // observations a belief refused (should stay 0)
 }
 
 var (
@@ -131,13 +132,19 @@ func (a *Admiral) Place() submarine.Placement {
 // Act implements Player.
 func (a *Admiral) Act() submarine.Action {
 	act, dec := a.plan.decide()
-	a.dec = dec
+	a.dec, a.noted = dec, dec.State == ""
 	return act
 }
 
 // Explain implements Explainer: the phase, why, and the best candidates with
-// their values (in hits).
-func (a *Admiral) Explain() explain.Decision { return a.dec }
+// their values (in hits). A searched decision's explanation is written
+// here, from the note the search left (most are never asked for).
+func (a *Admiral) Explain() explain.Decision {
+	if a.noted {
+		a.dec, a.noted = a.plan.note.explain(a), false
+	}
+	return a.dec
+}
 
 // Observe implements Player.
 func (a *Admiral) Observe(ev submarine.Event, v *submarine.View) {

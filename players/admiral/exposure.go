@@ -213,11 +213,11 @@ func (p *planner) expose(f func(uint64) (uint64, bool), withReach bool) *exposur
 			continue
 		}
 		n++
-		p.survivors = append(p.survivors, t)
 		for _, i := range p.po.ships {
 			p.expCount[i*p.size+int(cellOf(t, i))]++
 		}
 		if !withReach {
+			p.survivors = append(p.survivors, t) // for detectBits, in the one-ply pass only
 			continue
 		}
 		var r grid.Set

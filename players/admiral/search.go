@@ -42,13 +42,14 @@ type planner struct {
 	seen     float64 // P(our ship on its cell), in the enemy's eyes, from which it is seen
 	leakW    float64 // the leak weight against this opponent
 	// survivors: our placements still consistent after the candidate
-	// action (filled by expose).
+	// action (filled by expose in the one-ply pass, without the reach).
 	survivors []uint64
 	// attackCells: the enemy's modelled next attack in each sampled world.
 	attackCells []grid.Cell
 	ro          rollState
 	ms          modelSearch // the search against the opponent model (model_search.go)
 	memo        actionsMemo // the solver's answers to this player's positions
+	note        searchNote  // the last searched decision, for its explanation
 }
 
 func (p *planner) init(a *Admiral) {
@@ -141,14 +142,48 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 		slices.SortStableFunc(p.cands, byKey(key))
 	}
 	best := p.cands[0]
-	dec := explain.Decision{State: p.phase(), Reason: p.reason(&best, bold, capped)}
-	if sol.on {
-		dec.Reason += "; perfect information: " + sol.value.String() + ", kept by every candidate"
+	// The explanation is written only if asked for (Explain): the note
+	// keeps what it reads, as it was at this decision.
+	n := &p.note
+	*n = searchNote{state: p.phase(), best: best, bold: bold, capped: capped,
+		enemyFull: p.pe.full, ownFull: p.po.full, kind: p.kind, opp: a.opp, solved: sol.on, value: sol.value}
+	for _, c := range p.cands[:min(len(n.top), len(p.cands))] {
+		n.top[n.n] = noted{act: c.act, score: math.Round(key(&c)*1000) / 1000}
+		n.n++
 	}
-	for _, c := range p.cands[:min(6, len(p.cands))] {
-		dec.Candidates = append(dec.Candidates, explain.Candidate{Action: a.actionName(c.act), Score: math.Round(key(&c)*1000) / 1000})
+	return best.act, explain.Decision{}
+}
+
+// searchNote is what the explanation of a searched decision reads.
+type searchNote struct {
+	state              string
+	best               scored
+	bold               float64
+	capped             bool
+	enemyFull, ownFull int
+	kind               opponentKind
+	opp                opponentStats
+	solved             bool
+	value              endgame.Value
+	top                [6]noted // the best candidates, best first
+	n                  int
+}
+
+type noted struct {
+	act   submarine.Action
+	score float64
+}
+
+// explain writes the decision the note describes.
+func (n *searchNote) explain(a *Admiral) explain.Decision {
+	dec := explain.Decision{State: n.state, Reason: n.reason()}
+	if n.solved {
+		dec.Reason += "; perfect information: " + n.value.String() + ", kept by every candidate"
 	}
-	return best.act, dec
+	for _, c := range n.top[:n.n] {
+		dec.Candidates = append(dec.Candidates, explain.Candidate{Action: a.actionName(c.act), Score: c.score})
+	}
+	return dec
 }
 
 func (p *planner) phase() string {
@@ -172,7 +207,8 @@ func (p *planner) pinnedEnemy(i int) grid.Cell {
 	return c
 }
 
-func (p *planner) reason(s *scored, bold float64, capped bool) string {
+func (n *searchNote) reason() string {
+	s := &n.best
 	var b strings.Builder
 	switch s.act.Kind {
 	case submarine.Attack:
@@ -180,12 +216,12 @@ func (p *planner) reason(s *scored, bold float64, capped bool) string {
 	default:
 		fmt.Fprintf(&b, "reposition, leak %.2f bits", s.leak)
 	}
-	fmt.Fprintf(&b, "; one-ply %.3f, search %.3f; enemy belief %d placements, ours %d", s.oneply, s.deep, p.pe.full, p.po.full)
-	if bold < 1 {
-		fmt.Fprintf(&b, "; stalling: caution x%.2f", bold)
+	fmt.Fprintf(&b, "; one-ply %.3f, search %.3f; enemy belief %d placements, ours %d", s.oneply, s.deep, n.enemyFull, n.ownFull)
+	if n.bold < 1 {
+		fmt.Fprintf(&b, "; stalling: caution x%.2f", n.bold)
 	}
-	fmt.Fprintf(&b, "; opponent %s (%s)", p.kind, &p.a.opp)
-	if capped {
+	fmt.Fprintf(&b, "; opponent %s (%s)", n.kind, &n.opp)
+	if n.capped {
 		b.WriteString("; time cap reached")
 	}
 	return b.String()
