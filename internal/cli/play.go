@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -119,12 +121,14 @@ A person can take the seat with --human (every game; Battleship and abilities be
 your attacks are drawn before each of your turns, you type "a X Y" to attack
 [X,Y] or "m SHIP X Y" to move ("help" lists the commands), and a typo or an
 illegal action is refused with the reason and asked again, never sent, so it
-cannot forfeit the game. Every event is reported in words. Moves can be piped
-in for scripts; the end of the input resigns. A server gives each action
+cannot forfeit the game. "resign" (or "quit") gives up the game, and a
+series with it; "help" works at every prompt. Every event is reported in
+words. Moves can be piped in for scripts; the end of the input resigns, and
+a series stops there. A server gives each action
 --action-timeout (10s by default for kaisen serve): start it with a longer
-one for people, e.g. kaisen serve --action-timeout 10m. --human --against
+one for people, e.g. kaisen serve --humans (10 minutes an action). --human --against
 NAME plays the built-in AI NAME in-process instead (you act first; --seed
-seeds the AI). With --games N it is a series of N games, you acting first in
+seeds the AI). With -c N it is a series of N games, you acting first in
 the odd ones: an AI that learns across games keeps what it learnt, as on a
 series server, and the tally ends the series.
 
@@ -148,7 +152,7 @@ ship's end cells ("A1-D1 F1-H1 ... G5"), "r" for a random fleet or a style
 (edge, human, inner); then type a cell to shoot ("E5"; Cyrillic columns
 work: д5). Both boards are drawn before each of your shots; a cell shot
 before is refused. At the end of the input you pass every turn and the
-opponent finishes. A series (--against adaptive --games 10, or a series
+opponent finishes. A series (--against adaptive -c 10, or a series
 server: kaisen serve --game battleship --house adaptive --series 10) lets
 an AI learn where you put your ships.
 
@@ -169,9 +173,9 @@ the like are refused, never sent; at the end of the input you pass.`,
   kaisen play --game battleship --player gridbot        (kaisen serve --game battleship)
   kaisen play --human --against admiral                 you against admiral, in this terminal
   kaisen play --human --against admiral --reveal-ai     the same, seeing admiral's reasons (and so its fleet)
-  kaisen play --human --addr 127.0.0.1:2000             you on a server (kaisen serve --action-timeout 10m)
+  kaisen play --human --addr 127.0.0.1:2000             you on a server for people (kaisen serve --humans)
   kaisen play --human --game battleship --against density   Battleship against density, in this terminal
-  kaisen play --human --game battleship --against adaptive --games 10   a series: it learns your fleets
+  kaisen play --human --game battleship --against adaptive -c 10   a series: it learns your fleets
   kaisen play --human --game abilities --against ab-density --side humans   the abilities variant, Humans side
   kaisen play --name mybot --token kt_... -c 100         100 rated games (kaisen serve --ladder)`,
 		Args:        cobra.NoArgs,
@@ -213,7 +217,7 @@ the like are refused, never sent; at the end of the input you pass.`,
 	fl.StringVar(&f.game, "game", games.Default().Name, gameFlagHelp("game the server plays"))
 	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	addWeightsFlag(cmd, &f.config, "weights", "YAML weights for the AI (default: its built-in defaults)", "config")
-	fl.IntVarP(&f.connections, "connections", "c", 1, "connections to play in a row (each plays one game or one whole series)")
+	fl.IntVarP(&f.connections, "connections", "c", 1, "connections to play in a row (each plays one game or one whole series); with --against, the games of the series")
 	alias(cmd, "games", "connections")
 	addSeedFlag(cmd, &f.seed, "seed of the AI's random choices")
 	addJSONFlag(cmd, &f.json, "print the tally of the games as one JSON object instead of the end lines")
@@ -274,6 +278,9 @@ func playConn(ctx context.Context, f playFlags, c games.Client, first int, opt g
 	d := net.Dialer{Timeout: f.dialTimeout}
 	conn, err := d.DialContext(ctx, "tcp", f.addr)
 	if err != nil {
+		if f.human && errors.Is(err, syscall.ECONNREFUSED) {
+			return 0, fmt.Errorf("connect: %w\nno server listens at %s: to play a built-in AI without a server, add --against NAME (e.g. --against admiral; kaisen players lists them), or start one: kaisen serve --humans --listen %s", err, f.addr, f.addr)
+		}
 		return 0, fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close()

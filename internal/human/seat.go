@@ -84,17 +84,62 @@ func NewPerson[P, A, O any](text Text[P, A, O], in *bufio.Reader, out io.Writer)
 	return &Person[P, A, O]{terminal: terminal{in: in, out: out}, text: text}
 }
 
+// ResignHelp is the line every seat's help ends with: the command that
+// gives up, at any prompt.
+const ResignHelp = `  resign         give up: you lose this game, and a series stops ("quit" too)`
+
+// isHelp reports whether line asks for the help.
+func isHelp(line string) bool {
+	switch strings.ToLower(line) {
+	case "help", "h", "?":
+		return true
+	}
+	return false
+}
+
+// isResign reports whether line gives up the game.
+func isResign(line string) bool {
+	switch strings.ToLower(line) {
+	case "resign", "quit", "q", "exit", "forfeit":
+		return true
+	}
+	return false
+}
+
 // Place implements game.Player: it asks for a placement until the Text
-// takes one.
+// takes one. "help" says the Text's introduction again; "resign" (or
+// "quit") gives up as the end of the input does.
 func (h *Person[P, A, O]) Place() P {
 	h.text.Intro()
 	for {
 		line, ok := h.read("placement> ")
+		switch {
+		case ok && isHelp(line):
+			h.text.Intro()
+			fmt.Fprintln(h.out, ResignHelp)
+			continue
+		case ok && isResign(line):
+			h.resign()
+			ok = false
+		}
 		if p, done := h.text.Place(line, !ok); done || !ok {
 			return p
 		}
 	}
 }
+
+// resign gives up: the seat's input ends here for this seat and for every
+// later one reading the same input (the rest of a series), and the seat
+// says so.
+func (h *Person[P, A, O]) resign() {
+	h.eof, h.resigned = true, true
+	h.in.Reset(strings.NewReader(""))
+	fmt.Fprintln(h.out, "resigning: you lose this game (and a series stops here)")
+}
+
+// Resigned reports whether the person typed "resign" (or "quit"): the
+// seat's input has ended then (EOF), for the later games of a series too.
+func (h *Person[P, A, O]) Resigned() bool { return h.resigned }
 
 // Act implements game.Player: it starts the turn and asks for a line
 // until the Text reads an action from it. Once the input has ended it
@@ -107,12 +152,21 @@ func (h *Person[P, A, O]) Act() A {
 	prompt := h.text.Turn()
 	for {
 		line, ok := h.read(prompt)
+		if ok && isResign(line) {
+			h.resign()
+			a, _ := h.text.Resign()
+			return a
+		}
 		if !ok {
 			a, say := h.text.Resign()
 			fmt.Fprintln(h.out, say)
 			return a
 		}
-		if a, ok := h.text.Act(line); ok {
+		a, ok := h.text.Act(line)
+		if isHelp(line) {
+			fmt.Fprintln(h.out, ResignHelp)
+		}
+		if ok {
 			return a
 		}
 	}
@@ -133,9 +187,10 @@ const maxLine = 4096
 
 // terminal is the person's side of a seat: typed lines in, words out.
 type terminal struct {
-	in  *bufio.Reader
-	out io.Writer
-	eof bool
+	in       *bufio.Reader
+	out      io.Writer
+	eof      bool
+	resigned bool // the person typed "resign"
 }
 
 // EOF reports whether the input ended (the seat then plays its Text's
