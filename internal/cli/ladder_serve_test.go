@@ -33,6 +33,9 @@ func freeAddr(t *testing.T) string {
 // registerBot runs kaisen ladder register and returns the token.
 func registerBot(t *testing.T, db, name string) string {
 	t.Helper()
+	if _, err := os.Stat(db); err != nil && !ladder.IsPostgres(db) {
+		initLadder(t, db)
+	}
 	code, out, stderr := playRun(t, "ladder", "register", name, "--db", db)
 	require.Equal(t, ExitOK, code, stderr)
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
@@ -158,7 +161,7 @@ func testServeLadderWithPlay(t *testing.T, db string) {
 }
 
 func TestServeLadderFlags(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "ladder.db")
+	db := initLadder(t, filepath.Join(t.TempDir(), "ladder.db"))
 	tests := []struct {
 		name string
 		args []string
