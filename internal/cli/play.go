@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"syscall"
 	"time"
@@ -32,6 +33,7 @@ type playFlags struct {
 	replays                    string     // with against: where each game's replay goes (play_human.go)
 	side                       string     // with against: the person's side in a game with sides (abilities)
 	tally                      *playTally // the games' ends, for --json
+	stderr                     io.Writer  // where a slow server's first line is said (waitNotice)
 }
 
 // playTally is the --json output of kaisen play.
@@ -181,6 +183,7 @@ the like are refused, never sent; at the end of the input you pass.`,
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{seedLaterKey: "against"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.stderr = e.stderr
 			if f.connections < 1 {
 				return usageError("--connections %d: want at least 1", f.connections)
 			}
@@ -289,5 +292,56 @@ func playConn(ctx context.Context, f playFlags, c games.Client, first int, opt g
 			return 0, err
 		}
 	}
-	return c.Play(ctx, conn, first, opt)
+	wn := newWaitNotice(conn, f.stderr, waitingFor(f))
+	defer wn.stop()
+	return c.Play(ctx, wn, first, opt)
+}
+
+// waitNoticeAfter is how long kaisen play waits for the server's first
+// line before it says it is waiting (a variable for the tests).
+var waitNoticeAfter = time.Second
+
+// waitingFor is what kaisen play says when the server's greeting is slow:
+// who waits, and for whom.
+func waitingFor(f playFlags) string {
+	if f.token != "" {
+		return fmt.Sprintf("kaisen play: bot %s is waiting at %s to be paired with an opponent of close rating: another registered bot must connect (kaisen play --name OTHER --token ...)", f.name, f.addr)
+	}
+	return fmt.Sprintf("kaisen play: waiting at %s for the server to start a game: it pairs clients, so another one must connect (or the server plays one: kaisen serve --house NAME)", f.addr)
+}
+
+// waitNotice is a connection that prints say on w when its first read
+// has waited waitNoticeAfter (at most once). The notice is written before
+// that read returns, never after stop.
+type waitNotice struct {
+	net.Conn
+	t    *time.Timer
+	done chan struct{} // closed once the notice ran
+	read bool          // the first read returned
+}
+
+func newWaitNotice(conn net.Conn, w io.Writer, say string) *waitNotice {
+	wn := &waitNotice{Conn: conn, done: make(chan struct{})}
+	wn.t = time.AfterFunc(waitNoticeAfter, func() {
+		defer close(wn.done)
+		fmt.Fprintln(w, say)
+	})
+	return wn
+}
+
+func (w *waitNotice) Read(p []byte) (int, error) {
+	n, err := w.Conn.Read(p)
+	w.stop()
+	return n, err
+}
+
+// stop cancels the notice, or waits for it to be written.
+func (w *waitNotice) stop() {
+	if w.read {
+		return
+	}
+	w.read = true
+	if !w.t.Stop() {
+		<-w.done
+	}
 }
