@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kaisen-ai/kaisen/internal/spell"
 	"github.com/kaisen-ai/kaisen/ladder"
 )
 
@@ -97,6 +98,7 @@ func readLadder[T any](cmd *cobra.Command, db string, read func(*ladder.Store, c
 
 func newLadderInitCmd(e *env) *cobra.Command {
 	var db string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create the ladder database (the only command that does)",
@@ -118,6 +120,9 @@ SQLite file that does not exist.`,
 				return err
 			}
 			defer s.Close()
+			if asJSON {
+				return json.NewEncoder(e.stdout).Encode(map[string]any{"db": ladder.Redact(db), "created": !existed, "schema": ladder.Version()})
+			}
 			verb := "created"
 			if existed {
 				verb = "ready (it existed)"
@@ -127,6 +132,7 @@ SQLite file that does not exist.`,
 		},
 	}
 	addDBFlag(cmd, &db)
+	addJSONFlag(cmd, &asJSON, `print {"db","created","schema"} as one JSON object`)
 	return cmd
 }
 
@@ -210,7 +216,7 @@ func knownBot(ctx context.Context, s *ladder.Store, name string) error {
 	for i, b := range bots {
 		names[i] = b.Name
 	}
-	return fmt.Errorf("no bot %q on this ladder%s (kaisen ladder table lists them)", name, didYouMean(name, names))
+	return fmt.Errorf("no bot %q on this ladder%s (kaisen ladder table lists them)", name, spell.DidYouMean(name, names))
 }
 
 func newLadderTableCmd(e *env) *cobra.Command {

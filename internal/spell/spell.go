@@ -1,4 +1,7 @@
-package cli
+// Package spell suggests, for a misspelt name (a player, a game, a bot, a
+// flag), the known names it was most likely meant to be: the "did you
+// mean" of the CLI's errors.
+package spell
 
 import (
 	"fmt"
@@ -6,29 +9,29 @@ import (
 	"strings"
 )
 
-// didYouMean is " (did you mean X?)" or " (did you mean X or Y?)" with the
+// DidYouMean is " (did you mean X?)" or " (did you mean X or Y?)" with the
 // names of known closest to name (at most two edits away, or one of them
 // starting with name), "" when none is close.
-func didYouMean(name string, known []string) string {
-	s := suggestions(name, known)
+func DidYouMean(name string, known []string) string {
+	s := Suggest(name, known)
 	if len(s) == 0 {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", strings.Join(s, " or "))
 }
 
-// suggestions are the names of known closest to name: the fewest edits
-// (case aside), at most 2, or a name name is the start of; at most three,
-// in the order of known.
-func suggestions(name string, known []string) []string {
+// Suggest returns the names of known closest to name: the fewest edits
+// (case aside: a name that differs only in case comes first), at most 2,
+// or a name name is the start of; at most three, in the order of known.
+func Suggest(name string, known []string) []string {
 	low := strings.ToLower(name)
 	best, out := 3, []string(nil)
 	for _, k := range known {
-		kl := strings.ToLower(k)
-		if kl == low {
+		if k == name {
 			continue
 		}
-		d := editDistance(low, kl)
+		kl := strings.ToLower(k)
+		d := editDistance(low, kl) // 0: the name but for case
 		if len(low) >= 2 && strings.HasPrefix(kl, low) {
 			d = min(d, 1)
 		}
