@@ -84,6 +84,13 @@ func NewPerson[P, A, O any](text Text[P, A, O], in *bufio.Reader, out io.Writer)
 	return &Person[P, A, O]{terminal: terminal{in: in, out: out}, text: text}
 }
 
+// forfeiter is a Text whose end of the input does not forfeit (it passes:
+// Battleship, abilities): Forfeit is the action that gives the game up at
+// once when the person resigns, an illegal one.
+type forfeiter[A any] interface {
+	Forfeit() A
+}
+
 // ResignHelp is the line every seat's help ends with: the command that
 // gives up, at any prompt.
 const ResignHelp = `  resign         give up: you lose this game, and a series stops ("quit" too)`
@@ -154,6 +161,9 @@ func (h *Person[P, A, O]) Act() A {
 		line, ok := h.read(prompt)
 		if ok && isResign(line) {
 			h.resign()
+			if f, ok := h.text.(forfeiter[A]); ok {
+				return f.Forfeit()
+			}
 			a, _ := h.text.Resign()
 			return a
 		}

@@ -425,13 +425,17 @@ func subEnd(w io.Writer, r *submarine.Rules, e *End[*submarine.Game, submarine.P
 		}
 	}
 	fmt.Fprintf(w, "the enemy fleet: %s\n", strings.Join(cells, ", "))
+	why := ""
+	if r := endReason(e); r != "" {
+		why = ": " + r
+	}
 	switch res.Winner {
 	case -1:
 		fmt.Fprintf(w, "draw after %d actions\n", res.Actions)
 	case seat:
-		fmt.Fprintf(w, "you win after %d actions\n", res.Actions)
+		fmt.Fprintf(w, "you win after %d actions%s\n", res.Actions, why)
 	default:
-		fmt.Fprintf(w, "you lose after %d actions\n", res.Actions)
+		fmt.Fprintf(w, "you lose after %d actions%s\n", res.Actions, why)
 	}
 	return true
 }
