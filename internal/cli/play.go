@@ -27,13 +27,14 @@ type playFlags struct {
 	seed                       uint64
 	timeout, dialTimeout       time.Duration
 	json                       bool
-	human                      bool       // a person types the moves (play_human.go)
-	against                    string     // with human: a built-in AI in-process
-	revealAI                   bool       // with against: the AI's reasons during play (reveals its fleet)
-	replays                    string     // with against: where each game's replay goes (play_human.go)
-	side                       string     // with against: the person's side in a game with sides (abilities)
-	tally                      *playTally // the games' ends, for --json
-	stderr                     io.Writer  // where a slow server's first line is said (waitNotice)
+	human                      bool          // a person types the moves (play_human.go)
+	against                    string        // with human: a built-in AI in-process
+	revealAI                   bool          // with against: the AI's reasons during play (reveals its fleet)
+	replays                    string        // with against: where each game's replay goes (play_human.go)
+	side                       string        // with against: the person's side in a game with sides (abilities)
+	turnTime                   time.Duration // with human on a server: its time per action, shown as the time left
+	tally                      *playTally    // the games' ends, for --json
+	stderr                     io.Writer     // where a slow server's first line is said (waitNotice)
 }
 
 // playTally is the --json output of kaisen play.
@@ -128,7 +129,9 @@ series with it; "help" works at every prompt. Every event is reported in
 words. Moves can be piped in for scripts; the end of the input resigns, and
 a series stops there. A server gives each action
 --action-timeout (10s by default for kaisen serve): start it with a longer
-one for people, e.g. kaisen serve --humans (10 minutes an action). --human --against
+one for people, e.g. kaisen serve --humans (10 minutes an action);
+--turn-time 10m then shows the time left at every prompt (the wire does not
+say it). --human --against
 NAME plays the built-in AI NAME in-process instead (you act first; --seed
 seeds the AI). With -c N it is a series of N games, you acting first in
 the odd ones: an AI that learns across games keeps what it learnt, as on a
@@ -235,6 +238,7 @@ the like are refused, never sent; at the end of the input you pass.`,
 	fl.BoolVar(&f.revealAI, "reveal-ai", false, "with --against: also show the AI's reasons during play; this REVEALS THE AI'S FLEET")
 	fl.StringVar(&f.replays, "replays", "", "with --against: write each game's replay, with the AI's reasons, into this directory (default: kaisen's data directory, play/)")
 	must(cmd.MarkFlagDirname("replays"))
+	fl.DurationVar(&f.turnTime, "turn-time", 0, "with --human on a server: the server's time for each action and the placement, to show the time left at every prompt (kaisen serve --humans: 10m; a server for bots: 10s an action, 30s the placement)")
 	fl.StringVar(&f.side, "side", "", "with --against --game abilities: the side you play, ai (seat 0, the default) or humans (seat 1)")
 	completePlayers(cmd, "against", false, hasHuman)
 	return cmd

@@ -4,14 +4,17 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
@@ -32,6 +35,9 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 			return usageError("--human: you are the player; --player and --weights are for the AI, with --against")
 		}
 	}
+	if f.turnTime < 0 || (f.turnTime > 0 && f.against != "") {
+		return usageError("--turn-time is the time per action of a server (--addr): positive, and not with --against, whose AI has no clock")
+	}
 	if f.against == "" && (f.revealAI || cmd.Flags().Changed("replays") || f.side != "") {
 		return usageError("--reveal-ai, --replays and --side are for games against a built-in AI: add --against NAME (on a server, the server gives the seat)")
 	}
@@ -50,7 +56,11 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 				late = append(late, fmt.Sprintf("game %d: %s", cg.Game+1, why))
 			}
 		}}
-	n, err := playConn(cmd.Context(), *f, g.HumanClient(f.name, in, e.stdout), 0, opt)
+	var out io.Writer = e.stdout
+	if f.turnTime > 0 {
+		out = turnClock{Writer: e.stdout, d: f.turnTime}
+	}
+	n, err := playConn(cmd.Context(), *f, g.HumanClient(f.name, in, out), 0, opt)
 	switch {
 	case err != nil && cmd.Context().Err() != nil:
 		return &ExitError{Code: ExitInterrupted, Err: err}
@@ -61,6 +71,18 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 	}
 	return err
 }
+
+// turnClock is the person's output with the server's time per action
+// (--turn-time): the seat shows the time left (human.Deadline).
+type turnClock struct {
+	io.Writer
+	d time.Duration
+}
+
+var _ human.Deadline = turnClock{}
+
+// TurnTime implements human.Deadline.
+func (t turnClock) TurnTime() time.Duration { return t.d }
 
 // lostLate says why a person lost a game on a server without the server
 // saying why ("you lose" alone), "" for any other end: before the game

@@ -135,3 +135,16 @@ func TestHumanLateOnABotServer(t *testing.T) {
 		})
 	}
 }
+
+// TestHumanTurnTime: with --turn-time a person on a server sees the time
+// left at every prompt; --turn-time with --against (no clock) is refused.
+func TestHumanTurnTime(t *testing.T) {
+	addr, _ := playServer(t, server.ListenerConfig{Opponent: "random"})
+	code, stdout, stderr := humanRun(t, "r\nresign\n", "play", "--human", "--addr", addr, "--seed", "2", "--turn-time", "10m")
+	require.Equal(t, 0, code, stderr)
+	require.Regexp(t, `placement \(\d+m\d+s left\)> `, stdout)
+	require.Regexp(t, `your move \(\d+m\d+s left\)> `, stdout)
+	code, _, stderr = humanRun(t, "", "play", "--human", "--against", "random", "--turn-time", "10m", "--seed", "1")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, "--turn-time is the time per action of a server")
+}
