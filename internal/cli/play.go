@@ -76,12 +76,8 @@ func finishPlay(e *env, f playFlags, err error) error {
 	return err
 }
 
-func newPlayCmd(e *env) *cobra.Command {
-	var f playFlags
-	cmd := &cobra.Command{
-		Use:   "play",
-		Short: "Connect a built-in AI to a turn server (ours or the reference ones) and play",
-		Long: `Connect one of the built-in AIs (kaisen players) to any submarine-game server
+// playLong is kaisen play's --help text.
+const playLong = `Connect one of the built-in AIs (kaisen players) to any submarine-game server
 over TCP and play: the 2016 classic reference server (Ruby), its series fork,
 a 2025 submarine_py server, or kaisen serve. The dialect is recognised from
 the server's greeting:
@@ -170,7 +166,14 @@ ability, "move D4 D5" to move a 1-deck one cell (the turn goes on),
 side: the 3x3 around E5). When the rules ask you, answer "y" or "n" (your
 false miss, your air defence) or name the cells the enemy's salvo hits
 ("D4 E4 F4"). An ability you cannot use now, a move onto a shot cell and
-the like are refused, never sent; at the end of the input you pass.`,
+the like are refused, never sent; at the end of the input you pass.`
+
+func newPlayCmd(e *env) *cobra.Command {
+	var f playFlags
+	cmd := &cobra.Command{
+		Use:   "play",
+		Short: "Connect a built-in AI to a turn server (ours or the reference ones) and play",
+		Long:  playLong,
 		Example: `  kaisen play --addr 127.0.0.1:2000 --player stateplayer2
   kaisen play --addr 192.0.2.7:2000 --player state -c 20 --seed 7 --json
   kaisen play --addr 127.0.0.1:8000 --player simple --name tanaka   (submarine-py)
