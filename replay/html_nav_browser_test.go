@@ -64,6 +64,8 @@ func TestHTMLJumpsInBrowser(t *testing.T) {
 	_, d := longDrawReplay(t)
 	ev := d.Events()
 	ctx, url := openPage(t, d, "#5000")
+	t.Logf("10,000-action draw: first frame drawn %s ms after the navigation started (performance.now; a timing, not asserted)",
+		eval[string](t, ctx, `document.body.dataset.readyMs`))
 	shows(t, ctx, d, 5000, "opened at #5000")
 
 	cur := 5000

@@ -99,7 +99,7 @@ func writePage(t *testing.T, d *replay.HTMLData) []byte {
 // TestHTMLPacked: the page's packed data section rebuilds every frame of
 // every fixture exactly, with one event digit per frame.
 func TestHTMLPacked(t *testing.T) {
-	for _, name := range append(htmlFixtures, "bs-gridbot", "random") {
+	for _, name := range append(htmlFixtures, "bs-gridbot", "random", "bs-placement", "panic") {
 		t.Run(name, func(t *testing.T) {
 			d := htmlData(t, name)
 			got, p := unpackPage(t, writePage(t, d))
