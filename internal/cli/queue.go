@@ -147,7 +147,7 @@ func (f *shardFlags) runQueued(ctx context.Context, e *env, it queue.Item, seed 
 	if err != nil {
 		return queueError(command, run, err)
 	}
-	e.log.Info("run gathered", "run", run, "items", stats.Items, "reused", stats.Reused, "workers", len(stats.Workers))
+	e.log.Info("run gathered", "run", run, "items", stats.Items, "reused", stats.Reused, "worker_processes", len(stats.Workers), "games_at_once", stats.Slots())
 	return printMerged(e, files[0], time.Since(start), stats.Slots(), asJSON)
 }
 
