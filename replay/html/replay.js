@@ -207,8 +207,10 @@
   // row that opens on demand.
   const rows = [];
   function row(i) {
-    const f = F[i], li = el("li", "", f.text);
-    li.title = f.text;
+    // Every row names its action (abilities' texts do not begin with it).
+    const f = F[i], text = i === 0 || f.text.startsWith("#") ? f.text : "#" + f.n + " " + f.text;
+    const li = el("li", "", text);
+    li.title = text;
     li.dataset.frame = i;
     if (EV[i] & SUNK) li.classList.add("ev-sunk");
     else if (EV[i] & HIT) li.classList.add("ev-hit");
