@@ -111,12 +111,13 @@ func (r *Rules) CheckAction(f *Fleet, a Action) error {
 	}
 }
 
-// CellName formats c as [x,y] (the wire's order), or as "off-board" when c is
-// not a board index.
-func (r *Rules) CellName(c grid.Cell) string {
-	if c < 0 || int(c) >= r.Board.Size() {
-		return fmt.Sprintf("off-board(%d)", int(c))
-	}
+// CellName names c for people, a column letter and a row from 1 ("C4" is
+// x 2, y 3), or "off-board(n)" when c is not a board index. The wire's
+// form is WireCoord's [x,y].
+func (r *Rules) CellName(c grid.Cell) string { return r.Board.Name(c) }
+
+// WireCoord is c as the wire writes it, [x,y] ("[2,3]" for C4).
+func (r *Rules) WireCoord(c grid.Cell) string {
 	x, y := r.Board.XY(c)
 	return fmt.Sprintf("[%d,%d]", x, y)
 }

@@ -27,9 +27,9 @@ func TestPublicView(t *testing.T) {
 		near int
 		hp   [2][]int
 	}{
-		{AttackAt(xy(1, 1)), "attacks [1,1]: hit w; near: s", xy(1, 1), 8, [2][]int{{3, 2, 1}, {2, 2, 1}}},
-		{AttackAt(xy(2, 1)), "attacks [2,1]: miss; near: c", xy(2, 1), 8, [2][]int{{3, 2, 1}, {2, 2, 1}}},
-		{AttackAt(xy(0, 1)), "attacks [0,1]: miss; near: w s", xy(0, 1), 5, [2][]int{{3, 2, 1}, {2, 2, 1}}},
+		{AttackAt(xy(1, 1)), "attacks B2: hit w; near: s", xy(1, 1), 8, [2][]int{{3, 2, 1}, {2, 2, 1}}},
+		{AttackAt(xy(2, 1)), "attacks C2: miss; near: c", xy(2, 1), 8, [2][]int{{3, 2, 1}, {2, 2, 1}}},
+		{AttackAt(xy(0, 1)), "attacks A2: miss; near: w s", xy(0, 1), 5, [2][]int{{3, 2, 1}, {2, 2, 1}}},
 		{MoveTo(w, xy(1, 2)), "moves w by [+0,+1]", grid.None, 0, [2][]int{{3, 2, 1}, {2, 2, 1}}},
 	} {
 		st, err := g.Apply(tt.a)

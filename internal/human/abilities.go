@@ -88,6 +88,7 @@ func (h *abText) Intro() {
 	r, me := h.rules, h.k.me
 	fmt.Fprintf(h.out, "board %dx%d; fleet %s (ship lengths)\n", r.Base.Board.Width(), r.Base.Board.Height(), battleship.FormatFleet(r.Base.Fleet))
 	fmt.Fprintf(h.out, "you play the %s side, the enemy the %s side%s\n", sideName(r.Sides[me]), sideName(r.Sides[1-me]), optionsText(r.Options))
+	fmt.Fprintln(h.out, BattleshipCells)
 	fmt.Fprintln(h.out, BattleshipPlacementHelp)
 	h.pass = grid.None
 }

@@ -32,6 +32,11 @@ const BattleshipPlacementHelp = `place your fleet: every ship as its end cells, 
 or "r" for a random placement, or a style: edge, human or inner
 (ships may not touch, not even at a corner)`
 
+// BattleshipCells says once, in the seat's intro, how the Battleship and
+// abilities seats name cells and how the wire writes them.
+const BattleshipCells = `cells: a column letter and a row from 1, A1 the top left corner;
+on the wire a cell is [row,col] from 0: C4 is [3,2] (typing [3,2] works too)`
+
 // battleshipLegend explains the seat's boards.
 const battleshipLegend = `legend: O your ship, x hit, # sunk ship, o miss, , no ship can be there (next to a sunk ship),
         . unknown water, - rock, [ ] the last shot`
@@ -90,7 +95,7 @@ func newBSText(rules *battleship.Rules, out io.Writer, rng *rand.Rand) *bsText {
 // Intro implements Text.
 func (h *bsText) Intro() {
 	r := h.rules
-	fmt.Fprintf(h.out, "board %dx%d; fleet %s (ship lengths)\n%s\n", r.Board.Width(), r.Board.Height(), battleship.FormatFleet(r.Fleet), BattleshipPlacementHelp)
+	fmt.Fprintf(h.out, "board %dx%d; fleet %s (ship lengths)\n%s\n%s\n", r.Board.Width(), r.Board.Height(), battleship.FormatFleet(r.Fleet), BattleshipCells, BattleshipPlacementHelp)
 }
 
 // Place implements Text: typed ships, "r" or a style; at the end of the
