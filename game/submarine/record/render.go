@@ -31,7 +31,9 @@ type RenderOptions struct {
 // Legend explains Render's board symbols.
 const Legend = `legend: letters are ships (fleet order), . sea, # rock, x sunk ship,
         [ ] the attacked cell, ~ the sea around it (where "near" looks),
-        ( ) the ship that moved and the cell it left`
+        ( ) the ship that moved and the cell it left;
+        columns are letters, rows numbers from 1 (A1 is the top left corner);
+        on the wire and in the replay file a cell is [x,y] from 0: C4 is [2,3]`
 
 // Render draws rp as ASCII boards, both fleets side by side, one frame per
 // action: the attacked cell with its hit and splash area, each move with its
@@ -249,10 +251,7 @@ func (rd *renderer) folded(w io.Writer, run [2]int) {
 		run[0], run[1]-1, replay.Plural(run[1]-run[0], "action"), replay.Plural(attacks, "missed attack"), replay.Plural(moves, "move"))
 }
 
-func (rd *renderer) pos(c grid.Cell) string {
-	p := posOf(rd.r, c)
-	return fmt.Sprintf("[%d,%d]", p[0], p[1])
-}
+func (rd *renderer) pos(c grid.Cell) string { return rd.r.CellName(c) }
 
 func signed(v int) string {
 	if v > 0 {
@@ -310,13 +309,13 @@ func (rd *renderer) board(f *frame, seat int) []string {
 	r, b := rd.r, rd.r.Board
 	fl := f.Game.Fleet(seat)
 	cw := rd.cellW
-	labelW := len(strconv.Itoa(b.Height() - 1))
+	labelW := len(strconv.Itoa(b.Height()))
 	lines := []string{fmt.Sprintf("seat %d: %s", seat, rd.who(seat))}
 
 	var sb strings.Builder
 	sb.WriteString(strings.Repeat(" ", labelW+1))
 	for x := range b.Width() {
-		fmt.Fprintf(&sb, "%*d ", cw-1, x) // the last digit above the ship letter
+		fmt.Fprintf(&sb, "%*s ", cw-1, grid.ColumnName(x, false)) // the last letter above the ship letter
 	}
 	lines = append(lines, strings.TrimRight(sb.String(), " "))
 
@@ -336,7 +335,7 @@ func (rd *renderer) board(f *frame, seat int) []string {
 	}
 	for y := range b.Height() {
 		sb.Reset()
-		fmt.Fprintf(&sb, "%*d ", labelW, y)
+		fmt.Fprintf(&sb, "%*d ", labelW, y+1)
 		for x := range b.Width() {
 			c, _ := b.At(x, y)
 			g := rd.cellGlyph(&fl, seat, c)
