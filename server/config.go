@@ -356,7 +356,7 @@ func (l ListenerConfig) WithDefaults() ListenerConfig {
 	}
 	if l.Opponent == "" {
 		l.Opponent = d.Opponent
-		if g, ok := listenerGameOf(l.Game); ok && g.house != "" {
+		if g, ok := gameOf(l.Game); ok && g.house != "" {
 			l.Opponent = g.house
 		}
 	}
@@ -458,15 +458,19 @@ type setup struct {
 	enc     *subwire.ResultEncoder // result lines of this dialect and fleet
 	bs      *bsSetup               // battleship listeners only (server/battleship.go)
 	ab      *abSetup               // abilities listeners only (server/abilities.go)
-	// play is the game's play step of one pairing (listenerGame.play).
+	// contractHouse: a listener of a game built by NewGame has a house AI
+	// (its rules and house AI are in play).
+	contractHouse bool
+	// play is the game's play step of one pairing (Game.play, or the one
+	// NewGame's compile step built).
 	play func(m *match) func(ctx context.Context, k int) (*Result, []byte)
 }
 
 // compile validates l (with defaults applied) and builds its rules and
-// house AI with its game's compile step (server/games.go).
+// house AI with its game's compile step (Game, server/games.go).
 func (l ListenerConfig) compile() (*setup, error) {
 	l = l.WithDefaults()
-	g, ok := listenerGameOf(l.Game)
+	g, ok := gameOf(l.Game)
 	if !ok {
 		return nil, fmt.Errorf("%w: game %q: want %s", ErrConfig, l.Game, strings.Join(Games(), " or "))
 	}
@@ -474,7 +478,9 @@ func (l ListenerConfig) compile() (*setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.play = g.play
+	if g.play != nil {
+		s.play = g.play
+	}
 	return s, nil
 }
 
