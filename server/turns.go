@@ -77,7 +77,8 @@ type served[G game.State[A, S], P, A, S, O any] struct {
 	rules   game.Rules[G, P, A, S, O]
 	wire    game.ServerCodec[P, A, O]
 	house   game.Factory[P, A, O] // nil for pair listeners
-	// record starts a game's replay (header and nothing else) on w.
+	// record starts a game's replay (header and nothing else) on w (nil:
+	// the game writes none).
 	record func(w *bytes.Buffer, h replayHeader) gameRecord[P, A, S]
 	// view is the public view of game g, which a spectator's Feed sees
 	// (nil: a spectator is told only the game's end, Spectator.Finished).
@@ -123,9 +124,9 @@ type gameReplay[P, A, S any] struct {
 
 // startReplay starts the replay of game res after its handshake, with
 // both placements as received, or returns nil when the server keeps no
-// replays.
+// replays or the game writes none.
 func (t *turns[G, P, A, S, O]) startReplay(res *Result, log *slog.Logger) *gameReplay[P, A, S] {
-	if t.srv.cfg.ReplayDir == "" {
+	if t.srv.cfg.ReplayDir == "" || t.def.record == nil {
 		return nil
 	}
 	rec := &gameReplay[P, A, S]{log: log}
