@@ -78,13 +78,9 @@ func (c *ClientCodec) Act(a Action, _ *Told) (bool, error) {
 // each, and the error and outcome lines of a forfeit.
 func (c *ClientCodec) Decode(line []byte, o *Told) (game.Heard, error) {
 	if !c.await {
-		switch string(line) {
-		case protocol.YourTurn:
-			c.mine, c.await = true, true
-			return game.HeardTurn, nil
-		case protocol.Waiting:
-			c.mine, c.await = false, true
-			return game.HeardWait, nil
+		if mine, ok := protocol.ParseTurn(line); ok {
+			c.mine, c.await = mine, true
+			return game.TurnHeard(mine), nil
 		}
 	}
 	w, err := c.rules.decodeServerLine(line)
