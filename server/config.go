@@ -121,8 +121,9 @@ type ListenerConfig struct {
 	Address string `mapstructure:"address"`
 	// Game is the game served: submarine, battleship (the Kaisen battleship
 	// protocol on the classic 10x10 board; dialect, board settings and games
-	// stay unset) or abilities (its abilities variant, the same constraints).
-	// Default "" = submarine.
+	// stay unset), abilities (its abilities variant, the same constraints)
+	// or a game registered with Register (dialect, board settings and
+	// abilities unset; Games lists them). Default "" = submarine.
 	Game string `mapstructure:"game"`
 	// Dialect is the wire dialect: classic or submarine-py. Default classic.
 	Dialect string `mapstructure:"dialect"`
