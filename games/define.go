@@ -17,7 +17,8 @@ import (
 )
 
 // Def is what a game on the contract (package game) gives the registry:
-// its name, its rules, its AIs and its record. Define turns it into the
+// its name, its rules, its AIs, its record, its terminal text and its
+// wire codec with its public view. Define turns it into the
 // game's entry; the hooks every game shares are written once, here and in
 // the generic hosts, never per game. R is the game's rules type, which
 // implements game.Rules.
