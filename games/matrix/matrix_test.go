@@ -13,7 +13,8 @@
 // in-process (internal/human through games.Game.HumanLocal, a scripted
 // person typing an AI's actions through the game's Text), and the turn
 // server (serve_test.go): a listener of the game against its house AI,
-// played by kaisen play itself, and a pair listener, played by two
+// played by kaisen play itself (one game, and a series of three where the
+// game's listeners play series), and a pair listener, played by two
 // network clients (games.Game.NewClient, the same code) over loopback;
 // in both the server's live view (server.Spectator, fed by each game's
 // public view) sees the game, and the replay the server wrote verifies
@@ -85,6 +86,7 @@ func TestMatrix(t *testing.T) {
 		{"human seat", humanHost},
 		{"server house", serverHouseHost},
 		{"server pair", serverPairHost},
+		{"server series", serverSeriesHost},
 	}
 	for _, g := range games.All() {
 		for _, h := range hosts {

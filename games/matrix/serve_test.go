@@ -51,14 +51,14 @@ func (w *watcher) Finished(res server.Result) {
 }
 
 // serve starts a server of one listener of game g (opponent: a house AI,
-// or server.OpponentPair) writing replays to dir and watched by w; it
-// returns the listener's address. The server stops with the test.
-func serve(t *testing.T, g games.Game, opponent, dir string, w *watcher) string {
+// or server.OpponentPair; n games per pairing) writing replays to dir and
+// watched by w; it returns the listener's address. The server stops with the test.
+func serve(t *testing.T, g games.Game, opponent string, n int, dir string, w *watcher) string {
 	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Seed, cfg.ReplayDir = 26, dir
 	l := &cfg.Listeners[0]
-	l.Game, l.Address, l.Opponent = g.Name, "127.0.0.1:0", opponent
+	l.Game, l.Address, l.Opponent, l.Games = g.Name, "127.0.0.1:0", opponent, n
 	srv, err := server.New(cfg, slog.New(slog.DiscardHandler))
 	require.NoError(t, err, "the server serves %s", g.Name)
 	srv.Watch(w)
@@ -76,10 +76,28 @@ func serve(t *testing.T, g games.Game, opponent, dir string, w *watcher) string 
 // serverHouseHost: the server serves the game against its house AI
 // (PlayDefault), and kaisen play itself (the command) plays it with the
 // game's DefaultPlayers[0] over loopback.
-func serverHouseHost(t *testing.T, g games.Game) {
+func serverHouseHost(t *testing.T, g games.Game) { playHouse(t, g, 1) }
+
+// serverSeriesHost is serverHouseHost with a series of three games on
+// the connection, for the games whose listeners play series (abilities
+// plays one game per connection: its listener refuses games: 3).
+func serverSeriesHost(t *testing.T, g games.Game) {
+	cfg := server.DefaultConfig()
+	cfg.Listeners[0].Game, cfg.Listeners[0].Opponent, cfg.Listeners[0].Games = g.Name, g.PlayDefault, 3
+	if err := cfg.Validate(); err != nil {
+		require.ErrorIs(t, err, server.ErrConfig)
+		require.Equal(t, "abilities", g.Name, "only abilities plays one game per connection: %v", err)
+		t.Skipf("%s: %v", g.Name, err)
+	}
+	playHouse(t, g, 3)
+}
+
+// playHouse plays n games on one connection of kaisen play to a house
+// listener of g.
+func playHouse(t *testing.T, g games.Game, n int) {
 	w := &watcher{started: map[string]game.Public{}, steps: map[string]int{}}
 	dir := t.TempDir()
-	addr := serve(t, g, g.PlayDefault, dir, w)
+	addr := serve(t, g, g.PlayDefault, n, dir, w)
 	var out, errOut bytes.Buffer
 	args := []string{"play", "--game", g.Name, "--addr", addr, "--player", g.DefaultPlayers[0], "--seed", "26", "--timeout", "1m", "--json"}
 	code := cli.Run(context.Background(), args, strings.NewReader(""), &out, &errOut)
@@ -89,9 +107,9 @@ func serverHouseHost(t *testing.T, g games.Game) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &tally))
-	require.Equal(t, 1, tally.Games)
-	require.Equal(t, 1, tally.Wins+tally.Losses+tally.Draws)
-	checkServed(t, g, w, dir)
+	require.Equal(t, n, tally.Games)
+	require.Equal(t, n, tally.Wins+tally.Losses+tally.Draws)
+	checkServed(t, g, w, dir, n)
 }
 
 // serverPairHost: the server pairs two network clients of the game (the
@@ -100,7 +118,7 @@ func serverHouseHost(t *testing.T, g games.Game) {
 func serverPairHost(t *testing.T, g games.Game) {
 	w := &watcher{started: map[string]game.Public{}, steps: map[string]int{}}
 	dir := t.TempDir()
-	addr := serve(t, g, server.OpponentPair, dir, w)
+	addr := serve(t, g, server.OpponentPair, 1, dir, w)
 	ends := make([][]protocol.End, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
@@ -122,17 +140,17 @@ func serverPairHost(t *testing.T, g games.Game) {
 	require.Len(t, ends[1], 1)
 	want := map[protocol.End]protocol.End{protocol.EndWin: protocol.EndLose, protocol.EndLose: protocol.EndWin, protocol.EndDraw: protocol.EndDraw}
 	require.Equal(t, want[ends[0][0]], ends[1][0], "the seats agree on the end")
-	checkServed(t, g, w, dir)
+	checkServed(t, g, w, dir, 1)
 }
 
-// checkServed: the live view saw the one game the server played start,
+// checkServed: the live view saw each of the n games the server played start,
 // had actions and end decided by the rules, and the replay the server
 // wrote verifies, for a game that writes replays.
-func checkServed(t *testing.T, g games.Game, w *watcher, dir string) {
+func checkServed(t *testing.T, g games.Game, w *watcher, dir string, n int) {
 	t.Helper()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	require.Len(t, w.finished, 1, "one game")
+	require.Len(t, w.finished, n)
 	for _, res := range w.finished {
 		require.Contains(t, []string{server.OutcomeWin, server.OutcomeDraw}, res.Outcome, "%+v", res)
 		require.Empty(t, res.Forfeits, "built-in AIs do not forfeit: %+v", res)
