@@ -170,6 +170,7 @@ func TestHostileBotsForfeitOnlyTheirOwnGames(t *testing.T) {
 				logs, err := os.ReadDir(fam.LogDir)
 				require.NoError(t, err)
 				require.Len(t, logs, n, "one output file per game")
+				require.FileExists(t, filepath.Join(fam.LogDir, bot.LogName(0, map[bool]string{false: "p1", true: "p2"}[isP2])))
 				requireNoSurvivor(t)
 			}
 		})
@@ -234,4 +235,60 @@ func TestFamilyValidate(t *testing.T) {
 			require.ErrorContains(t, f.Validate(), tt.err)
 		})
 	}
+}
+
+func TestTwoBotsPlayEachOther(t *testing.T) {
+	hostile := fmt.Sprintf("exec:%s crash {host} {port}", hostileBin)
+	never := "exec:sleep 3600 # {port}"
+	tests := []struct {
+		name       string
+		p1, p2     string
+		p1F, p2F   int // forfeits
+		timeoutSet bool
+	}{
+		{"both well-behaved", player("submarine", "random"), player("submarine", "stateplayer2"), 0, 0, false},
+		{"p1 crashes", hostile, player("submarine", "random"), 6, 0, false},
+		{"p2 crashes", player("submarine", "random"), hostile, 0, 6, false},
+		{"p2 never connects", player("submarine", "random"), never, 0, 6, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fam := &bot.Family{Name: "submarine", Bot: mustParse(t, tt.p1), Bot2: mustParse(t, tt.p2),
+				ActionTimeout: time.Second, HandshakeTimeout: time.Second, GameTimeout: 2 * time.Second}
+			const n = 6
+			m := arena.Match{Family: fam, Games: n, Seed: 5, Workers: 2}
+			sum, err := m.Run(context.Background(), nil)
+			require.NoError(t, err)
+			require.Equal(t, n, sum.Games)
+			require.Equal(t, [2]int{tt.p1F, tt.p2F}, [2]int{sum.P1Forfeits, sum.P2Forfeits})
+			if tt.p1F > 0 {
+				require.Equal(t, n, sum.P2Wins)
+			}
+			if tt.p2F > 0 {
+				require.Equal(t, n, sum.P1Wins)
+			}
+			requireNoSurvivor(t)
+		})
+	}
+}
+
+func TestTwoBotsSitInTheArenasSeats(t *testing.T) {
+	named := func(name string) string {
+		return fmt.Sprintf("exec:%s play --name %s --addr {host}:{port}", kaisenBin, name)
+	}
+	fam := &bot.Family{Name: "submarine", Dialect: "submarine-py", Bot: mustParse(t, named("alice")), Bot2: mustParse(t, named("bob"))}
+	m := arena.Match{Family: fam, Games: 4, Seed: 2, Workers: 2, Replays: t.TempDir()}
+	_, err := m.Run(context.Background(), nil)
+	require.NoError(t, err)
+	for i := range 4 {
+		b, err := os.ReadFile(filepath.Join(m.Replays, arena.ReplayName(i)))
+		require.NoError(t, err)
+		header, _, _ := strings.Cut(string(b), "\n")
+		first, second := "alice", "bob" // p1 sits in seat 0 in even games
+		if i%2 == 1 {
+			first, second = second, first
+		}
+		require.Regexp(t, `"seat":0,"name":"remote [0-9.:]+ `+first+`"\},\{"seat":1,"name":"remote [0-9.:]+ `+second+`"`, header, "game %d", i)
+	}
+	requireNoSurvivor(t)
 }

@@ -82,6 +82,21 @@ func (l Limits) Validate() error {
 	return errors.Join(errs...)
 }
 
+// argv is the command that runs line under the limits: the line's words
+// themselves when it is a plain command (no limits, nothing the shell
+// would interpret: saves starting a shell per game), else the shell with
+// the script.
+func (l Limits) argv(line string) []string {
+	if w := strings.Fields(line); l == (Limits{}) && !strings.ContainsAny(line, shellSpecial) && !strings.Contains(w[0], "=") {
+		return w // not VAR=value cmd either
+	}
+	return []string{shell, "-c", l.script(line)}
+}
+
+// shellSpecial are the characters that make a command line the shell's
+// to run (quotes, expansions, redirections, lists, globs, comments).
+const shellSpecial = "\\'\"\x60$|&;<>()*?[]{}~#!\n"
+
 // script is the shell script that runs line under the limits.
 func (l Limits) script(line string) string {
 	var b strings.Builder

@@ -13,7 +13,8 @@
 // a line out of turn or an early exit forfeits the bot's own game, with the
 // reason, and the last line of the bot's output, in the result.
 //
-// Process hygiene: the command runs under /bin/sh -c in a process group of
+// Process hygiene: the command runs directly when it is plain words, else
+// under /bin/sh -c (quotes, pipes, lists, limits), in a process group of
 // its own (Setpgid); when its game ends the whole group is killed, so a
 // child it forked (or a shell pipeline) does not outlive the game. Its
 // standard output and error go to one file per game (Family.LogDir), or to

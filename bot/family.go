@@ -30,6 +30,9 @@ type Family struct {
 	Bot Command
 	// BotIsP2 seats the bot as P2 (else P1) and House as the other.
 	BotIsP2 bool
+	// Bot2, when set, is the other player, a program too (House is then
+	// unused): the listener pairs the two bots, seat 0's first.
+	Bot2 Command
 	// House is the built-in AI (a name of kaisen players for Game) and
 	// HouseWeights its YAML weights file ("" = its defaults).
 	House, HouseWeights string
@@ -58,10 +61,14 @@ func (f *Family) Game() string { return f.Name }
 
 // Players implements arena.Family.
 func (f *Family) Players() (p1, p2 string) {
-	if f.BotIsP2 {
-		return f.House, f.Bot.Name()
+	other := f.House
+	if f.Bot2.Line != "" {
+		other = f.Bot2.Name()
 	}
-	return f.Bot.Name(), f.House
+	if f.BotIsP2 {
+		return other, f.Bot.Name()
+	}
+	return f.Bot.Name(), other
 }
 
 // NewTable implements arena.Family.
@@ -119,16 +126,23 @@ func (f *Family) firstSeat(d arena.Deal) int {
 // port whose first connection (seat 0) is the bot and whose opponent is
 // the house AI, acting first when the arena's first seat is the house's;
 // its seed is the game's, so the house AI plays the same game for the
-// same deal. replayDir "" writes no replay.
+// same deal. A pair of bots is a pair listener's, seated as in the arena
+// (the gate connects seat 0's first). replayDir "" writes no replay.
 func (f *Family) config(d arena.Deal, replayDir string) server.Config {
 	cfg := server.DefaultConfig()
 	bs := f.botSeat(d)
+	if f.Bot2.Line != "" {
+		bs = 0 // the listener's seats are the arena's
+	}
 	l := server.ListenerConfig{
 		Name: "bot", Address: "127.0.0.1:0", Game: f.Name, Dialect: f.Dialect,
 		Opponent: f.House, HouseConfig: f.HouseWeights, Games: 1, First: server.FirstConnected,
 	}
 	if f.firstSeat(d) != bs {
 		l.First = server.FirstSecond
+	}
+	if f.Bot2.Line != "" {
+		l.Opponent, l.HouseConfig = server.OpponentPair, ""
 	}
 	if f.Name == server.GameAbilities {
 		sides := f.Abilities.Sides

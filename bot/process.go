@@ -25,10 +25,10 @@ type proc struct {
 // shell is the shell that runs bot commands.
 const shell = "/bin/sh"
 
-// startProc starts script under the shell in a new process group, its
-// output (stdout and stderr) appended to out and its input empty.
-func startProc(script string, out *os.File) (*proc, error) {
-	cmd := exec.Command(shell, "-c", script)
+// startProc starts argv in a new process group, its output (stdout and
+// stderr) going to out and its input empty.
+func startProc(argv []string, out *os.File) (*proc, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = out, out // files: no copying goroutine to outlive the group
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

@@ -35,10 +35,10 @@ func (t *table) Play(d arena.Deal) (arena.GameResult, error) {
 }
 
 // PlayContext implements arena.ContextTable: it serves the game d on a
-// loopback port of its own, runs the bot against it and returns the
+// loopback port of its own, runs the bots against it and returns the
 // server's result in the arena's seats. An error is a failure to set the
-// game up (the server or the shell would not start, the replay could not
-// be copied) or ctx's end.
+// game up (the server or a bot would not start, the replay could not be
+// copied) or ctx's end.
 func (t *table) PlayContext(ctx context.Context, d arena.Deal) (arena.GameResult, error) {
 	res := arena.GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: -1}
 	tmp, err := os.MkdirTemp("", "kaisen-bot-")
@@ -50,7 +50,11 @@ func (t *table) PlayContext(ctx context.Context, d arena.Deal) (arena.GameResult
 	if d.Replay != nil {
 		replayDir = filepath.Join(tmp, "replays")
 	}
-	g := &gameRun{t: t, d: d, bs: t.f.botSeat(d), finished: make(chan server.Result, 1)}
+	g := &gameRun{t: t, d: d, bots: t.f.bots(d), finished: make(chan server.Result, 1)}
+	g.toArena = [2]int{0, 1} // a pair: the gate seats seat 0's bot first
+	if len(g.bots) == 1 {
+		g.toArena = [2]int{g.bots[0].seat, 1 - g.bots[0].seat} // the bot is the listener's seat 0
+	}
 	srv, err := server.New(t.f.config(d, replayDir), t.srvLog)
 	if err != nil {
 		return res, err
@@ -63,34 +67,34 @@ func (t *table) PlayContext(ctx context.Context, d arena.Deal) (arena.GameResult
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(sctx) }()
 	defer func() { stop(); <-served }()
-
-	out, err := t.output(tmp, d)
-	if err != nil {
-		return res, err
-	}
-	defer out.Close()
 	addr := srv.Addrs()[0].(*net.TCPAddr)
-	p, err := startProc(t.f.Limits.script(t.f.Bot.expand(addr.IP.String(), addr.Port, d.Seed)), out)
+	ports := []int{addr.Port}
+	if len(g.bots) == 2 {
+		if g.gate, err = openGate(addr.String()); err != nil {
+			return res, err
+		}
+		defer g.gate.close()
+		ports = g.gate.ports()
+	}
+	for i, b := range g.bots {
+		if b.out, err = t.output(tmp, d, b.role); err != nil {
+			return res, err
+		}
+		defer b.out.Close()
+		if b.p, err = startProc(t.f.Limits.argv(b.cmd.expand(addr.IP.String(), ports[i], d.Seed)), b.out); err != nil {
+			return res, err
+		}
+		defer b.p.kill()
+	}
+	sres, lost, why, err := g.wait(ctx)
 	if err != nil {
 		return res, err
 	}
-	defer p.kill()
-	sres, why, err := g.wait(ctx, p)
-	if err != nil {
-		return res, err
-	}
-	ended := "" // how the bot ended, when it did by itself
-	select {
-	case <-p.done:
-		ended = p.status()
-	default:
-	}
-	p.kill()
-	last := output{status: ended, line: lastLine(out)}
+	outs := g.end()
 	if why != "" {
-		return g.forfeit(res, why, last), nil
+		return g.forfeit(res, lost, why, outs), nil
 	}
-	res = g.result(res, sres, last)
+	res = g.result(res, sres, outs)
 	if d.Replay != nil && sres.Replay != "" {
 		if err := copyFile(d.Replay, filepath.Join(replayDir, sres.Replay)); err != nil {
 			return res, err
@@ -99,8 +103,9 @@ func (t *table) PlayContext(ctx context.Context, d arena.Deal) (arena.GameResult
 	return res, nil
 }
 
-// output opens the file that takes the bot's output in game d.
-func (t *table) output(tmp string, d arena.Deal) (*os.File, error) {
+// output opens the file that takes the output of the bot in role (p1,
+// p2) in game d.
+func (t *table) output(tmp string, d arena.Deal, role string) (*os.File, error) {
 	dir := tmp
 	if t.f.LogDir != "" {
 		if err := os.MkdirAll(t.f.LogDir, 0o755); err != nil {
@@ -108,21 +113,52 @@ func (t *table) output(tmp string, d arena.Deal) (*os.File, error) {
 		}
 		dir = t.f.LogDir
 	}
-	f, err := os.OpenFile(filepath.Join(dir, LogName(d.Index)), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, LogName(d.Index, role)), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("bot: output: %w", err)
 	}
 	return f, nil
 }
 
-// LogName is the file name of game index's bot output in Family.LogDir.
-func LogName(index int) string { return fmt.Sprintf("game-%06d.log", index) }
+// LogName is the file name of the output of the bot in role (p1, p2) in
+// game index, in Family.LogDir.
+func LogName(index int, role string) string { return fmt.Sprintf("game-%06d.%s.log", index, role) }
+
+// seatBot is one program of a game.
+type seatBot struct {
+	seat int    // its arena seat
+	role string // p1 or p2
+	cmd  Command
+	p    *proc
+	out  *os.File
+}
+
+// bots are the programs of game d, in arena seat order.
+func (f *Family) bots(d arena.Deal) []*seatBot {
+	b := &seatBot{seat: f.botSeat(d), role: "p1", cmd: f.Bot}
+	if f.BotIsP2 {
+		b.role = "p2"
+	}
+	if f.Bot2.Line == "" {
+		return []*seatBot{b}
+	}
+	o := &seatBot{seat: 1 - b.seat, role: "p2", cmd: f.Bot2}
+	if f.BotIsP2 {
+		o.role = "p1"
+	}
+	if b.seat == 1 {
+		return []*seatBot{o, b}
+	}
+	return []*seatBot{b, o}
+}
 
 // gameRun is one game of a table: the server's spectator, told the result.
 type gameRun struct {
 	t        *table
 	d        arena.Deal
-	bs       int // the bot's arena seat
+	bots     []*seatBot // one, or a pair in arena seat order
+	gate     *gate      // a pair's
+	toArena  [2]int     // the arena seat of each server seat
 	finished chan server.Result
 }
 
@@ -137,79 +173,142 @@ func (g *gameRun) Finished(res server.Result) {
 	}
 }
 
-// wait waits for the game's result: the server's (why ""), or the reason
-// the bot forfeits without one (it exited before connecting, or the game
-// timed out). An error is ctx's end.
-func (g *gameRun) wait(ctx context.Context, p *proc) (server.Result, string, error) {
+// connected reports whether bot i may have connected: a pair's gate
+// knows; a lone bot connects to the server directly.
+func (g *gameRun) connected(i int) bool { return g.gate == nil || g.gate.connected[i].Load() }
+
+// wait waits for the game's result: the server's (why ""), or the arena
+// seats lost without one and why (a bot exited before its game began, or
+// the game timed out). An error is ctx's end.
+func (g *gameRun) wait(ctx context.Context) (server.Result, []int, string, error) {
 	gctx, cancel := context.WithTimeout(ctx, g.t.f.gameTimeout())
 	defer cancel()
-	stopped := func() (server.Result, string, error) {
-		if err := ctx.Err(); err != nil {
-			return server.Result{}, "", fmt.Errorf("bot: game %d: %w", g.d.Index, err)
-		}
-		return server.Result{}, fmt.Sprintf("%s: no result within the game timeout %v", server.ReasonTimeout, g.t.f.gameTimeout()), nil
+	exited := make(chan int, len(g.bots))
+	for i, b := range g.bots {
+		go func() { // ends with the process, which PlayContext kills before it returns
+			<-b.p.done
+			exited <- i
+		}()
 	}
-	select {
-	case r := <-g.finished:
-		// Recorded: the bot reads its end lines and may exit by itself.
-		t := time.NewTimer(exitGrace)
-		defer t.Stop()
-		select {
-		case <-p.done:
-		case <-t.C:
-		case <-ctx.Done():
-		}
-		return r, "", nil
-	case <-p.done:
-		t := time.NewTimer(exitResultWait)
-		defer t.Stop()
+	for {
 		select {
 		case r := <-g.finished:
-			return r, "", nil
-		case <-t.C:
-			return server.Result{}, server.ReasonDisconnect + ": the bot exited before its game began", nil
+			g.grace(ctx) // recorded: the bots read their end lines and may exit by themselves
+			return r, nil, "", nil
+		case i := <-exited:
+			if g.connected(i) { // its disconnect ends its game, if it has one
+				t := time.NewTimer(exitResultWait)
+				select {
+				case r := <-g.finished:
+					t.Stop()
+					g.grace(ctx)
+					return r, nil, "", nil
+				case <-t.C:
+				case <-gctx.Done():
+					t.Stop()
+					return g.timedOut(ctx)
+				}
+			}
+			return server.Result{}, []int{g.bots[i].seat}, server.ReasonDisconnect + ": the bot exited before its game began", nil
 		case <-gctx.Done():
-			return stopped()
+			return g.timedOut(ctx)
 		}
-	case <-gctx.Done():
-		return stopped()
 	}
 }
 
-// forfeit is the result of a game the bot lost without a server result.
-func (g *gameRun) forfeit(res arena.GameResult, why string, last output) arena.GameResult {
-	res.Winner = 1 - g.bs
-	res.Forfeit[g.bs] = true
-	res.Reason = withOutput(why, last)
+// grace lets the bots exit by themselves for up to exitGrace.
+func (g *gameRun) grace(ctx context.Context) {
+	t := time.NewTimer(exitGrace)
+	defer t.Stop()
+	for _, b := range g.bots {
+		select {
+		case <-b.p.done:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// timedOut is the end of a game past the game timeout, or ctx's end: the
+// bots that never connected lose (the first of a pair, if neither did),
+// or every bot when all of them did.
+func (g *gameRun) timedOut(ctx context.Context) (server.Result, []int, string, error) {
+	if err := ctx.Err(); err != nil {
+		return server.Result{}, nil, "", fmt.Errorf("bot: game %d: %w", g.d.Index, err)
+	}
+	why := fmt.Sprintf("%s: no result within the game timeout %v", server.ReasonTimeout, g.t.f.gameTimeout())
+	var lost []int
+	for i, b := range g.bots {
+		if !g.connected(i) {
+			lost = append(lost, b.seat)
+			break
+		}
+	}
+	if lost == nil {
+		for _, b := range g.bots {
+			lost = append(lost, b.seat)
+		}
+	}
+	return server.Result{}, lost, why, nil
+}
+
+// end kills what is left of the bots and says how each ended, by arena
+// seat.
+func (g *gameRun) end() [2]output {
+	var outs [2]output
+	for _, b := range g.bots {
+		select {
+		case <-b.p.done:
+			outs[b.seat].status = b.p.status()
+		default:
+		}
+		b.p.kill()
+		outs[b.seat].line = lastLine(b.out)
+	}
+	return outs
+}
+
+// forfeit is the result of a game that the arena seats lost lost without
+// a server result (both: a draw).
+func (g *gameRun) forfeit(res arena.GameResult, lost []int, why string, outs [2]output) arena.GameResult {
+	for _, s := range lost {
+		res.Forfeit[s] = true
+		why = withOutput(why, outs[s])
+	}
+	if len(lost) == 1 {
+		res.Winner = 1 - lost[0]
+	}
+	res.Reason = why
 	return res
 }
 
-// result is the server's result r in the arena's seats: the server's seat
-// 0 is the bot.
-func (g *gameRun) result(res arena.GameResult, r server.Result, last output) arena.GameResult {
-	seat := func(s int) int {
-		if s == 0 {
-			return g.bs
-		}
-		return 1 - g.bs
-	}
+// result is the server's result r in the arena's seats.
+func (g *gameRun) result(res arena.GameResult, r server.Result, outs [2]output) arena.GameResult {
 	if r.Outcome == server.OutcomeAborted {
-		return g.forfeit(res, server.ReasonShutdown+": the game was stopped", last)
+		var lost []int
+		for _, b := range g.bots {
+			lost = append(lost, b.seat)
+		}
+		return g.forfeit(res, lost, server.ReasonShutdown+": the game was stopped", outs)
 	}
 	if r.Winner >= 0 {
-		res.Winner = seat(r.Winner)
+		res.Winner = g.toArena[r.Winner]
 	}
 	res.Actions = r.Actions
 	for _, s := range r.Forfeits {
-		res.Forfeit[seat(s)] = true
+		res.Forfeit[g.toArena[s]] = true
 	}
 	if len(r.Forfeits) > 0 {
 		why := r.Reason
 		if r.Detail != "" {
 			why += ": " + r.Detail
 		}
-		if res.Forfeit[g.bs] {
-			why = withOutput(why, last)
+		for _, b := range g.bots {
+			if res.Forfeit[b.seat] {
+				why = withOutput(why, outs[b.seat])
+			}
 		}
 		res.Reason = why
 	}

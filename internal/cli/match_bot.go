@@ -29,7 +29,7 @@ External players: --p1 or --p2 exec:'COMMAND' plays a program of your own
 against the built-in AI on the other side (docs/cli.md#external-players).
 For every game Kaisen starts a turn server on a free loopback port (the
 server of kaisen serve, one listener whose opponent is the built-in AI),
-then runs COMMAND with /bin/sh -c, {host} and {port} replaced by where to
+then runs COMMAND (through /bin/sh -c when it uses the shell), {host} and {port} replaced by where to
 connect and {seed} by the game's seed; the program plays one game over TCP
 in the game's protocol (--game; --dialect for the submarine game) and
 exits. Seats alternate as above: the program acts first in the games where
@@ -39,9 +39,9 @@ early exit forfeits the program's game, with the reason and its last line
 of output in the log; --bot-logs DIR keeps each game's output
 (DIR/game-000042.log). The program runs in a process group of its own,
 killed whole when its game ends; --bot-memory and --bot-cpu set rlimits
-(ulimit -d, ulimit -t) on each of its processes. Not with --rules,
---series, --audit, --explain, --shard or --nats; both players cannot be
-programs yet.`
+(ulimit -d, ulimit -t) on each of its processes. Both players may be programs: the
+listener then pairs them, seated as above. Not with --rules, --series,
+--audit, --explain, --shard or --nats.`
 
 // addBotFlags registers match's exec: player flags.
 func addBotFlags(cmd *cobra.Command, f *botFlags) {
@@ -63,8 +63,6 @@ func (f *matchFlags) hasBot() bool { return bot.Is(f.p1) || bot.Is(f.p2) }
 // botFamily is the family of a match with an exec: player.
 func botFamily(g games.Game, cfg arena.Config, f *matchFlags) (arena.Family, error) {
 	switch {
-	case bot.Is(f.p1) && bot.Is(f.p2):
-		return nil, usageError("--p1 and --p2 are both exec: programs: one of them must be a built-in AI (kaisen players)")
 	case f.config != "":
 		return nil, usageError("exec: players play the served rules of --game and --dialect, not --rules")
 	case f.series > 0 || f.audit || f.explain || f.shard.on || f.shard.queued:
@@ -80,12 +78,18 @@ func botFamily(g games.Game, cfg arena.Config, f *matchFlags) (arena.Family, err
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
-	if err := g.CheckPlayer(house); err != nil {
+	var cmd2 bot.Command
+	if bot.Is(house) {
+		if cmd2, err = bot.Parse(house); err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		house = ""
+	} else if err := g.CheckPlayer(house); err != nil {
 		return nil, &UsageError{Err: err}
 	}
 	b := f.bot
 	fam := &bot.Family{
-		Name: g.Name, Dialect: b.dialect, Bot: cmd, BotIsP2: isP2, House: house, HouseWeights: weights,
+		Name: g.Name, Dialect: b.dialect, Bot: cmd, Bot2: cmd2, BotIsP2: isP2, House: house, HouseWeights: weights,
 		Abilities: cfg.Abilities, Limits: bot.Limits{MemoryBytes: b.memoryMiB << 20, CPUSeconds: b.cpuSeconds},
 		ActionTimeout: b.actionTimeout, HandshakeTimeout: b.handshakeTimeout, GameTimeout: b.gameTimeout, LogDir: b.logs,
 	}
