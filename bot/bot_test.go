@@ -3,7 +3,9 @@ package bot_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +14,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"log/slog"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/bot"
@@ -122,6 +122,10 @@ func TestBotGamesAreReproducible(t *testing.T) {
 	require.Equal(t, [3]int{a.P1Wins, a.P2Wins, a.Draws}, [3]int{b.P1Wins, b.P2Wins, b.Draws})
 }
 
+// hostileGames is the number of games of each hostile bot in each seat
+// (the goal: go test ./bot -run Hostile -hostile-games 200).
+var hostileGames = flag.Int("hostile-games", 4, "games of each hostile bot in each seat")
+
 func TestHostileBotsForfeitOnlyTheirOwnGames(t *testing.T) {
 	hostile := func(mode string) string { return fmt.Sprintf("exec:%s %s {host} {port}", hostileBin, mode) }
 	tests := []struct {
@@ -147,7 +151,7 @@ func TestHostileBotsForfeitOnlyTheirOwnGames(t *testing.T) {
 				log := &forfeits{}
 				fam := &bot.Family{Name: "submarine", Bot: mustParse(t, tt.spec), BotIsP2: isP2, House: "random", Limits: tt.limits,
 					ActionTimeout: 300 * time.Millisecond, HandshakeTimeout: 300 * time.Millisecond, GameTimeout: 2 * time.Second, LogDir: t.TempDir()}
-				const n = 4
+				n := *hostileGames
 				m := arena.Match{Family: fam, Games: n, Seed: 3, Workers: 2, Log: slog.New(log)}
 				sum, err := m.Run(context.Background(), nil)
 				require.NoError(t, err)

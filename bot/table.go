@@ -193,7 +193,7 @@ func (g *gameRun) wait(ctx context.Context) (server.Result, []int, string, error
 	for {
 		select {
 		case r := <-g.finished:
-			g.grace(ctx) // recorded: the bots read their end lines and may exit by themselves
+			g.grace(ctx, r) // recorded: the bots read their end lines and may exit by themselves
 			return r, nil, "", nil
 		case i := <-exited:
 			if g.connected(i) { // its disconnect ends its game, if it has one
@@ -201,7 +201,7 @@ func (g *gameRun) wait(ctx context.Context) (server.Result, []int, string, error
 				select {
 				case r := <-g.finished:
 					t.Stop()
-					g.grace(ctx)
+					g.grace(ctx, r)
 					return r, nil, "", nil
 				case <-t.C:
 				case <-gctx.Done():
@@ -216,8 +216,13 @@ func (g *gameRun) wait(ctx context.Context) (server.Result, []int, string, error
 	}
 }
 
-// grace lets the bots exit by themselves for up to exitGrace.
-func (g *gameRun) grace(ctx context.Context) {
+// grace lets the bots of a game that ended without a forfeit (r) exit by
+// themselves, for up to exitGrace: a forfeit is decided, and a bot that
+// forfeited by hanging would only make every game last longer.
+func (g *gameRun) grace(ctx context.Context, r server.Result) {
+	if len(r.Forfeits) > 0 {
+		return
+	}
 	t := time.NewTimer(exitGrace)
 	defer t.Stop()
 	for _, b := range g.bots {

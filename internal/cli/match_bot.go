@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -9,6 +12,7 @@ import (
 	"github.com/kaisen-ai/kaisen/bot"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/server"
+	"github.com/kaisen-ai/kaisen/tournament"
 )
 
 // botFlags are match's settings of exec: players (package bot).
@@ -67,17 +71,25 @@ func botFamily(g games.Game, cfg arena.Config, f *matchFlags) (arena.Family, err
 		return nil, usageError("exec: players play the served rules of --game and --dialect, not --rules")
 	case f.series > 0 || f.audit || f.explain || f.shard.on || f.shard.queued:
 		return nil, usageError("exec: players do not take --series, --audit, --explain, --shard or --nats")
-	case f.bot.dialect != server.DefaultDialect && g.Name != server.GameSubmarine:
+	}
+	return f.bot.family(g, cfg, [2]games.Entrant{{Name: f.p1}, {Name: f.p2}}, [2]string{f.p1Config, f.p2Config})
+}
+
+// family is the family of a match of p1 against p2, one of them at least
+// an exec: program (weights: the YAML files of the built-in ones).
+func (b *botFlags) family(g games.Game, cfg arena.Config, p [2]games.Entrant, weights [2]string) (arena.Family, error) {
+	if b.dialect != server.DefaultDialect && g.Name != server.GameSubmarine {
 		return nil, usageError("--dialect is the submarine game's; %s has one wire format", g.Name)
 	}
-	spec, house, weights, isP2 := f.p1, f.p2, f.p2Config, false
-	if bot.Is(f.p2) {
-		spec, house, weights, isP2 = f.p2, f.p1, f.p1Config, true
+	me, other := 0, 1
+	if bot.Is(p[1].Name) {
+		me, other = 1, 0
 	}
-	cmd, err := bot.Parse(spec)
+	cmd, err := bot.Parse(p[me].Name)
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
+	house := p[other].Name
 	var cmd2 bot.Command
 	if bot.Is(house) {
 		if cmd2, err = bot.Parse(house); err != nil {
@@ -87,9 +99,8 @@ func botFamily(g games.Game, cfg arena.Config, f *matchFlags) (arena.Family, err
 	} else if err := g.CheckPlayer(house); err != nil {
 		return nil, &UsageError{Err: err}
 	}
-	b := f.bot
 	fam := &bot.Family{
-		Name: g.Name, Dialect: b.dialect, Bot: cmd, Bot2: cmd2, BotIsP2: isP2, House: house, HouseWeights: weights,
+		Name: g.Name, Dialect: b.dialect, Bot: cmd, Bot2: cmd2, BotIsP2: me == 1, House: house, HouseWeights: weights[other],
 		Abilities: cfg.Abilities, Limits: bot.Limits{MemoryBytes: b.memoryMiB << 20, CPUSeconds: b.cpuSeconds},
 		ActionTimeout: b.actionTimeout, HandshakeTimeout: b.handshakeTimeout, GameTimeout: b.gameTimeout, LogDir: b.logs,
 	}
@@ -102,4 +113,35 @@ func botFamily(g games.Game, cfg arena.Config, f *matchFlags) (arena.Family, err
 	return fam, nil
 }
 
-// dialect is the --dialect value.
+// botTournament makes the pairs of tc with an exec: program bot families
+// (names: the entries; exec: entries take no weights).
+func (b *botFlags) botTournament(g games.Game, cfg arena.Config, f *tournamentFlags, tc *tournament.Config, weights map[string]string) error {
+	if !slices.ContainsFunc(tc.Players, bot.Is) {
+		return nil
+	}
+	switch {
+	case f.config != "":
+		return usageError("exec: players play the served rules of --game and --dialect, not --rules")
+	case f.timing || f.shard.on || f.shard.queued:
+		return usageError("exec: players do not take --timing, --shard or --nats")
+	}
+	names, base := tc.Players, tc.Family
+	tc.Family = func(i, j int) (arena.Family, error) {
+		if !bot.Is(names[i]) && !bot.Is(names[j]) {
+			return base(i, j)
+		}
+		pb := *b
+		if pb.logs != "" { // each pair's games are numbered from 0
+			pb.logs = filepath.Join(pb.logs, fmt.Sprintf("pair-%d-%d", i, j))
+		}
+		return pb.family(g, cfg, [2]games.Entrant{{Name: names[i]}, {Name: names[j]}}, [2]string{weights[names[i]], weights[names[j]]})
+	}
+	for i := range names { // a bad command or house fails before any game
+		if bot.Is(names[i]) {
+			if _, err := tc.Family(i, (i+1)%len(names)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -69,3 +69,14 @@ func TestMatchExecUsage(t *testing.T) {
 		})
 	}
 }
+
+func TestTournamentExecPlayer(t *testing.T) {
+	players := "random," + selfPlayer(t, "--player random") + ",stateplayer2"
+	code, stdout, stderr := matchRun(t, context.Background(), "tournament", "--players", players, "-n", "4", "--seed", "2", "--workers", "2", "--json")
+	require.Equal(t, ExitOK, code, stderr)
+	got := matchLastJSON(t, stdout)
+	require.Len(t, got["players"], 3)
+	code, _, stderr = matchRun(t, context.Background(), "tournament", "--players", "random,exec:./bot {host} {port}", "--timing", "-n", "2", "--seed", "1")
+	require.Equal(t, ExitUsage, code, stderr)
+	require.Contains(t, stderr, "--timing")
+}
