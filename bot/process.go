@@ -30,7 +30,7 @@ const shell = "/bin/sh"
 func startProc(argv []string, out *os.File) (*proc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = out, out // files: no copying goroutine to outlive the group
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("bot: start: %w", err)
 	}
@@ -48,7 +48,7 @@ func startProc(argv []string, out *os.File) (*proc, error) {
 // started that did not leave the group on purpose.
 func (p *proc) kill() {
 	p.killOnce.Do(func() {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(p.cmd.Process)
 		<-p.done
 	})
 }
