@@ -133,24 +133,29 @@ func TestHostileBotsForfeitOnlyTheirOwnGames(t *testing.T) {
 		limits     bot.Limits
 		reason     string // in every forfeit's reason
 		forfeits   bool   // the bot forfeits (else it finishes every game)
+		slow       bool   // its forfeit takes time (a Go program dumping its goroutines): longer timeouts
 	}{
-		{"crash", hostile("crash"), bot.Limits{}, "disconnect", true},
-		{"hang", hostile("hang"), bot.Limits{}, "timeout", true},
-		{"flood", hostile("flood"), bot.Limits{}, "line_too_long", true},
-		{"garbage", hostile("garbage"), bot.Limits{}, "protocol", true},
-		{"early exit", hostile("exit"), bot.Limits{}, "exited before its game began", true},
-		{"fork and hang", hostile("fork"), bot.Limits{}, "timeout", true},
-		{"memory limit", hostile("memory"), bot.Limits{MemoryBytes: 128 << 20}, "disconnect", true},
-		{"never connects", "exec:sleep 3600 # {port}", bot.Limits{}, "game timeout", true},
+		{"crash", hostile("crash"), bot.Limits{}, "disconnect", true, false},
+		{"hang", hostile("hang"), bot.Limits{}, "timeout", true, false},
+		{"flood", hostile("flood"), bot.Limits{}, "line_too_long", true, false},
+		{"garbage", hostile("garbage"), bot.Limits{}, "protocol", true, false},
+		{"early exit", hostile("exit"), bot.Limits{}, "exited before its game began", true, false},
+		{"fork and hang", hostile("fork"), bot.Limits{}, "timeout", true, false},
+		{"memory limit", hostile("memory"), bot.Limits{MemoryBytes: 128 << 20}, "disconnect", true, true},
+		{"never connects", "exec:sleep 3600 # {port}", bot.Limits{}, "game timeout", true, false},
 		{"forks a child, then plays", fmt.Sprintf("exec:%s sleep & exec %s play --player random --addr {host}:{port}", hostileBin, kaisenBin),
-			bot.Limits{}, "", false},
+			bot.Limits{}, "", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, isP2 := range []bool{false, true} {
 				log := &forfeits{}
+				timeout := 300 * time.Millisecond
+				if tt.slow {
+					timeout = 5 * time.Second
+				}
 				fam := &bot.Family{Name: "submarine", Bot: mustParse(t, tt.spec), BotIsP2: isP2, House: "random", Limits: tt.limits,
-					ActionTimeout: 300 * time.Millisecond, HandshakeTimeout: 300 * time.Millisecond, GameTimeout: 2 * time.Second, LogDir: t.TempDir()}
+					ActionTimeout: timeout, HandshakeTimeout: timeout, GameTimeout: 2 * time.Second, LogDir: t.TempDir()}
 				n := *hostileGames
 				m := arena.Match{Family: fam, Games: n, Seed: 3, Workers: 2, Log: slog.New(log)}
 				sum, err := m.Run(context.Background(), nil)
