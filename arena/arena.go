@@ -43,7 +43,7 @@ type Table interface {
 // ContextTable is a Table whose games can be stopped: Match.Run calls
 // PlayContext with its context (cancelled by the caller or after a failed
 // game) instead of Play. A game it stops returns an error wrapping ctx.Err()
-// and is not counted. Tables of external players (package bot) are ones.
+// and is not counted. Tables of external players (package extern) are ones.
 type ContextTable interface {
 	Table
 	PlayContext(ctx context.Context, d Deal) (GameResult, error)

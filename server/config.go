@@ -67,7 +67,7 @@ const (
 	FirstHalves    = "halves"          // seat 0 in the first half of a series, seat 1 in the second
 	FirstRandom    = "random"          // a coin per game, drawn from the game's seed
 	// FirstSecond is seat 1 in every game: the house AI, against a client
-	// (package bot seats an external program second with it).
+	// (package extern seats an external program second with it).
 	FirstSecond = "second-connected"
 )
 

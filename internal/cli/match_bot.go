@@ -9,13 +9,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/bot"
+	"github.com/kaisen-ai/kaisen/extern"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/server"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
-// botFlags are match's settings of exec: players (package bot).
+// botFlags are match's settings of exec: players (package extern).
 type botFlags struct {
 	dialect          string
 	actionTimeout    time.Duration
@@ -54,7 +54,7 @@ func addBotFlags(cmd *cobra.Command, f *botFlags) {
 	fl.StringVar(&f.dialect, "dialect", server.DefaultDialect, "exec: players, submarine game: the wire dialect, classic or submarine-py")
 	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "exec: players: time the program has for each action")
 	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "exec: players: time the program has for its name and placement")
-	fl.DurationVar(&f.gameTimeout, "game-timeout", bot.DefaultGameTimeout, "exec: players: time the program has for a whole game, from its start")
+	fl.DurationVar(&f.gameTimeout, "game-timeout", extern.DefaultGameTimeout, "exec: players: time the program has for a whole game, from its start")
 	fl.Int64Var(&f.memoryMiB, "bot-memory", 0, "exec: players: data memory limit (heap, ulimit -d) of each of the program's processes in MiB (0: none)")
 	fl.IntVar(&f.cpuSeconds, "bot-cpu", 0, "exec: players: CPU seconds limit of each of the program's processes (0: none)")
 	fl.StringVar(&f.logs, "bot-logs", "", "exec: players: keep each game's program output in this directory (game-000000.log, ...)")
@@ -62,7 +62,7 @@ func addBotFlags(cmd *cobra.Command, f *botFlags) {
 }
 
 // hasBot reports whether a player of the match is an exec: program.
-func (f *matchFlags) hasBot() bool { return bot.Is(f.p1) || bot.Is(f.p2) }
+func (f *matchFlags) hasBot() bool { return extern.Is(f.p1) || extern.Is(f.p2) }
 
 // botFamily is the family of a match with an exec: player.
 func botFamily(g games.Game, cfg arena.Config, f *matchFlags) (arena.Family, error) {
@@ -82,26 +82,26 @@ func (b *botFlags) family(g games.Game, cfg arena.Config, p [2]games.Entrant, we
 		return nil, usageError("--dialect is the submarine game's; %s has one wire format", g.Name)
 	}
 	me, other := 0, 1
-	if bot.Is(p[1].Name) {
+	if extern.Is(p[1].Name) {
 		me, other = 1, 0
 	}
-	cmd, err := bot.Parse(p[me].Name)
+	cmd, err := extern.Parse(p[me].Name)
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
 	house := p[other].Name
-	var cmd2 bot.Command
-	if bot.Is(house) {
-		if cmd2, err = bot.Parse(house); err != nil {
+	var cmd2 extern.Command
+	if extern.Is(house) {
+		if cmd2, err = extern.Parse(house); err != nil {
 			return nil, &UsageError{Err: err}
 		}
 		house = ""
 	} else if err := g.CheckPlayer(house); err != nil {
 		return nil, &UsageError{Err: err}
 	}
-	fam := &bot.Family{
+	fam := &extern.Family{
 		Name: g.Name, Dialect: b.dialect, Bot: cmd, Bot2: cmd2, BotIsP2: me == 1, House: house, HouseWeights: weights[other],
-		Abilities: cfg.Abilities, Limits: bot.Limits{MemoryBytes: b.memoryMiB << 20, CPUSeconds: b.cpuSeconds},
+		Abilities: cfg.Abilities, Limits: extern.Limits{MemoryBytes: b.memoryMiB << 20, CPUSeconds: b.cpuSeconds},
 		ActionTimeout: b.actionTimeout, HandshakeTimeout: b.handshakeTimeout, GameTimeout: b.gameTimeout, LogDir: b.logs,
 	}
 	if g.Name != server.GameSubmarine {
@@ -116,7 +116,7 @@ func (b *botFlags) family(g games.Game, cfg arena.Config, p [2]games.Entrant, we
 // botTournament makes the pairs of tc with an exec: program bot families
 // (names: the entries; exec: entries take no weights).
 func (b *botFlags) botTournament(g games.Game, cfg arena.Config, f *tournamentFlags, tc *tournament.Config, weights map[string]string) error {
-	if !slices.ContainsFunc(tc.Players, bot.Is) {
+	if !slices.ContainsFunc(tc.Players, extern.Is) {
 		return nil
 	}
 	switch {
@@ -127,7 +127,7 @@ func (b *botFlags) botTournament(g games.Game, cfg arena.Config, f *tournamentFl
 	}
 	names, base := tc.Players, tc.Family
 	tc.Family = func(i, j int) (arena.Family, error) {
-		if !bot.Is(names[i]) && !bot.Is(names[j]) {
+		if !extern.Is(names[i]) && !extern.Is(names[j]) {
 			return base(i, j)
 		}
 		pb := *b
@@ -137,7 +137,7 @@ func (b *botFlags) botTournament(g games.Game, cfg arena.Config, f *tournamentFl
 		return pb.family(g, cfg, [2]games.Entrant{{Name: names[i]}, {Name: names[j]}}, [2]string{weights[names[i]], weights[names[j]]})
 	}
 	for i := range names { // a bad command or house fails before any game
-		if bot.Is(names[i]) {
+		if extern.Is(names[i]) {
 			if _, err := tc.Family(i, (i+1)%len(names)); err != nil {
 				return err
 			}

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/bot"
+	"github.com/kaisen-ai/kaisen/extern"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/report"
@@ -237,7 +237,7 @@ func tournamentGame(f *tournamentFlags, cfg arena.Config) (games.Game, error) {
 func tournamentEntrants(g games.Game, cfg arena.Config, names []string, configs map[string]string) ([]games.Entrant, error) {
 	var entrants []games.Entrant
 	for _, entry := range names {
-		if bot.Is(entry) { // a program: botFlags.botTournament builds its pairs
+		if extern.Is(entry) { // a program: botFlags.botTournament builds its pairs
 			entrants = append(entrants, games.Entrant{Name: entry})
 			continue
 		}

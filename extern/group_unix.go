@@ -1,6 +1,6 @@
 //go:build unix
 
-package bot
+package extern
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-// Command hostile is a misbehaving bot for package bot's tests:
+// Command hostile is a misbehaving bot for package extern's tests:
 //
 //	hostile MODE [HOST PORT]
 //

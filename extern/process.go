@@ -1,4 +1,4 @@
-package bot
+package extern
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ func startProc(argv []string, out *os.File) (*proc, error) {
 	cmd.Stdout, cmd.Stderr = out, out // files: no copying goroutine to outlive the group
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("bot: start: %w", err)
+		return nil, fmt.Errorf("extern: start: %w", err)
 	}
 	p := &proc{cmd: cmd, out: out, done: make(chan struct{})}
 	go func() {

@@ -1,4 +1,4 @@
-package bot
+package extern
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func openGate(addr string) (*gate, error) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			g.close()
-			return nil, fmt.Errorf("bot: gate: %w", err)
+			return nil, fmt.Errorf("extern: gate: %w", err)
 		}
 		g.lns[i] = ln
 	}

@@ -1,4 +1,4 @@
-package bot
+package extern
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 const DefaultGameTimeout = 10 * time.Minute
 
 // ErrFamily is wrapped by the errors of an invalid Family.
-var ErrFamily = errors.New("bot: invalid match")
+var ErrFamily = errors.New("extern: invalid match")
 
 // Family is a match of an external program against a built-in AI, played
 // through a turn server per game (package doc). It implements

@@ -1,4 +1,4 @@
-package bot_test
+package extern_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/bot"
+	"github.com/kaisen-ai/kaisen/extern"
 )
 
 // TestStartersThroughExec: the starter bots of bots/ (docs/bots.md) play
@@ -31,7 +31,7 @@ func TestStartersThroughExec(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fam := &bot.Family{Name: tt.game, Dialect: tt.dialect, Bot: mustParse(t, bot.Prefix+tt.spec), House: tt.house}
+			fam := &extern.Family{Name: tt.game, Dialect: tt.dialect, Bot: mustParse(t, extern.Prefix+tt.spec), House: tt.house}
 			m := arena.Match{Family: fam, Games: 10, Seed: 9, Workers: 2}
 			sum, err := m.Run(context.Background(), nil)
 			require.NoError(t, err)

@@ -1,4 +1,4 @@
-package bot
+package extern
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 const Prefix = "exec:"
 
 // ErrCommand is wrapped by the errors of a malformed exec: player.
-var ErrCommand = errors.New("bot: bad exec command")
+var ErrCommand = errors.New("extern: bad exec command")
 
 // Placeholders filled in when a bot is started.
 const (

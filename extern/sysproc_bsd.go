@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package bot
+package extern
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-// Package bot plays external programs as players: a bot written in any
+// Package extern plays external programs as players: a bot written in any
 // language that speaks one of the server's wire protocols (docs/protocol.md)
 // plays Kaisen's built-in AIs in kaisen match.
 //
@@ -28,4 +28,4 @@
 // workers, seats alternate as in any match (the bot acts first in the
 // games where it sits in seat 0, through the listener's first-player
 // policy), and the results land in the same Summary as a built-in match's.
-package bot
+package extern

@@ -1,4 +1,4 @@
-package bot_test
+package extern_test
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/bot"
+	"github.com/kaisen-ai/kaisen/extern"
 )
 
 // survivors lists the processes still running a program under dir (the
@@ -51,9 +51,9 @@ func player(game, ai string) string {
 	return fmt.Sprintf("exec:%s play --game %s --player %s --addr {host}:{port} --seed {seed}", kaisenBin, game, ai)
 }
 
-func mustParse(t *testing.T, spec string) bot.Command {
+func mustParse(t *testing.T, spec string) extern.Command {
 	t.Helper()
-	c, err := bot.Parse(spec)
+	c, err := extern.Parse(spec)
 	require.NoError(t, err)
 	return c
 }
@@ -93,7 +93,7 @@ func TestWellBehavedBotFinishesEveryGame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fam := &bot.Family{Name: tt.game, Dialect: tt.dialect, Bot: mustParse(t, player(tt.game, tt.bot)), BotIsP2: tt.botIsP2, House: tt.house}
+			fam := &extern.Family{Name: tt.game, Dialect: tt.dialect, Bot: mustParse(t, player(tt.game, tt.bot)), BotIsP2: tt.botIsP2, House: tt.house}
 			m := arena.Match{Family: fam, Games: tt.games, Seed: 7, Workers: 2, Replays: t.TempDir()}
 			sum, err := m.Run(context.Background(), nil)
 			require.NoError(t, err)
@@ -111,7 +111,7 @@ func TestWellBehavedBotFinishesEveryGame(t *testing.T) {
 
 func TestBotGamesAreReproducible(t *testing.T) {
 	run := func() arena.Summary {
-		fam := &bot.Family{Name: "submarine", Bot: mustParse(t, player("submarine", "random")), House: "random"}
+		fam := &extern.Family{Name: "submarine", Bot: mustParse(t, player("submarine", "random")), House: "random"}
 		m := arena.Match{Family: fam, Games: 8, Seed: 11, Workers: 2}
 		sum, err := m.Run(context.Background(), nil)
 		require.NoError(t, err)
@@ -123,28 +123,28 @@ func TestBotGamesAreReproducible(t *testing.T) {
 }
 
 // hostileGames is the number of games of each hostile bot in each seat
-// (the goal: go test ./bot -run Hostile -hostile-games 200).
+// (the goal: go test ./extern -run Hostile -hostile-games 200).
 var hostileGames = flag.Int("hostile-games", 4, "games of each hostile bot in each seat")
 
 func TestHostileBotsForfeitOnlyTheirOwnGames(t *testing.T) {
 	hostile := func(mode string) string { return fmt.Sprintf("exec:%s %s {host} {port}", hostileBin, mode) }
 	tests := []struct {
 		name, spec string
-		limits     bot.Limits
+		limits     extern.Limits
 		reason     string // in every forfeit's reason
 		forfeits   bool   // the bot forfeits (else it finishes every game)
 		slow       bool   // its forfeit takes time (a Go program dumping its goroutines): longer timeouts
 	}{
-		{"crash", hostile("crash"), bot.Limits{}, "disconnect", true, false},
-		{"hang", hostile("hang"), bot.Limits{}, "timeout", true, false},
-		{"flood", hostile("flood"), bot.Limits{}, "line_too_long", true, false},
-		{"garbage", hostile("garbage"), bot.Limits{}, "protocol", true, false},
-		{"early exit", hostile("exit"), bot.Limits{}, "exited before its game began", true, false},
-		{"fork and hang", hostile("fork"), bot.Limits{}, "timeout", true, false},
-		{"memory limit", hostile("memory"), bot.Limits{MemoryBytes: 128 << 20}, "disconnect", true, true},
-		{"never connects", "exec:sleep 3600 # {port}", bot.Limits{}, "game timeout", true, false},
+		{"crash", hostile("crash"), extern.Limits{}, "disconnect", true, false},
+		{"hang", hostile("hang"), extern.Limits{}, "timeout", true, false},
+		{"flood", hostile("flood"), extern.Limits{}, "line_too_long", true, false},
+		{"garbage", hostile("garbage"), extern.Limits{}, "protocol", true, false},
+		{"early exit", hostile("exit"), extern.Limits{}, "exited before its game began", true, false},
+		{"fork and hang", hostile("fork"), extern.Limits{}, "timeout", true, false},
+		{"memory limit", hostile("memory"), extern.Limits{MemoryBytes: 128 << 20}, "disconnect", true, true},
+		{"never connects", "exec:sleep 3600 # {port}", extern.Limits{}, "game timeout", true, false},
 		{"forks a child, then plays", fmt.Sprintf("exec:%s sleep & exec %s play --player random --addr {host}:{port}", hostileBin, kaisenBin),
-			bot.Limits{}, "", false, false},
+			extern.Limits{}, "", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,7 +154,7 @@ func TestHostileBotsForfeitOnlyTheirOwnGames(t *testing.T) {
 				if tt.slow {
 					timeout = 5 * time.Second
 				}
-				fam := &bot.Family{Name: "submarine", Bot: mustParse(t, tt.spec), BotIsP2: isP2, House: "random", Limits: tt.limits,
+				fam := &extern.Family{Name: "submarine", Bot: mustParse(t, tt.spec), BotIsP2: isP2, House: "random", Limits: tt.limits,
 					ActionTimeout: timeout, HandshakeTimeout: timeout, GameTimeout: 2 * time.Second, LogDir: t.TempDir()}
 				n := *hostileGames
 				m := arena.Match{Family: fam, Games: n, Seed: 3, Workers: 2, Log: slog.New(log)}
@@ -179,7 +179,7 @@ func TestHostileBotsForfeitOnlyTheirOwnGames(t *testing.T) {
 				logs, err := os.ReadDir(fam.LogDir)
 				require.NoError(t, err)
 				require.Len(t, logs, n, "one output file per game")
-				require.FileExists(t, filepath.Join(fam.LogDir, bot.LogName(0, map[bool]string{false: "p1", true: "p2"}[isP2])))
+				require.FileExists(t, filepath.Join(fam.LogDir, extern.LogName(0, map[bool]string{false: "p1", true: "p2"}[isP2])))
 				requireNoSurvivor(t)
 			}
 		})
@@ -187,7 +187,7 @@ func TestHostileBotsForfeitOnlyTheirOwnGames(t *testing.T) {
 }
 
 func TestCancelKillsEveryBot(t *testing.T) {
-	fam := &bot.Family{Name: "submarine", Bot: mustParse(t, fmt.Sprintf("exec:%s fork {host} {port}", hostileBin)), House: "random"}
+	fam := &extern.Family{Name: "submarine", Bot: mustParse(t, fmt.Sprintf("exec:%s fork {host} {port}", hostileBin)), House: "random"}
 	m := arena.Match{Family: fam, Games: 10, Seed: 1, Workers: 2}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -209,32 +209,32 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
-			got, err := bot.Parse(tt.spec)
+			got, err := extern.Parse(tt.spec)
 			if tt.err != "" {
-				require.ErrorIs(t, err, bot.ErrCommand)
+				require.ErrorIs(t, err, extern.ErrCommand)
 				require.ErrorContains(t, err, tt.err)
 				return
 			}
 			require.NoError(t, err)
 			require.Equal(t, tt.want, got.Line)
-			require.True(t, bot.Is(tt.spec))
+			require.True(t, extern.Is(tt.spec))
 		})
 	}
 }
 
 func TestFamilyValidate(t *testing.T) {
-	ok := bot.Family{Name: "submarine", Bot: bot.Command{Line: "./bot {port}"}, House: "random"}
+	ok := extern.Family{Name: "submarine", Bot: extern.Command{Line: "./bot {port}"}, House: "random"}
 	tests := []struct {
 		name   string
-		change func(f *bot.Family)
+		change func(f *extern.Family)
 		err    string
 	}{
-		{"unknown house AI", func(f *bot.Family) { f.House = "nobody" }, "nobody"},
-		{"unknown game", func(f *bot.Family) { f.Name = "chess" }, "chess"},
-		{"bad dialect", func(f *bot.Family) { f.Dialect = "klingon" }, "klingon"},
-		{"tiny memory limit", func(f *bot.Family) { f.Limits.MemoryBytes = 1000 }, "at least 1 MiB"},
-		{"negative CPU limit", func(f *bot.Family) { f.Limits.CPUSeconds = -1 }, "CPU limit"},
-		{"negative timeout", func(f *bot.Family) { f.GameTimeout = -time.Second }, "negative"},
+		{"unknown house AI", func(f *extern.Family) { f.House = "nobody" }, "nobody"},
+		{"unknown game", func(f *extern.Family) { f.Name = "chess" }, "chess"},
+		{"bad dialect", func(f *extern.Family) { f.Dialect = "klingon" }, "klingon"},
+		{"tiny memory limit", func(f *extern.Family) { f.Limits.MemoryBytes = 1000 }, "at least 1 MiB"},
+		{"negative CPU limit", func(f *extern.Family) { f.Limits.CPUSeconds = -1 }, "CPU limit"},
+		{"negative timeout", func(f *extern.Family) { f.GameTimeout = -time.Second }, "negative"},
 	}
 	require.NoError(t, ok.Validate())
 	for _, tt := range tests {
@@ -262,7 +262,7 @@ func TestTwoBotsPlayEachOther(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fam := &bot.Family{Name: "submarine", Bot: mustParse(t, tt.p1), Bot2: mustParse(t, tt.p2),
+			fam := &extern.Family{Name: "submarine", Bot: mustParse(t, tt.p1), Bot2: mustParse(t, tt.p2),
 				ActionTimeout: time.Second, HandshakeTimeout: time.Second, GameTimeout: 2 * time.Second}
 			const n = 6
 			m := arena.Match{Family: fam, Games: n, Seed: 5, Workers: 2}
@@ -285,7 +285,7 @@ func TestTwoBotsSitInTheArenasSeats(t *testing.T) {
 	named := func(name string) string {
 		return fmt.Sprintf("exec:%s play --name %s --addr {host}:{port}", kaisenBin, name)
 	}
-	fam := &bot.Family{Name: "submarine", Dialect: "submarine-py", Bot: mustParse(t, named("alice")), Bot2: mustParse(t, named("bob"))}
+	fam := &extern.Family{Name: "submarine", Dialect: "submarine-py", Bot: mustParse(t, named("alice")), Bot2: mustParse(t, named("bob"))}
 	m := arena.Match{Family: fam, Games: 4, Seed: 2, Workers: 2, Replays: t.TempDir()}
 	_, err := m.Run(context.Background(), nil)
 	require.NoError(t, err)

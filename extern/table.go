@@ -1,4 +1,4 @@
-package bot
+package extern
 
 import (
 	"context"
@@ -43,7 +43,7 @@ func (t *table) PlayContext(ctx context.Context, d arena.Deal) (arena.GameResult
 	res := arena.GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: -1}
 	tmp, err := os.MkdirTemp("", "kaisen-bot-")
 	if err != nil {
-		return res, fmt.Errorf("bot: %w", err)
+		return res, fmt.Errorf("extern: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	replayDir := ""
@@ -109,13 +109,13 @@ func (t *table) output(tmp string, d arena.Deal, role string) (*os.File, error) 
 	dir := tmp
 	if t.f.LogDir != "" {
 		if err := os.MkdirAll(t.f.LogDir, 0o755); err != nil {
-			return nil, fmt.Errorf("bot: log dir: %w", err)
+			return nil, fmt.Errorf("extern: log dir: %w", err)
 		}
 		dir = t.f.LogDir
 	}
 	f, err := os.OpenFile(filepath.Join(dir, LogName(d.Index, role)), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("bot: output: %w", err)
+		return nil, fmt.Errorf("extern: output: %w", err)
 	}
 	return f, nil
 }
@@ -241,7 +241,7 @@ func (g *gameRun) grace(ctx context.Context, r server.Result) {
 // or every bot when all of them did.
 func (g *gameRun) timedOut(ctx context.Context) (server.Result, []int, string, error) {
 	if err := ctx.Err(); err != nil {
-		return server.Result{}, nil, "", fmt.Errorf("bot: game %d: %w", g.d.Index, err)
+		return server.Result{}, nil, "", fmt.Errorf("extern: game %d: %w", g.d.Index, err)
 	}
 	why := fmt.Sprintf("%s: no result within the game timeout %v", server.ReasonTimeout, g.t.f.gameTimeout())
 	var lost []int
@@ -343,11 +343,11 @@ func withOutput(why string, last output) string {
 func copyFile(w io.Writer, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("bot: replay: %w", err)
+		return fmt.Errorf("extern: replay: %w", err)
 	}
 	defer f.Close()
 	if _, err := io.Copy(w, f); err != nil {
-		return fmt.Errorf("bot: replay: %w", err)
+		return fmt.Errorf("extern: replay: %w", err)
 	}
 	return nil
 }
