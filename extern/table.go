@@ -13,6 +13,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/server"
 )
 
@@ -159,13 +160,22 @@ type gameRun struct {
 	bots     []*seatBot // one, or a pair in arena seat order
 	gate     *gate      // a pair's
 	toArena  [2]int     // the arena seat of each server seat
+	shots    [2]int     // by server seat (Step; the game goroutine, before Finished)
 	finished chan server.Result
 }
 
 var _ server.Spectator = (*gameRun)(nil)
 
 func (g *gameRun) Started(string, game.Public, [2]server.Peer, int) {}
-func (g *gameRun) Step(string, int, *game.Seen)                     {}
+
+// Step counts the shots of each server seat in Battleship (the arena's
+// GameResult.Shots; the abilities game's volleys and answers are not
+// counted).
+func (g *gameRun) Step(_ string, _ int, e *game.Seen) {
+	if g.t.f.Name == server.GameBattleship && e.At != grid.None && e.Seat >= 0 && e.Seat < 2 {
+		g.shots[e.Seat]++
+	}
+}
 func (g *gameRun) Finished(res server.Result) {
 	select {
 	case g.finished <- res:
@@ -302,6 +312,9 @@ func (g *gameRun) result(res arena.GameResult, r server.Result, outs [2]output) 
 		res.Winner = g.toArena[r.Winner]
 	}
 	res.Actions = r.Actions
+	for s, n := range g.shots {
+		res.Shots[g.toArena[s]] = n
+	}
 	for _, s := range r.Forfeits {
 		res.Forfeit[g.toArena[s]] = true
 	}
