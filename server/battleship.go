@@ -83,12 +83,10 @@ func (l ListenerConfig) commonChecks() (errs *[]error, bad func(format string, a
 	return errs, bad
 }
 
-// checkFirst refuses an unknown first-player policy.
+// checkFirst refuses an unknown first-player policy (firstProblem).
 func (l ListenerConfig) checkFirst(bad func(format string, args ...any)) {
-	switch l.First {
-	case FirstConnected, FirstAlternate, FirstHalves, FirstRandom:
-	default:
-		bad("first %q: want %s, %s, %s or %s", l.First, FirstConnected, FirstAlternate, FirstHalves, FirstRandom)
+	if p := firstProblem(l.First); p != "" {
+		bad("%s", p)
 	}
 }
 
