@@ -113,21 +113,23 @@ func FuzzParseCoord(f *testing.F) {
 func TestCoordForms(t *testing.T) {
 	r := battleship.DefaultRules()
 	for _, tc := range []struct {
-		row, col   int
+		rc         [2]int // row, column
 		name, wire string
 	}{
-		{0, 0, "A1", "[0,0]"},
-		{3, 2, "C4", "[3,2]"},
-		{2, 9, "J3", "[2,9]"},
-		{9, 9, "J10", "[9,9]"},
+		{[2]int{0, 0}, "A1", "[0,0]"},
+		{[2]int{3, 2}, "C4", "[3,2]"},
+		{[2]int{2, 9}, "J3", "[2,9]"}, // the why line's "on J3", once "on [2,9]"
+		{[2]int{9, 9}, "J10", "[9,9]"},
 	} {
-		c, ok := r.Cell(tc.row, tc.col)
-		require.True(t, ok)
-		require.Equal(t, tc.name, r.CellName(c))
-		require.Equal(t, tc.name, r.Coord(c, false))
-		require.Equal(t, tc.wire, r.WireCoord(c))
-		got, err := r.ParseCoord(tc.wire)
-		require.NoError(t, err)
-		require.Equal(t, c, got, "the wire's form reads back")
+		t.Run(tc.name, func(t *testing.T) {
+			c, ok := r.Cell(tc.rc[0], tc.rc[1])
+			require.True(t, ok)
+			require.Equal(t, tc.name, r.CellName(c))
+			require.Equal(t, tc.name, r.Coord(c, false))
+			require.Equal(t, tc.wire, r.WireCoord(c))
+			got, err := r.ParseCoord(tc.wire)
+			require.NoError(t, err)
+			require.Equal(t, c, got, "the wire's form reads back")
+		})
 	}
 }
