@@ -18,7 +18,8 @@ func TestPublicView(t *testing.T) {
 	v := NewPublicView(g)
 	pub := v.Public()
 	require.Equal(t, []string{"w", "c", "s"}, pub.Ships)
-	require.Equal(t, []string{"0", "1", "2", "3", "4"}, pub.Cols)
+	require.Equal(t, []string{"A", "B", "C", "D", "E"}, pub.Cols)
+	require.Equal(t, []string{"1", "2", "3", "4", "5"}, pub.Rows)
 	require.True(t, pub.PerShip)
 	for _, tt := range []struct {
 		a    Action
