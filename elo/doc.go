@@ -8,7 +8,7 @@
 // # Elo and its interval
 //
 // A score s (points per game, a draw counting half) is the logistic Elo
-// difference FromScore(s) = -400·log10(1/s − 1). Its 95% interval is the
+// difference FromScore(s) = 400·log10(s/(1 − s)). Its 95% interval is the
 // Wilson score interval of s mapped through FromScore. Draws (and, for
 // pairs, the correlation of a pair's two games) make the score vary less
 // than a win-or-loss proportion; the interval uses the Wilson formula with
@@ -33,8 +33,15 @@
 // LLR = n·(s1 − s0)·(2μ − s0 − s1) / (2σ²). Under the logistic model s is
 // ToScore(elo); under the normalized model (nElo) s = 1/2 + nelo·σ'/C with
 // C = 800/ln 10 and σ' the standard deviation of a game's score (per pair:
-// √2·σ). The bounds are ln(β/(1−α)) and ln((1−β)/α). As in fastchess, the
-// LLR is 0 while the variance is 0 (every unit scored the same).
+// √2·σ). The bounds are ln(β/(1−α)) and ln((1−β)/α).
+//
+// Unlike fastchess, whose LLR is 0 while the variance is 0, the counts
+// get a prior of half a unit of an even score without draws (a pair: an
+// eighth lost twice, a quarter split, an eighth won twice; a game: a
+// quarter won, a quarter lost). The variance is then never 0, so a run in
+// which every pair scores the same (a player that wins every game, or two
+// copies of one deterministic AI, whose mirrored pairs always split)
+// still decides; after a few hundred pairs the prior is negligible.
 //
 // Calibration, measured by TestSPRTCalibration (1000 simulated runs at
 // each hypothesis, pairs of independent games with a 30% draw ratio,

@@ -6,7 +6,7 @@ import "math"
 const Z95 = 1.959963984540054
 
 // FromScore is the logistic Elo difference of a score s in [0, 1]:
-// -400·log10(1/s − 1); -Inf at 0, +Inf at 1, NaN outside [0, 1].
+// 400·log10(s/(1 − s)); -Inf at 0, +Inf at 1, NaN outside [0, 1].
 func FromScore(s float64) float64 {
 	switch {
 	case s < 0 || s > 1 || math.IsNaN(s):
@@ -16,7 +16,7 @@ func FromScore(s float64) float64 {
 	case s == 1:
 		return math.Inf(1)
 	}
-	return -400 * math.Log10(1/s-1)
+	return 400 * math.Log10(s/(1-s))
 }
 
 // ToScore is the expected score of a logistic Elo difference:

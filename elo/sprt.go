@@ -134,32 +134,57 @@ func (s SPRT) Bounds() (lower, upper float64) {
 }
 
 // LLR is the log-likelihood ratio of H1 against H0 after the pairs p
-// (package doc), 0 while no pair or no variance is observed.
+// (package doc), 0 before the first pair.
 func (s SPRT) LLR(p Penta) float64 {
 	xs, ns := p.units()
-	return s.llr(xs, ns, math.Sqrt2)
+	return s.llr(xs, ns, pentaPrior[:], math.Sqrt2)
 }
 
 // LLRTrinomial is the log-likelihood ratio of H1 against H0 after the
 // games c, each game an independent observation.
 func (s SPRT) LLRTrinomial(c WDL) float64 {
 	xs, ns := c.units()
-	return s.llr(xs, ns, 1)
+	return s.llr(xs, ns, wdlPrior[:], 1)
 }
 
-// llr is the LLR of n units scoring xs counted ns times; a game's
-// standard deviation is perGame times a unit's.
-func (s SPRT) llr(xs []float64, ns []int, perGame float64) float64 {
-	n, mu, v := moments(xs, ns)
-	if n == 0 || v <= 0 {
+// The priors added to the counts of the LLR (package doc): half a unit
+// of an even score without draws, so that the variance is never 0.
+var (
+	pentaPrior = [5]float64{0.125, 0, 0.25, 0, 0.125} // half a pair of two independent games
+	wdlPrior   = [3]float64{0.25, 0, 0.25}            // a quarter game lost, a quarter won
+)
+
+// llr is the LLR of the units scoring xs counted ns times, with prior
+// counts added; a game's standard deviation is perGame times a unit's.
+func (s SPRT) llr(xs []float64, ns []int, prior []float64, perGame float64) float64 {
+	var n, mu, v float64
+	for i, k := range ns {
+		if k == 0 && prior[i] == 0 {
+			continue
+		}
+		w := float64(k) + prior[i]
+		n += w
+		mu += w * xs[i]
+	}
+	total := 0
+	for _, k := range ns {
+		total += k
+	}
+	if total == 0 {
 		return 0
 	}
+	mu /= n
+	for i, k := range ns {
+		d := xs[i] - mu
+		v += (float64(k) + prior[i]) * d * d
+	}
+	v /= n
 	s0, s1 := ToScore(s.Elo0), ToScore(s.Elo1)
 	if s.Model == Normalized {
 		sd := perGame * math.Sqrt(v) / (800 / math.Ln10)
 		s0, s1 = 0.5+s.Elo0*sd, 0.5+s.Elo1*sd
 	}
-	return float64(n) * (s1 - s0) * (2*mu - s0 - s1) / (2 * v)
+	return n * (s1 - s0) * (2*mu - s0 - s1) / (2 * v)
 }
 
 // Decide is the decision at log-likelihood ratio llr.

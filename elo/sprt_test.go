@@ -62,20 +62,38 @@ func TestSPRTBoundsAndDecisions(t *testing.T) {
 	assert.InDelta(t, 1.0, s.Progress(upper), 1e-12)
 	assert.InDelta(t, -1.0, s.Progress(lower), 1e-12)
 	assert.Zero(t, s.LLR(Penta{}), "no pairs")
-	assert.Zero(t, s.LLR(Penta{0, 0, 0, 0, 7}), "no variance yet")
-	assert.Zero(t, s.LLRTrinomial(WDL{Draws: 9}), "no variance yet")
+	assert.Zero(t, s.LLRTrinomial(WDL{}), "no games")
+	// Every pair scoring the same has no variance: the prior's half pair
+	// keeps the LLR finite, and it decides once the pairs are many.
+	for _, tt := range []struct {
+		name string
+		p    Penta
+		want Decision
+	}{
+		{"one pair won twice", Penta{0, 0, 0, 0, 1}, Continue},
+		{"40 pairs won twice", Penta{0, 0, 0, 0, 40}, H1},
+		{"one even pair", Penta{0, 0, 1, 0, 0}, Continue},
+		{"400 even pairs", Penta{0, 0, 400, 0, 0}, H0},
+	} {
+		llr := s.LLR(tt.p)
+		assert.False(t, math.IsInf(llr, 0) || math.IsNaN(llr), "%s: llr %v", tt.name, llr)
+		assert.Equal(t, tt.want, s.Decide(llr), "%s: llr %v", tt.name, llr)
+	}
 }
 
 // TestSPRTLLRAgainstReference checks the LLR against the normal
-// approximation written out: n/(2σ²)·((μ−s0)² − (μ−s1)²).
+// approximation written out: n/(2σ²)·((μ−s0)² − (μ−s1)²), over the
+// counts with the prior's half unit (package doc) added.
 func TestSPRTLLRAgainstReference(t *testing.T) {
 	p := Penta{30, 210, 430, 220, 38}
+	prior := []float64{0.125, 0, 0.25, 0, 0.125}
 	var n, sum, sq float64
 	for k, c := range p {
 		x := float64(k) / 4
-		n += float64(c)
-		sum += float64(c) * x
-		sq += float64(c) * x * x
+		w := float64(c) + prior[k]
+		n += w
+		sum += w * x
+		sq += w * x * x
 	}
 	mu := sum / n
 	v := sq/n - mu*mu
@@ -90,9 +108,10 @@ func TestSPRTLLRAgainstReference(t *testing.T) {
 	assert.InDelta(t, ref(0.5-2*sd/c, 0.5+6*sd/c), normalized.LLR(p), 1e-9)
 
 	w := WDL{Wins: 380, Draws: 300, Losses: 320}
-	g := float64(w.Games())
-	mu = w.Score()
-	v = (float64(w.Wins)*(1-mu)*(1-mu) + float64(w.Draws)*(0.5-mu)*(0.5-mu) + float64(w.Losses)*mu*mu) / g
+	wins, losses := float64(w.Wins)+0.25, float64(w.Losses)+0.25
+	g := wins + float64(w.Draws) + losses
+	mu = (wins + float64(w.Draws)/2) / g
+	v = (wins*(1-mu)*(1-mu) + float64(w.Draws)*(0.5-mu)*(0.5-mu) + losses*mu*mu) / g
 	assert.InDelta(t, g/(2*v)*((mu-ToScore(-2))*(mu-ToScore(-2))-(mu-ToScore(6))*(mu-ToScore(6))), logistic.LLRTrinomial(w), 1e-9)
 }
 
@@ -147,7 +166,11 @@ func run(s SPRT, m pairModel, rng *rand.Rand, maxPairs int) (Decision, int) {
 // standard deviations above). The mean number of games of each is logged
 // (go test ./elo -run Calibration -v) and quoted in docs/cli.md.
 func TestSPRTCalibration(t *testing.T) {
-	const runs, maxPairs, draw = 1000, 100000, 0.3
+	const maxPairs, draw = 100000, 0.3
+	runs := 1000.0
+	if testing.Short() {
+		runs = 200
+	}
 	for _, model := range []Model{Logistic, Normalized} {
 		s := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: model}
 		for _, h := range []struct {
@@ -160,7 +183,7 @@ func TestSPRTCalibration(t *testing.T) {
 				rng := rand.New(rand.NewPCG(2027, uint64(model)<<8|uint64(h.wrong)))
 				m := modelAt(model, h.elo, draw)
 				wrong, undecided, games := 0, 0, 0
-				for range runs {
+				for range int(runs) {
 					d, g := run(s, m, rng, maxPairs)
 					games += g
 					switch d {
@@ -172,7 +195,7 @@ func TestSPRTCalibration(t *testing.T) {
 				}
 				limit := runs*h.rate + 3*math.Sqrt(runs*h.rate*(1-h.rate))
 				t.Logf("%s %s: %d of %d runs: %v (nominal %.0f, limit %.1f), mean %.0f games",
-					s, h.name, wrong, runs, h.wrong, runs*h.rate, limit, float64(games)/runs)
+					s, h.name, wrong, int(runs), h.wrong, runs*h.rate, limit, float64(games)/runs)
 				require.Zero(t, undecided, "every run decides before %d pairs", maxPairs)
 				require.LessOrEqual(t, float64(wrong), limit)
 			})

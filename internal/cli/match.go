@@ -29,6 +29,8 @@ type matchFlags struct {
 	config             string
 	games              int
 	series             int
+	pairs              bool   // --pairs: games 2k and 2k+1 on one seed, seats swapped
+	sprt               string // --sprt: the test, "" for none (implies --pairs)
 	seed               uint64
 	workers            int
 	replays            string
@@ -125,8 +127,11 @@ prints the whole run's; with --nats the workers audit their games: a
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
 			}
-			if err := f.shard.check(cmd, "replays", "explain", "html", "series"); err != nil {
+			if err := f.shard.check(cmd, "replays", "explain", "html", "series", "pairs", "sprt"); err != nil {
 				return err
+			}
+			if f.sprt != "" && !cmd.Flags().Changed("games") {
+				f.games = sprtMaxGames
 			}
 			if err := f.shard.checkGames(f.games); err != nil {
 				return err
@@ -144,6 +149,7 @@ prints the whole run's; with --nats the workers audit their games: a
 	addRulesFlag(cmd, &f.config, "match rules YAML: game, board, fleet, draw limit (default: configs/match.yaml's values)", "config")
 	addGamesFlag(cmd, &f.games, 1000, "number of games")
 	fl.IntVar(&f.series, "series", 0, "play the games in series of this many, with the same players learning across each series (0: every game fresh)")
+	addPairsFlags(cmd, &f.pairs, &f.sprt)
 	addSeedFlag(cmd, &f.seed, "match seed")
 	addWorkersFlag(cmd, &f.workers, 0)
 	fl.StringVar(&f.replays, "replays", "", "write one replay per game into this directory (game-000000.jsonl, ...)")
@@ -221,6 +227,10 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	if err != nil {
 		return err
 	}
+	stats, err := f.stats()
+	if err != nil {
+		return err
+	}
 	if _, sub := fam.(*arena.Submarine); f.audit && !sub {
 		return usageError("--audit is for the submarine game only")
 	}
@@ -235,11 +245,12 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 		return runMatchShard(ctx, e, f, fam)
 	}
 	m := arena.Match{Family: fam, Games: f.games, Seed: f.seed, Workers: f.workers,
-		Replays: f.replays, Explain: f.explain, Audit: f.audit, Series: f.series, Log: e.log}
+		Replays: f.replays, Explain: f.explain, Audit: f.audit, Series: f.series, Log: e.log,
+		Pairs: stats.paired, Observe: stats.observe}
 	var onProgress func(int)
 	bar := newProgress(e, f.progress, m.Games, "games")
 	if bar != nil {
-		onProgress = bar.Set
+		onProgress = func(n int) { bar.SetNote(stats.line()); bar.Set(n) }
 	}
 	sum, runErr := m.Run(ctx, onProgress)
 	if bar != nil {
@@ -254,7 +265,7 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 			return err
 		}
 	}
-	if err := printMatch(e, &sum, f.json); err != nil {
+	if err := printMatchStats(e, &sum, f.json, stats); err != nil {
 		return err
 	}
 	if interrupted {
@@ -303,10 +314,19 @@ func (f *matchFlags) jobSpec(game string) (*jobs.Match, error) {
 
 // printMatch prints the summary as a table or, asJSON, a JSON line.
 func printMatch(e *env, sum *arena.Summary, asJSON bool) error {
+	return printMatchStats(e, sum, asJSON, nil)
+}
+
+// printMatchStats is printMatch followed by the statistics of stats (nil:
+// none): the lines below the table, or the keys of a paired match's JSON.
+func printMatchStats(e *env, sum *arena.Summary, asJSON bool, stats *matchStats) error {
 	if asJSON {
-		return writeMatchJSON(e.stdout, sum)
+		return writeMatchJSON(e.stdout, sum, stats)
 	}
-	return writeMatchTable(e.stdout, sum)
+	if err := writeMatchTable(e.stdout, sum); err != nil || stats == nil {
+		return err
+	}
+	return stats.write(e.stdout, sum)
 }
 
 // resultJSON is the games played and won of a match's --json summary
@@ -337,9 +357,14 @@ type matchJSON struct {
 	P2MeanShots *float64 `json:"p2_mean_shots,omitempty"`
 	// --audit only.
 	Audit *auditJSON `json:"audit,omitempty"`
+	// --pairs or --sprt only: the Elo estimate of the pairs, their
+	// pentanomial counts and the SPRT.
+	Elo         *eloJSON  `json:"elo,omitempty"`
+	Pentanomial []int     `json:"pentanomial,omitempty"`
+	SPRT        *sprtJSON `json:"sprt,omitempty"`
 }
 
-func writeMatchJSON(w io.Writer, s *arena.Summary) error {
+func writeMatchJSON(w io.Writer, s *arena.Summary, stats *matchStats) error {
 	out := matchJSON{
 		resultJSON: resultJSON{Games: s.Games, P1: s.P1, P2: s.P2, P1Wins: s.P1Wins, P2Wins: s.P2Wins, Draws: s.Draws},
 		P1Forfeits: s.P1Forfeits, P2Forfeits: s.P2Forfeits, MeanActions: s.Mean, P90Actions: s.P90,
@@ -350,6 +375,7 @@ func writeMatchJSON(w io.Writer, s *arena.Summary) error {
 		out.P1MeanShots, out.P2MeanShots = &m1, &m2
 	}
 	out.Audit = auditJSONOf(s)
+	stats.addJSON(&out)
 	return json.NewEncoder(w).Encode(out)
 }
 
@@ -366,12 +392,15 @@ func share(k, n, width int) string {
 
 func writeMatchTable(w io.Writer, s *arena.Summary) error {
 	fmt.Fprintf(w, "%s match: %s (p1) vs %s (p2), seed %d\n", s.Game, s.P1, s.P2, s.Seed)
-	if s.Games < s.Requested {
+	if s.Games < s.Requested && !s.Stopped {
 		fmt.Fprintf(w, "interrupted: %d of %d games played\n", s.Games, s.Requested)
 	}
 	fmt.Fprintln(w, "p1 sits in seat 0 in even games and in seat 1 in odd games; seat 0 acts first")
 	if s.Series > 0 {
 		fmt.Fprintf(w, "played in series of %d games: a player that learns keeps what it learnt within its series\n", s.Series)
+	}
+	if s.Pairs {
+		fmt.Fprintln(w, "played in pairs: games 2k and 2k+1 share their seed (the same seat streams, the same fleets), seats swapped")
 	}
 	fmt.Fprintln(w)
 	n := s.Games
