@@ -90,6 +90,33 @@ in order, series in parallel: the results are the same whatever --workers.
 Replays record the game's series ("series": {"index", "game", "size"} in
 the header's "match"). Not with --shard or --nats.
 
+Below the table, the statistics chess engine authors read in fastchess and
+cutechess-cli, from p1's point of view:
+
+  Score of A vs B: W - L - D [0.515] N
+  Elo difference: 10.4 +/- 7.6, LOS: 99.6 %, DrawRatio: 51.1 %
+  Elo 95% interval: [+2.8, +18.0] (trinomial: every game on its own)
+
+A perfect score has an unbounded side: 40 wins of 40 print "Elo difference:
++inf" and "Elo 95% interval: [+407.0, +inf]" (docs/cli.md, "Reading the
+statistics").
+
+--pairs plays the games in pairs: games 2k and 2k+1 share their seed (each
+seat draws the same random stream: the same fleets for players that place
+alike, the same seeds for those that place their own) with the players'
+seats swapped, and scores the pairs (pentanomial: "Ptnml(0-2): [LL, LD,
+DD+WL, WD, WW]"), which cancels the luck of the deal. Off by default, so
+the published figures stay; -n must be even.
+
+--sprt elo0=0,elo1=5[,alpha=0.05][,beta=0.05][,model=logistic|normalized]
+plays pairs until a sequential probability ratio test decides between
+H0 (elo0) and H1 (elo1), then stops ("SPRT: llr 2.95 (100.3%), lbound
+-2.94, ubound 2.94 - H1 was accepted"); -n is the most games (default
+100000). The test decides on completed pairs in game-index order, so the
+verdict and the games counted depend on the seed, never on --workers. The
+progress line shows the running score, Elo and LLR as the games play.
+--json adds "elo", "pentanomial" and "sprt" with --pairs or --sprt.
+
 --audit (submarine) checks every game with the exact endgame solver
 (docs/endgame.md): from the first position where both fleets are common
 knowledge, it finds the games a player lost after a position the solver
@@ -119,6 +146,8 @@ prints the whole run's; with --nats the workers audit their games: a
   kaisen match --game battleship --p1 adaptive --p2 gridbot -n 500 --series 50 --seed 1
   kaisen match --p1 admiral-series --p2 hirota -n 200 --series 20 --seed 5100
   kaisen match --p1 admiral --p2 hirota -n 400 --seed 2027 --audit
+  kaisen match --p1 state --p2 simple -n 2000 --seed 1 --pairs
+  kaisen match --p1 admiral --p2 admiral --p1-weights tuned.yaml --sprt elo0=0,elo1=5 --seed 1
   kaisen match --p1 admiral --p2 hirota -n 20000 --seed 2046 --audit --shard 3/20 --out s3.jsonl
   kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
 		Args: cobra.NoArgs,
