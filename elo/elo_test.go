@@ -184,16 +184,8 @@ func TestIntervalCoverage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(27, uint64(len(tt.name))))
 			truth := FromScore(tt.win + tt.draw/2)
-			play := func() Outcome {
-				u := rng.Float64()
-				switch {
-				case u < tt.win:
-					return Win
-				case u < tt.win+tt.draw:
-					return Draw
-				}
-				return Loss
-			}
+			m := pairModel{win: tt.win, draw: tt.draw}
+			play := func() Outcome { return m.play(rng) }
 			covered := 0
 			for range runs {
 				var e Estimate
