@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/elo"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/jobs"
@@ -347,12 +348,16 @@ func printMatch(e *env, sum *arena.Summary, asJSON bool) error {
 }
 
 // printMatchStats is printMatch followed by the statistics of stats (nil:
-// none): the lines below the table, or the keys of a paired match's JSON.
+// those of sum's games on their own): the lines below the table, or the
+// keys of a paired match's JSON.
 func printMatchStats(e *env, sum *arena.Summary, asJSON bool, stats *matchStats) error {
+	if stats == nil {
+		stats = &matchStats{wdl: elo.WDL{Wins: sum.P1Wins, Draws: sum.Draws, Losses: sum.P2Wins}}
+	}
 	if asJSON {
 		return writeMatchJSON(e.stdout, sum, stats)
 	}
-	if err := writeMatchTable(e.stdout, sum); err != nil || stats == nil {
+	if err := writeMatchTable(e.stdout, sum); err != nil {
 		return err
 	}
 	return stats.write(e.stdout, sum)
