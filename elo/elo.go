@@ -1,6 +1,9 @@
 package elo
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Z95 is the standard-normal quantile of a two-sided 95% interval.
 const Z95 = 1.959963984540054
@@ -220,3 +223,16 @@ func effective(n, perUnit int, mu, v float64) float64 {
 
 // phi is the standard normal distribution function.
 func phi(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+
+// Format formats an Elo value with format (e.g. "%+.1f"), and +Inf and
+// -Inf, the unbounded side of a perfect score's interval, as "+inf" and
+// "-inf".
+func Format(x float64, format string) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf(format, x)
+}

@@ -45,3 +45,10 @@ func ExampleSPRT() {
 	// Output:
 	// llr 3.25 (110.4%), lbound -2.94, ubound 2.94 - H1 was accepted
 }
+
+func ExampleFormat() {
+	e := elo.Trinomial(elo.WDL{Losses: 30})
+	fmt.Printf("[%s, %s]\n", elo.Format(e.Lo, "%+.1f"), elo.Format(e.Hi, "%+.1f"))
+	// Output:
+	// [-inf, -357.1]
+}

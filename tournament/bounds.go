@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/kaisen-ai/kaisen/elo"
 )
 
 // unbound opens the side of the interval a perfect record does not bound:
@@ -26,18 +28,7 @@ func (r *Rating) unbound() {
 // Interval formats the rating's interval as "[-120, +35]", an unbounded
 // side as -inf or +inf.
 func (r Rating) Interval() string {
-	return fmt.Sprintf("[%s, %s]", eloBound(r.Lo), eloBound(r.Hi))
-}
-
-// eloBound formats one side of an interval.
-func eloBound(x float64) string {
-	switch {
-	case math.IsInf(x, 1):
-		return "+inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.0f", x)
+	return fmt.Sprintf("[%s, %s]", elo.Format(r.Lo, "%+.0f"), elo.Format(r.Hi, "%+.0f"))
 }
 
 // ratingJSON is a Rating as JSON writes it.

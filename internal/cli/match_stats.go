@@ -95,20 +95,9 @@ func (s *matchStats) line() string {
 // (the score of a player that won or lost every game) otherwise.
 func eloText(e elo.Estimate) string {
 	if math.IsInf(e.HalfWidth(), 0) || math.IsNaN(e.HalfWidth()) {
-		return signedInf(e.Elo, "%.1f")
+		return elo.Format(e.Elo, "%.1f")
 	}
 	return fmt.Sprintf("%.1f +/- %.1f", e.Elo, e.HalfWidth())
-}
-
-// signedInf formats x with format, ±Inf as "+inf" or "-inf".
-func signedInf(x float64, format string) string {
-	switch {
-	case math.IsInf(x, 1):
-		return "+inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf(format, x)
 }
 
 // write prints the statistics below the match table, as fastchess and
@@ -125,7 +114,7 @@ func (s *matchStats) write(w io.Writer, sum *arena.Summary) error {
 	if s.paired {
 		model = fmt.Sprintf("pentanomial: %d pairs", s.penta.Pairs())
 	}
-	fmt.Fprintf(w, "Elo 95%% interval: [%s, %s] (%s)\n", signedInf(e.Lo, "%+.1f"), signedInf(e.Hi, "%+.1f"), model)
+	fmt.Fprintf(w, "Elo 95%% interval: [%s, %s] (%s)\n", elo.Format(e.Lo, "%+.1f"), elo.Format(e.Hi, "%+.1f"), model)
 	if s.paired {
 		p := s.penta
 		fmt.Fprintf(w, "Ptnml(0-2): [%d, %d, %d, %d, %d]\n", p[0], p[1], p[2], p[3], p[4])
