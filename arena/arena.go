@@ -343,19 +343,7 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		})
 	}
 	if progress != nil {
-		finished := make(chan struct{})
-		go func() { wg.Wait(); close(finished) }()
-		tick := time.NewTicker(100 * time.Millisecond)
-	loop:
-		for {
-			select {
-			case <-finished:
-				break loop
-			case <-tick.C:
-				progress(int(done.Load()))
-			}
-		}
-		tick.Stop()
+		tickUntil(&wg, func() { progress(int(done.Load())) })
 	}
 	wg.Wait()
 	sum.Elapsed = time.Since(start)
@@ -368,6 +356,40 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		sum.Stopped = seq.stopped
 		seq.removeReplays()
 	}
+	m.tally(&sum, parts)
+	if failErr != nil {
+		return sum, failErr
+	}
+	if sum.Stopped {
+		if err := parent.Err(); err != nil {
+			return sum, fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
+		}
+		return sum, nil
+	}
+	if err := ctx.Err(); err != nil && sum.Games < m.Games {
+		return sum, fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
+	}
+	return sum, nil
+}
+
+// tickUntil calls tick about ten times a second until wg is done.
+func tickUntil(wg *sync.WaitGroup, tick func()) {
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-finished:
+			return
+		case <-t.C:
+			tick()
+		}
+	}
+}
+
+// tally adds the workers' tallies up into sum.
+func (m *Match) tally(sum *Summary, parts []partial) {
 	var lengths []int32
 	for i := range parts {
 		p := &parts[i]
@@ -401,19 +423,6 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		sum.Audit.finish(sum.P1, sum.P2)
 	}
 	sum.Lengths = lengths
-	if failErr != nil {
-		return sum, failErr
-	}
-	if sum.Stopped {
-		if err := parent.Err(); err != nil {
-			return sum, fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
-		}
-		return sum, nil
-	}
-	if err := ctx.Err(); err != nil && sum.Games < m.Games {
-		return sum, fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
-	}
-	return sum, nil
 }
 
 func (m *Match) playOne(t Table, i int) (GameResult, error) {

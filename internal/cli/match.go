@@ -43,12 +43,8 @@ type matchFlags struct {
 	shard              shardFlags
 }
 
-func newMatchCmd(e *env) *cobra.Command {
-	var f matchFlags
-	cmd := &cobra.Command{
-		Use:   "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
-		Short: "Play many AI-vs-AI games in-process and summarise them",
-		Long: `Play GAMES games between two AIs (see kaisen players) in this process, several
+// matchLong is kaisen match --help's description.
+const matchLong = `Play GAMES games between two AIs (see kaisen players) in this process, several
 at a time, and print wins, draws and losses per player with 95% Wilson
 intervals, forfeits, actions per game (mean and 90th percentile) and games per
 second.
@@ -136,8 +132,10 @@ known while the player's own was hidden or the other way round.
 kaisen replay --audit DIR audits a directory of replays the same way.
 With --shard each shard file carries its games' audit and kaisen merge
 prints the whole run's; with --nats the workers audit their games: a
-20,000-game audited run spreads over machines like any other.`,
-		Example: `  kaisen match                                   (stateplayer2 vs random, 1000 games)
+20,000-game audited run spreads over machines like any other.`
+
+// matchExamples are kaisen match --help's examples.
+const matchExamples = `  kaisen match                                   (stateplayer2 vs random, 1000 games)
   kaisen match --p1 random --p2 random -n 10000
   kaisen match --p1 stateplayer2 --p2 random -n 1000 --seed 42 --json
   kaisen match --p1 stateplayer2 --p2 stateplayer2 --p2-weights my-weights.yaml -n 2000
@@ -150,8 +148,16 @@ prints the whole run's; with --nats the workers audit their games: a
   kaisen match --p1 state --p2 simple -n 2000 --seed 1 --pairs
   kaisen match --p1 admiral --p2 admiral --p1-weights tuned.yaml --sprt elo0=0,elo1=5 --seed 1
   kaisen match --p1 admiral --p2 hirota -n 20000 --seed 2046 --audit --shard 3/20 --out s3.jsonl
-  kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
-		Args: cobra.NoArgs,
+  kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`
+
+func newMatchCmd(e *env) *cobra.Command {
+	var f matchFlags
+	cmd := &cobra.Command{
+		Use:     "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
+		Short:   "Play many AI-vs-AI games in-process and summarise them",
+		Long:    matchLong,
+		Example: matchExamples,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.p1Given, f.p2Given = cmd.Flags().Changed("p1"), cmd.Flags().Changed("p2")
 			if !cmd.Flags().Changed("game") {
