@@ -92,9 +92,7 @@ func TestLines(t *testing.T) {
 func TestBarNote(t *testing.T) {
 	var buf bytes.Buffer
 	b := New(&buf, 4, "games")
-	b.width = 4
-	clock := time.Unix(0, 0)
-	b.start, b.now = clock, func() time.Time { return clock }
+	b.width, b.now = 4, func() time.Time { return b.start }
 	b.Set(0)
 	b.SetNote("Score 1 - 0 - 0")
 	b.Set(0)
