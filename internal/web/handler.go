@@ -78,17 +78,43 @@ const ListFinished = 100
 type row struct {
 	ID, Game, Status string
 	Players          [2]string
+	Addrs            [2]string // the players' addresses, in a title
 	Moves            int
 	Running          bool
 	Replay           string
+	// Started is when the game started (UTC), Took how long it took or
+	// has run so far, Ended when it ended ("" while it runs).
+	Started, Took, Ended string
+}
+
+// clock is a time as the list shows it (UTC, to the second).
+func clock(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.DateTime)
+}
+
+// took is the time from start to stop (now while it runs), to the
+// tenth of a second.
+func took(start, stop, now time.Time) string {
+	if start.IsZero() {
+		return ""
+	}
+	if stop.IsZero() {
+		stop = now
+	}
+	return stop.Sub(start).Round(100 * time.Millisecond).String()
 }
 
 func (h *Hub) rows() (running, finished []row) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	now := time.Now()
 	for i := len(h.order) - 1; i >= 0; i-- { // newest first
 		g := h.games[h.order[i]]
-		r := row{ID: g.info.ID, Game: g.info.Game, Players: g.info.Players, Moves: len(g.events), Running: g.end == nil}
+		r := row{ID: g.info.ID, Game: g.info.Game, Players: g.info.Players, Addrs: g.info.Addrs, Moves: len(g.events), Running: g.end == nil,
+			Started: clock(g.start), Took: took(g.start, g.stop, now), Ended: clock(g.stop)}
 		if g.end != nil {
 			if len(finished) == ListFinished {
 				continue
