@@ -44,7 +44,7 @@ var closed = func() chan struct{} {
 
 // Handler serves the spectator pages: GET / (the games), /games/ID (a live
 // view), /games/ID/events (its server-sent events: "info", then one
-// "move" per move, then "end") and /games/ID/replay (the HTML replay of a
+// "move" per move and a "turn" when whose turn it is changes, then "end") and /games/ID/replay (the HTML replay of a
 // finished game). Everything else is 404 or 405: the spectator only reads,
 // except, with Play, POST /play (a new game against the house AI), the
 // person's page /play/ID, its events (one "state" per change) and POST
@@ -171,14 +171,17 @@ func (h *Hub) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sent := -1 // -1: not even the info
+	var turnSent uint64
 	h.sse(w, r, h.limits.StreamInterval, h.budget, func(send func(string, any) bool) (<-chan struct{}, bool) {
 		h.mu.Lock()
 		info := g.info
+		turnSeq, turn := g.turn.seq, g.turnOf(time.Now())
 		from := max(sent, 0)
 		to := min(len(g.events), from+maxBatch)
 		batch := g.events[from:to:to]
 		end, change := g.end, g.change
-		if to < len(g.events) { // more to send at once
+		caughtUp := to == len(g.events)
+		if !caughtUp { // more to send at once
 			end, change = nil, closed
 		}
 		h.mu.Unlock()
@@ -197,6 +200,12 @@ func (h *Hub) events(w http.ResponseWriter, r *http.Request) {
 		if end != nil {
 			send("end", end)
 			return nil, false
+		}
+		if turnSeq != turnSent && caughtUp { // whose turn after the last move sent
+			turnSent = turnSeq
+			if !send("turn", turn) {
+				return nil, false
+			}
 		}
 		return change, true
 	})

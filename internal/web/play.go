@@ -222,6 +222,7 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 			me := g.Fleet(0)
 			timer.Reset(h.play.Timeout)
 			due := time.Now().Add(h.play.Timeout)
+			feed.ToAct(0, due)
 			t.publish(func(s *PlayState) {
 				t.deadline = due
 				s.N, s.Turn = g.Actions(), true
@@ -249,6 +250,7 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 				break
 			}
 		} else {
+			feed.ToAct(1, time.Time{})
 			a = house.Act()
 		}
 		st, err := g.Apply(a)
