@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/server"
 )
 
@@ -24,8 +25,12 @@ func TestServeWebPlayRecorded(t *testing.T) {
 	results := filepath.Join(dir, "results.jsonl")
 	_, stop := serveRun(t, "--listen", "127.0.0.1:0", "--house", "random", "--human-timeout", "1s", "--seed", "3",
 		"--result-log", results, "--replay-dir", filepath.Join(dir, "replays"), "--web", web)
-	resp, err := http.Post("http://"+web+"/play", "application/json", strings.NewReader("{}"))
-	require.NoError(t, err)
+	var resp *http.Response
+	require.Eventually(t, func() bool { // the web port opens after the listeners
+		var err error
+		resp, err = http.Post("http://"+web+"/play", "application/json", strings.NewReader("{}"))
+		return err == nil
+	}, 10*time.Second, 20*time.Millisecond)
 	var started struct{ ID string }
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&started))
 	resp.Body.Close()
@@ -54,5 +59,8 @@ func TestServeWebPlayRecorded(t *testing.T) {
 	require.Equal(t, server.ReasonTimeout, res.Reason)
 	require.Equal(t, 1, res.Winner)
 	require.Equal(t, started.ID+".jsonl", res.Replay)
-	require.FileExists(t, filepath.Join(dir, "replays", res.Replay))
+	rp, err := subrecord.ReadFile(filepath.Join(dir, "replays", res.Replay))
+	require.NoError(t, err)
+	require.NoError(t, subrecord.Verify(rp), "the replay of a game lost on time")
+	require.Equal(t, "you (browser)", rp.Header.Players[0].Name)
 }

@@ -239,16 +239,14 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 					if r.CheckAction(&me, a) == nil { // else checked against a past turn: ignored
 						break wait
 					}
-				case <-timer.C:
-					g.Forfeit(0)
-					res.Reason, res.Detail = "timeout", fmt.Sprintf("no action within %v", h.play.Timeout)
+				case <-timer.C: // taken as an invalid action, as the server takes a late client's
+					a = submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}
+					res.Reason, res.Detail = server.ReasonTimeout, fmt.Sprintf("no action within %v", h.play.Timeout)
+					res.Forfeits = []int{0}
 					break wait
 				}
 			}
 			t.publish(func(s *PlayState) { s.Turn, s.Reach, s.Moves = false, nil, nil })
-			if g.Status() != kgame.Running {
-				break
-			}
 		} else {
 			feed.ToAct(1, time.Time{})
 			a = house.Act()
@@ -284,8 +282,8 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 				s.EnemyHP = append(s.EnemyHP, int(g.Fleet(1).HP[i]))
 			}
 		})
-		if err != nil {
-			res.Reason, res.Detail = "illegal", err.Error()
+		if err != nil && res.Reason == "" {
+			res.Reason, res.Detail = server.ReasonIllegal, err.Error()
 		}
 	}
 	res.Actions = g.Actions()

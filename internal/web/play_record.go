@@ -73,10 +73,8 @@ func (h *Hub) record(rec *tableRecord, res *server.Result) {
 	switch {
 	case res.Outcome == server.OutcomeDraw:
 		out.Outcome = replay.OutcomeDraw
-	case res.Reason == server.ReasonTimeout:
-		out.Forfeits = []replay.Forfeit{{Seat: 1 - res.Winner, Kind: replay.ForfeitProtocol, Reason: res.Reason + ": " + res.Detail}}
-	case res.Reason == server.ReasonIllegal:
-		out.Forfeits = []replay.Forfeit{{Seat: 1 - res.Winner, Kind: replay.ForfeitIllegal, Reason: res.Detail}}
+	case res.Reason == server.ReasonTimeout || res.Reason == server.ReasonIllegal: // the late action was taken as an invalid one (runTable)
+		out.Forfeits = []replay.Forfeit{{Seat: 1 - res.Winner, Kind: replay.ForfeitIllegal, Reason: res.Reason + ": " + res.Detail}}
 	}
 	rec.w.Result(out)
 	var rp []byte

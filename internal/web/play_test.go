@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/browsertest"
 	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/internal/web"
@@ -104,6 +106,10 @@ func TestPlayHouseInBrowser(t *testing.T) {
 	require.Equal(t, id+".jsonl", rs[0].Replay)
 	require.Equal(t, [2]server.Peer{{Addr: "browser", Name: "you (browser)"}, {Addr: "house", Name: "random"}}, rs[0].Players)
 	require.False(t, rs[0].Start.IsZero() || rs[0].End.Before(rs[0].Start), "start and end times")
+	rp, err := subrecord.ReadFile(filepath.Join(s.Config.ReplayDir, rs[0].Replay))
+	require.NoError(t, err)
+	require.NoError(t, subrecord.Verify(rp), "the replay is the engine's game")
+	require.Len(t, rp.Steps, logged)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/"), chromedp.Click(chromedp.CSS(`#finished a[href="/games/`+id+`/replay"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))))
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+url), chromedp.WaitVisible(chromedp.CSS(`body[data-over="1"]`))))
@@ -158,6 +164,7 @@ func TestPlayRefusesAndTimesOut(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, post(`{"kind":"fire"}`))
 	require.Equal(t, http.StatusBadRequest, post(`not json`))
 	_, evs, end := stream(t, site.URL+"/games/"+started.ID+"/events")
-	require.Empty(t, evs, "refused actions are not played")
-	require.Equal(t, "seat 1 random (house AI) wins after 0 moves (timeout: no action within 300ms)", end.Result)
+	require.Len(t, evs, 1, "refused actions are not played: the one move is the late action, taken as invalid (as the server takes a late client's)")
+	require.Equal(t, "#1 seat 0 you (browser) makes an illegal invalid and forfeits", evs[0].Text)
+	require.Equal(t, "seat 1 random (house AI) wins after 1 moves (timeout: no action within 300ms)", end.Result)
 }
