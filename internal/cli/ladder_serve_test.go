@@ -46,6 +46,9 @@ func registerBot(t *testing.T, db, name string) string {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asKaisenEnv) == "1" { // the test binary plays kaisen, for exec: players (match_bot_test.go)
+		os.Exit(Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	pgtest.StopShared()
 	os.Exit(code)
