@@ -43,6 +43,34 @@ func BenchmarkRandomVsRandom(b *testing.B) {
 	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "games/s")
 }
 
+// BenchmarkStatePlayer2VsRandom is one stateplayer2-vs-random game per op
+// through a reused Table, seats alternating (kaisen match's in-process
+// games, the speed goal of issue 26).
+func BenchmarkStatePlayer2VsRandom(b *testing.B) {
+	rules := submarine.DefaultRules()
+	sp2, err := players.New("stateplayer2", rules, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fam := &arena.Submarine{Rules: rules,
+		P1: arena.SubmarineEntrant{Name: "stateplayer2", Factory: sp2},
+		P2: arena.SubmarineEntrant{Name: "random", Factory: randomFactory(rules)}}
+	t := fam.NewTable(nil)
+	actions := 0
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		r, err := t.Play(arena.Deal{Index: i, Seed: arena.GameSeed(7, i), P1Seat: i % 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		actions += r.Actions
+		i++
+	}
+	b.ReportMetric(float64(actions)/float64(i), "actions/game")
+	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "games/s")
+}
+
 // BenchmarkPlayGame is PlayGame (a fresh table per game, as tournaments use it).
 func BenchmarkPlayGame(b *testing.B) {
 	rules := submarine.DefaultRules()

@@ -211,12 +211,22 @@ func (g *Game) Forfeit(seat int) {
 // with the Status it leaves. Apply on a finished game returns an error and a
 // Step with the final Status, and changes nothing.
 func (g *Game) Apply(a Action) (Step, error) {
+	var st Step
+	err := g.ApplyInto(a, &st)
+	return st, err
+}
+
+// ApplyInto is Apply with the step written to *st (game.StepInto): the
+// hosts that keep the step in a buffer of their own spare its copy.
+func (g *Game) ApplyInto(a Action, st *Step) error {
 	seat := g.turn
-	st := Step{Seat: seat, Action: a, Winner: -1}
 	if g.status != game.Running {
-		st.Status, st.Winner = g.status, g.winner
-		return st, fmt.Errorf("submarine: game is over")
+		*st = Step{Seat: seat, Action: a, Status: g.status, Winner: g.winner}
+		return fmt.Errorf("submarine: game is over")
 	}
+	// Every way below sets the step's events, Status and Winner, so *st is
+	// not cleared first (TestApplyIntoOverwritesStep).
+	st.Seat, st.Action = seat, a
 	r := g.rules
 	me, enemy := &g.fleets[seat], &g.fleets[1-seat]
 	if err := r.CheckAction(me, a); err != nil {
@@ -226,7 +236,7 @@ func (g *Game) Apply(a Action) (Step, error) {
 		g.actions++
 		g.status, g.winner = game.Won, 1-seat
 		st.Status, st.Winner = g.status, g.winner
-		return st, err
+		return err
 	}
 	switch a.Kind {
 	case Attack:
@@ -271,7 +281,7 @@ func (g *Game) Apply(a Action) (Step, error) {
 	}
 	g.turn = 1 - seat
 	st.Status, st.Winner = g.status, g.winner
-	return st, nil
+	return nil
 }
 
 // View is what one side knows after an action besides the Event itself: its
