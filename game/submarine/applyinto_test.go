@@ -49,3 +49,28 @@ func checkApplyInto(t *testing.T, g *Game, a Action) {
 	require.Equal(t, wantErr, err)
 	require.Equal(t, c, g)
 }
+
+// TestInReachIsCheckAction: on the fleets of a game, inReach says of every
+// attack what CheckAction says, on the square and the rounded board.
+func TestInReachIsCheckAction(t *testing.T) {
+	b, err := grid.Rounded(6, 5)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(26, 2))
+	for _, r := range []*Rules{DefaultRules(), {Board: b, Fleet: DefaultFleet(), DrawLimit: 100}} {
+		for range 10 {
+			g := randomGame(t, r, rng)
+			for g.status == game.Running {
+				for seat := range 2 {
+					f := &g.fleets[seat]
+					for c := grid.Cell(-1); c <= grid.Cell(r.Board.Size()); c++ {
+						a := AttackAt(c)
+						require.Equal(t, r.CheckAction(f, a) == nil, inReach(r, f, a), "attack on %d", c)
+					}
+				}
+				acts := legalActions(g)
+				_, err := g.Apply(acts[rng.IntN(len(acts))])
+				require.NoError(t, err)
+			}
+		}
+	}
+}
