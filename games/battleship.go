@@ -28,7 +28,7 @@ var bsRoster = aiRoster[*battleship.Rules, bsplayers.Factory]{bsplayers.Entries,
 // players/battleship, replays by bsrecord.Writer.
 var battleshipGame = Game{
 	Name:           battleship.Name,
-	Summary:        "classic Battleship (Морской бой): 10x10, ships that never touch, a hit shoots again",
+	Summary:        "classic Battleship (Морской бой): 10x10, ships that never touch, a hit earns another shot",
 	Players:        bsRoster.players,
 	CheckPlayer:    bsRoster.check,
 	DefaultPlayers: [2]string{"gridbot", "bs-random"},

@@ -165,6 +165,19 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		}
 		rep.ServerCPU = cpu1 - cpu0
 	}
+	lt.total(&rep, results)
+	if err := ctx.Err(); err != nil {
+		return rep, fmt.Errorf("%w: %w", ErrLoad, err)
+	}
+	if rep.Games == 0 {
+		return rep, fmt.Errorf("%w: no game finished (%d errors, first: %s)", ErrLoad, rep.Errors, rep.FirstError)
+	}
+	return rep, nil
+}
+
+// total adds up the workers' counts and round trips into rep (whose
+// Elapsed and ServerCPU are set) and derives its rates.
+func (lt *loadRun) total(rep *Report, results []loadWorker) {
 	total := new(histogram)
 	for i := range results {
 		w := &results[i]
@@ -179,7 +192,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if e := lt.firstErr.Load(); e != nil {
 		rep.FirstError = e.(string)
 	}
-	if opts.Pairs { // both sides of every game are ours: count each game once
+	if lt.opts.Pairs { // both sides of every game are ours: count each game once
 		rep.Games /= 2
 		rep.Actions /= 2
 		rep.Draws /= 2
@@ -192,13 +205,6 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if rep.Actions > 0 {
 		rep.ServerCPUPerAction = rep.ServerCPU / time.Duration(rep.Actions)
 	}
-	if err := ctx.Err(); err != nil {
-		return rep, fmt.Errorf("%w: %w", ErrLoad, err)
-	}
-	if rep.Games == 0 {
-		return rep, fmt.Errorf("%w: no game finished (%d errors, first: %s)", ErrLoad, rep.Errors, rep.FirstError)
-	}
-	return rep, nil
 }
 
 // loadRun is the state shared by the workers of one Run.

@@ -23,6 +23,20 @@ type BrokerConfig struct {
 	User     string // with Password: user/password authentication
 	Password string
 	Nkey     string // a user's public nkey (U...): nkey authentication
+	// Cluster, when its Name is set, makes the broker one node of a
+	// JetStream cluster (streams and buckets then take Settings.Replicas).
+	Cluster Cluster
+}
+
+// Cluster is a broker's place in a JetStream cluster: the cluster's name,
+// this node's unique name, the address it takes routes from the other
+// nodes on, and the route URLs of (some of) the other nodes. Nodes find
+// the rest of the cluster through the ones they are given.
+type Cluster struct {
+	Name   string   // the cluster's name, the same on every node
+	Node   string   // this node's name, unique in the cluster
+	Listen string   // HOST:PORT of this node's routes; port 0 picks a free port
+	Routes []string // nats-route://HOST:PORT of other nodes
 }
 
 // Broker is a running embedded JetStream server.
@@ -71,6 +85,9 @@ func StartBroker(c BrokerConfig) (*Broker, error) {
 		ServerName: "kaisen-broker", Host: host, Port: port, JetStream: true, StoreDir: c.StoreDir,
 		NoSigs: true, NoLog: true, MaxPayload: int32(maxMessage),
 	}
+	if err := c.Cluster.apply(opts, c.User, c.Password); err != nil {
+		return nil, err
+	}
 	switch {
 	case c.Nkey != "":
 		opts.Nkeys = []*server.NkeyUser{{Nkey: c.Nkey}}
@@ -92,8 +109,66 @@ func StartBroker(c BrokerConfig) (*Broker, error) {
 	return &Broker{srv: srv}, nil
 }
 
+// apply sets the cluster options of a node (none when c.Name is empty).
+// With a user and password the routes between the nodes authenticate with
+// them too; routes beyond loopback need them.
+func (c Cluster) apply(opts *server.Options, user, password string) error {
+	if c.Name == "" {
+		if c.Node != "" || c.Listen != "" || len(c.Routes) > 0 {
+			return errors.New("queue: cluster settings without a cluster name")
+		}
+		return nil
+	}
+	if c.Node == "" {
+		return fmt.Errorf("queue: cluster %s: every node needs a name of its own", c.Name)
+	}
+	host, portText, err := net.SplitHostPort(c.Listen)
+	if err != nil {
+		return fmt.Errorf("queue: cluster listen %q: want HOST:PORT: %w", c.Listen, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil || port < 0 || port > 65535 {
+		return fmt.Errorf("queue: cluster listen %q: bad port", c.Listen)
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	if !Loopback(host) && user == "" {
+		return fmt.Errorf("%w: cluster listen %s (routes authenticate with --user and --password)", ErrInsecure, c.Listen)
+	}
+	routes := make([]*url.URL, 0, len(c.Routes))
+	for _, r := range c.Routes {
+		u, err := url.Parse(r)
+		if err != nil || u.Scheme != "nats-route" || u.Host == "" {
+			return fmt.Errorf("queue: cluster route %q: want nats-route://HOST:PORT", redact(r))
+		}
+		if u.User == nil && user != "" {
+			u.User = url.UserPassword(user, password)
+		}
+		routes = append(routes, u)
+	}
+	opts.ServerName = c.Node
+	opts.Cluster = server.ClusterOpts{Name: c.Name, Host: host, Port: port, Username: user, Password: password}
+	opts.Routes = routes
+	return nil
+}
+
 // URL is the broker's client URL (nats://HOST:PORT).
 func (b *Broker) URL() string { return b.srv.ClientURL() }
+
+// RouteURL is the URL other nodes of its cluster route to
+// (nats-route://HOST:PORT), "" for a broker outside a cluster.
+func (b *Broker) RouteURL() string {
+	addr := b.srv.ClusterAddr()
+	if addr == nil {
+		return ""
+	}
+	return "nats-route://" + addr.String()
+}
+
+// Name is the broker's server name (its cluster node name, or
+// kaisen-broker outside a cluster).
+func (b *Broker) Name() string { return b.srv.Name() }
 
 // Close stops the broker and waits until it has stopped.
 func (b *Broker) Close() {

@@ -29,6 +29,9 @@ const (
 type Settings struct {
 	AckWait time.Duration // 0 = DefaultAckWait
 	Memory  bool          // memory storage instead of files (tests)
+	// Replicas is how many nodes of a clustered broker keep the work
+	// stream and the buckets (0 = 1; at most 5, and the cluster's size).
+	Replicas int
 }
 
 // Setup creates what is missing of the work stream, its consumer and the
@@ -37,6 +40,10 @@ func Setup(ctx context.Context, js jetstream.JetStream, s Settings) (*Handles, e
 	ack := s.AckWait
 	if ack <= 0 {
 		ack = DefaultAckWait
+	}
+	replicas := max(s.Replicas, 1)
+	if replicas > 5 {
+		return nil, fmt.Errorf("queue: %d replicas: JetStream keeps at most 5", replicas)
 	}
 	storage := jetstream.FileStorage
 	if s.Memory {
@@ -48,7 +55,7 @@ func Setup(ctx context.Context, js jetstream.JetStream, s Settings) (*Handles, e
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
 		st, err = js.CreateStream(ctx, jetstream.StreamConfig{
 			Name: WorkStream, Subjects: []string{WorkSubject + ".>"}, Retention: jetstream.WorkQueuePolicy,
-			Storage: storage, Duplicates: dupWindow, MaxMsgSize: int32(maxMessage),
+			Storage: storage, Duplicates: dupWindow, MaxMsgSize: int32(maxMessage), Replicas: replicas,
 		})
 	}
 	if err != nil {
@@ -64,12 +71,12 @@ func Setup(ctx context.Context, js jetstream.JetStream, s Settings) (*Handles, e
 	if err != nil {
 		return nil, fmt.Errorf("queue: work consumer: %w", err)
 	}
-	results, err := bucket(ctx, js, jetstream.KeyValueConfig{Bucket: ResultsBucket, TTL: ResultsTTL, Storage: storage,
+	results, err := bucket(ctx, js, jetstream.KeyValueConfig{Bucket: ResultsBucket, TTL: ResultsTTL, Storage: storage, Replicas: replicas,
 		Description: "kaisen results: RUN.SHARD, written once"})
 	if err != nil {
 		return nil, err
 	}
-	tuneKV, err := bucket(ctx, js, jetstream.KeyValueConfig{Bucket: TuneBucket, Storage: storage,
+	tuneKV, err := bucket(ctx, js, jetstream.KeyValueConfig{Bucket: TuneBucket, Storage: storage, Replicas: replicas,
 		Description: "kaisen tune checkpoints by run id"})
 	if err != nil {
 		return nil, err

@@ -96,7 +96,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	if w.OnItem != nil {
 		w.OnItem(&it)
 	}
-	if done, err := w.Q.Results.Get(ctx, it.Key()); err == nil && done != nil {
+	if w.done(ctx, it.Key(), log) {
 		log.Info("item already done: skipped")
 		w.ack(ctx, msg, log)
 		return
@@ -123,11 +123,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		log.Error("encode result", "err", err)
 		return
 	}
-	if res.Error != "" {
-		_, err = w.Q.Results.Put(ctx, key, data)
-	} else {
-		_, err = w.Q.Results.Create(ctx, key, data)
-	}
+	err = w.store(ctx, key, data, res.Error != "", log)
 	switch {
 	case errors.Is(err, jetstream.ErrKeyExists):
 		log.Info("duplicate result dropped: the shard was already done")
@@ -138,6 +134,52 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		log.Info("done", "seconds", time.Since(start).Seconds())
 	}
 	w.ack(ctx, msg, log)
+}
+
+// storeTries is how many times a worker tries a call on the results
+// bucket: a clustered bucket elects a new leader within seconds of losing
+// one, and a result not found or given up on is played again.
+const storeTries = 8
+
+// retry calls f until it returns nil or an error final accepts, the tries
+// run out or ctx ends, with a growing pause (0.25 s, 0.5 s, ... up to 2 s)
+// through a clustered broker's failover; it returns f's last error.
+func retry(ctx context.Context, log *slog.Logger, what string, final func(error) bool, f func() error) error {
+	pause := 250 * time.Millisecond
+	for try := 1; ; try++ {
+		err := f()
+		if err == nil || final(err) || try == storeTries || ctx.Err() != nil {
+			return err
+		}
+		log.Warn(what+": retrying", "try", try, "err", err)
+		sleep(ctx, pause)
+		pause = min(2*pause, 2*time.Second)
+	}
+}
+
+// done reports whether the result of key is stored already. A lookup that
+// keeps failing counts as not done: the item is played (and its result
+// then refused as a duplicate if it was).
+func (w *Worker) done(ctx context.Context, key string, log *slog.Logger) bool {
+	err := retry(ctx, log, "look up result", func(err error) bool { return errors.Is(err, jetstream.ErrKeyNotFound) },
+		func() error { _, err := w.Q.Results.Get(ctx, key); return err })
+	return err == nil
+}
+
+// store writes an item's result under key (put: overwrite, for an error
+// report; else create, once). A create whose first try was stored
+// although its answer was lost fails with jetstream.ErrKeyExists, as a
+// duplicate does.
+func (w *Worker) store(ctx context.Context, key string, data []byte, put bool, log *slog.Logger) error {
+	return retry(ctx, log, "store result", func(err error) bool { return errors.Is(err, jetstream.ErrKeyExists) }, func() error {
+		var err error
+		if put {
+			_, err = w.Q.Results.Put(ctx, key, data)
+		} else {
+			_, err = w.Q.Results.Create(ctx, key, data)
+		}
+		return err
+	})
 }
 
 func (w *Worker) ack(ctx context.Context, msg jetstream.Msg, log *slog.Logger) {

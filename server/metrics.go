@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"io"
 	"log"
 	"net"
@@ -9,6 +8,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/common/expfmt"
 )
 
 // Reasons a connection is refused (the rejected-connections metric's label).
@@ -24,7 +28,7 @@ var rejectReasons = []string{rejectMaxConns, rejectPerIP, rejectMaxGames, reject
 
 var outcomes = []string{OutcomeWin, OutcomeDraw, OutcomeAborted}
 
-// metrics are the server's counters, served as Prometheus text.
+// metrics are the server's counters, served to Prometheus (collector).
 type metrics struct {
 	start         time.Time
 	connsOpen     atomic.Int64
@@ -87,49 +91,101 @@ func (m *metrics) actionsPerSecond(now time.Time) float64 {
 	return rate
 }
 
-// write prints every metric in the Prometheus text exposition format.
-func (m *metrics) write(w io.Writer, now time.Time) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	head := func(name, typ, help string) {
-		p("# HELP %s %s\n# TYPE %s %s\n", name, help, name, typ)
-	}
-	head("kaisen_up_seconds", "gauge", "Seconds since the server started.")
-	p("kaisen_up_seconds %.3f\n", now.Sub(m.start).Seconds())
-	head("kaisen_connections_open", "gauge", "Client connections open now.")
-	p("kaisen_connections_open %d\n", m.connsOpen.Load())
-	head("kaisen_connections_accepted_total", "counter", "Client connections accepted.")
-	p("kaisen_connections_accepted_total %d\n", m.connsAccepted.Load())
-	head("kaisen_connections_rejected_total", "counter", "Client connections closed at once because a limit was reached, by limit.")
-	for _, r := range rejectReasons {
-		p("kaisen_connections_rejected_total{reason=%q} %d\n", r, m.rejected[r].Load())
-	}
-	head("kaisen_games_running", "gauge", "Pairings (games or series) being played now.")
-	p("kaisen_games_running %d\n", m.gamesRunning.Load())
-	head("kaisen_games_finished_total", "counter", "Games finished, by outcome.")
-	for _, o := range outcomes {
-		p("kaisen_games_finished_total{outcome=%q} %d\n", o, m.finished[o].Load())
-	}
-	head("kaisen_forfeits_total", "counter", "Games lost by forfeit, by reason.")
-	for _, r := range forfeitReasons {
-		p("kaisen_forfeits_total{reason=%q} %d\n", r, m.forfeits[r].Load())
-	}
-	head("kaisen_actions_total", "counter", "Actions played in all games.")
-	p("kaisen_actions_total %d\n", m.actions.Load())
-	head("kaisen_actions_per_second", "gauge", "Actions per second since the previous scrape.")
-	p("kaisen_actions_per_second %.3f\n", m.actionsPerSecond(now))
+// desc describes one of the server's metrics.
+type desc struct {
+	d   *prometheus.Desc
+	typ prometheus.ValueType
 }
 
-// handler serves /healthz ("ok") and /metrics.
+func newDesc(name string, typ prometheus.ValueType, help string, label ...string) desc {
+	return desc{prometheus.NewDesc(name, help, label, nil), typ}
+}
+
+// The server's metrics (docs/server.md, Metrics).
+var (
+	descUp          = newDesc("kaisen_up_seconds", prometheus.GaugeValue, "Seconds since the server started.")
+	descConnsOpen   = newDesc("kaisen_connections_open", prometheus.GaugeValue, "Client connections open now.")
+	descConnsTotal  = newDesc("kaisen_connections_accepted_total", prometheus.CounterValue, "Client connections accepted.")
+	descRejected    = newDesc("kaisen_connections_rejected_total", prometheus.CounterValue, "Client connections closed at once because a limit was reached, by limit.", "reason")
+	descRunning     = newDesc("kaisen_games_running", prometheus.GaugeValue, "Pairings (games or series) being played now.")
+	descFinished    = newDesc("kaisen_games_finished_total", prometheus.CounterValue, "Games finished, by outcome.", "outcome")
+	descForfeits    = newDesc("kaisen_forfeits_total", prometheus.CounterValue, "Games lost by forfeit, by reason.", "reason")
+	descActions     = newDesc("kaisen_actions_total", prometheus.CounterValue, "Actions played in all games.")
+	descActionsRate = newDesc("kaisen_actions_per_second", prometheus.GaugeValue, "Actions per second since the previous scrape.")
+	allDescs        = []desc{descUp, descConnsOpen, descConnsTotal, descRejected, descRunning, descFinished, descForfeits, descActions, descActionsRate}
+)
+
+// collector is the server's metrics as a prometheus.Collector, read at
+// every scrape (now is the scrape's clock).
+type collector struct {
+	m   *metrics
+	now func() time.Time
+}
+
+func (c collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range allDescs {
+		ch <- d.d
+	}
+}
+
+func (c collector) Collect(ch chan<- prometheus.Metric) {
+	m, now := c.m, c.now()
+	put := func(d desc, v float64, label ...string) {
+		ch <- prometheus.MustNewConstMetric(d.d, d.typ, v, label...)
+	}
+	put(descUp, now.Sub(m.start).Seconds())
+	put(descConnsOpen, float64(m.connsOpen.Load()))
+	put(descConnsTotal, float64(m.connsAccepted.Load()))
+	for _, r := range rejectReasons {
+		put(descRejected, float64(m.rejected[r].Load()), r)
+	}
+	put(descRunning, float64(m.gamesRunning.Load()))
+	for _, o := range outcomes {
+		put(descFinished, float64(m.finished[o].Load()), o)
+	}
+	for _, r := range forfeitReasons {
+		put(descForfeits, float64(m.forfeits[r].Load()), r)
+	}
+	put(descActions, float64(m.actions.Load()))
+	put(descActionsRate, m.actionsPerSecond(now))
+}
+
+// registry holds the server's metrics read on the clock now, and, with
+// process set, the Go runtime's and the process's (go_*, process_*).
+func (m *metrics) registry(now func() time.Time, process bool) *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collector{m, now})
+	if process {
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
+	return reg
+}
+
+// write prints the server's own metrics, read at now, in the Prometheus
+// text exposition format.
+func (m *metrics) write(w io.Writer, now time.Time) error {
+	mfs, err := m.registry(func() time.Time { return now }, false).Gather()
+	if err != nil {
+		return err
+	}
+	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, mf := range mfs {
+		if err := enc.Encode(mf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handler serves /healthz ("ok") and /metrics: the server's metrics and
+// the Go runtime's and the process's, by the Prometheus client library.
 func (m *metrics) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, "ok\n")
 	})
-	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		m.write(w, time.Now())
-	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(m.registry(time.Now, true), promhttp.HandlerOpts{}))
 	return mux
 }
 

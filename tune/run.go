@@ -32,7 +32,10 @@ type Tuning struct {
 	// Sample that would (kaisen tune --nats spreads the games over workers).
 	Evaluate func(ctx context.Context, g *GameObjective, x []float64, seed uint64) (Sample, error)
 	Progress io.Writer // one line per iteration (nil = none)
-	Against  string    // opponent names, for the header and the checkpoint
+	// After is how many games the caller plays once Run is done (an
+	// exploit's verification): the progress lines' ETA counts them.
+	After   int
+	Against string // opponent names, for the header and the checkpoint
 	// Game names the game played (the --game of the header's command and
 	// part of what a checkpoint must match; "" = not named).
 	Game string
@@ -52,7 +55,11 @@ type Result struct {
 	Tuned      Sample // final measurement of Best
 	Baseline   Sample // the same games played by Start
 	Resumed    int    // iterations restored from the checkpoint
-	YAML       string // the tuned config with its header comment
+	// Played is the games this process played (a resumed run's earlier
+	// games not included), in Elapsed.
+	Played  int
+	Elapsed time.Duration
+	YAML    string // the tuned config with its header comment
 }
 
 // Plan reports how a budget splits: iterations of SPSA and the final games.
@@ -133,14 +140,14 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 	}
 	obj := *o
 	obj.Games = t.Batch
-	began := t.now()
+	pace := pace{began: t.now(), from: st.Games, total: t.Total(iterations)}
 	after := func(s State) error {
 		if store != nil {
 			if err := store.Save(Checkpoint{Meta: meta, State: s}); err != nil {
 				return err
 			}
 		}
-		t.progress(&s, iterations, began)
+		t.progress(&s, iterations, &pace)
 		return nil
 	}
 	st, err = spsa.Run(ctx, o.Space, t.objective(&obj), st, after)
@@ -154,7 +161,7 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 	final := *o
 	final.Games = t.EvalGames
 	seed := derive(t.Seed, 0xf17a1)
-	t.printf("measuring the tuned and the starting weights on the same %d games each...\n", t.EvalGames)
+	t.printf("measuring the tuned and the starting weights on the same %d games each...%s\n", t.EvalGames, pace.eta(t.now(), st.Games))
 	eval := t.objective(&final)
 	if res.Tuned, err = eval.Evaluate(ctx, res.Best, seed); err != nil {
 		return nil, err
@@ -163,6 +170,7 @@ func (t *Tuning) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	res.Games += res.Tuned.N + res.Baseline.N
+	res.Played, res.Elapsed = res.Games-pace.from, t.now().Sub(pace.began)
 	text, err := o.Config(res.Best)
 	if err != nil {
 		return nil, err
@@ -199,7 +207,53 @@ func (t *Tuning) now() time.Time {
 	return t.Now()
 }
 
-func (t *Tuning) progress(s *State, iterations int, began time.Time) {
+// probeGames is how many games Pace plays.
+const probeGames = 8
+
+// Pace plays a few games of the pool with the starting weights, on a seed
+// no game of the run uses, and returns how many games they were and how
+// long they took: the pace a caller estimates the run's time from before
+// it starts. Its games are not part of the run.
+func (t *Tuning) Pace(ctx context.Context) (games int, took time.Duration, err error) {
+	o := *t.Objective
+	o.Games = max(probeGames, len(o.Opponents))
+	began := time.Now()
+	s, err := o.Evaluate(ctx, o.Space.Defaults(), derive(t.Seed, 0x970be))
+	return s.N, time.Since(began), err
+}
+
+// Total is every game of a run of the given iterations: the SPSA
+// points', the final measurement's, and After.
+func (t *Tuning) Total(iterations int) int {
+	return 2*t.Batch*iterations + 2*t.EvalGames + t.After
+}
+
+// pace is how fast a run plays: the games from played by the clock at
+// began, of total.
+type pace struct {
+	began       time.Time
+	from, total int
+}
+
+// eta is " ETA h:mm:ss (N games left)" with done games played at now, ""
+// before the first game of this process.
+func (p *pace) eta(now time.Time, done int) string {
+	played, secs := done-p.from, now.Sub(p.began).Seconds()
+	if played <= 0 || secs <= 0 || done >= p.total {
+		return ""
+	}
+	left := p.total - done
+	d := time.Duration(float64(left) / (float64(played) / secs) * float64(time.Second))
+	return fmt.Sprintf("  ETA %s (%d games left)", Clock(d), left)
+}
+
+// Clock formats d as h:mm:ss.
+func Clock(d time.Duration) string {
+	s := int(d.Round(time.Second).Seconds())
+	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+func (t *Tuning) progress(s *State, iterations int, p *pace) {
 	if t.Progress == nil {
 		return
 	}
@@ -213,9 +267,10 @@ func (t *Tuning) progress(s *State, iterations int, began time.Time) {
 	}
 	ci := arena.Wilson(int(math.Round(r.Sum)), r.N, arena.Z95)
 	last := s.History[len(s.History)-1]
-	elapsed := t.now().Sub(began).Round(time.Second)
-	fmt.Fprintf(t.Progress, "iter %d/%d  games %d  +%.3f -%.3f  %s ≈ %.3f [%.3f, %.3f] over %d games  %s\n",
-		s.Iter, iterations, s.Games, agg.Score(last.Plus), agg.Score(last.Minus), what, r.Mean(), ci.Lo, ci.Hi, r.N, elapsed)
+	now := t.now()
+	elapsed := now.Sub(p.began).Round(time.Second)
+	fmt.Fprintf(t.Progress, "iter %d/%d  games %d  +%.3f -%.3f  %s ≈ %.3f [%.3f, %.3f] over %d games  %s%s\n",
+		s.Iter, iterations, s.Games, agg.Score(last.Plus), agg.Score(last.Minus), what, r.Mean(), ci.Lo, ci.Hi, r.N, elapsed, p.eta(now, s.Games))
 	if s.Iter%5 == 0 || s.Iter == iterations {
 		best := t.Objective.Space.Denormalize(s.Best())
 		var parts []string

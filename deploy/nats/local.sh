@@ -8,10 +8,21 @@
 #
 #   WORKERS=2 deploy/nats/local.sh match --p1 random --p2 random -n 100000 --seed 1 --json
 #
-# KAISEN names the binary (default: kaisen on the PATH), PORT the broker's
+# KAISEN names the binary (default: kaisen on the PATH, else one built
+# from this checkout into a temporary directory), PORT the broker's
 # loopback port (default 4222). docs/distributed.md has the details.
 set -eu
-KAISEN=${KAISEN:-kaisen}
+if [ -z "${KAISEN:-}" ]; then
+	if command -v kaisen >/dev/null 2>&1; then
+		KAISEN=kaisen
+	else
+		root=$(cd "$(dirname "$0")/../.." && pwd)
+		bin=$(mktemp -d)
+		echo "kaisen is not on the PATH: building it from $root into $bin" >&2
+		(cd "$root" && go build -o "$bin/kaisen" ./cmd/kaisen)
+		KAISEN=$bin/kaisen
+	fi
+fi
 WORKERS=${WORKERS:-2}
 WORKER_CORES=${WORKER_CORES:-1}
 PORT=${PORT:-4222}

@@ -54,6 +54,42 @@ func usPerAction(rep loadtest.Report) float64 {
 	return float64(rep.ServerCPUPerAction) / float64(time.Microsecond)
 }
 
+// printLoadtest prints rep: the table, the server's CPU, the first
+// error, and the JSON line when asJSON.
+func printLoadtest(e *env, rep loadtest.Report, opts loadtest.Options, asJSON bool) error {
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "games\terrors\twins\tlosses\tdraws\tactions\tseconds\tactions/s\tgames/s\trtt p50 ms\trtt p90 ms\trtt p99 ms\trtt max ms\t\n")
+	fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t\n",
+		rep.Games, rep.Errors, rep.Wins, rep.Losses, rep.Draws, rep.Actions, rep.Elapsed.Seconds(),
+		rep.ActionsPerSec, rep.GamesPerSec, ms(rep.RTT.P50), ms(rep.RTT.P90), ms(rep.RTT.P99), ms(rep.RTT.Max))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if opts.ServerPID != 0 {
+		fmt.Fprintf(e.stdout, "server CPU: %.2f s, %.2f µs per action\n", rep.ServerCPU.Seconds(), usPerAction(rep))
+	}
+	if rep.FirstError != "" {
+		fmt.Fprintf(e.stdout, "first error: %s\n", rep.FirstError)
+	}
+	if asJSON {
+		out := loadtestJSON{
+			Games: rep.Games, Errors: rep.Errors, ActionsPerSec: rep.ActionsPerSec,
+			RTTP50ms: ms(rep.RTT.P50), RTTP99ms: ms(rep.RTT.P99), Seed: opts.Seed,
+		}
+		if opts.ServerPID != 0 {
+			cpu, per := rep.ServerCPU.Seconds(), usPerAction(rep)
+			out.ServerCPUs, out.ServerCPUusPerAction = &cpu, &per
+		}
+		b, jerr := json.Marshal(out)
+		if jerr != nil {
+			return jerr
+		}
+		fmt.Fprintln(e.stdout, string(b))
+	}
+	return nil
+}
+
 func newLoadtestCmd(e *env) *cobra.Command {
 	var opts loadtest.Options
 	var asJSON bool
@@ -128,35 +164,8 @@ actions/s follows what the other processes take.
 			if err != nil && rep.Games == 0 {
 				return err
 			}
-			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintf(tw, "games\terrors\twins\tlosses\tdraws\tactions\tseconds\tactions/s\tgames/s\trtt p50 ms\trtt p90 ms\trtt p99 ms\trtt max ms\t\n")
-			fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.1f\t%.3f\t%.3f\t%.3f\t%.3f\t\n",
-				rep.Games, rep.Errors, rep.Wins, rep.Losses, rep.Draws, rep.Actions, rep.Elapsed.Seconds(),
-				rep.ActionsPerSec, rep.GamesPerSec, ms(rep.RTT.P50), ms(rep.RTT.P90), ms(rep.RTT.P99), ms(rep.RTT.Max))
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			if opts.ServerPID != 0 {
-				fmt.Fprintf(e.stdout, "server CPU: %.2f s, %.2f µs per action\n", rep.ServerCPU.Seconds(), usPerAction(rep))
-			}
-			if rep.FirstError != "" {
-				fmt.Fprintf(e.stdout, "first error: %s\n", rep.FirstError)
-			}
-			if asJSON {
-				out := loadtestJSON{
-					Games: rep.Games, Errors: rep.Errors, ActionsPerSec: rep.ActionsPerSec,
-					RTTP50ms: ms(rep.RTT.P50), RTTP99ms: ms(rep.RTT.P99), Seed: opts.Seed,
-				}
-				if opts.ServerPID != 0 {
-					cpu, per := rep.ServerCPU.Seconds(), usPerAction(rep)
-					out.ServerCPUs, out.ServerCPUusPerAction = &cpu, &per
-				}
-				b, jerr := json.Marshal(out)
-				if jerr != nil {
-					return jerr
-				}
-				fmt.Fprintln(e.stdout, string(b))
+			if perr := printLoadtest(e, rep, opts, asJSON); perr != nil {
+				return perr
 			}
 			return err
 		},

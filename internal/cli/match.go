@@ -390,8 +390,12 @@ func writeMatchTable(w io.Writer, s *arena.Summary) error {
 	if countsShots(s.Game) {
 		fmt.Fprintf(w, "shots per game: p1 %s %.2f, p2 %s %.2f\n", s.P1, s.P1MeanShots(), s.P2, s.P2MeanShots())
 	}
-	if _, err := fmt.Fprintf(w, "%d games in %.2fs: %.0f games/s, %.0f actions/s, %d workers\n",
-		n, s.Elapsed.Seconds(), s.GamesPerSec(), s.ActionsPerSec(), s.Workers); err != nil {
+	workers := "workers"
+	if s.Workers == 1 {
+		workers = "worker"
+	}
+	if _, err := fmt.Fprintf(w, "%d games in %.2fs: %.0f games/s, %.0f actions/s, %d %s\n",
+		n, s.Elapsed.Seconds(), s.GamesPerSec(), s.ActionsPerSec(), s.Workers, workers); err != nil {
 		return err
 	}
 	return writeAuditTable(w, s)

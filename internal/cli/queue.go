@@ -147,7 +147,7 @@ func (f *shardFlags) runQueued(ctx context.Context, e *env, it queue.Item, seed 
 	if err != nil {
 		return queueError(command, run, err)
 	}
-	e.log.Info("run gathered", "run", run, "items", stats.Items, "reused", stats.Reused, "workers", len(stats.Workers))
+	e.log.Info("run gathered", "run", run, "items", stats.Items, "reused", stats.Reused, "worker_processes", len(stats.Workers), "games_at_once", stats.Slots())
 	return printMerged(e, files[0], time.Since(start), stats.Slots(), asJSON)
 }
 
@@ -387,11 +387,16 @@ func runWorker(ctx context.Context, e *env, f *workerFlags) error {
 	return w.Run(ctx)
 }
 
+// defaultClusterListen is where a cluster node's routes listen by default.
+const defaultClusterListen = "127.0.0.1:6222"
+
 type brokerFlags struct {
 	listen, store  string
 	user, password string
 	nkey           string
 	ackWait        time.Duration
+	cluster        queue.Cluster
+	replicas       int
 }
 
 func newBrokerCmd(e *env) *cobra.Command {
@@ -415,10 +420,22 @@ the URL: nats://USER:PASS@HOST:PORT.
 is given to another (workers send news every third of it); it applies when
 the broker creates the queue in a new store. With --nkey alone the broker
 cannot log in to itself: the first client creates the queue, with the
-default 30s.`,
+default 30s.
+
+A cluster: run one broker per machine with the same --cluster name, a
+--node name of its own, the address its routes listen on (--cluster-listen)
+and the route URLs of the nodes (--routes, all of them: a node ignores its
+own). The work stream and the buckets are then kept on --replicas nodes
+(default 3 in a cluster, 1 alone), so the queue survives the loss of a
+minority of the nodes; clients list several nodes in --nats
+(nats://A:4222,nats://B:4222) and fail over. The first broker to see the
+cluster elect its JetStream leader creates the queue. Routes beyond
+loopback authenticate with --user and --password.`,
 		Example: `  kaisen broker
   kaisen broker --listen 127.0.0.1:4222 --store /var/lib/kaisen/broker
-  KAISEN_NATS_PASSWORD=s3cret kaisen broker --listen 0.0.0.0:4222 --user kaisen`,
+  KAISEN_NATS_PASSWORD=s3cret kaisen broker --listen 0.0.0.0:4222 --user kaisen
+  kaisen broker --listen 127.0.0.1:4222 --store b1 --cluster q --node n1 --cluster-listen 127.0.0.1:6222 \
+    --routes nats-route://127.0.0.1:6222,nats-route://127.0.0.1:6223,nats-route://127.0.0.1:6224   (and n2, n3)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBroker(cmd.Context(), e, &f)
@@ -431,6 +448,11 @@ default 30s.`,
 	fl.StringVar(&f.password, "password", "", "password clients must give (default: $KAISEN_NATS_PASSWORD)")
 	fl.StringVar(&f.nkey, "nkey", "", "public nkey (U...) of the user clients authenticate as")
 	fl.DurationVar(&f.ackWait, "ack-wait", queue.DefaultAckWait, "an item is given to another worker after this long without news")
+	fl.StringVar(&f.cluster.Name, "cluster", "", "name of the JetStream cluster this broker joins (the same on every node)")
+	fl.StringVar(&f.cluster.Node, "node", "", "this node's name, unique in the cluster (with --cluster)")
+	fl.StringVar(&f.cluster.Listen, "cluster-listen", defaultClusterListen, "HOST:PORT the cluster's routes listen on (with --cluster)")
+	fl.StringSliceVar(&f.cluster.Routes, "routes", nil, "comma-separated nats-route://HOST:PORT of the cluster's nodes (with --cluster)")
+	fl.IntVar(&f.replicas, "replicas", 0, "nodes that keep the queue (0 = 3 in a cluster, 1 alone)")
 	return cmd
 }
 
@@ -450,7 +472,27 @@ func runBroker(ctx context.Context, e *env, f *brokerFlags) error {
 	if password == "" {
 		password = os.Getenv("KAISEN_NATS_PASSWORD")
 	}
-	b, err := queue.StartBroker(queue.BrokerConfig{Listen: f.listen, StoreDir: store, User: f.user, Password: password, Nkey: f.nkey})
+	cluster := f.cluster
+	if cluster.Name == "" {
+		if cluster.Node != "" || len(cluster.Routes) > 0 || cluster.Listen != defaultClusterListen {
+			return usageError("--node, --routes and --cluster-listen need --cluster NAME")
+		}
+		cluster = queue.Cluster{} // --cluster-listen's default means nothing alone
+	} else if cluster.Node == "" {
+		return usageError("--cluster %s: give this node a name of its own with --node", cluster.Name)
+	}
+	replicas := f.replicas
+	if replicas == 0 {
+		replicas = 1
+		if cluster.Name != "" {
+			replicas = 3
+		}
+	}
+	if replicas < 1 || replicas > 5 || (cluster.Name == "" && replicas > 1) {
+		return usageError("--replicas %d: want 1 to 5, and more than 1 only with --cluster", f.replicas)
+	}
+	b, err := queue.StartBroker(queue.BrokerConfig{Listen: f.listen, StoreDir: store, User: f.user, Password: password, Nkey: f.nkey,
+		Cluster: cluster})
 	if err != nil {
 		if errors.Is(err, queue.ErrInsecure) {
 			return &UsageError{Err: err}
@@ -468,7 +510,7 @@ func runBroker(ctx context.Context, e *env, f *brokerFlags) error {
 			return fmt.Errorf("broker: %w", err)
 		}
 		defer nc.Close()
-		if err := setupOn(ctx, nc, f.ackWait); err != nil {
+		if err := setupOn(ctx, e, nc, queue.Settings{AckWait: f.ackWait, Replicas: replicas}, cluster.Name != ""); err != nil {
 			return err
 		}
 	}
@@ -479,13 +521,24 @@ func runBroker(ctx context.Context, e *env, f *brokerFlags) error {
 	return nil
 }
 
-// setupOn creates the queue on the broker's own connection with its ack
-// wait.
-func setupOn(ctx context.Context, nc *nats.Conn, ackWait time.Duration) error {
+// setupOn creates the queue on the broker's own connection with its
+// settings. A node of a cluster waits (logging) until the cluster has
+// elected its JetStream leader and has the nodes for the replicas.
+func setupOn(ctx context.Context, e *env, nc *nats.Conn, s queue.Settings, clustered bool) error {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
-	_, err = queue.Setup(ctx, js, queue.Settings{AckWait: ackWait})
-	return err
+	for {
+		_, err = queue.Setup(ctx, js, s)
+		if err == nil || !clustered || ctx.Err() != nil {
+			return err
+		}
+		e.log.Info("broker: waiting for the cluster", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil // stopped while waiting: nothing was created
+		case <-time.After(time.Second):
+		}
+	}
 }

@@ -337,6 +337,10 @@ func TestQueueFlagErrors(t *testing.T) {
 		{[]string{"exploit", "--target", "simple", "--family", "simple", "--run-id", "x"}, "--run-id goes with --nats"},
 		{[]string{"worker"}, "--nats URL is required"},
 		{[]string{"broker", "--listen", "0.0.0.0:0", "--store", "x"}, "needs credentials"},
+		{[]string{"broker", "--listen", "127.0.0.1:0", "--store", "x", "--replicas", "3"}, "--replicas 3: want 1 to 5, and more than 1 only with --cluster"},
+		{[]string{"broker", "--listen", "127.0.0.1:0", "--store", "x", "--node", "n1"}, "need --cluster NAME"},
+		{[]string{"broker", "--listen", "127.0.0.1:0", "--store", "x", "--cluster", "q"}, "--cluster q: give this node a name"},
+		{[]string{"broker", "--listen", "127.0.0.1:0", "--store", "x", "--cluster", "q", "--node", "n1", "--cluster-listen", "0.0.0.0:0"}, "needs credentials"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			code, _, stderr := matchRun(t, context.Background(), tc.args...)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -39,12 +40,8 @@ type tuneFlags struct {
 	queue       queueFlags
 }
 
-func newTuneCmd(e *env) *cobra.Command {
-	var f tuneFlags
-	cmd := &cobra.Command{
-		Use:   "tune [--game G] --player NAME --against A,B,... [--budget-games N] [--seed S]",
-		Short: "Optimise a player's YAML weights against a pool of opponents",
-		Long: `Optimise the numeric weights of a player's YAML config by playing games
+// tuneLong is kaisen tune --help's description.
+const tuneLong = `Optimise the numeric weights of a player's YAML config by playing games
 against a pool of opponents, and write the tuned config.
 
 Any game of the registry (--game, default the --rules config's game, else
@@ -95,7 +92,14 @@ Output: --out (default NAME-tuned.yaml) is the starting config with the tuned
 values, its comments kept, under a header that records the command, the seed,
 the games played and the measured win rate with its 95% interval, next to
 the starting weights' rate on the same games. The same seed and settings give
-the same file (except the date).`,
+the same file (except the date).`
+
+func newTuneCmd(e *env) *cobra.Command {
+	var f tuneFlags
+	cmd := &cobra.Command{
+		Use:   "tune [--game G] --player NAME --against A,B,... [--budget-games N] [--seed S]",
+		Short: "Optimise a player's YAML weights against a pool of opponents",
+		Long:  tuneLong,
 		Example: `  kaisen tune --player admiral --against stateplayer2,state,random --budget-games 20000 --seed 1
   kaisen tune --player admiral --against stateplayer2 --keys value.leak,value.info --budget-games 4000
   kaisen tune --player stateplayer2 --against state --budget-games 10000 --out sp2.yaml
@@ -294,6 +298,9 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	}
 	fmt.Fprintf(e.stderr, "tuning %d weights of %s (from %s) against %s (%s), objective %s: %d iterations x 2 x %d games, then 2 x %d final games\n",
 		len(space), f.player, baseName, t.Against, g.Name, agg, iters, f.batch, final)
+	if err := printEstimate(ctx, e, t, iters, f.queue.url != ""); err != nil {
+		return err
+	}
 	res, err := t.Run(ctx)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -321,6 +328,43 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 		fmt.Fprintf(e.stdout, "  %-28s %10s -> %s\n", p.Key, tune.FormatValue(res.Start[i]), tune.FormatValue(res.Best[i]))
 	}
 	fmt.Fprintf(e.stdout, "wrote %s (%d games played, seed %d)\n", out, res.Games, f.seed)
+	if w := worseWarning(agg.Score(res.Tuned), agg.Score(res.Baseline), out, baseName); w != "" {
+		fmt.Fprintln(e.stderr, w)
+	}
+	return nil
+}
+
+// worseWarning is the warning of a tuning run whose tuned weights scored
+// below the starting ones on the same final games, "" when they did not.
+func worseWarning(tuned, start float64, out, base string) string {
+	if tuned >= start {
+		return ""
+	}
+	return fmt.Sprintf("warning: the tuned weights scored %.4f, below the starting weights' %.4f on the same final games: "+
+		"%s is likely no better than %s; keep the start, or tune with a larger --budget-games or --batch", tuned, start, out, base)
+}
+
+// printEstimate says, before a tuning run starts, how many games it plays
+// in all and about how long that takes: the pace of a few probe games
+// (tune.Tuning.Pace) played here first, or, queued, the workers' pace
+// that the iteration lines' ETA follows.
+func printEstimate(ctx context.Context, e *env, t *tune.Tuning, iterations int, queued bool) error {
+	total := t.Total(iterations)
+	if queued {
+		fmt.Fprintf(e.stderr, "estimate: %d games in all, played by the queue's workers; each iteration line gives the ETA\n", total)
+		return nil
+	}
+	n, took, err := t.Pace(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 || took <= 0 {
+		return nil
+	}
+	rate := float64(n) / took.Seconds()
+	eta := time.Duration(float64(total) / rate * float64(time.Second))
+	fmt.Fprintf(e.stderr, "estimate: %d games in all, about %s at %.1f games/s (%d probe games; each iteration line gives the ETA)\n",
+		total, tune.Clock(eta), rate, n)
 	return nil
 }
 

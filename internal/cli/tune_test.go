@@ -31,6 +31,9 @@ func TestTuneEndToEnd(t *testing.T) {
 	code, stdout, stderr := tuneRun(t, args...)
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stderr, "tuning 1 weights of simple")
+	// the cost before it starts (2 x 2 x 8 + 2 x 10 games) and the ETA as it goes
+	require.Regexp(t, `estimate: 52 games in all, about \d+:\d\d:\d\d at [0-9.]+ games/s \(8 probe games`, stderr)
+	require.Regexp(t, `iter 1/2 .* ETA \d+:\d\d:\d\d \(36 games left\)`, stderr)
 	require.Contains(t, stderr, "iter 2/2")
 	require.Contains(t, stdout, "tuned   ")
 	require.Contains(t, stdout, "move_probability")
@@ -148,4 +151,14 @@ func TestTuneEveryGame(t *testing.T) {
 	for _, g := range games.Names() {
 		require.True(t, covered[g], "no tuning run of game %s", g)
 	}
+}
+
+// TestWorseWarning: tuned weights that score below the start on the same
+// games are written with a warning; equal or better ones without.
+func TestWorseWarning(t *testing.T) {
+	require.Empty(t, worseWarning(0.5, 0.5, "o.yaml", "b.yaml"))
+	require.Empty(t, worseWarning(0.6, 0.5, "o.yaml", "b.yaml"))
+	w := worseWarning(0.41, 0.44, "o.yaml", "configs/simple.yaml")
+	require.Contains(t, w, "warning: the tuned weights scored 0.4100, below the starting weights' 0.4400")
+	require.Contains(t, w, "o.yaml is likely no better than configs/simple.yaml")
 }

@@ -88,19 +88,7 @@ func RunServer(ctx context.Context, g ServerGame, opts ServerOptions) (Capture, 
 	cfg.ShutdownGrace = 5 * time.Second
 	cfg.Metrics = "127.0.0.1:0" // to see when the game is over (gamesOver)
 	var logBuf syncBuffer
-	var h slog.Handler = slog.NewJSONHandler(&logBuf, &slog.HandlerOptions{
-		Level: slog.LevelInfo,
-		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
-			if len(groups) == 0 && a.Key == slog.TimeKey {
-				return slog.Attr{} // the clock says nothing about the game
-			}
-			return a
-		},
-	})
-	if opts.Log != nil {
-		h = opts.Log(h)
-	}
-	s, err := server.New(cfg, slog.New(h))
+	s, err := server.New(cfg, captureLog(&logBuf, opts))
 	if err != nil {
 		return nil, fmt.Errorf("hygiene: server: %w", err)
 	}
@@ -175,6 +163,24 @@ func RunServer(ctx context.Context, g ServerGame, opts ServerOptions) (Capture, 
 	capt.Add(ChannelPages, Normalize("GET / during the game\n"+spec.list+"\nGET /games/ID\n"+spec.live+"\nGET / after the end\n"+after, dirs...))
 	capt.Add(ChannelSSE, Normalize(spec.events, dirs...))
 	return capt, nil
+}
+
+// captureLog is the server's logger of a run: JSON records at INFO and
+// above on buf, without their times, through opts.Log when set.
+func captureLog(buf *syncBuffer, opts ServerOptions) *slog.Logger {
+	var h slog.Handler = slog.NewJSONHandler(buf, &slog.HandlerOptions{
+		Level: slog.LevelInfo,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.Attr{} // the clock says nothing about the game
+			}
+			return a
+		},
+	})
+	if opts.Log != nil {
+		h = opts.Log(h)
+	}
+	return slog.New(h)
 }
 
 // gamesOver waits until the metrics at url say no game is running: the

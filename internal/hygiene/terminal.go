@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 
 	"github.com/kaisen-ai/kaisen/explain"
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -86,69 +88,21 @@ func RunSubmarineTerminal(r *submarine.Rules, g *SubmarineGame, seat int, opts T
 			return nil, fmt.Errorf("hygiene: seat %d plays %v, which a person cannot type", seat, a)
 		}
 	}
-	opp := &subScript{place: g.Place[1-seat], acts: theirs}
-	var ai players.Player = opp
-	if opts.Shadow != "" {
-		f, err := players.New(opts.Shadow, r, nil)
-		if err != nil {
-			return nil, fmt.Errorf("hygiene: shadow: %w", err)
-		}
-		sh := f(rand.New(rand.NewPCG(1, 2)))
-		if _, ok := sh.(explain.Explainer); !ok {
-			return nil, fmt.Errorf("hygiene: shadow %s does not explain itself", opts.Shadow)
-		}
-		opp.shadow = sh
-		ai = &explainedSub{opp}
+	t := terminal[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
+		local: human.SubmarineLocal(r),
+		text: func(out io.Writer, rng *rand.Rand) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
+			return human.SubmarineText(r, out, rng)
+		},
+		shadow: func(name string) (game.Factory[submarine.Placement, submarine.Action, submarine.Told], error) {
+			f, err := players.New(name, r, nil)
+			if err != nil {
+				return nil, err
+			}
+			return players.Adapt(f), nil
+		},
 	}
-	var out bytes.Buffer
-	h := human.New(r, bufio.NewReader(strings.NewReader(in.String())), &out, rand.New(rand.NewPCG(3, 4)))
-	if opts.Why && opp.shadow != nil {
-		h.AfterOpponent = func() string { d := ai.(explain.Explainer).Explain(); return replay.Summarize(&d) }
-	}
-	human.PlayAgainst(r, h, ai, seat)
-	return terminalCapture(out.String(), opts), nil
-}
-
-// subScript is the scripted submarine opponent: its placement, then its
-// actions in order, then it resigns. A shadow AI, when set, is told
-// everything and asked for its action at every turn (its choice is not
-// played), so that it can explain itself.
-type subScript struct {
-	place  submarine.Placement
-	acts   []submarine.Action
-	shadow players.Player
-}
-
-func (s *subScript) Place() submarine.Placement {
-	if s.shadow != nil {
-		s.shadow.Place()
-	}
-	return s.place
-}
-
-func (s *subScript) Act() submarine.Action {
-	if s.shadow != nil {
-		s.shadow.Act()
-	}
-	if len(s.acts) == 0 {
-		return invalidAction
-	}
-	a := s.acts[0]
-	s.acts = s.acts[1:]
-	return a
-}
-
-func (s *subScript) Observe(ev submarine.Event, v *submarine.View) {
-	if s.shadow != nil {
-		s.shadow.Observe(ev, v)
-	}
-}
-
-// explainedSub is a subScript with a shadow: it explains itself.
-type explainedSub struct{ *subScript }
-
-func (e *explainedSub) Explain() explain.Decision {
-	return e.shadow.(explain.Explainer).Explain()
+	return t.run(in.String(), &script[submarine.Placement, submarine.Action, submarine.Told]{
+		place: g.Place[1-seat], acts: theirs, resign: invalidAction}, seat, opts)
 }
 
 // RunBattleshipTerminal plays g in-process with the Battleship terminal
@@ -167,72 +121,110 @@ func RunBattleshipTerminal(r *battleship.Rules, g *BattleshipGame, seat int, opt
 	if err != nil {
 		return nil, fmt.Errorf("hygiene: battleship game: %w", err)
 	}
-	opp := &bsScript{place: g.Place[1-seat]}
+	// off the board once its shots run out: the opponent forfeits
+	opp := &script[battleship.Placement, grid.Cell, battleship.Event]{place: g.Place[1-seat], resign: grid.None}
 	for _, c := range g.Shots {
 		if gm.ToAct() == seat {
 			in.WriteString(r.Coord(c, false) + "\n")
 		} else {
-			opp.shots = append(opp.shots, c)
+			opp.acts = append(opp.acts, c)
 		}
 		gm.Apply(c)
 	}
-	var ai bsplayers.Player = opp
+	t := terminal[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
+		local: human.BattleshipLocal(r),
+		text: func(out io.Writer, rng *rand.Rand) human.Text[battleship.Placement, grid.Cell, battleship.Event] {
+			return human.BattleshipText(r, out, rng)
+		},
+		shadow: func(name string) (game.Factory[battleship.Placement, grid.Cell, battleship.Event], error) {
+			f, err := bsplayers.New(name, r, nil)
+			if err != nil {
+				return nil, err
+			}
+			return bsplayers.Adapt(f), nil
+		},
+	}
+	return t.run(in.String(), opp, seat, opts)
+}
+
+// terminal is what a game gives the terminal run: its part of the
+// in-process loop (human.Play), its seat's words, and its AIs by name
+// (the shadow's).
+type terminal[G game.State[A, S], P, A, S, O any] struct {
+	local  *human.Local[G, P, A, S, O]
+	text   func(out io.Writer, rng *rand.Rand) human.Text[P, A, O]
+	shadow func(name string) (game.Factory[P, A, O], error)
+}
+
+// run plays one game in-process between the terminal seat in seat,
+// reading the typed lines in, and the scripted opponent opp (told of
+// opts.Shadow), and returns the seat's output up to the game's end.
+func (t terminal[G, P, A, S, O]) run(in string, opp *script[P, A, O], seat int, opts TerminalOptions) (Capture, error) {
+	var ai game.Player[P, A, O] = opp
+	var ex explain.Explainer
 	if opts.Shadow != "" {
-		f, err := bsplayers.New(opts.Shadow, r, nil)
+		f, err := t.shadow(opts.Shadow)
 		if err != nil {
 			return nil, fmt.Errorf("hygiene: shadow: %w", err)
 		}
-		sh := f(rand.New(rand.NewPCG(1, 2)))
-		if _, ok := sh.(explain.Explainer); !ok {
+		opp.shadow = f(rand.New(rand.NewPCG(1, 2)), 1-seat)
+		var ok bool
+		if ex, ok = game.As[explain.Explainer](opp.shadow); !ok {
 			return nil, fmt.Errorf("hygiene: shadow %s does not explain itself", opts.Shadow)
 		}
-		opp.shadow = sh
-		ai = &explainedBS{opp}
+		ai = explained[P, A, O]{opp, ex}
 	}
 	var out bytes.Buffer
-	h := human.NewBattleship(r, bufio.NewReader(strings.NewReader(in.String())), &out, rand.New(rand.NewPCG(3, 4)))
-	if opts.Why && opp.shadow != nil {
-		h.AfterOpponent = func() string { d := ai.(explain.Explainer).Explain(); return replay.Summarize(&d) }
+	h := human.NewPerson(t.text(&out, rand.New(rand.NewPCG(3, 4))), bufio.NewReader(strings.NewReader(in)), &out)
+	if opts.Why && ex != nil {
+		h.AfterOpponent = func() string { d := ex.Explain(); return replay.Summarize(&d) }
 	}
-	human.PlayBattleshipAgainst(r, h, ai, seat)
+	if _, err := human.Play(t.local, h, ai, seat, 0, human.Options{}); err != nil {
+		return nil, fmt.Errorf("hygiene: terminal game: %w", err)
+	}
 	return terminalCapture(out.String(), opts), nil
 }
 
-// bsScript is the scripted Battleship opponent (see subScript).
-type bsScript struct {
-	place  battleship.Placement
-	shots  []grid.Cell
-	shadow bsplayers.Player
+// script is the scripted opponent: its placement, then its actions in
+// order, then resign (an illegal action: it forfeits). A shadow AI, when
+// set, is told everything and asked for its action at every turn (its
+// choice is not played), so that it can explain itself.
+type script[P, A, O any] struct {
+	place  P
+	acts   []A
+	resign A
+	shadow game.Player[P, A, O]
 }
 
-func (s *bsScript) Place() battleship.Placement {
+func (s *script[P, A, O]) Place() P {
 	if s.shadow != nil {
 		s.shadow.Place()
 	}
 	return s.place
 }
 
-func (s *bsScript) Shoot() grid.Cell {
+func (s *script[P, A, O]) Act() A {
 	if s.shadow != nil {
-		s.shadow.Shoot()
+		s.shadow.Act()
 	}
-	if len(s.shots) == 0 {
-		return grid.None // off the board: the opponent forfeits
+	if len(s.acts) == 0 {
+		return s.resign
 	}
-	c := s.shots[0]
-	s.shots = s.shots[1:]
-	return c
+	a := s.acts[0]
+	s.acts = s.acts[1:]
+	return a
 }
 
-func (s *bsScript) Observe(ev battleship.Event) {
+func (s *script[P, A, O]) Observe(o O) {
 	if s.shadow != nil {
-		s.shadow.Observe(ev)
+		s.shadow.Observe(o)
 	}
 }
 
-// explainedBS is a bsScript with a shadow: it explains itself.
-type explainedBS struct{ *bsScript }
-
-func (e *explainedBS) Explain() explain.Decision {
-	return e.shadow.(explain.Explainer).Explain()
+// explained is a script with a shadow: it explains itself.
+type explained[P, A, O any] struct {
+	*script[P, A, O]
+	ex explain.Explainer
 }
+
+func (e explained[P, A, O]) Explain() explain.Decision { return e.ex.Explain() }

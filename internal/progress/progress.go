@@ -13,17 +13,19 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/mattn/go-isatty"
 )
 
-// IsTerminal reports whether w is a terminal (a character device such as a
-// TTY), where a redrawn progress line makes sense.
+// IsTerminal reports whether w is a terminal (mattn/go-isatty: a TTY, or
+// a Cygwin or MSYS terminal), where a redrawn progress line makes sense.
+// Other character devices, /dev/null among them, are not.
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }
 
 // Bar is a progress bar for a known number of items. It is not safe for

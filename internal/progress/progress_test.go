@@ -51,6 +51,10 @@ func TestIsTerminal(t *testing.T) {
 	require.NoError(t, err)
 	defer f.Close()
 	require.False(t, IsTerminal(f), "a regular file is not a terminal")
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	defer null.Close()
+	require.False(t, IsTerminal(null), "%s is a character device, not a terminal", os.DevNull)
 	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
 		defer tty.Close()
 		require.True(t, IsTerminal(tty))

@@ -87,98 +87,125 @@ func decodeAction(line []byte, b *grid.Board) (abilities.Action, error) {
 	if len(ms) != 1 {
 		return a, fmt.Errorf(`%w: an action is one of "shoot", "move", "salvo", "reveal", "defend"`, protocol.ErrType)
 	}
-	name := ms[0].Key
-	body, err := protocol.Members(ms[0].Val, fmt.Sprintf("%q", name))
-	if err != nil {
+	ab := actionBody{name: ms[0].Key, b: b}
+	if ab.body, err = protocol.Members(ms[0].Val, fmt.Sprintf("%q", ab.name)); err != nil {
 		return a, err
 	}
-	// fields checks that body has exactly the keys req and, optionally, opt.
-	fields := func(req []string, opt ...string) error {
-		for _, k := range req {
-			if _, ok := protocol.Lookup(body, k); !ok {
-				return fmt.Errorf("%w: %q needs %q", protocol.ErrType, name, k)
-			}
-		}
-		for _, m := range body {
-			if !slices.Contains(req, m.Key) && !slices.Contains(opt, m.Key) {
-				return fmt.Errorf("%w: %q has unknown key %q", protocol.ErrType, name, m.Key)
-			}
-		}
-		return nil
-	}
-	cell := func(key string) (grid.Cell, error) {
-		v, _ := protocol.Lookup(body, key)
-		return protocol.RowCol(v, b, fmt.Sprintf(`"%s.%s"`, name, key))
-	}
-	switch name {
+	switch ab.name {
 	case "shoot":
 		a.Kind = abilities.Shoot
-		if err := fields([]string{"to"}, "special"); err != nil {
-			return a, err
-		}
-		if a.At, err = cell("to"); err != nil {
-			return a, err
-		}
-		if v, ok := protocol.Lookup(body, "special"); ok {
-			if a.Special, err = protocol.Boolean(v, `"shoot.special"`); err != nil {
-				return a, err
-			}
-		}
+		err = ab.shoot(&a)
 	case "move":
 		a.Kind = abilities.Move
-		if err := fields([]string{"from", "to"}); err != nil {
-			return a, err
-		}
-		if a.At, err = cell("from"); err != nil {
-			return a, err
-		}
-		if a.To, err = cell("to"); err != nil {
-			return a, err
-		}
+		err = ab.move(&a)
 	case "salvo":
 		a.Kind = abilities.Salvo
-		if _, ok := protocol.Lookup(body, "center"); ok {
-			if err := fields([]string{"center"}); err != nil {
-				return a, err
-			}
-			a.At, err = cell("center")
-			a.To = a.At
-			return a, err
-		}
-		if err := fields([]string{"cells"}); err != nil {
-			return a, fmt.Errorf(`%w (or "center")`, err)
-		}
-		v, _ := protocol.Lookup(body, "cells")
-		cells, err := rowColList(v, b, `"salvo.cells"`, 2)
-		if err != nil {
-			return a, err
-		}
-		if len(cells) != 2 {
-			return a, fmt.Errorf("%w: a salvo names 2 cells, got %d", protocol.ErrType, len(cells))
-		}
-		a.At, a.To = min(cells[0], cells[1]), max(cells[0], cells[1])
+		err = ab.salvo(&a)
 	case "reveal":
 		a.Kind = abilities.Reveal
-		if err := fields([]string{"cells"}); err != nil {
-			return a, err
-		}
-		v, _ := protocol.Lookup(body, "cells")
-		if a.Cells, err = rowColList(v, b, `"reveal.cells"`, maxRevealCells); err != nil {
-			return a, err
-		}
+		err = ab.reveal(&a)
 	case "defend":
 		a.Kind = abilities.Defend
-		if err := fields([]string{"use"}); err != nil {
-			return a, err
-		}
-		v, _ := protocol.Lookup(body, "use")
-		if a.Use, err = protocol.Boolean(v, `"defend.use"`); err != nil {
-			return a, err
-		}
+		err = ab.defend(&a)
 	default:
-		return a, fmt.Errorf(`%w: unknown action %q: want "shoot", "move", "salvo", "reveal" or "defend"`, protocol.ErrType, name)
+		err = fmt.Errorf(`%w: unknown action %q: want "shoot", "move", "salvo", "reveal" or "defend"`, protocol.ErrType, ab.name)
 	}
-	return a, nil
+	return a, err
+}
+
+// actionBody is the body of one action kind's object, on board b.
+type actionBody struct {
+	name string // the kind's key
+	body []protocol.Member
+	b    *grid.Board
+}
+
+// fields checks that the body has exactly the keys req and, optionally,
+// opt.
+func (ab actionBody) fields(req []string, opt ...string) error {
+	for _, k := range req {
+		if _, ok := protocol.Lookup(ab.body, k); !ok {
+			return fmt.Errorf("%w: %q needs %q", protocol.ErrType, ab.name, k)
+		}
+	}
+	for _, m := range ab.body {
+		if !slices.Contains(req, m.Key) && !slices.Contains(opt, m.Key) {
+			return fmt.Errorf("%w: %q has unknown key %q", protocol.ErrType, ab.name, m.Key)
+		}
+	}
+	return nil
+}
+
+// cell is the [row, col] cell under key.
+func (ab actionBody) cell(key string) (grid.Cell, error) {
+	v, _ := protocol.Lookup(ab.body, key)
+	return protocol.RowCol(v, ab.b, fmt.Sprintf(`"%s.%s"`, ab.name, key))
+}
+
+func (ab actionBody) shoot(a *abilities.Action) (err error) {
+	if err := ab.fields([]string{"to"}, "special"); err != nil {
+		return err
+	}
+	if a.At, err = ab.cell("to"); err != nil {
+		return err
+	}
+	if v, ok := protocol.Lookup(ab.body, "special"); ok {
+		a.Special, err = protocol.Boolean(v, `"shoot.special"`)
+	}
+	return err
+}
+
+func (ab actionBody) move(a *abilities.Action) (err error) {
+	if err := ab.fields([]string{"from", "to"}); err != nil {
+		return err
+	}
+	if a.At, err = ab.cell("from"); err != nil {
+		return err
+	}
+	a.To, err = ab.cell("to")
+	return err
+}
+
+func (ab actionBody) salvo(a *abilities.Action) (err error) {
+	if _, ok := protocol.Lookup(ab.body, "center"); ok {
+		if err := ab.fields([]string{"center"}); err != nil {
+			return err
+		}
+		a.At, err = ab.cell("center")
+		a.To = a.At
+		return err
+	}
+	if err := ab.fields([]string{"cells"}); err != nil {
+		return fmt.Errorf(`%w (or "center")`, err)
+	}
+	v, _ := protocol.Lookup(ab.body, "cells")
+	cells, err := rowColList(v, ab.b, `"salvo.cells"`, 2)
+	if err != nil {
+		return err
+	}
+	if len(cells) != 2 {
+		return fmt.Errorf("%w: a salvo names 2 cells, got %d", protocol.ErrType, len(cells))
+	}
+	a.At, a.To = min(cells[0], cells[1]), max(cells[0], cells[1])
+	return nil
+}
+
+func (ab actionBody) reveal(a *abilities.Action) (err error) {
+	if err := ab.fields([]string{"cells"}); err != nil {
+		return err
+	}
+	v, _ := protocol.Lookup(ab.body, "cells")
+	a.Cells, err = rowColList(v, ab.b, `"reveal.cells"`, maxRevealCells)
+	return err
+}
+
+func (ab actionBody) defend(a *abilities.Action) (err error) {
+	if err := ab.fields([]string{"use"}); err != nil {
+		return err
+	}
+	v, _ := protocol.Lookup(ab.body, "use")
+	a.Use, err = protocol.Boolean(v, `"defend.use"`)
+	return err
 }
 
 // rowColList parses raw as a list of at most limit [row, col] cells (off

@@ -243,7 +243,7 @@ func TestGoldenTranscripts(t *testing.T) {
 				got := replay(t, tc.meta, client)
 				// The header keeps the codec's old home (protocol/): the
 				// files are pinned byte for byte.
-				got.Comments = append([]string{"Kaisen golden transcript (protocol/golden_test.go; regenerate with go test ./protocol -update)."}, tc.comments...)
+				got.Comments = append([]string{"Kaisen golden transcript (game/submarine/wire/golden_test.go; regenerate with go test ./game/submarine/wire -update)."}, tc.comments...)
 				got.Meta = tc.meta
 				require.NoError(t, os.WriteFile(path, got.Format(), 0o644))
 			}
