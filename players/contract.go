@@ -20,6 +20,19 @@ func Adapt(f Factory) game.Factory[submarine.Placement, submarine.Action, submar
 	return func(rng *rand.Rand, _ int) Contract { return &seat{f(rng)} }
 }
 
+// AdaptReused is Adapt for a host that has one player of the factory in
+// play at a time (arena's table, which plays its games one after another):
+// every player it makes is the same adapter, pointed at the new Player, so
+// that a game allocates no adapter. A player it made is valid until the
+// next call.
+func AdaptReused(f Factory) game.Factory[submarine.Placement, submarine.Action, submarine.Told] {
+	s := new(seat)
+	return func(rng *rand.Rand, _ int) Contract {
+		s.p = f(rng)
+		return s
+	}
+}
+
 // seat adapts a Player to the contract. Its methods have pointer receivers
 // so that the hosts call them directly, without the wrapper Go generates
 // for a value method called through an interface.
