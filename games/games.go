@@ -147,8 +147,11 @@ type Replay interface {
 // are ignored by the other games (Game.ReplayFlags lists a game's own).
 type RenderOptions struct {
 	From, To int // moves From to To (0 = the start; To < 0 = to the end)
-	// Submarine: each side's belief about the other fleet under its board.
+	// Submarine: each side's belief about the other fleet under its board,
+	// and the runs of at least Fold actions without a hit drawn as one line
+	// (0: every action).
 	Heatmap bool
+	Fold    int
 	// Battleship: when to draw the boards (bsrecord.BoardsEnd, BoardsTurn,
 	// BoardsShot) and whether to name the columns in Cyrillic.
 	Boards   string

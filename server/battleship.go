@@ -68,10 +68,8 @@ func (l ListenerConfig) fleetChecks(game string) (errs *[]error, bad func(format
 	if l.Games != 1 && game != GameBattleship {
 		bad("games is %d: %s plays one game per connection", l.Games, game)
 	}
-	switch l.First {
-	case FirstConnected, FirstAlternate, FirstHalves, FirstRandom:
-	default:
-		bad("first %q: want %s, %s, %s or %s", l.First, FirstConnected, FirstAlternate, FirstHalves, FirstRandom)
+	if err := checkFirst(l.First); err != nil {
+		*errs = append(*errs, err)
 	}
 	if game != GameAbilities && (len(l.Abilities.Sides) > 0 || l.Abilities.Options != (abilities.Options{}) || l.Abilities.AlternateFirst) {
 		bad("abilities settings on a %s listener; leave abilities unset", game)

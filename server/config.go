@@ -66,6 +66,9 @@ const (
 	FirstAlternate = "alternate"       // seat 0 in odd games, seat 1 in even games
 	FirstHalves    = "halves"          // seat 0 in the first half of a series, seat 1 in the second
 	FirstRandom    = "random"          // a coin per game, drawn from the game's seed
+	// FirstSecond is seat 1 in every game: the house AI, against a client
+	// (package extern seats an external program second with it).
+	FirstSecond = "second-connected"
 )
 
 // ErrConfig is wrapped by every configuration error.
@@ -510,10 +513,8 @@ func (l ListenerConfig) compileSubmarine() (*setup, error) {
 	if l.Games > 1 && d != protocol.Classic {
 		bad("a series (games > 1) needs the classic dialect")
 	}
-	switch l.First {
-	case FirstConnected, FirstAlternate, FirstHalves, FirstRandom:
-	default:
-		bad("first %q: want %s, %s, %s or %s", l.First, FirstConnected, FirstAlternate, FirstHalves, FirstRandom)
+	if err := checkFirst(l.First); err != nil {
+		errs = append(errs, err)
 	}
 	s := &setup{cfg: l, dialect: d, rules: rules}
 	if l.Opponent != OpponentPair {
@@ -590,4 +591,14 @@ func ParseCells(s string) ([][2]int, error) {
 		out = append(out, [2]int{x, y})
 	}
 	return out, nil
+}
+
+// checkFirst checks a first-player policy.
+func checkFirst(first string) error {
+	switch first {
+	case FirstConnected, FirstAlternate, FirstHalves, FirstRandom, FirstSecond:
+		return nil
+	}
+	return fmt.Errorf("%w: first %q: want %s, %s, %s, %s or %s", ErrConfig, first,
+		FirstConnected, FirstAlternate, FirstHalves, FirstRandom, FirstSecond)
 }

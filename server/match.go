@@ -229,6 +229,8 @@ func (m *match) firstSeat(k int, rng *rand.Rand) int {
 		return 1
 	case FirstRandom:
 		return rng.IntN(2)
+	case FirstSecond:
+		return 1
 	default:
 		return 0
 	}

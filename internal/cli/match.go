@@ -38,6 +38,7 @@ type matchFlags struct {
 	json               bool
 	progress           string
 	shard              shardFlags
+	bot                botFlags // exec: players (match_bot.go)
 }
 
 func newMatchCmd(e *env) *cobra.Command {
@@ -106,7 +107,7 @@ known while the player's own was hidden or the other way round.
 kaisen replay --audit DIR audits a directory of replays the same way.
 With --shard each shard file carries its games' audit and kaisen merge
 prints the whole run's; with --nats the workers audit their games: a
-20,000-game audited run spreads over machines like any other.`,
+20,000-game audited run spreads over machines like any other.` + botHelp,
 		Example: `  kaisen match                                   (stateplayer2 vs random, 1000 games)
   kaisen match --p1 random --p2 random -n 10000
   kaisen match --p1 stateplayer2 --p2 random -n 1000 --seed 42 --json
@@ -118,7 +119,9 @@ prints the whole run's; with --nats the workers audit their games: a
   kaisen match --p1 admiral-series --p2 hirota -n 200 --series 20 --seed 5100
   kaisen match --p1 admiral --p2 hirota -n 400 --seed 2027 --audit
   kaisen match --p1 admiral --p2 hirota -n 20000 --seed 2046 --audit --shard 3/20 --out s3.jsonl
-  kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
+  kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000
+  kaisen match --p1 exec:'python3 bot.py {host} {port}' --p2 random -n 200 --workers 4
+  kaisen match --game battleship --p1 gridbot --p2 exec:'./mybot --addr {host}:{port}' --bot-logs logs/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.p1Given, f.p2Given = cmd.Flags().Changed("p1"), cmd.Flags().Changed("p2")
@@ -153,6 +156,7 @@ prints the whole run's; with --nats the workers audit their games: a
 	addJSONFlag(cmd, &f.json, "print the summary as one JSON object instead of a table")
 	addProgressFlag(cmd, &f.progress)
 	addShardFlags(cmd, &f.shard)
+	addBotFlags(cmd, &f.bot)
 	completePlayers(cmd, "p1", false, anyGame)
 	completePlayers(cmd, "p2", false, anyGame)
 	completeYAML(cmd, "p1-weights", "p2-weights", "rules")
@@ -188,6 +192,9 @@ func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, er
 			names = append(names, p.Name)
 		}
 		return nil, usageError("--p1 and --p2 must name players (players: %s)", strings.Join(names, ", "))
+	}
+	if f.hasBot() {
+		return botFamily(g, cfg, f)
 	}
 	fam, err := g.Family(cfg,
 		games.Entrant{Name: f.p1, Load: config.File(f.p1Config)},

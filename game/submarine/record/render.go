@@ -22,6 +22,10 @@ type RenderOptions struct {
 	// exact over every placement consistent with what the opponent was told
 	// (package belief).
 	Heatmap bool
+	// Fold, when 2 or more, draws every run of at least Fold actions in a
+	// row without a hit (moves and misses) as one line, then the position
+	// at the run's last action (FoldStretches).
+	Fold int
 }
 
 // Legend explains Render's board symbols.
@@ -69,10 +73,20 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 		rd.result(bw)
 		return bw.Flush()
 	}
+	folds := FoldStretches(rp, opt.Fold, opt.From, to)
 	var trackErr error
 	err = simulate(rp, func(f *frame) {
 		if f.Line != nil && trackErr == nil {
 			trackErr = rd.track(f)
+		}
+		for len(folds) > 0 && folds[0][1] < f.N {
+			folds = folds[1:]
+		}
+		if len(folds) > 0 && f.N >= folds[0][0] && f.N < folds[0][1] {
+			if f.N == folds[0][0] {
+				rd.folded(bw, folds[0])
+			}
+			return
 		}
 		if f.N >= opt.From && f.N <= to {
 			rd.frame(bw, f)
@@ -195,6 +209,44 @@ func (rd *renderer) frame(w io.Writer, f *frame) {
 	for i := range boards[0] {
 		fmt.Fprintf(w, "%-*s    %s\n", width, boards[0][i], boards[1][i])
 	}
+}
+
+// FoldStretches returns the runs of at least n actions in a row without a
+// hit (a move, a miss) among actions from to to of rp, as [first, last]
+// action numbers (none when n < 2): Render's Fold.
+func FoldStretches(rp *Replay, n, from, to int) [][2]int {
+	if n < 2 {
+		return nil
+	}
+	ev := make([]replay.Event, len(rp.Steps)+1)
+	for i, st := range rp.Steps {
+		if st.Actor.Hit != "" || st.Error != "" {
+			ev[i+1] = replay.EventHit // not quiet: a hit, or the illegal end
+		}
+	}
+	var out [][2]int
+	for _, s := range replay.QuietStretches(ev, n) {
+		s = [2]int{max(s[0], from), min(s[1], to)}
+		if s[1]-s[0]+1 >= n {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// folded writes the line that stands for the actions of a folded run but
+// its last one.
+func (rd *renderer) folded(w io.Writer, run [2]int) {
+	var attacks, moves int
+	for _, st := range rd.rp.Steps[run[0]-1 : run[1]-1] {
+		if st.Action.Kind == submarine.Move.String() {
+			moves++
+		} else {
+			attacks++
+		}
+	}
+	fmt.Fprintf(w, "\n#%d to #%d: %s without a hit (%s, %s), folded (--fold 0 draws them)\n",
+		run[0], run[1]-1, replay.Plural(run[1]-run[0], "action"), replay.Plural(attacks, "missed attack"), replay.Plural(moves, "move"))
 }
 
 func (rd *renderer) pos(c grid.Cell) string {
