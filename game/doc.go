@@ -27,6 +27,8 @@
 // action (what both seats are told), for the hosts that show games live.
 //
 // ClientCodec (client.go) is the client side of a game's wire codec: each
-// game's wire package (game/<g>/wire) implements it, and package client's
-// one connection loop plays any game through it.
+// game's wire package (game/<g>/wire, or the game's folder: game/sonar)
+// implements it, and package client's one connection loop plays any game
+// through it. ServerCodec (server.go) is its server side, which package
+// server's one turn loop serves any game through.
 package game

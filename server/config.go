@@ -124,8 +124,9 @@ type ListenerConfig struct {
 	Address string `mapstructure:"address"`
 	// Game is the game served: submarine, battleship (the Kaisen battleship
 	// protocol on the classic 10x10 board; dialect, board settings and games
-	// stay unset) or abilities (its abilities variant, the same constraints).
-	// Default "" = submarine.
+	// stay unset), abilities (its abilities variant, the same constraints)
+	// or a game registered with Register (dialect, board settings and
+	// abilities unset; Games lists them). Default "" = submarine.
 	Game string `mapstructure:"game"`
 	// Dialect is the wire dialect: classic or submarine-py. Default classic.
 	Dialect string `mapstructure:"dialect"`
@@ -359,7 +360,7 @@ func (l ListenerConfig) WithDefaults() ListenerConfig {
 	}
 	if l.Opponent == "" {
 		l.Opponent = d.Opponent
-		if g, ok := listenerGameOf(l.Game); ok && g.house != "" {
+		if g, ok := gameOf(l.Game); ok && g.house != "" {
 			l.Opponent = g.house
 		}
 	}
@@ -461,15 +462,19 @@ type setup struct {
 	enc     *subwire.ResultEncoder // result lines of this dialect and fleet
 	bs      *bsSetup               // battleship listeners only (server/battleship.go)
 	ab      *abSetup               // abilities listeners only (server/abilities.go)
-	// play is the game's play step of one pairing (listenerGame.play).
+	// contractHouse: a listener of a game built by NewGame has a house AI
+	// (its rules and house AI are in play).
+	contractHouse bool
+	// play is the game's play step of one pairing (Game.play, or the one
+	// NewGame's compile step built).
 	play func(m *match) func(ctx context.Context, k int) (*Result, []byte)
 }
 
 // compile validates l (with defaults applied) and builds its rules and
-// house AI with its game's compile step (server/games.go).
+// house AI with its game's compile step (Game, server/games.go).
 func (l ListenerConfig) compile() (*setup, error) {
 	l = l.WithDefaults()
-	g, ok := listenerGameOf(l.Game)
+	g, ok := gameOf(l.Game)
 	if !ok {
 		return nil, fmt.Errorf("%w: game %q: want %s", ErrConfig, l.Game, strings.Join(Games(), " or "))
 	}
@@ -477,7 +482,9 @@ func (l ListenerConfig) compile() (*setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.play = g.play
+	if g.play != nil {
+		s.play = g.play
+	}
 	return s, nil
 }
 
@@ -595,10 +602,19 @@ func ParseCells(s string) ([][2]int, error) {
 
 // checkFirst checks a first-player policy.
 func checkFirst(first string) error {
+	if p := firstProblem(first); p != "" {
+		return fmt.Errorf("%w: %s", ErrConfig, p)
+	}
+	return nil
+}
+
+// firstProblem says what is wrong with a first-player policy ("" when
+// nothing is).
+func firstProblem(first string) string {
 	switch first {
 	case FirstConnected, FirstAlternate, FirstHalves, FirstRandom, FirstSecond:
-		return nil
+		return ""
 	}
-	return fmt.Errorf("%w: first %q: want %s, %s, %s, %s or %s", ErrConfig, first,
+	return fmt.Sprintf("first %q: want %s, %s, %s, %s or %s", first,
 		FirstConnected, FirstAlternate, FirstHalves, FirstRandom, FirstSecond)
 }
