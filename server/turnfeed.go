@@ -12,11 +12,15 @@ type Turner interface {
 }
 
 // ToAct tells a Turner spectator that seat is to act, its action due at
-// due (zero: no limit).
+// due (zero: no limit), once per public step: a turn that follows an
+// action the public view did not show (a hidden move, a volley waiting
+// for the defender's answer) is not told, or whose turn it is, and the
+// clock starting again, would say that the hidden action happened.
 func (f *Feed[S]) ToAct(seat int, due time.Time) {
-	if f == nil {
+	if f == nil || f.turned == f.public {
 		return
 	}
+	f.turned = f.public
 	if tu, ok := f.sp.(Turner); ok {
 		tu.ToAct(f.id, seat, due)
 	}

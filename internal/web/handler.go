@@ -170,18 +170,20 @@ func (h *Hub) events(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	sent := -1 // -1: not even the info
-	var turnSent uint64
+	sent, turnsSent := -1, 0 // -1: not even the info
 	h.sse(w, r, h.limits.StreamInterval, h.budget, func(send func(string, any) bool) (<-chan struct{}, bool) {
 		h.mu.Lock()
-		info := g.info
-		turnSeq, turn := g.turn.seq, g.turnOf(time.Now())
+		info, now := g.info, time.Now()
 		from := max(sent, 0)
 		to := min(len(g.events), from+maxBatch)
 		batch := g.events[from:to:to]
+		var turns []Turn // the turns within the batch, and the one after it
+		var turnAt []int
+		for k := turnsSent; k < len(g.turns) && g.turns[k].at <= to; k++ {
+			turns, turnAt = append(turns, g.turnOf(g.turns[k], now)), append(turnAt, g.turns[k].at)
+		}
 		end, change := g.end, g.change
-		caughtUp := to == len(g.events)
-		if !caughtUp { // more to send at once
+		if to < len(g.events) { // more to send at once
 			end, change = nil, closed
 		}
 		h.mu.Unlock()
@@ -191,21 +193,28 @@ func (h *Hub) events(w http.ResponseWriter, r *http.Request) {
 			}
 			sent = 0
 		}
+		k := 0
+		sendTurns := func(at int) bool { // the turns told after at moves
+			for ; k < len(turns) && turnAt[k] == at; k++ {
+				if !send("turn", turns[k]) {
+					return false
+				}
+				turnsSent++
+			}
+			return true
+		}
 		for i := range batch {
-			if !send("move", g.encoded(sent+i, &batch[i])) {
+			if !sendTurns(sent+i) || !send("move", g.encoded(sent+i, &batch[i])) {
 				return nil, false
 			}
 		}
 		sent += len(batch)
+		if !sendTurns(sent) { // whose turn after the last move sent
+			return nil, false
+		}
 		if end != nil {
 			send("end", end)
 			return nil, false
-		}
-		if turnSeq != turnSent && caughtUp { // whose turn after the last move sent
-			turnSent = turnSeq
-			if !send("turn", turn) {
-				return nil, false
-			}
 		}
 		return change, true
 	})

@@ -157,7 +157,7 @@ type game struct {
 	// start and stop are when the game started and ended (stop: zero
 	// while it runs).
 	start, stop time.Time
-	turn        turnState // whose turn it is (server.Turner)
+	turns       []turnEntry // whose turn it was after each number of moves (server.Turner)
 
 	sub *submarine.Rules // the submarine game's rules, for Known (nil for other games)
 	pos [2][]int         // the fleets now, only with Reveal (Info.Fleet)
