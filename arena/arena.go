@@ -40,6 +40,15 @@ type Table interface {
 	Play(d Deal) (GameResult, error)
 }
 
+// ContextTable is a Table whose games can be stopped: Match.Run calls
+// PlayContext with its context (cancelled by the caller or after a failed
+// game) instead of Play. A game it stops returns an error wrapping ctx.Err()
+// and is not counted. Tables of external players (package extern) are ones.
+type ContextTable interface {
+	Table
+	PlayContext(ctx context.Context, d Deal) (GameResult, error)
+}
+
 // Deal says which game a Table plays.
 type Deal struct {
 	Index     int       // game number in the match, from 0
@@ -323,7 +332,7 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 						return
 					default:
 					}
-					r, err := m.playOne(table, m.First+i)
+					r, err := m.playOne(ctx, table, m.First+i)
 					if err != nil {
 						failOnce.Do(func() { failErr = err })
 						cancel()
@@ -425,15 +434,19 @@ func (m *Match) tally(sum *Summary, parts []partial) {
 	sum.Lengths = lengths
 }
 
-func (m *Match) playOne(t Table, i int) (GameResult, error) {
+func (m *Match) playOne(ctx context.Context, t Table, i int) (GameResult, error) {
 	seed := i
 	if m.Pairs {
 		seed = i &^ 1
 	}
 	d := Deal{Index: i, Seed: GameSeed(m.Seed, seed), MatchSeed: m.Seed, P1Seat: i % 2, Explain: m.Explain, Audit: m.Audit,
 		Series: seriesOf(i, m.Series)}
+	play := t.Play
+	if ct, ok := t.(ContextTable); ok {
+		play = func(d Deal) (GameResult, error) { return ct.PlayContext(ctx, d) }
+	}
 	if m.Replays == "" {
-		return t.Play(d)
+		return play(d)
 	}
 	path := filepath.Join(m.Replays, ReplayName(i))
 	f, err := os.Create(path)
@@ -441,7 +454,7 @@ func (m *Match) playOne(t Table, i int) (GameResult, error) {
 		return GameResult{}, fmt.Errorf("arena: replay: %w", err)
 	}
 	d.Replay = f
-	r, err := t.Play(d)
+	r, err := play(d)
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = cerr
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/conformance"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 	"github.com/kaisen-ai/kaisen/replay"
+	"github.com/kaisen-ai/kaisen/server"
 )
 
 // ErrUnknownGame is wrapped by Lookup's error for a name that is not a game.
@@ -71,6 +72,10 @@ type Game struct {
 	// settings) or a replay cannot be written. Set with HumanClient, or
 	// alone (a game with no network seat: a games.Def with a Text).
 	HumanLocal func(in *bufio.Reader, out io.Writer, opt HumanOptions) error
+	// Server, when set, is the game as the turn server serves it
+	// (server.NewGame), for a game the server does not serve by itself (a
+	// games.Def with a Wire): Register registers it with the server.
+	Server server.Game
 	// Unserved, when set, says why the game has no network host yet: the
 	// server does not serve it and its NewClient refuses every AI (with an
 	// error saying so), while kaisen match and kaisen replay play it.
@@ -211,7 +216,7 @@ func OfReplay(path string) Game {
 }
 
 // optional are the fields of Game an entry may leave unset.
-var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true, "HumanLocal": true, "Unserved": true}
+var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true, "HumanLocal": true, "Unserved": true, "Server": true}
 
 // Missing lists the required fields of g that are unset (zero, or an
 // array with a zero element), in the order of Game: an entry with any is

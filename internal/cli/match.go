@@ -41,6 +41,7 @@ type matchFlags struct {
 	json               bool
 	progress           string
 	shard              shardFlags
+	bot                botFlags // exec: players (match_bot.go)
 }
 
 // matchLong is kaisen match --help's description.
@@ -132,7 +133,7 @@ known while the player's own was hidden or the other way round.
 kaisen replay --audit DIR audits a directory of replays the same way.
 With --shard each shard file carries its games' audit and kaisen merge
 prints the whole run's; with --nats the workers audit their games: a
-20,000-game audited run spreads over machines like any other.`
+20,000-game audited run spreads over machines like any other.` + botHelp
 
 // matchExamples are kaisen match --help's examples.
 const matchExamples = `  kaisen match                                   (stateplayer2 vs random, 1000 games)
@@ -148,7 +149,9 @@ const matchExamples = `  kaisen match                                   (statepl
   kaisen match --p1 state --p2 simple -n 2000 --seed 1 --pairs
   kaisen match --p1 admiral --p2 admiral --p1-weights tuned.yaml --sprt elo0=0,elo1=5 --seed 1
   kaisen match --p1 admiral --p2 hirota -n 20000 --seed 2046 --audit --shard 3/20 --out s3.jsonl
-  kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`
+  kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000
+  kaisen match --p1 exec:'python3 bot.py {host} {port}' --p2 random -n 200 --workers 4
+  kaisen match --game battleship --p1 gridbot --p2 exec:'./mybot --addr {host}:{port}' --bot-logs logs/`
 
 func newMatchCmd(e *env) *cobra.Command {
 	var f matchFlags
@@ -195,6 +198,7 @@ func newMatchCmd(e *env) *cobra.Command {
 	addJSONFlag(cmd, &f.json, "print the summary as one JSON object instead of a table")
 	addProgressFlag(cmd, &f.progress)
 	addShardFlags(cmd, &f.shard)
+	addBotFlags(cmd, &f.bot)
 	completePlayers(cmd, "p1", false, anyGame)
 	completePlayers(cmd, "p2", false, anyGame)
 	completeYAML(cmd, "p1-weights", "p2-weights", "rules")
@@ -230,6 +234,9 @@ func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, er
 			names = append(names, p.Name)
 		}
 		return nil, usageError("--p1 and --p2 must name players (players: %s)", strings.Join(names, ", "))
+	}
+	if f.hasBot() {
+		return botFamily(g, cfg, f)
 	}
 	fam, err := g.Family(cfg,
 		games.Entrant{Name: f.p1, Load: config.File(f.p1Config)},

@@ -149,6 +149,10 @@ func (h *bsText) Resign() (grid.Cell, string) {
 	return h.pass(), "\n(end of input: you pass every turn from now on; your opponent finishes the game)"
 }
 
+// Forfeit implements forfeiter: a shot off the board, which loses the
+// game at once (the person resigned).
+func (h *bsText) Forfeit() grid.Cell { return grid.None }
+
 // placeFleet reads a typed Battleship-board fleet: ships, "r" or a style
 // (eof: the input ended, a random one). false: refused (said why), ask
 // again; nil and true: the fleet does not fit, the game cannot start. The
@@ -404,6 +408,12 @@ func bsEnd(w io.Writer, r *battleship.Rules, e *End[*battleship.Game, battleship
 			names[i] = r.ShipCoord(s, false)
 		}
 		fmt.Fprintf(w, "the enemy fleet: %s\n", strings.Join(names, " "))
+	}
+	why := endReason(e)
+	switch {
+	case why != "" && res.Started:
+		fmt.Fprintf(w, "you %s: %s (you fired %d shots, the enemy %d)\n", map[bool]string{true: "win", false: "lose"}[res.Winner == seat], why, res.Shots[seat], res.Shots[1-seat])
+		return true
 	}
 	switch res.Winner {
 	case seat:

@@ -255,7 +255,9 @@ func (h *subText) Tell(o submarine.Told) string {
 		fmt.Fprintln(h.out, "you resigned")
 		return ""
 	case ev.Illegal && ev.Mine:
-		fmt.Fprintf(h.out, "your %s was illegal: you forfeit\n", ev.Kind)
+		// The seat checks every action before it is sent: the server
+		// refused this one, most likely because it came too late.
+		fmt.Fprintf(h.out, "the server refused your %s: you forfeit (most likely your time for it ran out)\n", ev.Kind)
 		return ""
 	case ev.Illegal:
 		fmt.Fprintf(h.out, "the enemy's %s was illegal: it forfeits\n", ev.Kind)
@@ -324,6 +326,8 @@ func (h *subText) boards() {
 				g = h.seen[c]
 			case !mine && h.shots[c] != 0:
 				g = h.shots[c]
+			case !mine && h.rules.CheckAction(&h.me, submarine.AttackAt(c)) == nil:
+				g = '+' // in reach of an attack
 			}
 			sb.WriteString(" " + string(g))
 		}
@@ -341,7 +345,7 @@ func (h *subText) boards() {
 		fmt.Fprintf(h.out, "%-*s     %s\n", w, row(y, true), row(y, false))
 	}
 	fmt.Fprintf(h.out, "%-*s     %s\n", w, "hp "+hpText(r, h.me.HP), "enemy hp "+hpText(r, h.enemyHP))
-	fmt.Fprintln(h.out, "(o miss, X hit, ~ near a reported ship, # rock; \"help\" for commands)")
+	fmt.Fprintln(h.out, "(+ you can attack here, o miss, X hit, ~ near a reported ship, # rock; \"help\" for commands)")
 }
 
 func hpText(r *submarine.Rules, hp [submarine.MaxShips]int8) string {
@@ -403,8 +407,11 @@ func SubmarineLocal(r *submarine.Rules) *Local[*submarine.Game, submarine.Placem
 func subEnd(w io.Writer, r *submarine.Rules, e *End[*submarine.Game, submarine.Placement]) bool {
 	res, seat := e.Result, e.Seat
 	if !res.Started {
-		s := firstForfeit(res)
-		fmt.Fprintf(w, "no game: seat %d: %s\n", s, res.Forfeits[s].Reason)
+		if s := firstForfeit(res); s != seat {
+			fmt.Fprintf(w, "no game: the AI's placement was refused: %s\n", res.Forfeits[s].Reason)
+		} else {
+			fmt.Fprintln(w, "no game: you placed no fleet (your input ended, or you resigned, before the placement); you lose")
+		}
 		return false
 	}
 	fmt.Fprintln(w, EndHeader)
@@ -418,13 +425,17 @@ func subEnd(w io.Writer, r *submarine.Rules, e *End[*submarine.Game, submarine.P
 		}
 	}
 	fmt.Fprintf(w, "the enemy fleet: %s\n", strings.Join(cells, ", "))
+	why := ""
+	if r := endReason(e); r != "" {
+		why = ": " + r
+	}
 	switch res.Winner {
 	case -1:
 		fmt.Fprintf(w, "draw after %d actions\n", res.Actions)
 	case seat:
-		fmt.Fprintf(w, "you win after %d actions\n", res.Actions)
+		fmt.Fprintf(w, "you win after %d actions%s\n", res.Actions, why)
 	default:
-		fmt.Fprintf(w, "you lose after %d actions\n", res.Actions)
+		fmt.Fprintf(w, "you lose after %d actions%s\n", res.Actions, why)
 	}
 	return true
 }
