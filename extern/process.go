@@ -50,6 +50,7 @@ func (p *proc) kill() {
 	p.killOnce.Do(func() {
 		killGroup(p.cmd.Process)
 		<-p.done
+		groupGone(p.cmd.Process)
 	})
 }
 

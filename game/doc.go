@@ -1,6 +1,8 @@
 // Package game is the game contract: the interfaces every game implements
 // (State, Rules, Player, Factory, Learner, and Legal, the optional listing
-// of moves that perft and the conformance suite use), the one play loop
+// of moves that perft and the conformance suite use; StepInto and
+// RefObserver, the optional ways a large step or observation is handed
+// over without a copy), the one play loop
 // that hosts run them with (Table, with a Recorder), and the vocabulary
 // every rules package shares: how a game stands (Status). Package
 // game/conformance is the suite every game passes. Each game's rules live in a package below it

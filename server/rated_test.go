@@ -176,6 +176,12 @@ func TestRatedGamesCommittedAndLinked(t *testing.T) {
 		assert.True(t, seen[r.Game], "game %s of the result log is not in the ladder", r.Game)
 		assert.NotEmpty(t, r.Players[0].Bot)
 		assert.Equal(t, r.Game+".jsonl", r.Replay)
+		rp, err := os.ReadFile(filepath.Join(cfg.ReplayDir, r.Replay))
+		require.NoError(t, err)
+		for _, p := range r.Players { // a bot that sent no name: its ladder name, in the log and the replay
+			assert.Equal(t, p.Bot, p.Name)
+			assert.Contains(t, string(rp), `"name":"remote `+p.Addr+" "+p.Bot+`"`)
+		}
 	}
 	want, err := st.Recompute(ctx)
 	require.NoError(t, err)

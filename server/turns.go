@@ -250,6 +250,7 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 			}
 		}
 		mv := g.ToAct()
+		feed.ToAct(mv, t.due(mv, t.st.cfg.ActionTimeout(t.srv.cfg.Limits)))
 		actions.quiet = !told[1-mv]
 		actions.cont = moved == mv
 		a, w, fault := takeTurn(t.match, mv, func() A { return t.ai[mv].Act() }, actions)

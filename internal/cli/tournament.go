@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"strings"
 
@@ -56,7 +57,9 @@ player of the pair sits in seat 0 in even-numbered games), then print
     a draw counting as half a win for each side (one virtual draw per pair
     keeps a perfect score finite), centred on 0, with 95% intervals from a
     bootstrap over games (each pair's games resampled with replacement,
-    --bootstrap times, seeded by --seed).
+    --bootstrap times, seeded by --seed). A player who lost every game has
+    no lower bound ("[-inf, ...]", null in --json) and one who won every
+    game no upper bound ("[..., +inf]"): their games bound one side only.
 
 A player may appear twice with different weights: name an entry NAME@LABEL
 and give its config with --player-weights NAME@LABEL=FILE (for example
@@ -311,8 +314,16 @@ func tournamentPage(res *tournament.Result, rules string) report.Page {
 	var iv []report.Interval
 	for i, rt := range res.Ratings {
 		order[i] = rt.Name
-		iv = append(iv, report.Interval{Name: rt.Name, Value: rt.Elo, Lo: rt.Lo, Hi: rt.Hi,
-			Label: fmt.Sprintf("%+.0f [%+.0f, %+.0f]", rt.Elo, rt.Lo, rt.Hi)})
+		// An unbounded side (a perfect record) is drawn up to the rating.
+		lo, hi := rt.Lo, rt.Hi
+		if math.IsInf(lo, 0) {
+			lo = rt.Elo
+		}
+		if math.IsInf(hi, 0) {
+			hi = rt.Elo
+		}
+		iv = append(iv, report.Interval{Name: rt.Name, Value: rt.Elo, Lo: lo, Hi: hi,
+			Label: fmt.Sprintf("%+.0f %s", rt.Elo, rt.Interval())})
 	}
 	cell := func(a, b string) report.Cross {
 		w, d, l, ok := res.Record(a, b)
