@@ -40,6 +40,15 @@ type Table interface {
 	Play(d Deal) (GameResult, error)
 }
 
+// ContextTable is a Table whose games can be stopped: Match.Run calls
+// PlayContext with its context (cancelled by the caller or after a failed
+// game) instead of Play. A game it stops returns an error wrapping ctx.Err()
+// and is not counted. Tables of external players (package extern) are ones.
+type ContextTable interface {
+	Table
+	PlayContext(ctx context.Context, d Deal) (GameResult, error)
+}
+
 // Deal says which game a Table plays.
 type Deal struct {
 	Index     int       // game number in the match, from 0
@@ -111,7 +120,21 @@ type Match struct {
 	// of players that do not learn plays exactly the games of a plain one.
 	// First must be a multiple of Series.
 	Series int
-	Log    *slog.Logger // forfeits are logged here; nil = discard
+	// Pairs plays the games in pairs: games 2k and 2k+1 share the seed
+	// GameSeed(Seed, 2k), so the seats draw the same random streams (the
+	// same fleets for players that place alike, the same seeds for those
+	// that place their own) and the players swap seats (P1 is in seat 0 in
+	// even games). Off, every game has its own seed.
+	Pairs bool
+	// Observe, when set, is called with every game's result in game-index
+	// order (First, First+1, ...), one call at a time; when it returns
+	// true the match stops there: no further game is started, the games
+	// after it already under way are finished and left out, and the
+	// Summary (and the replay directory) holds exactly the games up to
+	// it, whatever Workers is. Summary.Stopped is then true and Run
+	// returns no error.
+	Observe func(r *GameResult) (stop bool)
+	Log     *slog.Logger // forfeits are logged here; nil = discard
 }
 
 // Summary is what a match produced.
@@ -136,6 +159,8 @@ type Summary struct {
 	P2Shots    int64         // shots P2 fired in all games (battleship; 0 for submarine)
 	Lengths    []int32       // actions of every game played, sorted (what Mean and P90 come from)
 	Audit      *AuditSummary // the solver audit (Match.Audit), nil when not asked
+	Pairs      bool          // the games were played in pairs (Match.Pairs)
+	Stopped    bool          // Match.Observe stopped the match before Requested games
 	Elapsed    time.Duration // wall time of Run
 }
 
@@ -194,6 +219,9 @@ func (m *Match) Validate() error {
 		errs = append(errs, fmt.Errorf("%w: series of %d games, want 0 (no series) or more", ErrMatch, m.Series))
 	} else if m.Series > 0 && m.First%m.Series != 0 {
 		errs = append(errs, fmt.Errorf("%w: first game %d is not the first of a series of %d", ErrMatch, m.First, m.Series))
+	}
+	if m.Pairs && m.First%2 != 0 {
+		errs = append(errs, fmt.Errorf("%w: first game %d is not the first of a pair", ErrMatch, m.First))
 	}
 	if m.Workers < 0 {
 		errs = append(errs, fmt.Errorf("%w: %d workers, want 0 (all CPUs) or more", ErrMatch, m.Workers))
@@ -274,10 +302,11 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 			return Summary{}, fmt.Errorf("arena: replays: %w", err)
 		}
 	}
-	sum := Summary{Game: m.Family.Game(), Seed: m.Seed, Series: m.Series, Requested: m.Games, Workers: workers}
+	sum := Summary{Game: m.Family.Game(), Seed: m.Seed, Series: m.Series, Pairs: m.Pairs, Requested: m.Games, Workers: workers}
 	sum.P1, sum.P2 = m.Family.Players()
 
 	start := time.Now()
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -286,6 +315,7 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		failErr            error
 	)
 	parts := make([]partial, workers)
+	seq := newSequencer(m, cancel)
 	var wg sync.WaitGroup
 	for w := range workers {
 		parts[w].lengths = make([]int32, 0, min(m.Games/workers+1, 1<<16))
@@ -302,13 +332,17 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 						return
 					default:
 					}
-					r, err := m.playOne(table, m.First+i)
+					r, err := m.playOne(ctx, table, m.First+i)
 					if err != nil {
 						failOnce.Do(func() { failErr = err })
 						cancel()
 						return
 					}
-					parts[w].add(&r)
+					if seq != nil {
+						seq.put(r)
+					} else {
+						parts[w].add(&r)
+					}
 					done.Add(1)
 					if r.Forfeit[0] || r.Forfeit[1] {
 						m.logForfeit(log, &sum, &r, warned.Add(1))
@@ -318,19 +352,7 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		})
 	}
 	if progress != nil {
-		finished := make(chan struct{})
-		go func() { wg.Wait(); close(finished) }()
-		tick := time.NewTicker(100 * time.Millisecond)
-	loop:
-		for {
-			select {
-			case <-finished:
-				break loop
-			case <-tick.C:
-				progress(int(done.Load()))
-			}
-		}
-		tick.Stop()
+		tickUntil(&wg, func() { progress(int(done.Load())) })
 	}
 	wg.Wait()
 	sum.Elapsed = time.Since(start)
@@ -338,6 +360,45 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		progress(int(done.Load()))
 	}
 
+	if seq != nil {
+		parts = []partial{seq.tally}
+		sum.Stopped = seq.stopped
+		seq.removeReplays()
+	}
+	m.tally(&sum, parts)
+	if failErr != nil {
+		return sum, failErr
+	}
+	if sum.Stopped {
+		if err := parent.Err(); err != nil {
+			return sum, fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
+		}
+		return sum, nil
+	}
+	if err := ctx.Err(); err != nil && sum.Games < m.Games {
+		return sum, fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
+	}
+	return sum, nil
+}
+
+// tickUntil calls tick about ten times a second until wg is done.
+func tickUntil(wg *sync.WaitGroup, tick func()) {
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-finished:
+			return
+		case <-t.C:
+			tick()
+		}
+	}
+}
+
+// tally adds the workers' tallies up into sum.
+func (m *Match) tally(sum *Summary, parts []partial) {
 	var lengths []int32
 	for i := range parts {
 		p := &parts[i]
@@ -371,20 +432,21 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		sum.Audit.finish(sum.P1, sum.P2)
 	}
 	sum.Lengths = lengths
-	if failErr != nil {
-		return sum, failErr
-	}
-	if err := ctx.Err(); err != nil && sum.Games < m.Games {
-		return sum, fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
-	}
-	return sum, nil
 }
 
-func (m *Match) playOne(t Table, i int) (GameResult, error) {
-	d := Deal{Index: i, Seed: GameSeed(m.Seed, i), MatchSeed: m.Seed, P1Seat: i % 2, Explain: m.Explain, Audit: m.Audit,
+func (m *Match) playOne(ctx context.Context, t Table, i int) (GameResult, error) {
+	seed := i
+	if m.Pairs {
+		seed = i &^ 1
+	}
+	d := Deal{Index: i, Seed: GameSeed(m.Seed, seed), MatchSeed: m.Seed, P1Seat: i % 2, Explain: m.Explain, Audit: m.Audit,
 		Series: seriesOf(i, m.Series)}
+	play := t.Play
+	if ct, ok := t.(ContextTable); ok {
+		play = func(d Deal) (GameResult, error) { return ct.PlayContext(ctx, d) }
+	}
 	if m.Replays == "" {
-		return t.Play(d)
+		return play(d)
 	}
 	path := filepath.Join(m.Replays, ReplayName(i))
 	f, err := os.Create(path)
@@ -392,7 +454,7 @@ func (m *Match) playOne(t Table, i int) (GameResult, error) {
 		return GameResult{}, fmt.Errorf("arena: replay: %w", err)
 	}
 	d.Replay = f
-	r, err := t.Play(d)
+	r, err := play(d)
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = cerr
 	}

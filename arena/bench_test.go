@@ -25,13 +25,31 @@ func randomFamily() *arena.Submarine {
 
 // BenchmarkRandomVsRandom is one random-vs-random game per op on one
 // goroutine, through a reused Table (as a match worker plays them).
-func BenchmarkRandomVsRandom(b *testing.B) {
-	t := randomFamily().NewTable(nil)
+func BenchmarkRandomVsRandom(b *testing.B) { benchTable(b, randomFamily(), 1) }
+
+// BenchmarkStatePlayer2VsRandom is one stateplayer2-vs-random game per op
+// in the same way (kaisen match's in-process games, the speed goal of
+// issue 26).
+func BenchmarkStatePlayer2VsRandom(b *testing.B) {
+	rules := submarine.DefaultRules()
+	sp2, err := players.New("stateplayer2", rules, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchTable(b, &arena.Submarine{Rules: rules,
+		P1: arena.SubmarineEntrant{Name: "stateplayer2", Factory: sp2},
+		P2: arena.SubmarineEntrant{Name: "random", Factory: randomFactory(rules)}}, 7)
+}
+
+// benchTable plays one game of fam per op through a reused Table, seats
+// alternating, the match seeded with seed.
+func benchTable(b *testing.B, fam arena.Family, seed uint64) {
+	t := fam.NewTable(nil)
 	actions := 0
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		r, err := t.Play(arena.Deal{Index: i, Seed: arena.GameSeed(1, i), P1Seat: i % 2})
+		r, err := t.Play(arena.Deal{Index: i, Seed: arena.GameSeed(seed, i), P1Seat: i % 2})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -41,7 +41,7 @@ func (s *Submarine) NewTable(log *slog.Logger) Table {
 	return newGameTable(tableSpec[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
 		rules:  s.Rules,
 		names:  [2]string{s.P1.Name, s.P2.Name},
-		f:      [2]subFactory{players.Adapt(s.P1.Factory), players.Adapt(s.P2.Factory)},
+		f:      [2]subFactory{players.AdaptReused(s.P1.Factory), players.AdaptReused(s.P2.Factory)}, // a table plays one game at a time
 		record: func(w io.Writer, h recordHeader) subRecorder { return subrecord.NewRecorder(w, s.Rules, h) },
 		tap:    a.tap,
 		after:  a.after,

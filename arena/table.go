@@ -50,6 +50,7 @@ type gameTable[G game.State[A, S], P, A, S, O any] struct {
 	spec tableSpec[G, P, A, S, O]
 	t    *game.Table[G, P, A, S, O]
 	keep keeper
+	res  GameResult // the result of the deal under way (a field: it is handed on)
 }
 
 func newGameTable[G game.State[A, S], P, A, S, O any](spec tableSpec[G, P, A, S, O], log *slog.Logger) *gameTable[G, P, A, S, O] {
@@ -89,17 +90,18 @@ func (t *gameTable[G, P, A, S, O]) Play(d Deal) (GameResult, error) {
 		setup.Record = tap
 	}
 	r := t.t.Play(&setup)
-	res := gameResult(d, &r)
-	t.keep.end(&t.seatRands, d, &res)
+	res := &t.res
+	*res = gameResult(d, &r)
+	t.keep.end(&t.seatRands, d, res)
 	if sp.after != nil {
-		if err := sp.after(d, &res); err != nil {
-			return res, err
+		if err := sp.after(d, res); err != nil {
+			return *res, err
 		}
 	}
 	if rec != nil {
-		return res, rec.Flush()
+		return *res, rec.Flush()
 	}
-	return res, nil
+	return *res, nil
 }
 
 // gameResult is deal d's GameResult of the contract's result r.

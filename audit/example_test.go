@@ -30,5 +30,5 @@ func Example() {
 	fmt.Println(rep.Throw.Describe(r), "proven:", rep.Throw.Proven())
 	// Output:
 	// known after 2 actions; loser seat 0
-	// action 3, move c to [0,1]: win in 1 -> loss in 1 proven: true
+	// action 3, move c to A2: win in 1 -> loss in 1 proven: true
 }

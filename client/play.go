@@ -30,6 +30,11 @@ const (
 // game has ended (it also wraps io.ErrUnexpectedEOF).
 var ErrUnfinished = errors.New("client: play: connection closed before the game ended")
 
+// ErrPlacement is wrapped by Play's error when the player's placement is
+// invalid (it is never sent): a person's seat whose input ended, or a
+// broken AI.
+var ErrPlacement = errors.New("the player's placement")
+
 // Options configures Play. The zero value plays with the default timeouts.
 type Options struct {
 	// ReadTimeout bounds each read (0 = DefaultPlayReadTimeout, < 0 = none).
@@ -55,7 +60,15 @@ type Game struct {
 	Line  string       // the end line exactly as the server sent it
 	Last  bool         // the end line had the series' final "."
 	First bool         // this client acted first (the first turn line was its turn)
-	Told  int          // observations its player was told from the server's lines
+	// Started: a turn line came before the end. A game lost before it
+	// started ended during the placement: the server refused it or its
+	// time for it ran out (a classic server says only "you lose").
+	Started bool
+	// AfterAction: the end came right after the client's action, before
+	// any line about it. A loss then is a late or refused action (a
+	// classic server says only "you lose").
+	AfterAction bool
+	Told        int // observations its player was told from the server's lines
 }
 
 // Result is every game Play played on one connection.
@@ -288,21 +301,23 @@ func (s *session[R, P, A, O]) game(k, round int) (Game, error) {
 	p := s.player(k, round, op.Seat)
 	place := p.Place()
 	if err := op.Rules.ValidatePlacement(place); err != nil {
-		return g, fmt.Errorf("the player's placement: %w", err)
+		return g, fmt.Errorf("%w: %w", ErrPlacement, err)
 	}
 	if err := s.codec.Place(place); err != nil {
 		return g, err
 	}
 	turned := false // a turn line was read
+	acted := false  // the last thing done was the player's action
 	for {
 		line, err := s.Read(s.codec.Next())
 		if err != nil {
 			return g, err
 		}
 		if e, last := protocol.ParseEnd(line); e != protocol.NotEnd {
-			g.End, g.Line, g.Last = e, string(line), last
+			g.End, g.Line, g.Last, g.Started, g.AfterAction = e, string(line), last, turned, acted
 			return g, nil
 		}
+		acted = false
 		h, err := s.codec.Decode(line, &s.told)
 		if err != nil {
 			return g, err
@@ -316,6 +331,7 @@ func (s *session[R, P, A, O]) game(k, round int) (Game, error) {
 				if err := s.act(p); err != nil {
 					return g, err
 				}
+				acted = true
 			}
 		case game.HeardTold:
 			g.Told++

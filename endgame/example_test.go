@@ -36,7 +36,7 @@ func Example() {
 	fmt.Println(best.Action.Kind, rules.CellName(best.Action.To), best.Value)
 	// Output:
 	// win in 3
-	// attack [2,2] win in 3
+	// attack C3 win in 3
 }
 
 // A player holds its own fleet as the engine's View gives it, the enemy's
@@ -67,7 +67,7 @@ func ExampleKnown() {
 	}
 	// Output:
 	// w@1,1:3 c@3,3:2 / c@2,2:2
-	// attack [2,2] win in 3
-	// attack [0,0] draw
-	// attack [1,0] draw
+	// attack C3 win in 3
+	// attack A1 draw
+	// attack B1 draw
 }

@@ -28,6 +28,15 @@ const (
 	HeardTold                 // the seat is told an observation: its player observes it
 )
 
+// TurnHeard is what a turn line means: HeardTurn for the seat's own
+// turn (mine), else HeardWait.
+func TurnHeard(mine bool) Heard {
+	if mine {
+		return HeardTurn
+	}
+	return HeardWait
+}
+
 // Opening is how one game of a connection begins (ClientCodec.Open).
 type Opening[R any] struct {
 	Rules R

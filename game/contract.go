@@ -38,6 +38,14 @@ type State[A, S any] interface {
 	Forfeit(seat int)
 }
 
+// StepInto is what a State whose step is large may implement besides
+// Apply: ApplyInto(a, st) is Apply(a) with the step written to *st, and a
+// host that keeps the step in a buffer of its own (Table) calls it instead,
+// sparing the copy of S on every action.
+type StepInto[A, S any] interface {
+	ApplyInto(a A, st *S) error
+}
+
 // Rules are one game's rules with their settings (board, fleet, options),
 // as the hosts use them. G is the game's state.
 type Rules[G State[A, S], P, A, S, O any] interface {
@@ -78,6 +86,16 @@ type Player[P, A, O any] interface {
 	Act() A
 	// Observe tells the player what its seat is told of one action.
 	Observe(o O)
+}
+
+// RefObserver is what a Player whose observation is large may implement
+// besides Observe: a host that holds the observation in a buffer of its own
+// (Table) tells it ObserveRef(&o) instead of Observe(o), sparing the copy
+// of o on every action. ObserveRef must do exactly what Observe does; *o is
+// only valid during the call and is not the player's to change. A wrapper
+// that adapts another player implements it only if it forwards it.
+type RefObserver[O any] interface {
+	ObserveRef(o *O)
 }
 
 // Factory makes a fresh player for seat (0 acts first unless the game

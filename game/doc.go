@@ -1,6 +1,8 @@
 // Package game is the game contract: the interfaces every game implements
 // (State, Rules, Player, Factory, Learner, and Legal, the optional listing
-// of moves that perft and the conformance suite use), the one play loop
+// of moves that perft and the conformance suite use; StepInto and
+// RefObserver, the optional ways a large step or observation is handed
+// over without a copy), the one play loop
 // that hosts run them with (Table, with a Recorder), and the vocabulary
 // every rules package shares: how a game stands (Status). Package
 // game/conformance is the suite every game passes. Each game's rules live in a package below it
@@ -25,6 +27,8 @@
 // action (what both seats are told), for the hosts that show games live.
 //
 // ClientCodec (client.go) is the client side of a game's wire codec: each
-// game's wire package (game/<g>/wire) implements it, and package client's
-// one connection loop plays any game through it.
+// game's wire package (game/<g>/wire, or the game's folder: game/sonar)
+// implements it, and package client's one connection loop plays any game
+// through it. ServerCodec (server.go) is its server side, which package
+// server's one turn loop serves any game through.
 package game

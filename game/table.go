@@ -49,7 +49,8 @@ type Recorder[P, A, S any] interface {
 	// decision (nil unless explanations were asked and the actor is an
 	// explain.Explainer).
 	Action(n, seat int, a A, st *S, err error, d *explain.Decision)
-	// Result records how the game ended.
+	// Result records how the game ended; r is only valid during the call
+	// (the Table reuses it).
 	Result(r *Result)
 }
 
@@ -75,6 +76,7 @@ type Table[G State[A, S], P, A, S, O any] struct {
 	told  O
 	step  S // the last step (a field, not a local: pointers to it are handed on)
 	game  G
+	res   Result // the result of the game under way (a field, as step)
 }
 
 // NewTable returns a Table for rules; a panicking player's stack is logged
@@ -100,11 +102,12 @@ func (t *Table[G, P, A, S, O]) Play(s *Setup[P, A, S, O]) Result {
 		zero G
 		p    [2]Player[P, A, O]
 		pl   [2]P
-		res  = Result{Winner: -1}
+		res  = &t.res // a field, not a local: it is handed to the recorder
 	)
+	*res = Result{Winner: -1}
 	t.game = zero
 	for seat := range 2 {
-		ok := t.guard(seat, &res, func() { p[seat] = s.Factories[seat](s.Rands[seat], seat); pl[seat] = p[seat].Place() })
+		ok := t.guard(seat, res, func() { p[seat] = s.Factories[seat](s.Rands[seat], seat); pl[seat] = p[seat].Place() })
 		if !ok {
 			var none P
 			pl[seat] = none
@@ -124,16 +127,16 @@ func (t *Table[G, P, A, S, O]) Play(s *Setup[P, A, S, O]) Result {
 		default:
 			res.Winner = 0
 		}
-		return t.finish(s, &res)
+		return t.finish(s, res)
 	}
 	g, err := t.rules.Start(pl, s.First)
 	if err != nil { // the placements were validated above
 		panic(fmt.Sprintf("game: start: %v", err))
 	}
 	t.game = g
-	n := t.loop(g, s, &p, &res)
+	n := t.loop(g, s, &p, res)
 	res.Started, res.Winner, res.Count = true, g.Winner(), t.rules.Count(g, n)
-	return t.finish(s, &res)
+	return t.finish(s, res)
 }
 
 // loop plays g to its end and returns the actions applied. Any panic of
@@ -142,9 +145,14 @@ func (t *Table[G, P, A, S, O]) Play(s *Setup[P, A, S, O]) Result {
 // seat whose code panicked; after the game's end it is logged and the
 // result stands.
 func (t *Table[G, P, A, S, O]) loop(g G, s *Setup[P, A, S, O], p *[2]Player[P, A, O], res *Result) (n int) {
-	var ex [2]explain.Explainer
-	if s.Explain && s.Record != nil {
-		for seat := range 2 {
+	var (
+		ex  [2]explain.Explainer
+		ref [2]RefObserver[O] // the players told by reference
+	)
+	into, _ := any(g).(StepInto[A, S])
+	for seat := range 2 {
+		ref[seat], _ = p[seat].(RefObserver[O])
+		if s.Explain && s.Record != nil {
 			ex[seat], _ = As[explain.Explainer](p[seat])
 		}
 	}
@@ -173,7 +181,11 @@ func (t *Table[G, P, A, S, O]) loop(g G, s *Setup[P, A, S, O], p *[2]Player[P, A
 			d = &v
 		}
 		var err error
-		t.step, err = g.Apply(a)
+		if into != nil {
+			err = into.ApplyInto(a, &t.step)
+		} else {
+			t.step, err = g.Apply(a)
+		}
 		st := &t.step
 		n++
 		if err != nil {
@@ -184,13 +196,23 @@ func (t *Table[G, P, A, S, O]) loop(g G, s *Setup[P, A, S, O], p *[2]Player[P, A
 		if s.Record != nil {
 			s.Record.Action(n, seat, a, st, err, d)
 		}
+		// The actor is told first, then the other seat (written out twice:
+		// a loop over the two seats costs more than the telling).
 		if t.rules.Tell(g, st, err, seat, &t.told) {
 			cur = seat
-			p[seat].Observe(t.told)
+			if ref[seat] != nil {
+				ref[seat].ObserveRef(&t.told)
+			} else {
+				p[seat].Observe(t.told)
+			}
 		}
-		if t.rules.Tell(g, st, err, 1-seat, &t.told) {
-			cur = 1 - seat
-			p[1-seat].Observe(t.told)
+		if other := 1 - seat; t.rules.Tell(g, st, err, other, &t.told) {
+			cur = other
+			if ref[other] != nil {
+				ref[other].ObserveRef(&t.told)
+			} else {
+				p[other].Observe(t.told)
+			}
 		}
 	}
 	return n

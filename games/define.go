@@ -8,14 +8,17 @@ import (
 	"math/rand/v2"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/conformance"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/internal/roster"
+	"github.com/kaisen-ai/kaisen/server"
 )
 
 // Def is what a game on the contract (package game) gives the registry:
-// its name, its rules, its AIs and its record. Define turns it into the
+// its name, its rules, its AIs, its record, its terminal text and its
+// wire codec with its public view. Define turns it into the
 // game's entry; the hooks every game shares are written once, here and in
 // the generic hosts, never per game. R is the game's rules type, which
 // implements game.Rules.
@@ -43,9 +46,17 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	OpenReplay func(path string) (Replay, error)
 	// Shots: the game counts each seat's shots (arena.Summary.P1Shots).
 	Shots bool
-	// Unserved says why the game has no network host yet ("" = it has one;
-	// a Def does not give one yet, so Define sets a reason when empty).
-	Unserved string
+	// Wire is the game's wire codec (nil: the game has no network host):
+	// with it the server serves the game (Register registers it with
+	// package server) and kaisen play plays it (NewClient).
+	Wire *Wire[R, P, A, O]
+	// House is the house AI of a server listener of the game whose
+	// opponent is not set ("" = pair clients).
+	House string
+	// View, when set, is the public view of a game in play (game.View,
+	// written in the game's folder): what the server's spectators and the
+	// live view see of it.
+	View func(g G) game.View[S]
 	// Illegal are actions the rules refuse in every position, and Perft
 	// pinned perft counts: what the conformance suite (game/conformance)
 	// needs beyond the rules and the AIs (it plays every AI against
@@ -60,6 +71,16 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	// from Record) and the conformance suite checks the typed round trip
 	// (conformance.Subject.Text). It has no network seat (HumanClient).
 	Text func(rules R, seat int, out io.Writer, rng *rand.Rand) human.Text[P, A, O]
+}
+
+// Wire is a game's wire codec, written in the game's folder: R is its
+// rules, P, A and O the contract's placement, action and observation.
+type Wire[R, P, A, O any] struct {
+	// Server makes the server side for one pairing playing rules.
+	Server func(rules R) game.ServerCodec[P, A, O]
+	// Client makes the client side for one connection playing rules (the
+	// rules of the game's default match config, as the server's).
+	Client func(rules R) game.ClientCodec[R, P, A, O]
 }
 
 // AIs lists and builds a game's AIs, whose factories have type F: a
@@ -141,7 +162,6 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		PlayDefault:      d.PlayDefault,
 		ErrUnknownPlayer: d.ErrUnknownPlayer,
 		Shots:            d.Shots,
-		Unserved:         d.Unserved,
 		Family: ais.family(d.Rules, func(_ arena.Config, rules R, p1, p2 Entrant, f1, f2 game.Factory[P, A, O]) arena.Family {
 			fam := &arena.Game[G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.First,
 				P1: arena.Entrant[P, A, O]{Name: p1.Name, Factory: f1},
@@ -160,11 +180,22 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 			return nil, fmt.Errorf("%w: %s writes no replays", ErrNoHost, d.Name)
 		}
 	}
-	if g.Unserved == "" {
-		g.Unserved = "the turn server does not serve games defined on the contract alone yet"
-	}
-	g.NewClient = func(ClientOptions) (Client, error) {
-		return nil, fmt.Errorf("%w: %s has no network client (%s)", ErrNoHost, d.Name, g.Unserved)
+	if d.Wire != nil {
+		g.Server = defServer(d)
+		g.NewClient = clientHook(d.Name, client.WordGames, func() R { return defRules(d) }, ais,
+			func(f game.Factory[P, A, O]) game.Factory[P, A, O] { return f },
+			func(ClientOptions) (func() game.ClientCodec[R, P, A, O], error) {
+				rules, err := defaultRules(d)
+				if err != nil {
+					return nil, err
+				}
+				return func() game.ClientCodec[R, P, A, O] { return d.Wire.Client(rules) }, nil
+			})
+	} else {
+		g.Unserved = "its games.Def has no wire codec (Wire)"
+		g.NewClient = func(ClientOptions) (Client, error) {
+			return nil, fmt.Errorf("%w: %s has no network client (%s)", ErrNoHost, d.Name, g.Unserved)
+		}
 	}
 	if d.Text != nil {
 		g.HumanLocal = func(in *bufio.Reader, out io.Writer, opt HumanOptions) error { return defHuman(d, in, out, opt) }
@@ -172,12 +203,41 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	return g
 }
 
+// defaultRules are the rules of the game d describes in its default
+// match config: those its server listeners and its network clients play.
+func defaultRules[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) (R, error) {
+	cfg := arena.DefaultConfig()
+	cfg.Game = d.Name
+	return d.Rules(cfg)
+}
+
+// defRules are defaultRules, which NewClient has built once already.
+func defRules[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) R {
+	r, _ := defaultRules(d)
+	return r
+}
+
+// defServer is the server's game (server.NewGame) that d describes: its
+// default rules, its AIs as house AIs, its wire's server side, view and
+// replay.
+func defServer[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) server.Game {
+	return server.NewGame(server.Contract[R, G, P, A, S, O]{
+		Name:  d.Name,
+		House: d.House,
+		Rules: func() (R, error) { return defaultRules(d) },
+		AI: func(name string, rules R, load func(any) error) (game.Factory[P, A, O], error) {
+			return d.AIs.New(name, rules, load)
+		},
+		Wire:   d.Wire.Server,
+		View:   d.View,
+		Record: d.Record,
+	})
+}
+
 // defHuman is the HumanLocal of the game d describes: its default rules,
 // the person's seat through d.Text, seat k%2 in game k, seat 0 first.
 func defHuman[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], in *bufio.Reader, out io.Writer, opt HumanOptions) error {
-	cfg := arena.DefaultConfig()
-	cfg.Game = d.Name
-	rules, err := d.Rules(cfg)
+	rules, err := defaultRules(d)
 	if err != nil {
 		return err
 	}
@@ -211,9 +271,7 @@ func defHuman[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d
 // the checks (conformance.Subject.Extra) when the contract has a record
 // codec and wire dialects.
 func Checks[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) []conformance.Check {
-	cfg := arena.DefaultConfig()
-	cfg.Game = d.Name
-	rules, err := d.Rules(cfg)
+	rules, err := defaultRules(d)
 	if err != nil {
 		return failing(d.Name, fmt.Errorf("rules: %w", err))
 	}
@@ -254,6 +312,11 @@ func Register(g Game) error {
 	for _, old := range all {
 		if old.Name == g.Name {
 			return fmt.Errorf("%w %q: registered twice", ErrRegister, g.Name)
+		}
+	}
+	if g.Server.Name() != "" {
+		if err := server.Register(g.Server); err != nil {
+			return fmt.Errorf("%w %q: %w", ErrRegister, g.Name, err)
 		}
 	}
 	all = append(all, g)

@@ -1,11 +1,18 @@
 // Package games is the list of games Kaisen plays — the submarine game
-// (潜水艦ゲーム) and classic Battleship — and what each host needs to run
-// one: its name (the --game value, a replay header's "game", a server
-// listener's game), its built-in AIs, the arena family of a match and the
-// reader of its replays. The commands of kaisen dispatch on it instead of
-// switching on game names, so a new game is its own packages (rules under
-// game/, players, its arena family and replay format) plus one entry in
-// All.
+// (潜水艦ゲーム), classic Battleship and its abilities variant — and what each
+// host needs to run one: its name (the --game value, a replay header's
+// "game", a server listener's game), its built-in AIs, the arena family of
+// a match and the reader of its replays. The commands of kaisen dispatch
+// on it instead of switching on game names. A game on the contract alone
+// is described by a Def (define.go): its rules, AIs, record, terminal text
+// and wire codec (Def.Wire: the server and client sides of its lines, and
+// Def.View, its public view); Define builds its entry with the generic
+// hosts (arena.Game, the client loop, the human seat, the conformance
+// suite, the turn server through server.NewGame), and Register adds it in
+// one line, registering it with the server too: a new game is its folder
+// plus that line (game/sonar, registered by games/matrix's test). The
+// three real games' entries are in submarine.go, battleship.go and
+// abilities.go.
 //
 // Lookup refuses an unknown name with an error that lists the games.
 package games

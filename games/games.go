@@ -13,6 +13,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/conformance"
 	"github.com/kaisen-ai/kaisen/internal/roster"
 	"github.com/kaisen-ai/kaisen/replay"
+	"github.com/kaisen-ai/kaisen/server"
 )
 
 // ErrUnknownGame is wrapped by Lookup's error for a name that is not a game.
@@ -71,6 +72,10 @@ type Game struct {
 	// settings) or a replay cannot be written. Set with HumanClient, or
 	// alone (a game with no network seat: a games.Def with a Text).
 	HumanLocal func(in *bufio.Reader, out io.Writer, opt HumanOptions) error
+	// Server, when set, is the game as the turn server serves it
+	// (server.NewGame), for a game the server does not serve by itself (a
+	// games.Def with a Wire): Register registers it with the server.
+	Server server.Game
 	// Unserved, when set, says why the game has no network host yet: the
 	// server does not serve it and its NewClient refuses every AI (with an
 	// error saying so), while kaisen match and kaisen replay play it.
@@ -147,8 +152,11 @@ type Replay interface {
 // are ignored by the other games (Game.ReplayFlags lists a game's own).
 type RenderOptions struct {
 	From, To int // moves From to To (0 = the start; To < 0 = to the end)
-	// Submarine: each side's belief about the other fleet under its board.
+	// Submarine: each side's belief about the other fleet under its board,
+	// and the runs of at least Fold actions without a hit drawn as one line
+	// (0: every action).
 	Heatmap bool
+	Fold    int
 	// Battleship: when to draw the boards (bsrecord.BoardsEnd, BoardsTurn,
 	// BoardsShot) and whether to name the columns in Cyrillic.
 	Boards   string
@@ -208,7 +216,7 @@ func OfReplay(path string) Game {
 }
 
 // optional are the fields of Game an entry may leave unset.
-var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true, "HumanLocal": true, "Unserved": true}
+var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true, "HumanLocal": true, "Unserved": true, "Server": true}
 
 // Missing lists the required fields of g that are unset (zero, or an
 // array with a zero element), in the order of Game: an entry with any is

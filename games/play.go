@@ -94,15 +94,17 @@ func (p *printer) done(games int, err error) (int, error) {
 // (game.Learner) is made once, started anew with NewGame on each later
 // game's stream and told each game's end, as on a server; another AI is
 // made anew for every game. play plays one game with the AI, the
-// person's stream and seats and returns the winning seat (-1 on a draw).
-// A series ends with the person's tally.
-func humanSeries[P, A, O any](out io.Writer, against string, seed uint64, games int, fresh game.Factory[P, A, O], seats func(k int) (seat, first int), play func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) int) {
+// person's stream and seats and returns the winning seat (-1 on a draw)
+// and why the series stops after it ("" = it goes on: the person's input
+// has not ended). A series ends with the person's tally.
+func humanSeries[P, A, O any](out io.Writer, against string, seed uint64, games int, fresh game.Factory[P, A, O], seats func(k int) (seat, first int), play func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) (int, string)) {
 	games = max(games, 1)
 	var (
 		kept  game.Player[P, A, O]
 		learn game.Learner
 		tally protocol.Tally
 	)
+	played := games
 	for k := range games {
 		aiRNG, me := rand.New(rand.NewPCG(seed, uint64(2*k+1))), rand.New(rand.NewPCG(seed, uint64(2*k)))
 		seat, first := seats(k)
@@ -118,7 +120,7 @@ func humanSeries[P, A, O any](out io.Writer, against string, seed uint64, games 
 		if games > 1 {
 			fmt.Fprintf(out, "\n== game %d of %d\n", k+1, games)
 		}
-		winner := play(ai, me, seat, first)
+		winner, stop := play(ai, me, seat, first)
 		switch winner {
 		case seat:
 			tally.Win++
@@ -130,9 +132,14 @@ func humanSeries[P, A, O any](out io.Writer, against string, seed uint64, games 
 		if learn != nil {
 			learn.EndGame(series.End{Game: k, Seat: 1 - seat, First: first, Winner: winner})
 		}
+		if stop != "" && k+1 < games {
+			played = k + 1
+			fmt.Fprintf(out, "\nthe series stops after game %d of %d: %s\n", played, games, stop)
+			break
+		}
 	}
 	if games > 1 {
-		fmt.Fprintf(out, "\nyou against %s, %d games: won %d, drew %d, lost %d\n", against, games, tally.Win, tally.Even, tally.Lose)
+		fmt.Fprintf(out, "\nyou against %s, %d games: won %d, drew %d, lost %d\n", against, played, tally.Win, tally.Even, tally.Lose)
 	}
 }
 
@@ -181,7 +188,7 @@ func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Wri
 		}
 	}
 	var werr error
-	humanSeries(out, opt.Against, opt.Seed, opt.Games, ai, seats, func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) int {
+	humanSeries(out, opt.Against, opt.Seed, opt.Games, ai, seats, func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) (int, string) {
 		fmt.Fprintln(out, g.intro(seat, first, opt.Against))
 		var person *human.Person[P, A, O]
 		if typist != nil {
@@ -192,7 +199,13 @@ func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Wri
 		}
 		res, err := human.Play(g.local, person, ai, seat, first, saved.options())
 		werr = errors.Join(werr, saved.done(err))
-		return res.Winner
+		switch {
+		case person.Resigned():
+			return res.Winner, "you resigned"
+		case person.EOF():
+			return res.Winner, "your input ended"
+		}
+		return res.Winner, ""
 	})
 	if werr != nil {
 		return werr

@@ -49,9 +49,9 @@ func TestHumanSeries(t *testing.T) {
 			l := learningAI{&seriesAI{made: len(made)}}
 			made = append(made, l)
 			return l
-		}, alternate, func(ai aiPlayer, _ *rand.Rand, seat, _ int) int {
+		}, alternate, func(ai aiPlayer, _ *rand.Rand, seat, _ int) (int, string) {
 			seats = append(seats, seat)
-			return winners[len(seats)-1]
+			return winners[len(seats)-1], ""
 		})
 		require.Len(t, made, 1)
 		require.Equal(t, []int{0, 1, 0, 1}, seats)
@@ -69,14 +69,14 @@ func TestHumanSeries(t *testing.T) {
 		made := 0
 		var out strings.Builder
 		humanSeries(&out, "ai", 5, 3, func(*rand.Rand, int) aiPlayer { made++; return &seriesAI{} }, alternate,
-			func(aiPlayer, *rand.Rand, int, int) int { return -1 })
+			func(aiPlayer, *rand.Rand, int, int) (int, string) { return -1, "" })
 		require.Equal(t, 3, made, "a fresh AI every game")
 		require.Contains(t, out.String(), "3 games: won 0, drew 3, lost 0")
 	})
 	t.Run("one game", func(t *testing.T) {
 		var out strings.Builder
 		humanSeries(&out, "ai", 5, 1, func(*rand.Rand, int) aiPlayer { return learningAI{&seriesAI{}} }, alternate,
-			func(aiPlayer, *rand.Rand, int, int) int { return 0 })
+			func(aiPlayer, *rand.Rand, int, int) (int, string) { return 0, "" })
 		require.Empty(t, out.String(), "one game prints no series frame")
 	})
 	t.Run("one seat, first alternates", func(t *testing.T) {
@@ -87,9 +87,24 @@ func TestHumanSeries(t *testing.T) {
 			aiSeats = append(aiSeats, seat)
 			l = learningAI{&seriesAI{}}
 			return l
-		}, func(k int) (int, int) { return 1, 1 - k%2 }, func(aiPlayer, *rand.Rand, int, int) int { return 1 })
+		}, func(k int) (int, int) { return 1, 1 - k%2 }, func(aiPlayer, *rand.Rand, int, int) (int, string) { return 1, "" })
 		require.Equal(t, []int{0}, aiSeats, "the AI is made once, for the seat the person does not take")
 		require.Equal(t, []series.End{{Game: 0, Seat: 0, First: 1, Winner: 1}, {Game: 1, Seat: 0, First: 0, Winner: 1}}, l.ends)
 		require.Contains(t, out.String(), "2 games: won 2, drew 0, lost 0")
+	})
+	t.Run("the person stops the series", func(t *testing.T) {
+		played := 0
+		var out strings.Builder
+		humanSeries(&out, "ai", 5, 10, func(*rand.Rand, int) aiPlayer { return &seriesAI{} }, alternate,
+			func(aiPlayer, *rand.Rand, int, int) (int, string) {
+				played++
+				if played == 2 {
+					return 1, "you resigned"
+				}
+				return 0, ""
+			})
+		require.Equal(t, 2, played, "no game after the person stops")
+		require.Contains(t, out.String(), "the series stops after game 2 of 10: you resigned")
+		require.Contains(t, out.String(), "you against ai, 2 games: won 2, drew 0, lost 0")
 	})
 }

@@ -40,7 +40,7 @@ var submarineGame = Game{
 				P2: arena.SubmarineEntrant{Name: p2.Name, Factory: f2}}
 		}),
 	OpenReplay:       openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
-	ReplayFlags:      []string{"heatmap", "audit"},
+	ReplayFlags:      []string{"heatmap", "audit", "fold"},
 	PlayDefault:      "random",
 	ErrUnknownPlayer: players.ErrUnknownPlayer,
 	Tools:            []Tool{ToolTournament, ToolLoadtest},
@@ -122,7 +122,7 @@ func (s submarineReplay) Moves() int   { return len(s.rp.Steps) }
 func (s submarineReplay) Move() string { return "action" }
 
 func (s submarineReplay) Render(w io.Writer, opt RenderOptions) error {
-	return subrecord.Render(w, s.rp, subrecord.RenderOptions{From: opt.From, To: opt.To, Heatmap: opt.Heatmap})
+	return subrecord.Render(w, s.rp, subrecord.RenderOptions{From: opt.From, To: opt.To, Heatmap: opt.Heatmap, Fold: opt.Fold})
 }
 
 func (s submarineReplay) HTML(w io.Writer) error {

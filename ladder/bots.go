@@ -147,12 +147,30 @@ func (s *Store) Authenticate(ctx context.Context, name, token string) error {
 type Bot struct {
 	Name   string
 	Rating Rating
-	Games  int
+	Games  int // stored games, rated or not: Wins + Draws + Losses
+	// Wins, Draws and Losses count its stored games by result.
+	Wins, Draws, Losses int
+	// Opponents is how many different bots it has met in rated games (as
+	// the damping counts them: metCounts).
+	Opponents int
 }
+
+// Provisional reports whether b has met fewer than ProvisionalOpponents
+// different bots: its games count less for its opponents (Weight), and its
+// rating rests on few opponents.
+func (b Bot) Provisional() bool { return b.Opponents < ProvisionalOpponents }
+
+// tableQuery lists the bots with their results by counting their stored
+// games (a draw is a game neither seat won).
+const tableQuery = `SELECT b.name, b.rating, b.rd, b.volatility, b.games, b.opponents,
+	(SELECT COUNT(*) FROM rating_changes c JOIN games g ON g.id = c.game_id WHERE c.bot = b.name AND g.winner = c.seat),
+	(SELECT COUNT(*) FROM rating_changes c JOIN games g ON g.id = c.game_id WHERE c.bot = b.name AND g.winner = -1),
+	(SELECT COUNT(*) FROM rating_changes c JOIN games g ON g.id = c.game_id WHERE c.bot = b.name AND g.winner = 1 - c.seat)
+	FROM bots b ORDER BY b.rating DESC, b.name`
 
 // Table lists every bot, the best rated first (ties by name).
 func (s *Store) Table(ctx context.Context) ([]Bot, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, rating, rd, volatility, games FROM bots ORDER BY rating DESC, name`)
+	rows, err := s.db.QueryContext(ctx, tableQuery)
 	if err != nil {
 		return nil, fmt.Errorf("ladder: table: %w", err)
 	}
@@ -160,7 +178,7 @@ func (s *Store) Table(ctx context.Context) ([]Bot, error) {
 	var out []Bot
 	for rows.Next() {
 		var b Bot
-		if err := rows.Scan(&b.Name, &b.Rating.R, &b.Rating.RD, &b.Rating.Vol, &b.Games); err != nil {
+		if err := rows.Scan(&b.Name, &b.Rating.R, &b.Rating.RD, &b.Rating.Vol, &b.Games, &b.Opponents, &b.Wins, &b.Draws, &b.Losses); err != nil {
 			return nil, fmt.Errorf("ladder: table: %w", err)
 		}
 		out = append(out, b)

@@ -114,6 +114,10 @@ func TestRecordGame(t *testing.T) {
 		require.Len(t, table, 2)
 		require.Equal(t, "alice", table[0].Name)
 		require.Equal(t, 1, table[0].Games)
+		require.Equal(t, [3]int{1, 0, 0}, [3]int{table[0].Wins, table[0].Draws, table[0].Losses}, "alice won")
+		require.Equal(t, [3]int{0, 0, 1}, [3]int{table[1].Wins, table[1].Draws, table[1].Losses}, "bob lost")
+		require.Equal(t, 1, table[0].Opponents)
+		require.True(t, table[0].Provisional(), "one opponent met")
 		// Both are new: the game weighs Weight(0, 0) in each update.
 		wantA, wantB := UpdateGameWeighted(NewRating(), NewRating(), 1, Weight(0, 0), Weight(0, 0))
 		require.Equal(t, wantA, table[0].Rating)
@@ -140,6 +144,16 @@ func TestRecordGame(t *testing.T) {
 		require.Equal(t, 1, n, "nothing of a refused game is stored")
 		require.NoError(t, s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM rating_changes`).Scan(&n))
 		require.Equal(t, 2, n)
+
+		draw := Game{ID: "run-draw", Bots: [2]string{"bob", "alice"}, Outcome: OutcomeDraw, Winner: -1, Reason: "draw limit", Start: t0, End: t0}
+		_, err = s.RecordGame(ctx, draw)
+		require.NoError(t, err)
+		table, err = s.Table(ctx)
+		require.NoError(t, err)
+		for _, b := range table {
+			require.Equal(t, 1, b.Draws, b.Name)
+			require.Equal(t, b.Games, b.Wins+b.Draws+b.Losses, b.Name)
+		}
 	})
 }
 

@@ -38,7 +38,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if dsn == "" {
 		return nil, fmt.Errorf("%w: empty (want a file path or a postgres:// URL)", ErrDSN)
 	}
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+	if IsPostgres(dsn) {
 		return openPostgres(ctx, dsn)
 	}
 	if strings.Contains(dsn, "://") || strings.HasPrefix(dsn, "file:") {
@@ -59,6 +59,13 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		return nil, fmt.Errorf("ladder: open %s: %w", dsn, err)
 	}
 	return open(ctx, sqlDB{DB: db, d: dialectSQLite}, dsn)
+}
+
+// IsPostgres reports whether dsn names a PostgreSQL database (a
+// postgres:// or postgresql:// URL); any other DSN Open takes is a SQLite
+// file path.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
 // openPostgres opens a PostgreSQL ladder.

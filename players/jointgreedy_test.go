@@ -177,7 +177,7 @@ func TestJGFleesOnlyWhenLocatedAndInReach(t *testing.T) {
 			require.Equal(t, submarine.MoveTo(0, xy(0, 3)), a)
 			d := p.Explain()
 			require.Equal(t, "flee", d.State)
-			require.Contains(t, d.Reason, "flees to [0,3]")
+			require.Contains(t, d.Reason, "flees to A4")
 		})
 	}
 }

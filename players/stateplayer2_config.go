@@ -160,7 +160,10 @@ func (c *StatePlayer2Config) CheckRules(r *submarine.Rules) error {
 		return fmt.Errorf("placement.samples %d: fewer than the %d ships of the fleet", n, k)
 	}
 	if u := r.Board.Usable().Count(); n > u {
-		return fmt.Errorf("placement.samples %d: more than the %d usable cells", n, u)
+		// The board is the likelier mistake: the default samples fit
+		// every board of 9 usable cells or more.
+		return fmt.Errorf("the %dx%d board has %d usable cells, too few for the %d cells the AI samples to place its fleet (placement.samples): use a larger board, or weights with placement.samples at most %d",
+			r.Board.Width(), r.Board.Height(), u, n, u)
 	}
 	if sp2Binomial(n, k) > sp2MaxSubsets {
 		return fmt.Errorf("placement.samples %d: C(%d,%d) subsets is too many to compare (max %d)", n, n, k, sp2MaxSubsets)

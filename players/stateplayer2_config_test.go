@@ -117,7 +117,7 @@ func TestSP2ConfigCheckRules(t *testing.T) {
 	require.ErrorContains(t, c.CheckRules(submarine.DefaultRules()), "fewer than the 3 ships")
 	c.Placement.Samples = 9
 	small := &submarine.Rules{Board: grid.MustBoard(2, 2, nil), Fleet: submarine.DefaultFleet(), DrawLimit: 10}
-	require.ErrorContains(t, c.CheckRules(small), "more than the 4 usable cells")
+	require.ErrorContains(t, c.CheckRules(small), "the 2x2 board has 4 usable cells, too few for the 9 cells the AI samples")
 	c.Placement.Samples = 32
 	big := &submarine.Rules{Board: grid.MustBoard(16, 16, nil), DrawLimit: 10}
 	for i := range 8 {
@@ -146,7 +146,7 @@ func TestSP2Registry(t *testing.T) {
 
 	small := &submarine.Rules{Board: grid.MustBoard(2, 2, nil), Fleet: submarine.DefaultFleet(), DrawLimit: 10}
 	_, err = New("stateplayer2", small, nil)
-	require.ErrorContains(t, err, "placement.samples 9")
+	require.ErrorContains(t, err, "too few for the 9 cells the AI samples to place its fleet (placement.samples)")
 
 	_, err = NewStatePlayer2(&submarine.Rules{}, DefaultStatePlayer2Config(), sp2Rand(1))
 	require.ErrorIs(t, err, submarine.ErrRules)

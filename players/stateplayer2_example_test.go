@@ -23,9 +23,9 @@ func ExampleStatePlayer2() {
 	fmt.Println(a.Kind, r.CellName(a.To), "in state", d.State)
 	fmt.Println(d.Candidates[0])
 	// Output:
-	// w on [4,3]
-	// c on [0,4]
-	// s on [1,0]
-	// attack [1,1] in state sakuteki
-	// {attack [1,1] 28.5}
+	// w on E4
+	// c on A5
+	// s on B1
+	// attack B2 in state sakuteki
+	// {attack B2 28.5}
 }

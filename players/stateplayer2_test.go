@@ -134,16 +134,16 @@ func TestSP2SakutekiScore(t *testing.T) {
 	d := p.Explain()
 	require.Equal(t, "sakuteki", d.State)
 	want := []explain.Candidate{
-		{Action: "attack [3,1]", Score: 25.0/3*2 + 12.5*2.5},
-		{Action: "attack [2,1]", Score: 25.0/3*2 + 12.5*2}, // tie with [2,2]: row-major order, [2,1] first
-		{Action: "attack [2,2]", Score: 25.0/3*3.5 + 12.5},
-		{Action: "attack [4,1]", Score: 25.0/3 + 25},
-		{Action: "attack [3,0]", Score: 12.5 * 2.5},
-		{Action: "attack [4,0]", Score: 25},
-		{Action: "attack [2,3]", Score: 25},
-		{Action: "attack [1,1]", Score: 25.0 / 3},
-		{Action: "attack [1,2]", Score: 25.0 / 3},
-		{Action: "attack [1,3]", Score: 25.0 / 3},
+		{Action: "attack D2", Score: 25.0/3*2 + 12.5*2.5},
+		{Action: "attack C2", Score: 25.0/3*2 + 12.5*2}, // tie with [2,2]: row-major order, [2,1] first
+		{Action: "attack C3", Score: 25.0/3*3.5 + 12.5},
+		{Action: "attack E2", Score: 25.0/3 + 25},
+		{Action: "attack D1", Score: 12.5 * 2.5},
+		{Action: "attack E1", Score: 25},
+		{Action: "attack C4", Score: 25},
+		{Action: "attack B2", Score: 25.0 / 3},
+		{Action: "attack B3", Score: 25.0 / 3},
+		{Action: "attack B4", Score: 25.0 / 3},
 	}
 	require.Len(t, d.Candidates, len(want))
 	for i, c := range want {
@@ -177,7 +177,7 @@ func TestSP2SakutekiTieFirstFound(t *testing.T) {
 			tied = append(tied, c.Action)
 		}
 	}
-	require.Equal(t, []string{"attack [1,1]", "attack [3,1]", "attack [1,3]", "attack [2,3]", "attack [3,3]"}, tied)
+	require.Equal(t, []string{"attack B2", "attack D2", "attack B4", "attack C4", "attack D4"}, tied)
 	require.InDelta(t, 13.5, d.Candidates[len(d.Candidates)-1].Score, 1e-9, "a corner scores least")
 }
 
@@ -217,7 +217,7 @@ func TestSP2ExhaustedThenTwoMovePlan(t *testing.T) {
 	require.Equal(t, fsm.Attack, p.State())
 	require.Equal(t, fsm.CellMsg(xy(3, 4)), p.m.Msg())
 	c := best(t, p)
-	require.Equal(t, "move s [2,1]", c.Action)
+	require.Equal(t, "move s C2", c.Action)
 	require.InDelta(t, 654.0, c.Score, 1e-9)
 	d := p.Explain()
 	require.Equal(t, "attack", d.State)
@@ -226,10 +226,10 @@ func TestSP2ExhaustedThenTwoMovePlan(t *testing.T) {
 	for _, c := range d.Candidates {
 		scores[c.Action] = c.Score
 	}
-	require.InDelta(t, 65.0, scores["move w [2,0]"], 1e-9)
-	require.InDelta(t, 633.0, scores["move c [2,0]"], 1e-9)
-	require.NotContains(t, scores, "move s [4,1]", "would pin s")
-	require.NotContains(t, scores, "move s [1,1]", "no second leg into reach")
+	require.InDelta(t, 65.0, scores["move w C1"], 1e-9)
+	require.InDelta(t, 633.0, scores["move c C1"], 1e-9)
+	require.NotContains(t, scores, "move s E2", "would pin s")
+	require.NotContains(t, scores, "move s B2", "no second leg into reach")
 }
 
 func TestSP2AttackOneMove(t *testing.T) {
@@ -250,7 +250,7 @@ func TestSP2AttackOneMove(t *testing.T) {
 	require.Equal(t, []fsm.Event{fsm.Pinned}, events(p))
 	d := p.Explain()
 	require.Equal(t, "attack", d.State)
-	require.Equal(t, []explain.Candidate{{Action: "move w [3,2]", Score: 741}, {Action: "move w [4,2]", Score: 666}}, d.Candidates)
+	require.Equal(t, []explain.Candidate{{Action: "move w D3", Score: 741}, {Action: "move w E3", Score: 666}}, d.Candidates)
 }
 
 func TestSP2AttackPinnedShipMayMove(t *testing.T) {
@@ -266,7 +266,7 @@ func TestSP2AttackPinnedShipMayMove(t *testing.T) {
 		state: fsm.Sakuteki,
 	}.build(t)
 	require.Equal(t, submarine.MoveTo(0, xy(3, 2)), act(t, p))
-	require.Equal(t, explain.Candidate{Action: "move w [3,2]", Score: 1251}, best(t, p))
+	require.Equal(t, explain.Candidate{Action: "move w D3", Score: 1251}, best(t, p))
 }
 
 func TestSP2AttackInReachThenGiveUp(t *testing.T) {
@@ -280,7 +280,7 @@ func TestSP2AttackInReachThenGiveUp(t *testing.T) {
 		msg:   fsm.CellMsg(xy(2, 2)),
 	}.build(t)
 	require.Equal(t, submarine.AttackAt(xy(2, 2)), act(t, p))
-	require.Equal(t, explain.Candidate{Action: "attack [2,2]", Score: 18.75}, best(t, p))
+	require.Equal(t, explain.Candidate{Action: "attack C3", Score: 18.75}, best(t, p))
 	require.True(t, p.targetFired)
 
 	// Next turn, nothing pinned: the attack state does not fire at the same
@@ -307,9 +307,9 @@ func TestSP2AttackTargetProvenEmpty(t *testing.T) {
 	}.build(t)
 	a := act(t, p)
 	require.Equal(t, []fsm.Event{fsm.GiveUp, fsm.Exhausted}, events(p))
-	require.Equal(t, fsm.CellMsg(xy(4, 3)), p.m.Msg(), "[4,3] and [4,4] tie at 12.5*2.5; [4,3] comes first")
+	require.Equal(t, fsm.CellMsg(xy(4, 3)), p.m.Msg(), "E4 and E5 tie at 12.5*2.5; E4 comes first")
 	require.Equal(t, submarine.MoveTo(2, xy(3, 4)), a)
-	require.Equal(t, explain.Candidate{Action: "move s [3,4]", Score: 625 + 625 + 100}, best(t, p))
+	require.Equal(t, explain.Candidate{Action: "move s D5", Score: 625 + 625 + 100}, best(t, p))
 }
 
 // hitEvent is the enemy's attack on my ship (as told to me).
@@ -355,7 +355,7 @@ func TestSP2EscapeAfterHit(t *testing.T) {
 	d := p.Explain()
 	require.Equal(t, "escape", d.State)
 	require.Equal(t, []explain.Candidate{
-		{Action: "move c [2,0]", Score: 58}, {Action: "move c [2,4]", Score: 26}, {Action: "move c [0,2]", Score: 10}, {Action: "move c [1,2]", Score: 5},
+		{Action: "move c C1", Score: 58}, {Action: "move c C5", Score: 26}, {Action: "move c A3", Score: 10}, {Action: "move c B3", Score: 5},
 	}, d.Candidates)
 }
 
@@ -374,7 +374,7 @@ func TestSP2CounterAttack(t *testing.T) {
 	require.Equal(t, fsm.CellMsg(xy(3, 2)), p.m.Msg())
 	require.Equal(t, submarine.AttackAt(xy(3, 2)), act(t, p))
 	require.Equal(t, []fsm.Event{fsm.Counter}, events(p), "global rule 2 re-targets the same cell: a no-op")
-	require.Equal(t, explain.Candidate{Action: "attack [3,2]", Score: 37.5}, best(t, p))
+	require.Equal(t, explain.Candidate{Action: "attack D3", Score: 37.5}, best(t, p))
 }
 
 func TestSP2CounterWithoutHPRule(t *testing.T) {
@@ -392,7 +392,7 @@ func TestSP2CounterWithoutHPRule(t *testing.T) {
 	observeHit(p, xy(2, 2), 1)
 	require.Equal(t, fsm.Attack, p.State())
 	require.Equal(t, submarine.AttackAt(xy(3, 2)), act(t, p))
-	require.Equal(t, explain.Candidate{Action: "attack [3,2]", Score: 37.5}, best(t, p))
+	require.Equal(t, explain.Candidate{Action: "attack D3", Score: 37.5}, best(t, p))
 }
 
 func TestSP2EscapeCornered(t *testing.T) {
@@ -416,7 +416,7 @@ func TestSP2EscapeCornered(t *testing.T) {
 		}.build(t)
 		require.Equal(t, submarine.AttackAt(xy(1, 2)), act(t, p))
 		require.Equal(t, []fsm.Event{fsm.Cornered}, events(p))
-		require.Equal(t, explain.Candidate{Action: "attack [1,2]", Score: 37.5}, best(t, p))
+		require.Equal(t, explain.Candidate{Action: "attack B3", Score: 37.5}, best(t, p))
 		require.Equal(t, "attack", p.Explain().State)
 	})
 
@@ -438,7 +438,7 @@ func TestSP2EscapeCornered(t *testing.T) {
 		d := p.Explain()
 		require.Equal(t, "sakuteki", d.State)
 		require.Equal(t, []explain.Candidate{
-			{Action: "attack [2,0]", Score: 25}, {Action: "attack [2,1]", Score: 25}, {Action: "attack [0,2]", Score: 25}, {Action: "attack [1,2]", Score: 25},
+			{Action: "attack C1", Score: 25}, {Action: "attack C2", Score: 25}, {Action: "attack A3", Score: 25}, {Action: "attack B3", Score: 25},
 		}, d.Candidates)
 	})
 }
@@ -464,9 +464,9 @@ func TestSP2StealthMove(t *testing.T) {
 	require.Equal(t, []fsm.Event{fsm.LastShip}, events(p), "rule 1 wins over rule 2 (w is pinned)")
 	d := p.Explain()
 	require.Equal(t, "stealth", d.State)
-	require.Equal(t, explain.Candidate{Action: "move s [1,4]", Score: 28}, d.Candidates[0])
-	require.Equal(t, explain.Candidate{Action: "move s [3,1]", Score: 27}, d.Candidates[1], "tie with [1,3]: row-major first")
-	require.Equal(t, explain.Candidate{Action: "move s [1,3]", Score: 27}, d.Candidates[2])
+	require.Equal(t, explain.Candidate{Action: "move s B5", Score: 28}, d.Candidates[0])
+	require.Equal(t, explain.Candidate{Action: "move s D2", Score: 27}, d.Candidates[1], "tie with B4: row-major first")
+	require.Equal(t, explain.Candidate{Action: "move s B4", Score: 27}, d.Candidates[2])
 	require.Len(t, d.Candidates, 8)
 
 	// DEVIATION 5: a cell left recently is avoided while there is another
@@ -492,7 +492,7 @@ func TestSP2StealthDangerZoneIncludesPinnedCell(t *testing.T) {
 		msg:   fsm.ShipMsg(2),
 	}.build(t)
 	require.Equal(t, submarine.MoveTo(2, xy(2, 4)), act(t, p))
-	require.Equal(t, explain.Candidate{Action: "move s [2,4]", Score: 27}, best(t, p))
+	require.Equal(t, explain.Candidate{Action: "move s C5", Score: 27}, best(t, p))
 	require.Equal(t, cellsOf(xy(3, 3), xy(4, 3), xy(3, 4), xy(4, 4)), p.danger())
 }
 
@@ -507,7 +507,7 @@ func TestSP2StealthAttacksPinnedInReach(t *testing.T) {
 	// Score of [3,3]: c term 25/1*1.5 = 37.5; s term 25/25*(8+1.5) = 9.5.
 	require.Equal(t, submarine.AttackAt(xy(3, 3)), act(t, p))
 	require.Equal(t, "stealth", p.Explain().State)
-	require.Equal(t, explain.Candidate{Action: "attack [3,3]", Score: 47}, best(t, p))
+	require.Equal(t, explain.Candidate{Action: "attack D4", Score: 47}, best(t, p))
 }
 
 func TestSP2StealthEverywhereDangerous(t *testing.T) {
@@ -529,7 +529,7 @@ func TestSP2StealthEverywhereDangerous(t *testing.T) {
 	}.build(t)
 	require.Equal(t, submarine.AttackAt(1), act(t, p))
 	require.Equal(t, []fsm.Event{fsm.GiveUp}, events(p))
-	require.Equal(t, explain.Candidate{Action: "attack [1,0]", Score: 25}, best(t, p))
+	require.Equal(t, explain.Candidate{Action: "attack B1", Score: 25}, best(t, p))
 	// Next turn (no new information) global rule 1 brings it back to
 	// stealth, which gives up again; sakuteki has searched [1,0] and nothing
 	// else in reach is informative: exhausted -> attack [2,0] (P itself:
@@ -538,7 +538,7 @@ func TestSP2StealthEverywhereDangerous(t *testing.T) {
 	// (2 cells: 4); [3,0] would pin s. Move s to [1,0], score 9.
 	require.Equal(t, submarine.MoveTo(2, 1), act(t, p))
 	require.Equal(t, []fsm.Event{fsm.LastShip, fsm.GiveUp, fsm.Exhausted}, events(p))
-	require.Equal(t, []explain.Candidate{{Action: "move s [1,0]", Score: 9}, {Action: "move s [2,0]", Score: 4}}, p.Explain().Candidates)
+	require.Equal(t, []explain.Candidate{{Action: "move s B1", Score: 9}, {Action: "move s C1", Score: 4}}, p.Explain().Candidates)
 }
 
 func TestSP2GlobalRules(t *testing.T) {
@@ -680,5 +680,5 @@ func TestSP2FallbackIsLegal(t *testing.T) {
 	d := p.Explain()
 	require.Equal(t, "sakuteki", d.State)
 	require.Contains(t, d.Reason, "fallback")
-	require.Equal(t, []explain.Candidate{{Action: "attack [1,1]", Score: 0}}, d.Candidates)
+	require.Equal(t, []explain.Candidate{{Action: "attack B2", Score: 0}}, d.Candidates)
 }

@@ -23,6 +23,18 @@ const (
 	YouLose  = "you lose"
 )
 
+// ParseTurn recognises the turn lines: mine is true for YourTurn (the
+// receiving seat acts), false for Waiting; ok is false for any other line.
+func ParseTurn(line []byte) (mine, ok bool) {
+	switch string(line) {
+	case YourTurn:
+		return true, true
+	case Waiting:
+		return false, true
+	}
+	return false, false
+}
+
 // ClassicGreeting is the classic server's first line (Classic.Greeting);
 // the Battleship and abilities servers greet with it too.
 const ClassicGreeting = "you are connected. please send me initial state."

@@ -105,3 +105,20 @@ func TestProtocolErrorQuotesPrefix(t *testing.T) {
 	require.Len(t, pe.Line, 119)
 	require.Equal(t, `protocol: invalid JSON: in line "hello"`, protocol.NewProtocolError([]byte("hello"), protocol.ErrSyntax).Error())
 }
+
+func TestParseTurn(t *testing.T) {
+	for _, tt := range []struct {
+		line     string
+		mine, ok bool
+	}{
+		{protocol.YourTurn, true, true},
+		{protocol.Waiting, false, true},
+		{"your turn ", false, false},
+		{"", false, false},
+		{protocol.YouWin, false, false},
+	} {
+		mine, ok := protocol.ParseTurn([]byte(tt.line))
+		require.Equal(t, tt.ok, ok, "%q", tt.line)
+		require.Equal(t, tt.mine, mine, "%q", tt.line)
+	}
+}

@@ -16,7 +16,8 @@ import (
 
 // The HTML replay: one self-contained page (html/replay.html with the
 // script html/replay.js and the style html/replay.css inlined, and the game
-// as a JSON data section built here). The page needs no network.
+// as a JSON data section built here, packed: htmlpack.go). The page needs
+// no network.
 //
 //go:embed html/replay.html html/replay.js html/replay.css
 var htmlAssets embed.FS
@@ -162,7 +163,11 @@ func WriteHTML(w io.Writer, data *HTMLData) error {
 	if err != nil {
 		return err
 	}
-	raw, err := json.Marshal(data) // escapes <, > and &: safe inside <script>
+	packed, err := pack(data)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(packed) // escapes <, > and &: safe inside <script>
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package replay_test
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,11 +14,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/browsertest"
-	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -172,18 +169,7 @@ func hundredActions(t *testing.T) *replay.HTMLData {
 	t.Helper()
 	r := submarine.DefaultRules()
 	r.DrawLimit = 100
-	var f [2]players.Factory
-	for s, name := range [2]string{"hirota", "stateplayer2"} {
-		var err error
-		f[s], err = players.New(name, r, nil)
-		require.NoError(t, err)
-	}
-	var buf bytes.Buffer
-	_, err := arena.PlayGame(r, f[0], f[1], arena.GameSeed(1, 0), &arena.GameOptions{
-		Names: [2]string{"hirota", "stateplayer2"}, Replay: &buf, Explain: true})
-	require.NoError(t, err)
-	rp, err := subrecord.Read(&buf)
-	require.NoError(t, err)
+	rp := explainedGame(t, r, "hirota", "stateplayer2")
 	require.Len(t, rp.Steps, 100)
 	d, err := subrecord.HTML(rp)
 	require.NoError(t, err)

@@ -145,9 +145,8 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, replay.WriteHTML(&b, d))
 	page := b.String()
-	raw, err := json.Marshal(d)
-	require.NoError(t, err)
-	require.Contains(t, page, "const DATA = "+string(raw)+";")
+	got, _ := unpackPage(t, b.Bytes())
+	require.Equal(t, goldenJSON(t, d), goldenJSON(t, got), "the page's data section is the game's, packed")
 	require.Contains(t, page, "<title>submarine: hirota (p1) vs stateplayer2 (p2)</title>")
 	for _, ref := range []string{"http:", "https:", "src=", "href=", "@import", "url(", "fetch("} {
 		require.NotContains(t, page, ref)

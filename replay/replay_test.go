@@ -278,7 +278,7 @@ func TestRenderRange(t *testing.T) {
 
 	var one bytes.Buffer
 	require.NoError(t, subrecord.Render(&one, rp, subrecord.RenderOptions{From: 3, To: 3}))
-	require.Contains(t, one.String(), "#3 seat 0 alice attacks [0,1]: hit s, sunk")
+	require.Contains(t, one.String(), "#3 seat 0 alice attacks A2: hit s, sunk")
 	require.NotContains(t, one.String(), "#2 ")
 	require.NotContains(t, one.String(), "#4 ")
 	require.NotContains(t, one.String(), "result:")

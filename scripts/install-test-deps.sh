@@ -3,7 +3,9 @@
 #   - Chromium, which the browser tests (replay.TestHTMLInBrowser, chromedp)
 #     drive headless;
 #   - PostgreSQL (server binaries: initdb, pg_ctl), which the ladder's
-#     storage tests start as a throwaway cluster (ladder/backend_test.go).
+#     storage tests start as a throwaway cluster (ladder/backend_test.go);
+#   - python3, which runs the starter bots (bots/python) against the server
+#     (bots/starters_test.go).
 # Installs only what is missing (nothing when both are there). Needs root or
 # sudo.
 set -euo pipefail
@@ -24,6 +26,11 @@ if compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then
 else
   missing+=(postgresql)
 fi
+if command -v python3 >/dev/null 2>&1; then
+  echo "python3: $(command -v python3) already installed"
+else
+  missing+=(python3)
+fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
@@ -35,5 +42,6 @@ for m in "${missing[@]}"; do
   case $m in
     chromium) command -v chromium ;;
     postgresql) compgen -G "/usr/lib/postgresql/*/bin/initdb" ;;
+    python3) command -v python3 ;;
   esac
 done

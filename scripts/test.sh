@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test suite, as CI runs it: installs what the tests need beyond Go
-# modules when it is missing (Debian's Chromium and PostgreSQL, through
+# modules when it is missing (Debian's Chromium, PostgreSQL and python3, through
 # scripts/install-test-deps.sh), then runs every test under the race
 # detector. Extra arguments go to `go test` (e.g. scripts/test.sh -run Ladder).
 # The full-size checks and golden figures that are too slow under -race run

@@ -45,20 +45,14 @@ type bsSetup struct {
 
 // hasHouse reports whether clients of the listener play a house AI.
 func (st *setup) hasHouse() bool {
-	return st.house != nil || (st.bs != nil && st.bs.house != nil) || (st.ab != nil && st.ab.house != nil)
+	return st.house != nil || st.contractHouse || (st.bs != nil && st.bs.house != nil) || (st.ab != nil && st.ab.house != nil)
 }
 
 // fleetChecks checks the settings of a listener of a game on the classic
 // Battleship board (battleship, abilities) that every such game shares; bad
 // adds one more error to the list.
 func (l ListenerConfig) fleetChecks(game string) (errs *[]error, bad func(format string, args ...any)) {
-	errs = new([]error)
-	bad = func(format string, args ...any) {
-		*errs = append(*errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))
-	}
-	if _, _, err := net.SplitHostPort(l.Address); err != nil {
-		bad("address %q: %v", l.Address, err)
-	}
+	errs, bad = l.commonChecks()
 	if l.Dialect != DefaultDialect {
 		bad("dialect %q: %s has one wire format; leave dialect unset", l.Dialect, game)
 	}
@@ -68,15 +62,37 @@ func (l ListenerConfig) fleetChecks(game string) (errs *[]error, bad func(format
 	if l.Games != 1 && game != GameBattleship {
 		bad("games is %d: %s plays one game per connection", l.Games, game)
 	}
-	switch l.First {
-	case FirstConnected, FirstAlternate, FirstHalves, FirstRandom:
-	default:
-		bad("first %q: want %s, %s, %s or %s", l.First, FirstConnected, FirstAlternate, FirstHalves, FirstRandom)
-	}
-	if game != GameAbilities && (len(l.Abilities.Sides) > 0 || l.Abilities.Options != (abilities.Options{}) || l.Abilities.AlternateFirst) {
+	l.checkFirst(bad)
+	if game != GameAbilities && l.abilitiesSet() {
 		bad("abilities settings on a %s listener; leave abilities unset", game)
 	}
 	return errs, bad
+}
+
+// commonChecks starts the checks of a listener of a game on the contract:
+// the error list, bad adding one more error to it, and the address
+// checked.
+func (l ListenerConfig) commonChecks() (errs *[]error, bad func(format string, args ...any)) {
+	errs = new([]error)
+	bad = func(format string, args ...any) {
+		*errs = append(*errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))
+	}
+	if _, _, err := net.SplitHostPort(l.Address); err != nil {
+		bad("address %q: %v", l.Address, err)
+	}
+	return errs, bad
+}
+
+// checkFirst refuses an unknown first-player policy (firstProblem).
+func (l ListenerConfig) checkFirst(bad func(format string, args ...any)) {
+	if p := firstProblem(l.First); p != "" {
+		bad("%s", p)
+	}
+}
+
+// abilitiesSet reports whether the listener has abilities settings.
+func (l ListenerConfig) abilitiesSet() bool {
+	return len(l.Abilities.Sides) > 0 || l.Abilities.Options != (abilities.Options{}) || l.Abilities.AlternateFirst
 }
 
 // houseAI builds the house AI of listener l with build (from the AI's

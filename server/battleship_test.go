@@ -161,7 +161,7 @@ func TestBattleshipInvalidFleetForfeits(t *testing.T) {
 	require.Equal(t, bswire.Greeting, readLine(t, br, bad))
 	_, err = io.WriteString(bad, bsTouchingFleet+"\n")
 	require.NoError(t, err)
-	require.Equal(t, `{"error":"placement: ships 5 ([4,6]-[4,7]) and 9 ([3,8]) touch at [4,7]/[3,8]"}`, readLine(t, br, bad))
+	require.Equal(t, `{"error":"placement: ships 5 (G5-H5) and 9 (I4) touch at H5/I4"}`, readLine(t, br, bad))
 	require.Equal(t, protocol.YouLose, readLine(t, br, bad))
 	requireEOF(t, bad)
 	require.NoError(t, <-done)

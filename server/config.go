@@ -66,6 +66,9 @@ const (
 	FirstAlternate = "alternate"       // seat 0 in odd games, seat 1 in even games
 	FirstHalves    = "halves"          // seat 0 in the first half of a series, seat 1 in the second
 	FirstRandom    = "random"          // a coin per game, drawn from the game's seed
+	// FirstSecond is seat 1 in every game: the house AI, against a client
+	// (package extern seats an external program second with it).
+	FirstSecond = "second-connected"
 )
 
 // ErrConfig is wrapped by every configuration error.
@@ -121,8 +124,9 @@ type ListenerConfig struct {
 	Address string `mapstructure:"address"`
 	// Game is the game served: submarine, battleship (the Kaisen battleship
 	// protocol on the classic 10x10 board; dialect, board settings and games
-	// stay unset) or abilities (its abilities variant, the same constraints).
-	// Default "" = submarine.
+	// stay unset), abilities (its abilities variant, the same constraints)
+	// or a game registered with Register (dialect, board settings and
+	// abilities unset; Games lists them). Default "" = submarine.
 	Game string `mapstructure:"game"`
 	// Dialect is the wire dialect: classic or submarine-py. Default classic.
 	Dialect string `mapstructure:"dialect"`
@@ -356,7 +360,7 @@ func (l ListenerConfig) WithDefaults() ListenerConfig {
 	}
 	if l.Opponent == "" {
 		l.Opponent = d.Opponent
-		if g, ok := listenerGameOf(l.Game); ok && g.house != "" {
+		if g, ok := gameOf(l.Game); ok && g.house != "" {
 			l.Opponent = g.house
 		}
 	}
@@ -458,15 +462,19 @@ type setup struct {
 	enc     *subwire.ResultEncoder // result lines of this dialect and fleet
 	bs      *bsSetup               // battleship listeners only (server/battleship.go)
 	ab      *abSetup               // abilities listeners only (server/abilities.go)
-	// play is the game's play step of one pairing (listenerGame.play).
+	// contractHouse: a listener of a game built by NewGame has a house AI
+	// (its rules and house AI are in play).
+	contractHouse bool
+	// play is the game's play step of one pairing (Game.play, or the one
+	// NewGame's compile step built).
 	play func(m *match) func(ctx context.Context, k int) (*Result, []byte)
 }
 
 // compile validates l (with defaults applied) and builds its rules and
-// house AI with its game's compile step (server/games.go).
+// house AI with its game's compile step (Game, server/games.go).
 func (l ListenerConfig) compile() (*setup, error) {
 	l = l.WithDefaults()
-	g, ok := listenerGameOf(l.Game)
+	g, ok := gameOf(l.Game)
 	if !ok {
 		return nil, fmt.Errorf("%w: game %q: want %s", ErrConfig, l.Game, strings.Join(Games(), " or "))
 	}
@@ -474,7 +482,9 @@ func (l ListenerConfig) compile() (*setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.play = g.play
+	if g.play != nil {
+		s.play = g.play
+	}
 	return s, nil
 }
 
@@ -510,10 +520,8 @@ func (l ListenerConfig) compileSubmarine() (*setup, error) {
 	if l.Games > 1 && d != protocol.Classic {
 		bad("a series (games > 1) needs the classic dialect")
 	}
-	switch l.First {
-	case FirstConnected, FirstAlternate, FirstHalves, FirstRandom:
-	default:
-		bad("first %q: want %s, %s, %s or %s", l.First, FirstConnected, FirstAlternate, FirstHalves, FirstRandom)
+	if err := checkFirst(l.First); err != nil {
+		errs = append(errs, err)
 	}
 	s := &setup{cfg: l, dialect: d, rules: rules}
 	if l.Opponent != OpponentPair {
@@ -590,4 +598,23 @@ func ParseCells(s string) ([][2]int, error) {
 		out = append(out, [2]int{x, y})
 	}
 	return out, nil
+}
+
+// checkFirst checks a first-player policy.
+func checkFirst(first string) error {
+	if p := firstProblem(first); p != "" {
+		return fmt.Errorf("%w: %s", ErrConfig, p)
+	}
+	return nil
+}
+
+// firstProblem says what is wrong with a first-player policy ("" when
+// nothing is).
+func firstProblem(first string) string {
+	switch first {
+	case FirstConnected, FirstAlternate, FirstHalves, FirstRandom, FirstSecond:
+		return ""
+	}
+	return fmt.Sprintf("first %q: want %s, %s, %s, %s or %s", first,
+		FirstConnected, FirstAlternate, FirstHalves, FirstRandom, FirstSecond)
 }

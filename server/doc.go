@@ -24,6 +24,15 @@
 // game's constant shape); the games on a Battleship board keep their
 // compile step there too (the submarine game's is in config.go).
 //
+// The games a listener serves are a registry (games.go): a Game is one
+// name with its compile and play steps. The built-in games are registered
+// here; any other game on the contract is described by a Contract (its
+// rules, house AIs, the server side of its wire codec, game.ServerCodec,
+// its public view and its replay), built by NewGame and added with
+// Register, which the games registry (package games) calls for every
+// games.Def with a wire codec: such a game is served with no line of this
+// package naming it.
+//
 // The write order of each turn is the reference server's: "your turn" to the
 // mover, "waiting" to the other side, read the mover's line, the mover's
 // result line, the other side's result line; after the last action the end

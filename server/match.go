@@ -45,7 +45,11 @@ func (s *seat) peer() Peer {
 	if s.c == nil {
 		return Peer{Addr: "house", Name: s.house}
 	}
-	return Peer{Addr: s.c.addr, Name: s.name, Bot: s.bot}
+	name := s.name
+	if name == "" { // a rated bot that sent no name is named by its ladder name
+		name = s.bot
+	}
+	return Peer{Addr: s.c.addr, Name: name, Bot: s.bot}
 }
 
 // dead reports why the seat can no longer play, or nil.
@@ -229,6 +233,8 @@ func (m *match) firstSeat(k int, rng *rand.Rand) int {
 		return 1
 	case FirstRandom:
 		return rng.IntN(2)
+	case FirstSecond:
+		return 1
 	default:
 		return 0
 	}
@@ -245,15 +251,17 @@ func protect(f func()) (err error) {
 	return nil
 }
 
-// replayName names the seat in replay headers: "remote ADDR [NAME]" or
-// the house AI's name.
+// replayName names the seat in replay headers: "remote ADDR [NAME]" (NAME:
+// the client's name, else a rated bot's ladder name) or the house AI's
+// name.
 func (s *seat) replayName() string {
 	if s.c == nil {
 		return s.house
 	}
-	name := "remote " + s.peer().Addr
-	if s.name != "" {
-		name += " " + s.name
+	p := s.peer()
+	name := "remote " + p.Addr
+	if p.Name != "" {
+		name += " " + p.Name
 	}
 	return name
 }

@@ -186,9 +186,13 @@ func (r RatedConfig) window(waited time.Duration) float64 {
 // pairByRating pairs waiting bots, given oldest first: each bot in turn,
 // the longest waiting first, is paired with the unpaired bot of the
 // closest rating (the older one on a tie) when their difference is within
-// its window (r.window); otherwise it keeps waiting. It returns index
-// pairs, the older bot first.
-func (r RatedConfig) pairByRating(cs []candidate) [][2]int {
+// its window (r.window), or when neither of the two has a closer
+// opponent online (nearest[i]: the smallest rating difference between
+// bot i and any other bot connected, waiting or playing; nil = unknown):
+// waiting could not find either a better match, so two bots alone on a
+// ladder play at once however far apart. Otherwise it keeps waiting. It
+// returns index pairs, the older bot first.
+func (r RatedConfig) pairByRating(cs []candidate, nearest []float64) [][2]int {
 	paired := make([]bool, len(cs))
 	var out [][2]int
 	for i := range cs {
@@ -204,7 +208,8 @@ func (r RatedConfig) pairByRating(cs []candidate) [][2]int {
 				best, diff = j, d
 			}
 		}
-		if best >= 0 && diff <= r.window(cs[i].waited) {
+		noBetter := nearest != nil && best >= 0 && diff <= nearest[i] && diff <= nearest[best]
+		if best >= 0 && (diff <= r.window(cs[i].waited) || noBetter) {
 			paired[i], paired[best] = true, true
 			out = append(out, [2]int{i, best})
 		}
@@ -227,7 +232,7 @@ func (s *Server) pairRated(l *listener, now time.Time) {
 	for i, w := range ws {
 		cs[i] = candidate{rating: w.c.rating, waited: now.Sub(w.since)}
 	}
-	for _, p := range s.cfg.Rated.pairByRating(cs) {
+	for _, p := range s.cfg.Rated.pairByRating(cs, s.nearestOnline(ws)) {
 		if !s.reserveGame() {
 			return // they keep waiting for a free game slot
 		}
@@ -245,6 +250,43 @@ func (s *Server) pairRated(l *listener, now time.Time) {
 		s.log.Info("paired", "listener", l.st.cfg.Name, "bots", []string{a.bot, b.bot}, "ratings", []float64{a.rating, b.rating})
 		s.startMatch(l, [2]*seat{{c: a, bot: a.bot}, {c: b, bot: b.bot}})
 	}
+}
+
+// nearestOnline is, for each waiting bot of ws, the smallest rating
+// difference between it and any other bot connected to the server
+// (waiting or playing; +Inf when it is alone), for pairByRating.
+func (s *Server) nearestOnline(ws []*waiter) []float64 {
+	s.mu.Lock()
+	ratings := make([]float64, 0, len(s.online))
+	for _, c := range s.online {
+		ratings = append(ratings, c.rating)
+	}
+	s.mu.Unlock()
+	slices.Sort(ratings)
+	out := make([]float64, len(ws))
+	for i, w := range ws {
+		out[i] = nearestOther(ratings, w.c.rating)
+	}
+	return out
+}
+
+// nearestOther is the smallest difference between r and the ratings of
+// sorted other than one entry equal to r (the bot itself), +Inf when
+// there is none.
+func nearestOther(sorted []float64, r float64) float64 {
+	k, found := slices.BinarySearch(sorted, r)
+	best := math.Inf(1)
+	lo, hi := k-1, k
+	if found {
+		hi = k + 1 // skip the bot itself
+	}
+	if lo >= 0 {
+		best = r - sorted[lo]
+	}
+	if hi < len(sorted) {
+		best = min(best, sorted[hi]-r)
+	}
+	return best
 }
 
 // Prefixes of the same-network rule: two bots connected from one /24

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -175,6 +176,12 @@ func TestRatedGamesCommittedAndLinked(t *testing.T) {
 		assert.True(t, seen[r.Game], "game %s of the result log is not in the ladder", r.Game)
 		assert.NotEmpty(t, r.Players[0].Bot)
 		assert.Equal(t, r.Game+".jsonl", r.Replay)
+		rp, err := os.ReadFile(filepath.Join(cfg.ReplayDir, r.Replay))
+		require.NoError(t, err)
+		for _, p := range r.Players { // a bot that sent no name: its ladder name, in the log and the replay
+			assert.Equal(t, p.Bot, p.Name)
+			assert.Contains(t, string(rp), `"name":"remote `+p.Addr+" "+p.Bot+`"`)
+		}
 	}
 	want, err := st.Recompute(ctx)
 	require.NoError(t, err)
@@ -243,9 +250,42 @@ func TestPairByRating(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, tt.r.pairByRating(tt.cs))
+			assert.Equal(t, tt.want, tt.r.pairByRating(tt.cs, nil))
 		})
 	}
+}
+
+// TestPairWhenNoBetterOnline: two bots far apart pair at once when
+// neither has a closer opponent connected (a ladder of two plays at the
+// speed of its bots); a bot with a closer opponent playing keeps waiting
+// for it, within its window.
+func TestPairWhenNoBetterOnline(t *testing.T) {
+	inf := math.Inf(1)
+	tests := []struct {
+		name    string
+		cs      []candidate
+		nearest []float64
+		want    [][2]int
+	}{
+		{"two alone", []candidate{{1500, 0}, {1800, 0}}, []float64{300, 300}, [][2]int{{0, 1}}},
+		{"a closer bot is playing", []candidate{{1500, 0}, {1800, 0}}, []float64{20, 300}, nil},
+		{"one bot alone waits", []candidate{{1500, 0}}, []float64{inf}, nil},
+		{"three: the mutual nearest pair", []candidate{{1500, 0}, {1800, 0}, {2400, 0}}, []float64{300, 300, 600}, [][2]int{{0, 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, DefaultRated().pairByRating(tt.cs, tt.nearest))
+		})
+	}
+}
+
+// TestNearestOther: the nearest other rating, the bot itself skipped once.
+func TestNearestOther(t *testing.T) {
+	sorted := []float64{1400, 1500, 1500, 1800}
+	assert.Equal(t, 0.0, nearestOther(sorted, 1500))
+	assert.Equal(t, 300.0, nearestOther(sorted, 1800))
+	assert.Equal(t, 100.0, nearestOther(sorted, 1400))
+	assert.True(t, math.IsInf(nearestOther([]float64{1500}, 1500), 1))
 }
 
 func TestRatedConfigNeedsPairing(t *testing.T) {

@@ -584,6 +584,24 @@ func (s *Server) startMatch(l *listener, seats [2]*seat) {
 // result log line, metrics, log. An error means the ladder did not take a
 // rated game: its players must not be told the result.
 func (s *Server) record(log *slog.Logger, res *Result, rp []byte) error {
+	rateErr := s.store(log, res, rp)
+	if sp := s.watcher(); sp != nil {
+		sp.Finished(*res)
+	}
+	logOver(log, res)
+	return rateErr
+}
+
+// logOver logs the end of a stored game.
+func logOver(log *slog.Logger, res *Result) {
+	log.Info("game over", "game", res.Game, "outcome", res.Outcome, "winner", res.Winner, "reason", res.Reason,
+		"actions", res.Actions, "p0", res.Players[0].Addr, "p1", res.Players[1].Addr, "seed", res.Seed)
+}
+
+// store writes a finished game's replay file (rp, nil: none; res.Replay
+// names it), its rated game in the ladder, its result log line and its
+// metrics (see record).
+func (s *Server) store(log *slog.Logger, res *Result, rp []byte) error {
 	if rp != nil {
 		name := res.Game + ".jsonl"
 		if err := writeFileDurable(s.cfg.ReplayDir, name, rp); err != nil { // never over an existing file
@@ -607,10 +625,5 @@ func (s *Server) record(log *slog.Logger, res *Result, rp []byte) error {
 		}
 	}
 	s.metrics.finish(res)
-	if sp := s.watcher(); sp != nil {
-		sp.Finished(*res)
-	}
-	log.Info("game over", "game", res.Game, "outcome", res.Outcome, "winner", res.Winner, "reason", res.Reason,
-		"actions", res.Actions, "p0", res.Players[0].Addr, "p1", res.Players[1].Addr, "seed", res.Seed)
 	return rateErr
 }

@@ -146,6 +146,7 @@ func TestSeriesWithRandomClients(t *testing.T) {
 	}{
 		{FirstConnected, []int{0, 0, 0, 0, 0}},
 		{FirstAlternate, []int{0, 1, 0, 1, 0}},
+		{FirstSecond, []int{1, 1, 1, 1, 1}},
 		{FirstHalves, []int{0, 0, 0, 1, 1}},
 	} {
 		t.Run(tt.first, func(t *testing.T) {

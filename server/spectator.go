@@ -61,6 +61,9 @@ type Feed[S any] struct {
 	id   string
 	view game.View[S]
 	seen game.Seen
+	// public counts the steps the view showed; turned is public at the
+	// last turn told (ToAct; -1: none yet).
+	public, turned int
 }
 
 // NewFeed tells sp (nil: none, and the Feed is nil) that game id starts,
@@ -69,7 +72,7 @@ func NewFeed[S any](sp Spectator, id string, view game.View[S], players [2]Peer,
 	if sp == nil {
 		return nil
 	}
-	f := &Feed[S]{sp: sp, id: id, view: view}
+	f := &Feed[S]{sp: sp, id: id, view: view, turned: -1}
 	if rv, ok := sp.(Revealer); ok && rv.Reveals() {
 		f.rv = rv
 	}
@@ -95,6 +98,7 @@ func (f *Feed[S]) Step(n int, st *S, err error) {
 	if f == nil || !f.view.See(st, err, &f.seen) {
 		return
 	}
+	f.public++
 	if f.rv != nil {
 		f.rv.Fleets(f.id, f.view.Fleets())
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"time"
 
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -17,43 +16,10 @@ import (
 // The turn loop of the games on the game contract (package game), written
 // once: a pairing's match (connections, timers, results, series) plays each
 // game with the game's rules, its house AI and the server side of its wire
-// codec (wireSide, implemented in the game's wire package), plus the few
+// codec (game.ServerCodec, implemented in the game's wire package), plus the few
 // hooks a game adds (served, turnHooks).
 
-// wireSide is the server side of one game's wire codec for one listener's
-// rules: the lines a seat is sent and how its lines are read, with the
-// game's errors.
-type wireSide[P, A, O any] interface {
-	// NewGame starts a game of the pairing.
-	NewGame()
-	// Hello is the first line of a game to seat (a series greets with
-	// "roundK." instead).
-	Hello(seat int) []byte
-	// What names a seat's action in faults ("shot", "action").
-	What() string
-	// Late is added to the fault of a client that sent no action within
-	// the action timeout d.
-	Late(d time.Duration) string
-	// DecodePlacement reads seat's placement line.
-	DecodePlacement(seat int, line []byte) (P, error)
-	// PlacementError is the error of a placement the rules refused.
-	PlacementError(err error) error
-	// DecodeAction reads an action line.
-	DecodeAction(line []byte) (A, error)
-	// AppendTold appends the line that tells seat o (outcome: the game's
-	// outcome for the seat, protocol.NoOutcome while it runs).
-	AppendTold(b []byte, seat int, o *O, outcome int) []byte
-	// ForfeitLine is the line a client seat gets when a running game ends
-	// by a forfeit (illegal: the rules refused the loser's action; won:
-	// the seat wins); nil in a dialect that tells a forfeit as an invalid
-	// action (served.invalid).
-	ForfeitLine(illegal, won bool) []byte
-	// ErrorLine is the line that tells a client why it lost (nil: the
-	// dialect has none).
-	ErrorLine(msg string) []byte
-}
-
-// namer is a wireSide whose clients may send their name before their
+// namer is a game.ServerCodec whose clients may send their name before their
 // placement (the submarine-py dialect).
 type namer interface {
 	// Names reports whether clients send a name in game k.
@@ -109,11 +75,13 @@ type replayHeader struct {
 type served[G game.State[A, S], P, A, S, O any] struct {
 	dialect string // Result.Dialect
 	rules   game.Rules[G, P, A, S, O]
-	wire    wireSide[P, A, O]
+	wire    game.ServerCodec[P, A, O]
 	house   game.Factory[P, A, O] // nil for pair listeners
-	// record starts a game's replay (header and nothing else) on w.
+	// record starts a game's replay (header and nothing else) on w (nil:
+	// the game writes none).
 	record func(w *bytes.Buffer, h replayHeader) gameRecord[P, A, S]
-	// view is the public view of game g, which a spectator's Feed sees.
+	// view is the public view of game g, which a spectator's Feed sees
+	// (nil: a spectator is told only the game's end, Spectator.Finished).
 	view func(g G) game.View[S]
 	// hooks are the game's turnHooks for game g (nil: none).
 	hooks func(g G) turnHooks[A, S]
@@ -156,9 +124,9 @@ type gameReplay[P, A, S any] struct {
 
 // startReplay starts the replay of game res after its handshake, with
 // both placements as received, or returns nil when the server keeps no
-// replays.
+// replays or the game writes none.
 func (t *turns[G, P, A, S, O]) startReplay(res *Result, log *slog.Logger) *gameReplay[P, A, S] {
-	if t.srv.cfg.ReplayDir == "" {
+	if t.srv.cfg.ReplayDir == "" || t.def.record == nil {
 		return nil
 	}
 	rec := &gameReplay[P, A, S]{log: log}
@@ -254,7 +222,10 @@ func (r *run[G, P, A, S, O]) forfeit(w int, err error, kind string) (*Result, []
 // loop plays the started game g to its end (see play).
 func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *slog.Logger, rec *gameReplay[P, A, S]) (*Result, []byte) {
 	r := &run[G, P, A, S, O]{turns: t, ctx: ctx, g: g, res: res, log: log, rec: rec}
-	feed := startFeed[S](t.srv, res, t.def.view(g))
+	var feed *Feed[S]
+	if t.def.view != nil {
+		feed = startFeed[S](t.srv, res, t.def.view(g))
+	}
 	var h turnHooks[A, S]
 	if t.def.hooks != nil {
 		h = t.def.hooks(g)
@@ -279,6 +250,7 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 			}
 		}
 		mv := g.ToAct()
+		feed.ToAct(mv, t.due(mv, t.st.cfg.ActionTimeout(t.srv.cfg.Limits)))
 		actions.quiet = !told[1-mv]
 		actions.cont = moved == mv
 		a, w, fault := takeTurn(t.match, mv, func() A { return t.ai[mv].Act() }, actions)

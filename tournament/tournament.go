@@ -87,9 +87,13 @@ func (c *Config) Validate() error {
 
 // Rating is one player's line of the result.
 type Rating struct {
-	Name   string  `json:"name"`
-	Elo    float64 `json:"elo"`
-	Lo     float64 `json:"lo"` // 95% bootstrap interval
+	Name string  `json:"name"`
+	Elo  float64 `json:"elo"`
+	// Lo and Hi are the 95% bootstrap interval. The games of a player who
+	// lost every one of them bound its rating above only: Lo is -Inf
+	// (null in JSON); those of a player who won every one, below only: Hi
+	// is +Inf. Its Elo is then the prior's (one virtual draw per pair).
+	Lo     float64 `json:"lo"`
 	Hi     float64 `json:"hi"`
 	Games  int     `json:"games"`
 	Wins   int     `json:"wins"`
@@ -313,6 +317,7 @@ func (r *Result) rate(seed uint64) error {
 		if rt.Games > 0 {
 			rt.Score = (float64(rt.Wins) + float64(rt.Draws)/2) / float64(rt.Games)
 		}
+		rt.unbound()
 	}
 	slices.SortStableFunc(r.Ratings, func(a, b Rating) int {
 		switch {
@@ -370,7 +375,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 	fmt.Fprintln(tw)
 	fmt.Fprintf(tw, "rank\tplayer\telo\t95%% interval (bootstrap, %d)\tgames\tw-d-l\tscore\n", r.Bootstrap)
 	for i, rt := range r.Ratings {
-		fmt.Fprintf(tw, "%d\t%s\t%+.0f\t[%+.0f, %+.0f]\t%d\t%d-%d-%d\t%.1f%%\n", i+1, rt.Name, rt.Elo, rt.Lo, rt.Hi,
+		fmt.Fprintf(tw, "%d\t%s\t%+.0f\t%s\t%d\t%d-%d-%d\t%.1f%%\n", i+1, rt.Name, rt.Elo, rt.Interval(),
 			rt.Games, rt.Wins, rt.Draws, rt.Losses, 100*rt.Score)
 	}
 	if !r.Complete {

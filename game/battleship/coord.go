@@ -1,118 +1,70 @@
 package battleship
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
 )
 
 // Coordinates for people: a column letter and a row number from 1, "A1"
-// being the top left corner (row 0, column 0), as on a paper board. The
-// wire and the replays use [row, col] instead.
-
-// latinColumns and cyrillicColumns name the columns: the classic ten
-// letters first, then on (й, ё and the signs are left out, as on Russian
-// boards); past the alphabet, two letters (AA, AB, ...).
-var (
-	latinColumns    = []rune("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-	cyrillicColumns = []rune("абвгдежзиклмнопрстуфхцчшщэюя")
-)
+// being the top left corner (row 0, column 0), as on a paper board (see
+// grid.Board.Name). The wire and the replay files use [row,col] instead:
+// A1 is [0,0], C2 is [1,2].
 
 // ErrCoord is the error of ParseCoord for text that names no usable cell.
-var ErrCoord = errors.New("not a cell")
+var ErrCoord = grid.ErrName
 
 // ColumnName names column x (from 0): A, B, ..., Z, AA, AB, ... (or а, б,
 // ..., к, л, ... with cyrillic).
-func ColumnName(x int, cyrillic bool) string {
-	letters := latinColumns
-	if cyrillic {
-		letters = cyrillicColumns
-	}
-	n := len(letters)
-	var out []rune
-	for x++; x > 0; x = (x - 1) / n {
-		out = append([]rune{letters[(x-1)%n]}, out...)
-	}
-	return string(out)
-}
+func ColumnName(x int, cyrillic bool) string { return grid.ColumnName(x, cyrillic) }
 
 // Coord names c for people: column letters then the row from 1 ("E5").
 func (r *Rules) Coord(c grid.Cell, cyrillic bool) string {
 	x, y := r.Board.XY(c)
-	return ColumnName(x, cyrillic) + strconv.Itoa(y+1)
+	return grid.XYName(x, y, cyrillic)
+}
+
+// WireCoord is c as the wire writes it, [row,col] ("[4,2]" for C5).
+func (r *Rules) WireCoord(c grid.Cell) string {
+	x, y := r.Board.XY(c)
+	return fmt.Sprintf("[%d,%d]", y, x)
 }
 
 // ParseCoord reads a cell named as Coord names it, in either alphabet and
-// either case ("e5", "E5", "д5", "Д5"; spaces around are ignored). Text
-// that is not a column and a row, or names a cell off the board or a rock,
-// is an error wrapping ErrCoord that says why.
+// either case ("e5", "E5", "д5", "Д5"; spaces around are ignored), or in
+// the wire's [row,col] form ("[4,4]", "4,4"). Text that is not a cell,
+// or names a cell off the board or a rock, is an error wrapping ErrCoord
+// that says why.
 func (r *Rules) ParseCoord(text string) (grid.Cell, error) {
 	s := strings.TrimSpace(text)
-	i := 0
-	for i < len(s) {
-		c, size := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsLetter(c) {
-			break
+	if t := strings.TrimLeft(s, "[ "); t == "" || t[0] < '0' || t[0] > '9' {
+		return r.Board.ParseName(text)
+	}
+	fields := strings.FieldsFunc(s, func(c rune) bool { return c == ' ' || c == ',' || c == '[' || c == ']' || c == '\t' })
+	if len(fields) != 2 {
+		return grid.None, fmt.Errorf("%w: %q: want a column letter and a row number, like A1 (or the wire's [row,col])", ErrCoord, text)
+	}
+	var rc [2]int
+	for i, f := range fields {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return grid.None, fmt.Errorf("%w: %q: %q is not a number", ErrCoord, text, f)
 		}
-		i += size
-	}
-	letters, digits := s[:i], s[i:]
-	if letters == "" || digits == "" {
-		return grid.None, fmt.Errorf("%w: %q: want a column letter and a row number, like A1", ErrCoord, text)
-	}
-	x, err := columnIndex(letters)
-	if err != nil {
-		return grid.None, fmt.Errorf("%w: %q: %v", ErrCoord, text, err)
-	}
-	y, err := strconv.Atoi(digits)
-	if err != nil || digits[0] == '+' || digits[0] == '-' {
-		return grid.None, fmt.Errorf("%w: %q: row %q is not a number", ErrCoord, text, digits)
+		rc[i] = n
 	}
 	b := r.Board
-	if x >= b.Width() || y < 1 || y > b.Height() {
-		return grid.None, fmt.Errorf("%w: %q is off the %dx%d board (columns %s to %s, rows 1 to %d)", ErrCoord, text,
-			b.Width(), b.Height(), ColumnName(0, false), ColumnName(b.Width()-1, false), b.Height())
+	if rc[0] < 0 || rc[1] < 0 || rc[0] >= b.Height() || rc[1] >= b.Width() {
+		return grid.None, fmt.Errorf("%w: %q is off the %dx%d board (rows 0 to %d, columns 0 to %d)", ErrCoord, text,
+			b.Width(), b.Height(), b.Height()-1, b.Width()-1)
 	}
-	c, ok := r.Cell(y-1, x)
+	c, ok := r.Cell(rc[0], rc[1])
 	if !ok {
-		return grid.None, fmt.Errorf("%w: %q is a rock", ErrCoord, text)
+		return grid.None, fmt.Errorf("%w: %q (%s) is a rock", ErrCoord, text, r.Coord(c, false))
 	}
 	return c, nil
-}
-
-// columnIndex reads column letters of one alphabet, either case, as
-// ColumnName writes them.
-func columnIndex(letters string) (int, error) {
-	var alphabet []rune
-	x := 0
-	for _, c := range letters {
-		c = unicode.ToLower(c)
-		k := -1
-		for _, a := range [][]rune{latinColumns, cyrillicColumns} {
-			for j, l := range a {
-				if unicode.ToLower(l) == c {
-					if alphabet != nil && &alphabet[0] != &a[0] {
-						return 0, fmt.Errorf("column %q mixes alphabets", letters)
-					}
-					alphabet, k = a, j
-				}
-			}
-		}
-		if k < 0 {
-			return 0, fmt.Errorf("%q is not a column letter", string(c))
-		}
-		x = x*len(alphabet) + k + 1
-		if x > 1<<20 {
-			return 0, fmt.Errorf("column %q is too far", letters)
-		}
-	}
-	return x - 1, nil
 }
 
 // ShipCoord names a ship by its end cells for people: "B2-B4", or "A8"

@@ -58,6 +58,13 @@ func TestParseCoord(t *testing.T) {
 		{r, "ZZZZZZZZ1", grid.None, "too far"},
 		{rocky, "AD4", cell(rocky, 3, 29), ""},
 		{rocky, "B2", grid.None, "is a rock"},
+		{r, "[3,2]", cell(r, 3, 2), ""}, // the wire's [row,col]: C4
+		{r, " 3, 2 ", cell(r, 3, 2), ""},
+		{r, "[9,9]", cell(r, 9, 9), ""},
+		{r, "[10,0]", grid.None, "off the 10x10 board (rows 0 to 9, columns 0 to 9)"},
+		{r, "[1,2,3]", grid.None, "want a column letter and a row number"},
+		{r, "[1,x]", grid.None, `"x" is not a number`},
+		{rocky, "[1,1]", grid.None, "(B2) is a rock"},
 	} {
 		t.Run(tc.text, func(t *testing.T) {
 			c, err := tc.rules.ParseCoord(tc.text)
@@ -99,4 +106,30 @@ func FuzzParseCoord(f *testing.F) {
 		require.NoError(t, err)
 		require.Equal(t, c, back)
 	})
+}
+
+// TestCoordForms: people read A1 (CellName, Coord), the wire [row,col]
+// (WireCoord), for the same cell.
+func TestCoordForms(t *testing.T) {
+	r := battleship.DefaultRules()
+	for _, tc := range []struct {
+		rc         [2]int // row, column
+		name, wire string
+	}{
+		{[2]int{0, 0}, "A1", "[0,0]"},
+		{[2]int{3, 2}, "C4", "[3,2]"},
+		{[2]int{2, 9}, "J3", "[2,9]"}, // the why line's "on J3", once "on [2,9]"
+		{[2]int{9, 9}, "J10", "[9,9]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, ok := r.Cell(tc.rc[0], tc.rc[1])
+			require.True(t, ok)
+			require.Equal(t, tc.name, r.CellName(c))
+			require.Equal(t, tc.name, r.Coord(c, false))
+			require.Equal(t, tc.wire, r.WireCoord(c))
+			got, err := r.ParseCoord(tc.wire)
+			require.NoError(t, err)
+			require.Equal(t, c, got, "the wire's form reads back")
+		})
+	}
 }

@@ -155,9 +155,9 @@ func ExampleGame_Apply() {
 		fmt.Printf("seat %d shoots %s: %s, sunk %v, next seat %d\n", st.Seat, r.CellName(c), st.Shooter.Outcome, st.Shooter.Sunk, st.Next)
 	}
 	// Output:
-	// seat 0 shoots [3,0]: hit, sunk [], next seat 0
-	// seat 0 shoots [3,1]: kill, sunk [12 13], next seat 0
-	// seat 0 shoots [1,0]: miss, sunk [], next seat 1
+	// seat 0 shoots A4: hit, sunk [], next seat 0
+	// seat 0 shoots B4: kill, sunk [12 13], next seat 0
+	// seat 0 shoots A2: miss, sunk [], next seat 1
 }
 
 func FuzzGameApply(f *testing.F) {

@@ -161,14 +161,9 @@ func FormatFleet(lengths []int) string {
 	return strings.Join(parts, ",")
 }
 
-// CellName formats c as [row,col] (the wire's order), or as off-board(n).
-func (r *Rules) CellName(c grid.Cell) string {
-	if c < 0 || int(c) >= r.Board.Size() {
-		return fmt.Sprintf("off-board(%d)", int(c))
-	}
-	x, y := r.Board.XY(c)
-	return fmt.Sprintf("[%d,%d]", y, x)
-}
+// CellName names c for people as Coord does ("C3"), or as off-board(n).
+// The wire's form is WireCoord's [row,col].
+func (r *Rules) CellName(c grid.Cell) string { return r.Board.Name(c) }
 
 // Cell returns the cell at row, col and whether it is usable.
 func (r *Rules) Cell(row, col int) (grid.Cell, bool) {

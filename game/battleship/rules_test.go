@@ -76,7 +76,7 @@ func TestNewRules(t *testing.T) {
 	}
 	r := DefaultRules()
 	require.Equal(t, 20, r.FleetCells())
-	require.Equal(t, "[2,7]", r.CellName(27), "cells are [row,col]")
+	require.Equal(t, "H3", r.CellName(27), "cells are [row,col]")
 	require.Equal(t, "off-board(100)", r.CellName(100))
 	c, ok := r.Cell(2, 7)
 	require.True(t, ok)
@@ -125,11 +125,11 @@ func TestValidatePlacement(t *testing.T) {
 	}{
 		{name: "valid", p: classicLayout()},
 		{name: "valid vertical", p: replace(0, ship(6, 0, 7, 0, 8, 0, 9, 0))},
-		{name: "bent", p: replace(1, ship(6, 0, 6, 1, 7, 1)), want: []string{"ship 1 ([6,0]-[7,1]) is not straight"}},
+		{name: "bent", p: replace(1, ship(6, 0, 6, 1, 7, 1)), want: []string{"ship 1 (A7-B8) is not straight"}},
 		{name: "gap", p: replace(1, ship(6, 0, 6, 1, 6, 3)), want: []string{"not connected"}},
 		{name: "corner touch", p: replace(9, ship(1, 4)), want: []string{"touch"}},
-		{name: "side touch", p: replace(9, ship(1, 0)), want: []string{"ships 0 ([0,0]-[0,3]) and 9 ([1,0]) touch"}},
-		{name: "overlap", p: replace(9, ship(0, 0)), want: []string{"share cell [0,0]"}},
+		{name: "side touch", p: replace(9, ship(1, 0)), want: []string{"ships 0 (A1-D1) and 9 (A2) touch"}},
+		{name: "overlap", p: replace(9, ship(0, 0)), want: []string{"share cell A1"}},
 		{name: "off board", p: replace(9, Ship{100}), want: []string{"off the board"}},
 		{name: "duplicate cell", p: replace(3, ship(8, 8, 8, 8)), want: []string{"listed twice"}},
 		{name: "empty ship", p: replace(9, Ship{}), want: []string{"ship 9 has no cells", "3 ships of length 1, the fleet has 4"}},
@@ -174,9 +174,9 @@ func ExampleRules_ValidatePlacement() {
 	}
 	fmt.Println(errors.Is(err, ErrPlacement))
 	// Output:
-	// battleship: invalid placement: ships 0 ([0,0]-[0,3]) and 9 ([1,4]) touch at [0,3]/[1,4]
-	// battleship: invalid placement: ships 2 ([2,4]-[2,6]) and 9 ([1,4]) touch at [2,4]/[1,4]
-	// battleship: invalid placement: ships 6 ([0,5]) and 9 ([1,4]) touch at [0,5]/[1,4]
+	// battleship: invalid placement: ships 0 (A1-D1) and 9 (E2) touch at D1/E2
+	// battleship: invalid placement: ships 2 (E3-G3) and 9 (E2) touch at E3/E2
+	// battleship: invalid placement: ships 6 (F1) and 9 (E2) touch at F1/E2
 	// true
 }
 

@@ -74,6 +74,14 @@ type cheater struct {
 
 func (c cheater) Act() sonar.Action { return sonar.Action{Kind: sonar.Ping, At: c.spied[1-c.seat][0]} }
 
+// deaf is told nothing by reference: its ObserveRef does not do what its
+// Observe does.
+type deaf struct {
+	game.Player[sonar.Placement, sonar.Action, sonar.Told]
+}
+
+func (deaf) ObserveRef(*sonar.Told) {}
+
 // spying rules keep the placements of the last game started.
 type spying struct {
 	*sonar.Rules
@@ -119,6 +127,17 @@ func TestBrokenGamesFail(t *testing.T) {
 			s.AIs = append(s.AIs, entrant{Name: "cheater", Factory: illegal})
 		}},
 		{"no perft pins", "rules", "no pinned perft count", func(s *subject) { s.Perft = nil }},
+		{"an AI told otherwise by reference", "random-play", "told by value (Observe), not by reference", func(s *subject) {
+			var hunter entrant
+			for _, ai := range s.AIs {
+				if ai.Name == "sonar-hunter" {
+					hunter = ai
+				}
+			}
+			s.AIs = append(s.AIs, entrant{Name: "deaf", Factory: func(rng *rand.Rand, seat int) game.Player[sonar.Placement, sonar.Action, sonar.Told] {
+				return deaf{hunter.Factory(rng, seat)}
+			}})
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := base

@@ -23,10 +23,13 @@
 //     consistent with Status, Tell a pure function of the step that leaves
 //     the game as it was, an illegal action ending the game against its
 //     actor, Count sane, no built-in AI ever forfeits), and the same seeds
-//     twice give the same game;
+//     twice give the same game, the same too when an AI that is a
+//     game.RefObserver is told by value;
 //   - legal-moves: random games over Legal: every listed action is
 //     accepted, every action of Subject.Illegal refused, a clone is
-//     independent, a game ends, a finished game refuses every action;
+//     independent, a game ends, a finished game refuses every action; a
+//     game.StepInto state writes over the previous step what Apply
+//     returns;
 //   - illegal-forfeits: an illegal action forfeits its actor;
 //   - panic-forfeits: a player that panics in Place, Act or Observe
 //     forfeits, and the table plays on;

@@ -39,6 +39,7 @@ func (c *suite[R, G, P, A, S, O]) legalMoves(t T) {
 // reports whether every check held.
 func (c *suite[R, G, P, A, S, O]) walk(t T, name string, l game.Legal[G, A], g G, rng *rand.Rand) bool {
 	t.Helper()
+	var buf S // the last step, which ApplyInto overwrites
 	for n := 0; g.Status() == game.Running; n++ {
 		if n == maxActions {
 			t.Errorf("%s: still running after %d actions", name, n)
@@ -51,8 +52,9 @@ func (c *suite[R, G, P, A, S, O]) walk(t T, name string, l game.Legal[G, A], g G
 		}
 		before := state(g) + canon(legal)
 		for _, a := range c.s.Illegal {
-			if _, err := l.Clone(g).Apply(a); err == nil {
-				t.Errorf("%s: action %d: the illegal action %s was accepted", name, n+1, canon(a))
+			msg, err := apply(l, l.Clone(g), a, &buf)
+			if err == nil || msg != "" {
+				t.Errorf("%s: action %d: the illegal action %s was accepted, or %s", name, n+1, canon(a), msg)
 				return false
 			}
 		}
@@ -65,8 +67,8 @@ func (c *suite[R, G, P, A, S, O]) walk(t T, name string, l game.Legal[G, A], g G
 			t.Errorf("%s: action %d: playing on a clone changed the game", name, n+1)
 			return false
 		}
-		if _, err := g.Apply(a); err != nil {
-			t.Errorf("%s: action %d: the listed action %s was refused: %v", name, n+1, canon(a), err)
+		if msg, err := apply(l, g, a, &buf); err != nil || msg != "" {
+			t.Errorf("%s: action %d: the listed action %s was refused (%v), or %s", name, n+1, canon(a), err, msg)
 			return false
 		}
 		if msg := sane(g); msg != "" {
@@ -78,11 +80,29 @@ func (c *suite[R, G, P, A, S, O]) walk(t T, name string, l game.Legal[G, A], g G
 		t.Errorf("%s: a finished game lists %d legal actions", name, len(legal))
 	}
 	for _, a := range c.s.Illegal {
-		if _, err := g.Apply(a); err == nil {
-			t.Errorf("%s: a finished game accepted %s", name, canon(a))
+		if msg, err := apply(l, g, a, &buf); err == nil || msg != "" {
+			t.Errorf("%s: a finished game accepted %s, or %s", name, canon(a), msg)
 		}
 	}
 	return true
+}
+
+// apply plays a on g into *buf and returns Apply's error (err). A state that is
+// a game.StepInto plays it with ApplyInto, which must write into *buf (the
+// previous step) what Apply returns on a clone: msg says how it did not
+// ("" = it did).
+func apply[G game.State[A, S], A, S any](l game.Legal[G, A], g G, a A, buf *S) (msg string, err error) {
+	into, ok := any(g).(game.StepInto[A, S])
+	if !ok {
+		*buf, err = g.Apply(a)
+		return "", err
+	}
+	want, wantErr := l.Clone(g).Apply(a)
+	err = into.ApplyInto(a, buf)
+	if canon(*buf) != canon(want) || (err == nil) != (wantErr == nil) {
+		msg = fmt.Sprintf("ApplyInto wrote %s (error %v), Apply returned %s (error %v)", canon(*buf), err, canon(want), wantErr)
+	}
+	return msg, err
 }
 
 // perft checks the pinned perft counts.

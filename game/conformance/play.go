@@ -134,6 +134,13 @@ func (c *suite[R, G, P, A, S, O]) randomPlay(t T) {
 			if canon(res) != canon(again) || !equalLines(rec.lines, rec2.lines) {
 				t.Errorf("%s: the same seeds gave another game:\n%s", name, diff(rec.lines, rec2.lines))
 			}
+			if _, ref := ai.Factory(rand.New(rand.NewPCG(0, 0)), seat).(game.RefObserver[O]); ref {
+				f[seat] = byValue(ai.Factory)
+				_, _, rec3 := c.play(t, f, c.rngs(1, i, k), c.first(k), false)
+				if !equalLines(rec.lines, rec3.lines) {
+					t.Errorf("%s: told by value (Observe), not by reference (ObserveRef), it played another game:\n%s", name, diff(rec.lines, rec3.lines))
+				}
+			}
 		}
 	}
 }
@@ -177,4 +184,16 @@ func diff(a, b []string) string {
 		}
 	}
 	return fmt.Sprintf("%d lines, then %d", len(a), len(b))
+}
+
+// valueSeat hides a player's ObserveRef (game.RefObserver): a table tells
+// it by value.
+type valueSeat[P, A, O any] struct{ game.Player[P, A, O] }
+
+// Unwrap implements game.Wrapper.
+func (v valueSeat[P, A, O]) Unwrap() any { return v.Player }
+
+// byValue is f with its players told by value.
+func byValue[P, A, O any](f game.Factory[P, A, O]) game.Factory[P, A, O] {
+	return func(rng *rand.Rand, seat int) game.Player[P, A, O] { return valueSeat[P, A, O]{f(rng, seat)} }
 }

@@ -32,6 +32,7 @@ type Board struct {
 	around []Set // Chebyshev distance <= 1, usable cells only, the cell itself included
 	row    []Set // usable cells of the cell's row
 	col    []Set // usable cells of the cell's column
+	lines  []Set // row ∪ col without the cell itself (Lines, on every move generated)
 	rocks  []Cell
 	byCol  []Cell // usable cells column by column
 }
@@ -69,6 +70,7 @@ func NewBoard(width, height int, rocks []Cell) (*Board, error) {
 	b.around = make([]Set, n)
 	b.row = make([]Set, n)
 	b.col = make([]Set, n)
+	b.lines = make([]Set, n)
 	for c := range n {
 		x, y := c%width, c/width
 		for dy := -1; dy <= 1; dy++ {
@@ -88,6 +90,8 @@ func NewBoard(width, height int, rocks []Cell) (*Board, error) {
 				b.col[c].Add(nc)
 			}
 		}
+		b.lines[c] = b.row[c].Union(b.col[c])
+		b.lines[c].Remove(Cell(c))
 	}
 	return b, nil
 }
@@ -183,11 +187,7 @@ func (b *Board) Row(c Cell) Set { return b.row[c] }
 func (b *Board) Col(c Cell) Set { return b.col[c] }
 
 // Lines is Row(c) ∪ Col(c) without c itself: every destination of a rook-like move.
-func (b *Board) Lines(c Cell) Set {
-	s := b.row[c].Union(b.col[c])
-	s.Remove(c)
-	return s
-}
+func (b *Board) Lines(c Cell) Set { return b.lines[c] }
 
 // Chebyshev is the king-move distance between a and b.
 func (b *Board) Chebyshev(a, c Cell) int {

@@ -161,3 +161,27 @@ func TestByColumn(t *testing.T) {
 		})
 	}
 }
+
+// TestLinesAreRowAndColumn: on every board shape, Lines(c) is Row(c) ∪
+// Col(c) without c, for every cell.
+func TestLinesAreRowAndColumn(t *testing.T) {
+	rounded, err := Rounded(6, 5)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name string
+		b    *Board
+	}{
+		{"square", MustBoard(5, 5, nil)},
+		{"rocks", MustBoard(7, 4, []Cell{0, 9, 10, 27})},
+		{"rounded", rounded},
+		{"one row", MustBoard(9, 1, nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for c := range Cell(tc.b.Size()) {
+				want := tc.b.Row(c).Union(tc.b.Col(c))
+				want.Remove(c)
+				require.Equal(t, want, tc.b.Lines(c), "cell %d", c)
+			}
+		})
+	}
+}

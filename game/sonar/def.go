@@ -9,8 +9,10 @@ import (
 // Def is the game's registry entry (games.Define): its rules (the default
 // ones whatever the match config), its AIs, what the conformance suite
 // needs (actions always refused, pinned perft counts), and its terminal
-// seat (Text, text.go). It has no replay format or network host yet:
-// games.Define refuses those.
+// seat (Text, text.go), its wire codec (wire.go, wire_client.go: the
+// server serves it and kaisen play plays it) and its public view
+// (public.go: the server's spectators see it). It has no replay format
+// yet: games.Define refuses that.
 func Def() games.Def[*Rules, *Game, Placement, Action, Step, Told] {
 	r := DefaultRules()
 	none := []Action(nil)
@@ -25,6 +27,9 @@ func Def() games.Def[*Rules, *Game, Placement, Action, Step, Told] {
 		PlayDefault:      "sonar-random",
 		Shots:            true,
 		Text:             NewText,
+		Wire:             &games.Wire[*Rules, Placement, Action, Told]{Server: NewServerCodec, Client: NewClientCodec},
+		House:            "sonar-hunter",
+		View:             NewPublicView,
 		Illegal:          []Action{{Kind: Ping, At: None}, {Kind: Move, Boat: -1}, {}},
 		// Boats on 0 and 5 against 10 and 15: 16 pings and 2 + 4 moves
 		// (22); seat 1 then has 22 answers, but 18 after a hit on 10 and 20

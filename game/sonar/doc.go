@@ -13,7 +13,10 @@
 // explains its pings and learns across a series where the enemy hides),
 // its terminal seat (text.go: NewText, the Def's Text, which gives it
 // kaisen play --human --against and the typed round trip of the
-// conformance suite) and the game's registry entry (def.go: Def,
+// conformance suite), its wire codec (wire.go: line-delimited JSON on the
+// classic framing, ServerCodec and ClientCodec, which give it the turn
+// server and kaisen play), its public view (public.go: the server's live
+// spectators) and the game's registry entry (def.go: Def,
 // registered in one line with games.Register(games.Define(sonar.Def()))).
 // Nothing outside the folder names it but that line.
 package sonar

@@ -78,5 +78,5 @@ func Example() {
 	// Output:
 	// hit: w near s: true enemy w hp: 2
 	// the first player is told: ship w moved by 0 1
-	// submarine: illegal action: attack on [4,4] is out of reach of every living ship
+	// submarine: illegal action: attack on E5 is out of reach of every living ship
 }

@@ -111,12 +111,13 @@ func (r *Rules) CheckAction(f *Fleet, a Action) error {
 	}
 }
 
-// CellName formats c as [x,y] (the wire's order), or as "off-board" when c is
-// not a board index.
-func (r *Rules) CellName(c grid.Cell) string {
-	if c < 0 || int(c) >= r.Board.Size() {
-		return fmt.Sprintf("off-board(%d)", int(c))
-	}
+// CellName names c for people, a column letter and a row from 1 ("C4" is
+// x 2, y 3), or "off-board(n)" when c is not a board index. The wire's
+// form is WireCoord's [x,y].
+func (r *Rules) CellName(c grid.Cell) string { return r.Board.Name(c) }
+
+// WireCoord is c as the wire writes it, [x,y] ("[2,3]" for C4).
+func (r *Rules) WireCoord(c grid.Cell) string {
 	x, y := r.Board.XY(c)
 	return fmt.Sprintf("[%d,%d]", x, y)
 }
@@ -211,31 +212,46 @@ func (g *Game) Forfeit(seat int) {
 // with the Status it leaves. Apply on a finished game returns an error and a
 // Step with the final Status, and changes nothing.
 func (g *Game) Apply(a Action) (Step, error) {
+	var st Step
+	err := g.ApplyInto(a, &st)
+	return st, err
+}
+
+// ApplyInto is Apply with the step written to *st (game.StepInto): the
+// hosts that keep the step in a buffer of their own spare its copy.
+func (g *Game) ApplyInto(a Action, st *Step) error {
 	seat := g.turn
-	st := Step{Seat: seat, Action: a, Winner: -1}
 	if g.status != game.Running {
-		st.Status, st.Winner = g.status, g.winner
-		return st, fmt.Errorf("submarine: game is over")
+		*st = Step{Seat: seat, Action: a, Status: g.status, Winner: g.winner}
+		return fmt.Errorf("submarine: game is over")
 	}
+	// Every way below sets the step's events, Status and Winner, so *st is
+	// not cleared first (TestApplyIntoOverwritesStep).
+	st.Seat, st.Action = seat, a
 	r := g.rules
 	me, enemy := &g.fleets[seat], &g.fleets[1-seat]
-	if err := r.CheckAction(me, a); err != nil {
-		ev := Event{Kind: a.Kind, Illegal: true, At: grid.None, Hit: NoShip, Ship: NoShip, To: grid.None}
-		st.Actor, st.Other = ev, ev
-		st.Actor.Mine = true
-		g.actions++
-		g.status, g.winner = game.Won, 1-seat
-		st.Status, st.Winner = g.status, g.winner
-		return st, err
+	if !inReach(r, me, a) {
+		if err := r.CheckAction(me, a); err != nil {
+			ev := Event{Kind: a.Kind, Illegal: true, At: grid.None, Hit: NoShip, Ship: NoShip, To: grid.None}
+			st.Actor, st.Other = ev, ev
+			st.Actor.Mine = true
+			g.actions++
+			g.status, g.winner = game.Won, 1-seat
+			st.Status, st.Winner = g.status, g.winner
+			return err
+		}
 	}
 	switch a.Kind {
 	case Attack:
 		ev := Event{Kind: Attack, At: a.To, Hit: NoShip, Ship: NoShip, To: grid.None}
 		hit := enemy.ShipAt(a.To)
-		around := r.Board.Around(a.To)
-		for i := range len(r.Fleet) {
-			if i != hit && enemy.Alive.Has(i) && around.Has(enemy.Pos[i]) {
-				ev.Near = ev.Near.With(i)
+		// A game's fleet is valid: Occupied is the cells of its living
+		// ships, so no enemy ship is near when none stands around a.To.
+		if around := r.Board.Around(a.To); around.Intersects(enemy.Occupied) {
+			for i := range len(r.Fleet) {
+				if i != hit && enemy.Alive.Has(i) && around.Has(enemy.Pos[i]) {
+					ev.Near = ev.Near.With(i)
+				}
 			}
 		}
 		if hit != NoShip {
@@ -271,7 +287,17 @@ func (g *Game) Apply(a Action) (Step, error) {
 	}
 	g.turn = 1 - seat
 	st.Status, st.Winner = g.status, g.winner
-	return st, nil
+	return nil
+}
+
+// inReach reports that a is an attack of a game's fleet f on a usable cell
+// that a living ship of f reaches: CheckAction's verdict on the commonest
+// action, found with one set intersection. A game's fleet is valid (its
+// ships on usable cells, Occupied the cells of the living ones) and Around
+// is symmetric between usable cells, so a ship reaches a.To when it stands
+// around a.To. false says nothing: CheckAction decides.
+func inReach(r *Rules, f *Fleet, a Action) bool {
+	return a.Kind == Attack && r.Board.IsUsable(a.To) && r.Board.Around(a.To).Intersects(f.Occupied)
 }
 
 // View is what one side knows after an action besides the Event itself: its

@@ -36,16 +36,16 @@ func (v *PublicView) start() {
 	}
 }
 
-// Public is the board and the fleet (game.View): columns and rows are
-// numbered from 0, as the wire writes a cell [x,y].
+// Public is the board and the fleet (game.View): columns are letters and
+// rows numbered from 1, as people name cells (C4 is the wire's [2,3]).
 func (v *PublicView) Public() game.Public {
 	r := v.g.rules
 	p := game.Public{Game: Name, Board: r.Board, PerShip: true, Rules: r}
 	for x := range r.Board.Width() {
-		p.Cols = append(p.Cols, fmt.Sprint(x))
+		p.Cols = append(p.Cols, grid.ColumnName(x, false))
 	}
 	for y := range r.Board.Height() {
-		p.Rows = append(p.Rows, fmt.Sprint(y))
+		p.Rows = append(p.Rows, fmt.Sprint(y+1))
 	}
 	for _, s := range r.Fleet {
 		p.Ships = append(p.Ships, s.Name)

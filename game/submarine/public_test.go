@@ -18,7 +18,8 @@ func TestPublicView(t *testing.T) {
 	v := NewPublicView(g)
 	pub := v.Public()
 	require.Equal(t, []string{"w", "c", "s"}, pub.Ships)
-	require.Equal(t, []string{"0", "1", "2", "3", "4"}, pub.Cols)
+	require.Equal(t, []string{"A", "B", "C", "D", "E"}, pub.Cols)
+	require.Equal(t, []string{"1", "2", "3", "4", "5"}, pub.Rows)
 	require.True(t, pub.PerShip)
 	for _, tt := range []struct {
 		a    Action
@@ -27,9 +28,9 @@ func TestPublicView(t *testing.T) {
 		near int
 		hp   [2][]int
 	}{
-		{AttackAt(xy(1, 1)), "attacks [1,1]: hit w; near: s", xy(1, 1), 8, [2][]int{{3, 2, 1}, {2, 2, 1}}},
-		{AttackAt(xy(2, 1)), "attacks [2,1]: miss; near: c", xy(2, 1), 8, [2][]int{{3, 2, 1}, {2, 2, 1}}},
-		{AttackAt(xy(0, 1)), "attacks [0,1]: miss; near: w s", xy(0, 1), 5, [2][]int{{3, 2, 1}, {2, 2, 1}}},
+		{AttackAt(xy(1, 1)), "attacks B2: hit w; near: s", xy(1, 1), 8, [2][]int{{3, 2, 1}, {2, 2, 1}}},
+		{AttackAt(xy(2, 1)), "attacks C2: miss; near: c", xy(2, 1), 8, [2][]int{{3, 2, 1}, {2, 2, 1}}},
+		{AttackAt(xy(0, 1)), "attacks A2: miss; near: w s", xy(0, 1), 5, [2][]int{{3, 2, 1}, {2, 2, 1}}},
 		{MoveTo(w, xy(1, 2)), "moves w by [+0,+1]", grid.None, 0, [2][]int{{3, 2, 1}, {2, 2, 1}}},
 	} {
 		st, err := g.Apply(tt.a)

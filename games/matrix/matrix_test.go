@@ -11,18 +11,23 @@
 // tournament builds it from the registry, and the command itself), the
 // conformance suite (game/conformance), and the human terminal seat
 // in-process (internal/human through games.Game.HumanLocal, a scripted
-// person typing an AI's actions through the game's Text).
+// person typing an AI's actions through the game's Text), and the turn
+// server (serve_test.go): a listener of the game against its house AI,
+// played by kaisen play itself (one game, and a series of three where the
+// game's listeners play series), and a pair listener, played by two
+// network clients (games.Game.NewClient, the same code) over loopback;
+// in both the server's live view (server.Spectator, fed by each game's
+// public view) sees the game, and the replay the server wrote verifies
+// (games.Game.OpenReplay) for a game that writes replays.
 //
 // Not in the matrix yet (they are written per game today, or are being
 // made generic; add a column when they take any registered game): the
-// turn server (server) and its listeners, the network client (client,
-// games.Game.NewClient), the web spectator and browser play
-// (internal/web, server/spectator.go), the human seat over the network
-// (games.Game.HumanClient), replay (the record codec:
-// replay round trip and verification, games.Game.OpenReplay), the wire
-// round trips per dialect (protocol), shard/merge and the queue, and
-// tournament --timing (internal/cli/tournament_timing.go switches on the
-// three built-in families).
+// web spectator and browser play (internal/web), the human seat over the
+// network (games.Game.HumanClient), replay round trips of a game on the
+// contract alone (the record codec), the wire round trips per dialect
+// (protocol), shard/merge and the queue, and tournament --timing
+// (internal/cli/tournament_timing.go switches on the three built-in
+// families).
 package matrix_test
 
 import (
@@ -79,6 +84,9 @@ func TestMatrix(t *testing.T) {
 		{"explanations", explanationsHost},
 		{"tournament", tournamentHost},
 		{"human seat", humanHost},
+		{"server house", serverHouseHost},
+		{"server pair", serverPairHost},
+		{"server series", serverSeriesHost},
 	}
 	for _, g := range games.All() {
 		for _, h := range hosts {

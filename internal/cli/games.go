@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
+	"github.com/kaisen-ai/kaisen/internal/spell"
 )
 
 // lookupGame is the game a --game value names; any other value is a usage
@@ -14,7 +15,7 @@ import (
 func lookupGame(name string) (games.Game, error) {
 	g, err := games.Lookup(name)
 	if err != nil {
-		return g, usageError("--game %q: %w (games: %s)", name, games.ErrUnknownGame, strings.Join(games.Names(), ", "))
+		return g, usageError("--game %q: %w%s (games: %s)", name, games.ErrUnknownGame, spell.DidYouMean(name, games.Names()), strings.Join(games.Names(), ", "))
 	}
 	return g, nil
 }

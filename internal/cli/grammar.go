@@ -41,6 +41,11 @@ const (
 	kindAlias    = "alias" // the value's second element is the flag it stands for
 )
 
+// seedNeededKey is the annotation of a flag that needs --seed (its value:
+// why). checkShared refuses the flag without --seed before a seed is
+// drawn and printed.
+const seedNeededKey = "kaisen-seed-needed"
+
 // settingsFileKey is the command annotation of a command that reads its own
 // settings file with --config (kaisen serve); no other command has --config.
 const settingsFileKey = "kaisen-settings-file"
@@ -170,6 +175,17 @@ func checkShared(cmd *cobra.Command, e *env) error {
 	// (seedLaterKey). A command with a settings file (serve) leaves the
 	// seed to the file: with none, the server draws a secret key and never
 	// prints it (docs/server.md, "Seeds and secrecy").
+	if f := fl.Lookup("seed"); f != nil && !f.Changed {
+		var need error
+		fl.Visit(func(g *pflag.Flag) {
+			if why := g.Annotations[seedNeededKey]; len(why) > 0 && need == nil {
+				need = usageError("--%s needs --seed: %s", g.Name, why[0])
+			}
+		})
+		if need != nil {
+			return need
+		}
+	}
 	if f := fl.Lookup("seed"); f != nil && !f.Changed && len(f.Annotations[grammarKey]) > 0 && cmd.Annotations[settingsFileKey] == "" {
 		var s uint64
 		var err error

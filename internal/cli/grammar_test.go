@@ -136,7 +136,7 @@ func TestExitCodes(t *testing.T) {
 		{"success with json", nil, []string{"match", "-n", "4", "--seed", "1", "--p1", "random", "--p2", "random", "--json"}, ExitOK, ""},
 		{"unknown command", nil, []string{"mtach"}, ExitUsage, `unknown command "mtach" for "kaisen" (did you mean match?)`},
 		{"unknown flag", nil, []string{"match", "--bogus"}, ExitUsage, "unknown flag: --bogus"},
-		{"bad flag value", nil, []string{"match", "-n", "many"}, ExitUsage, `invalid argument "many"`},
+		{"bad flag value", nil, []string{"match", "-n", "many"}, ExitUsage, `--games: want an integer, got "many"`},
 		{"too many arguments", nil, []string{"players", "extra"}, ExitUsage, `unknown command "extra"`},
 		{"zero games", nil, []string{"shots", "--player", "gridbot", "-n", "0"}, ExitUsage, "-n 0: want at least 1 game"},
 		{"negative workers", nil, []string{"tournament", "--players", "random,random", "--workers", "-1"}, ExitUsage, "--workers -1"},

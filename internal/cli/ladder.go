@@ -7,12 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strconv"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kaisen-ai/kaisen/internal/spell"
 	"github.com/kaisen-ai/kaisen/ladder"
 )
 
@@ -22,11 +25,15 @@ func newLadderCmd(e *env) *cobra.Command {
 		Use:   "ladder",
 		Short: "Register bots and read the rated ladder's table, history and games (SQLite or PostgreSQL)",
 		Long: `The rated ladder keeps registered bots, their Glicko-2 ratings and their
-games in a database (docs/ladder.md): --db is a file path (SQLite, created
-when missing) or a postgres:// URL (PostgreSQL; the database must exist).
-Either is migrated to the current schema when opened. kaisen serve --ladder
---db runs the rated listener on it.`,
-		Example: `  kaisen ladder register mybot --db ladder.db
+games in a database (docs/ladder.md): --db is a file path (SQLite) or a
+postgres:// URL (PostgreSQL; the database must exist). kaisen ladder init
+creates a SQLite file (and the tables of either); every other command, and
+kaisen serve --ladder, refuses a file that does not exist, so that a typo
+in --db never starts an empty ladder. A database is migrated to the
+current schema when opened. kaisen serve --ladder --db runs the rated
+listener on it.`,
+		Example: `  kaisen ladder init --db ladder.db
+  kaisen ladder register mybot --db ladder.db
   kaisen ladder table --db ladder.db
   kaisen ladder history mybot --db ladder.db --json
   kaisen ladder export --db ladder.db > games.csv`,
@@ -38,7 +45,7 @@ Either is migrated to the current schema when opened. kaisen serve --ladder
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newLadderRegisterCmd(e), newLadderTableCmd(e), newLadderHistoryCmd(e), newLadderExportCmd(e))
+	cmd.AddCommand(newLadderInitCmd(e), newLadderRegisterCmd(e), newLadderTableCmd(e), newLadderHistoryCmd(e), newLadderExportCmd(e))
 	return cmd
 }
 
@@ -47,9 +54,24 @@ func addDBFlag(cmd *cobra.Command, p *string) {
 	cmd.Flags().StringVar(p, "db", "", "the ladder database: a file path (SQLite) or a postgres://user:password@host/db URL (PostgreSQL)")
 }
 
+// errNoLadder is wrapped by openLadder's error for a SQLite file that
+// does not exist (only kaisen ladder init creates one).
+var errNoLadder = errors.New("no ladder database")
+
 // openLadder opens the database named by --db (a usage error when unset
-// or not usable as a database address).
+// or not usable as a database address). A SQLite file must exist: only
+// kaisen ladder init (openLadderCreate) creates one.
 func openLadder(cmd *cobra.Command, db string) (*ladder.Store, error) {
+	if db != "" && !ladder.IsPostgres(db) {
+		if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+			return nil, &ExitError{Code: ExitFailure, Err: fmt.Errorf("--db %s: %w there (a typo?); create one with: kaisen ladder init --db %s", db, errNoLadder, db)}
+		}
+	}
+	return openLadderCreate(cmd, db)
+}
+
+// openLadderCreate is openLadder creating a missing SQLite file.
+func openLadderCreate(cmd *cobra.Command, db string) (*ladder.Store, error) {
 	if db == "" {
 		return nil, usageError("--db: want the ladder database: a file path (SQLite) or a postgres:// URL")
 	}
@@ -72,6 +94,46 @@ func readLadder[T any](cmd *cobra.Command, db string, read func(*ladder.Store, c
 	}
 	defer s.Close()
 	return read(s, cmd.Context())
+}
+
+func newLadderInitCmd(e *env) *cobra.Command {
+	var db string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Create the ladder database (the only command that does)",
+		Long: `Create the ladder database named by --db with the current schema: a SQLite
+file (its directory must exist) or the tables of a PostgreSQL database
+(which must exist). An existing database is only migrated to the current
+schema. The other ladder commands and kaisen serve --ladder refuse a
+SQLite file that does not exist.`,
+		Example: `  kaisen ladder init --db ladder.db`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			existed := true
+			if !ladder.IsPostgres(db) {
+				_, err := os.Stat(db)
+				existed = err == nil
+			}
+			s, err := openLadderCreate(cmd, db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if asJSON {
+				return json.NewEncoder(e.stdout).Encode(map[string]any{"db": ladder.Redact(db), "created": !existed, "schema": ladder.Version()})
+			}
+			verb := "created"
+			if existed {
+				verb = "ready (it existed)"
+			}
+			_, err = fmt.Fprintf(e.stdout, "ladder database %s %s, schema version %d; next: kaisen ladder register NAME --db %s\n", ladder.Redact(db), verb, ladder.Version(), db)
+			return err
+		},
+	}
+	addDBFlag(cmd, &db)
+	addJSONFlag(cmd, &asJSON, `print {"db","created","schema"} as one JSON object`)
+	return cmd
 }
 
 func newLadderRegisterCmd(e *env) *cobra.Command {
@@ -127,11 +189,34 @@ owner are stored unrated.`,
 
 // botJSON is one row of kaisen ladder table --json.
 type botJSON struct {
-	Name       string  `json:"name"`
-	Rating     float64 `json:"rating"`
-	RD         float64 `json:"rd"`
-	Volatility float64 `json:"volatility"`
-	Games      int     `json:"games"`
+	Name        string  `json:"name"`
+	Rating      float64 `json:"rating"`
+	RD          float64 `json:"rd"`
+	Volatility  float64 `json:"volatility"`
+	Games       int     `json:"games"`
+	Wins        int     `json:"wins"`
+	Draws       int     `json:"draws"`
+	Losses      int     `json:"losses"`
+	Opponents   int     `json:"opponents"`   // different bots met in rated games
+	Provisional bool    `json:"provisional"` // fewer than ladder.ProvisionalOpponents
+}
+
+// knownBot is nil when name is a registered bot, else an error saying so
+// with the registered names that look closest.
+func knownBot(ctx context.Context, s *ladder.Store, name string) error {
+	_, err := s.Rating(ctx, name)
+	if !errors.Is(err, ladder.ErrUnknownBot) {
+		return err
+	}
+	bots, terr := s.Table(ctx)
+	if terr != nil {
+		return errors.Join(err, terr)
+	}
+	names := make([]string, len(bots))
+	for i, b := range bots {
+		names[i] = b.Name
+	}
+	return fmt.Errorf("no bot %q on this ladder%s (kaisen ladder table lists them)", name, spell.DidYouMean(name, names))
 }
 
 func newLadderTableCmd(e *env) *cobra.Command {
@@ -168,16 +253,27 @@ are listed on stderr after the table.`,
 			if asJSON {
 				out := []botJSON{}
 				for _, b := range bots {
-					out = append(out, botJSON{b.Name, b.Rating.R, b.Rating.RD, b.Rating.Vol, b.Games})
+					out = append(out, botJSON{b.Name, b.Rating.R, b.Rating.RD, b.Rating.Vol, b.Games, b.Wins, b.Draws, b.Losses, b.Opponents, b.Provisional()})
 				}
 				return json.NewEncoder(e.stdout).Encode(out)
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "#\tbot\trating\tRD\tgames")
+			fmt.Fprintln(tw, "#\tbot\trating\tRD\tgames\tW\tD\tL\t")
+			provisional := false
 			for i, b := range bots {
-				fmt.Fprintf(tw, "%d\t%s\t%.0f\t%.0f\t%d\n", i+1, b.Name, b.Rating.R, b.Rating.RD, b.Games)
+				note := ""
+				if b.Provisional() {
+					note, provisional = "provisional", true
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%.0f\t%.0f\t%d\t%d\t%d\t%d\t%s\n", i+1, b.Name, b.Rating.R, b.Rating.RD, b.Games, b.Wins, b.Draws, b.Losses, note)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			if provisional {
+				_, err = fmt.Fprintf(e.stdout, "provisional: met fewer than %d different bots in rated games; its rating rests on few opponents and its games count less for theirs (docs/ladder.md, Farming)\n", ladder.ProvisionalOpponents)
+			}
+			return err
 		},
 	}
 	addDBFlag(cmd, &db)
@@ -217,6 +313,9 @@ unrated (same_owner, same_network).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			games, err := readLadder(cmd, db, func(s *ladder.Store, ctx context.Context) ([]ladder.Played, error) {
+				if err := knownBot(ctx, s, args[0]); err != nil {
+					return nil, err
+				}
 				return s.History(ctx, args[0])
 			})
 			if err != nil {

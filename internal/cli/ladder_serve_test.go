@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,6 +34,9 @@ func freeAddr(t *testing.T) string {
 // registerBot runs kaisen ladder register and returns the token.
 func registerBot(t *testing.T, db, name string) string {
 	t.Helper()
+	if _, err := os.Stat(db); err != nil && !ladder.IsPostgres(db) {
+		initLadder(t, db)
+	}
 	code, out, stderr := playRun(t, "ladder", "register", name, "--db", db)
 	require.Equal(t, ExitOK, code, stderr)
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
@@ -42,6 +46,9 @@ func registerBot(t *testing.T, db, name string) string {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asKaisenEnv) == "1" { // the test binary plays kaisen, for exec: players (match_bot_test.go)
+		os.Exit(Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	pgtest.StopShared()
 	os.Exit(code)
@@ -158,7 +165,7 @@ func testServeLadderWithPlay(t *testing.T, db string) {
 }
 
 func TestServeLadderFlags(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "ladder.db")
+	db := initLadder(t, filepath.Join(t.TempDir(), "ladder.db"))
 	tests := []struct {
 		name string
 		args []string
@@ -177,4 +184,25 @@ func TestServeLadderFlags(t *testing.T) {
 			assert.Contains(t, stderr, tt.want)
 		})
 	}
+}
+
+// TestPlaySaysItWaits: a bot alone on a rated listener says that it is
+// waiting, and for what (another registered bot), instead of printing
+// nothing until it is paired.
+func TestPlaySaysItWaits(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ladder.db")
+	token := registerBot(t, db, "alice")
+	dir := t.TempDir()
+	addr, _ := serveRun(t, "--ladder", "--db", db, "--listen", "127.0.0.1:0", "--seed", "3",
+		"--result-log", filepath.Join(dir, "results.jsonl"), "--replay-dir", filepath.Join(dir, "replays"))
+	ctx, cancel := context.WithCancel(context.Background())
+	var errb safeBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- Run(ctx, []string{"play", "--addr", addr, "--name", "alice", "--token", token, "--seed", "1"}, strings.NewReader(""), io.Discard, &errb)
+	}()
+	require.Eventually(t, func() bool { return strings.Contains(errb.String(), "bot alice is waiting at "+addr) }, 20*time.Second, 10*time.Millisecond)
+	cancel()
+	require.Equal(t, ExitInterrupted, <-code, errb.String())
+	require.Contains(t, errb.String(), "another registered bot must connect")
 }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,7 +21,7 @@ import (
 // and mistakes are usage errors.
 func TestLadderCommands(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "ladder.db")
+	db := initLadder(t, filepath.Join(t.TempDir(), "ladder.db"))
 	code, out, stderr := matchRun(t, ctx, "ladder", "register", "alice", "--db", db)
 	require.Equal(t, ExitOK, code, stderr)
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
@@ -47,9 +49,13 @@ func TestLadderCommands(t *testing.T) {
 	require.Equal(t, "alice", table[0].Name)
 	require.Greater(t, table[0].Rating, 1500.0)
 	require.Equal(t, 1, table[0].Games)
+	require.Equal(t, [3]int{1, 0, 0}, [3]int{table[0].Wins, table[0].Draws, table[0].Losses})
+	require.True(t, table[0].Provisional)
 	code, out, stderr = matchRun(t, ctx, "ladder", "table", "--db", db)
 	require.Equal(t, ExitOK, code, stderr)
-	require.Contains(t, out, "1  alice")
+	require.Regexp(t, `#\s+bot\s+rating\s+RD\s+games\s+W\s+D\s+L`, out)
+	require.Regexp(t, `1\s+alice\s+\d+\s+\d+\s+1\s+1\s+0\s+0\s+provisional`, out)
+	require.Contains(t, out, "provisional: met fewer than 5 different bots")
 
 	code, out, stderr = matchRun(t, ctx, "ladder", "history", "alice", "--db", db, "--json")
 	require.Equal(t, ExitOK, code, stderr)
@@ -61,6 +67,7 @@ func TestLadderCommands(t *testing.T) {
 	require.Equal(t, "win", hist[0].Result)
 	require.Equal(t, 1500.0, hist[0].Before)
 
+	typo := filepath.Join(t.TempDir(), "typo.db")
 	for _, tt := range []struct {
 		name string
 		args []string
@@ -72,6 +79,10 @@ func TestLadderCommands(t *testing.T) {
 		{"bad owner", []string{"ladder", "register", "carol", "--owner", "a b", "--db", db}, ExitUsage, `owner "a b"`},
 		{"bad name", []string{"ladder", "register", "a b", "--db", db}, ExitUsage, "bad bot name"},
 		{"no db", []string{"ladder", "table"}, ExitUsage, "--db"},
+		{"a typo in --db", []string{"ladder", "table", "--db", typo}, ExitFailure, "no ladder database there (a typo?); create one with: kaisen ladder init --db " + typo},
+		{"register on a typo", []string{"ladder", "register", "carol", "--db", typo}, ExitFailure, "kaisen ladder init"},
+		{"history of nobody", []string{"ladder", "history", "nobody", "--db", db}, ExitFailure, `no bot "nobody" on this ladder (kaisen ladder table lists them)`},
+		{"history of a typo", []string{"ladder", "history", "alcie", "--db", db}, ExitFailure, `no bot "alcie" on this ladder (did you mean alice?)`},
 		{"postgres down", []string{"ladder", "table", "--db", "postgres://u:pw@127.0.0.1:1/db?connect_timeout=5"}, ExitFailure, "127.0.0.1:1"},
 		{"unknown subcommand", []string{"ladder", "rank"}, ExitUsage, "unknown command"},
 	} {
@@ -81,6 +92,17 @@ func TestLadderCommands(t *testing.T) {
 			require.Contains(t, stderr, tt.msg)
 		})
 	}
+	_, err = os.Stat(typo)
+	require.ErrorIs(t, err, fs.ErrNotExist, "only kaisen ladder init creates a database")
+}
+
+// initLadder runs kaisen ladder init --db db and returns db.
+func initLadder(t *testing.T, db string) string {
+	t.Helper()
+	code, out, stderr := matchRun(t, context.Background(), "ladder", "init", "--db", db)
+	require.Equal(t, ExitOK, code, stderr)
+	require.Contains(t, out, "ladder database "+db+" created, schema version")
+	return db
 }
 
 // TestLadderOwnersAndWeights: two bots of one --owner play unrated games
@@ -88,7 +110,7 @@ func TestLadderCommands(t *testing.T) {
 // export has both seats' weights.
 func TestLadderOwnersAndWeights(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "ladder.db")
+	db := initLadder(t, filepath.Join(t.TempDir(), "ladder.db"))
 	for _, r := range [][]string{{"a1", "--owner", "mallory"}, {"a2", "--owner", "mallory"}, {"b"}} {
 		code, _, stderr := matchRun(t, ctx, append([]string{"ladder", "register", "--db", db}, r...)...)
 		require.Equal(t, ExitOK, code, stderr)
@@ -118,7 +140,7 @@ func TestLadderOwnersAndWeights(t *testing.T) {
 // the migration (it looks like an older bot) is named on stderr.
 func TestLadderTableWarnsOfOldLookAlikes(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "ladder.db")
+	db := initLadder(t, filepath.Join(t.TempDir(), "ladder.db"))
 	code, _, stderr := matchRun(t, ctx, "ladder", "register", "alice", "--db", db)
 	require.Equal(t, ExitOK, code, stderr)
 	raw, err := sql.Open("sqlite", db)

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/elo"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/jobs"
@@ -29,6 +30,8 @@ type matchFlags struct {
 	config             string
 	games              int
 	series             int
+	pairs              bool   // --pairs: games 2k and 2k+1 on one seed, seats swapped
+	sprt               string // --sprt: the test, "" for none (implies --pairs)
 	seed               uint64
 	workers            int
 	replays            string
@@ -38,14 +41,11 @@ type matchFlags struct {
 	json               bool
 	progress           string
 	shard              shardFlags
+	bot                botFlags // exec: players (match_bot.go)
 }
 
-func newMatchCmd(e *env) *cobra.Command {
-	var f matchFlags
-	cmd := &cobra.Command{
-		Use:   "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
-		Short: "Play many AI-vs-AI games in-process and summarise them",
-		Long: `Play GAMES games between two AIs (see kaisen players) in this process, several
+// matchLong is kaisen match --help's description.
+const matchLong = `Play GAMES games between two AIs (see kaisen players) in this process, several
 at a time, and print wins, draws and losses per player with 95% Wilson
 intervals, forfeits, actions per game (mean and 90th percentile) and games per
 second.
@@ -88,6 +88,33 @@ in order, series in parallel: the results are the same whatever --workers.
 Replays record the game's series ("series": {"index", "game", "size"} in
 the header's "match"). Not with --shard or --nats.
 
+Below the table, the statistics chess engine authors read in fastchess and
+cutechess-cli, from p1's point of view:
+
+  Score of A vs B: W - L - D [0.515] N
+  Elo difference: 10.4 +/- 7.6, LOS: 99.6 %, DrawRatio: 51.1 %
+  Elo 95% interval: [+2.8, +18.0] (trinomial: every game on its own)
+
+A perfect score has an unbounded side: 40 wins of 40 print "Elo difference:
++inf" and "Elo 95% interval: [+407.0, +inf]" (docs/cli.md, "Reading the
+statistics").
+
+--pairs plays the games in pairs: games 2k and 2k+1 share their seed (each
+seat draws the same random stream: the same fleets for players that place
+alike, the same seeds for those that place their own) with the players'
+seats swapped, and scores the pairs (pentanomial: "Ptnml(0-2): [LL, LD,
+DD+WL, WD, WW]"), which cancels the luck of the deal. Off by default, so
+the published figures stay; -n must be even.
+
+--sprt elo0=0,elo1=5[,alpha=0.05][,beta=0.05][,model=logistic|normalized]
+plays pairs until a sequential probability ratio test decides between
+H0 (elo0) and H1 (elo1), then stops ("SPRT: llr 2.95 (100.3%), lbound
+-2.94, ubound 2.94 - H1 was accepted"); -n is the most games (default
+100000). The test decides on completed pairs in game-index order, so the
+verdict and the games counted depend on the seed, never on --workers. The
+progress line shows the running score, Elo and LLR as the games play.
+--json adds "elo", "pentanomial" and "sprt" with --pairs or --sprt.
+
 --audit (submarine) checks every game with the exact endgame solver
 (docs/endgame.md): from the first position where both fleets are common
 knowledge, it finds the games a player lost after a position the solver
@@ -106,8 +133,10 @@ known while the player's own was hidden or the other way round.
 kaisen replay --audit DIR audits a directory of replays the same way.
 With --shard each shard file carries its games' audit and kaisen merge
 prints the whole run's; with --nats the workers audit their games: a
-20,000-game audited run spreads over machines like any other.`,
-		Example: `  kaisen match                                   (stateplayer2 vs random, 1000 games)
+20,000-game audited run spreads over machines like any other.` + botHelp
+
+// matchExamples are kaisen match --help's examples.
+const matchExamples = `  kaisen match                                   (stateplayer2 vs random, 1000 games)
   kaisen match --p1 random --p2 random -n 10000
   kaisen match --p1 stateplayer2 --p2 random -n 1000 --seed 42 --json
   kaisen match --p1 stateplayer2 --p2 stateplayer2 --p2-weights my-weights.yaml -n 2000
@@ -117,16 +146,31 @@ prints the whole run's; with --nats the workers audit their games: a
   kaisen match --game battleship --p1 adaptive --p2 gridbot -n 500 --series 50 --seed 1
   kaisen match --p1 admiral-series --p2 hirota -n 200 --series 20 --seed 5100
   kaisen match --p1 admiral --p2 hirota -n 400 --seed 2027 --audit
+  kaisen match --p1 state --p2 simple -n 2000 --seed 1 --pairs
+  kaisen match --p1 admiral --p2 admiral --p1-weights tuned.yaml --sprt elo0=0,elo1=5 --seed 1
   kaisen match --p1 admiral --p2 hirota -n 20000 --seed 2046 --audit --shard 3/20 --out s3.jsonl
-  kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000`,
-		Args: cobra.NoArgs,
+  kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000
+  kaisen match --p1 exec:'python3 bot.py {host} {port}' --p2 random -n 200 --workers 4
+  kaisen match --game battleship --p1 gridbot --p2 exec:'./mybot --addr {host}:{port}' --bot-logs logs/`
+
+func newMatchCmd(e *env) *cobra.Command {
+	var f matchFlags
+	cmd := &cobra.Command{
+		Use:     "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
+		Short:   "Play many AI-vs-AI games in-process and summarise them",
+		Long:    matchLong,
+		Example: matchExamples,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.p1Given, f.p2Given = cmd.Flags().Changed("p1"), cmd.Flags().Changed("p2")
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
 			}
-			if err := f.shard.check(cmd, "replays", "explain", "html", "series"); err != nil {
+			if err := f.shard.check(cmd, "replays", "explain", "html", "series", "pairs", "sprt"); err != nil {
 				return err
+			}
+			if f.sprt != "" && !cmd.Flags().Changed("games") {
+				f.games = sprtMaxGames
 			}
 			if err := f.shard.checkGames(f.games); err != nil {
 				return err
@@ -144,6 +188,7 @@ prints the whole run's; with --nats the workers audit their games: a
 	addRulesFlag(cmd, &f.config, "match rules YAML: game, board, fleet, draw limit (default: configs/match.yaml's values)", "config")
 	addGamesFlag(cmd, &f.games, 1000, "number of games")
 	fl.IntVar(&f.series, "series", 0, "play the games in series of this many, with the same players learning across each series (0: every game fresh)")
+	addPairsFlags(cmd, &f.pairs, &f.sprt)
 	addSeedFlag(cmd, &f.seed, "match seed")
 	addWorkersFlag(cmd, &f.workers, 0)
 	fl.StringVar(&f.replays, "replays", "", "write one replay per game into this directory (game-000000.jsonl, ...)")
@@ -153,6 +198,7 @@ prints the whole run's; with --nats the workers audit their games: a
 	addJSONFlag(cmd, &f.json, "print the summary as one JSON object instead of a table")
 	addProgressFlag(cmd, &f.progress)
 	addShardFlags(cmd, &f.shard)
+	addBotFlags(cmd, &f.bot)
 	completePlayers(cmd, "p1", false, anyGame)
 	completePlayers(cmd, "p2", false, anyGame)
 	completeYAML(cmd, "p1-weights", "p2-weights", "rules")
@@ -189,6 +235,9 @@ func buildFamily(game string, cfg arena.Config, f *matchFlags) (arena.Family, er
 		}
 		return nil, usageError("--p1 and --p2 must name players (players: %s)", strings.Join(names, ", "))
 	}
+	if f.hasBot() {
+		return botFamily(g, cfg, f)
+	}
 	fam, err := g.Family(cfg,
 		games.Entrant{Name: f.p1, Load: config.File(f.p1Config)},
 		games.Entrant{Name: f.p2, Load: config.File(f.p2Config)})
@@ -221,6 +270,10 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	if err != nil {
 		return err
 	}
+	stats, err := f.stats()
+	if err != nil {
+		return err
+	}
 	if _, sub := fam.(*arena.Submarine); f.audit && !sub {
 		return usageError("--audit is for the submarine game only")
 	}
@@ -235,11 +288,12 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 		return runMatchShard(ctx, e, f, fam)
 	}
 	m := arena.Match{Family: fam, Games: f.games, Seed: f.seed, Workers: f.workers,
-		Replays: f.replays, Explain: f.explain, Audit: f.audit, Series: f.series, Log: e.log}
+		Replays: f.replays, Explain: f.explain, Audit: f.audit, Series: f.series, Log: e.log,
+		Pairs: stats.paired, Observe: stats.observe}
 	var onProgress func(int)
 	bar := newProgress(e, f.progress, m.Games, "games")
 	if bar != nil {
-		onProgress = bar.Set
+		onProgress = func(n int) { bar.SetNote(stats.line()); bar.Set(n) }
 	}
 	sum, runErr := m.Run(ctx, onProgress)
 	if bar != nil {
@@ -254,7 +308,7 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 			return err
 		}
 	}
-	if err := printMatch(e, &sum, f.json); err != nil {
+	if err := printMatchStats(e, &sum, f.json, stats); err != nil {
 		return err
 	}
 	if interrupted {
@@ -303,10 +357,23 @@ func (f *matchFlags) jobSpec(game string) (*jobs.Match, error) {
 
 // printMatch prints the summary as a table or, asJSON, a JSON line.
 func printMatch(e *env, sum *arena.Summary, asJSON bool) error {
-	if asJSON {
-		return writeMatchJSON(e.stdout, sum)
+	return printMatchStats(e, sum, asJSON, nil)
+}
+
+// printMatchStats is printMatch followed by the statistics of stats (nil:
+// those of sum's games on their own): the lines below the table, or the
+// keys of a paired match's JSON.
+func printMatchStats(e *env, sum *arena.Summary, asJSON bool, stats *matchStats) error {
+	if stats == nil {
+		stats = &matchStats{wdl: elo.WDL{Wins: sum.P1Wins, Draws: sum.Draws, Losses: sum.P2Wins}}
 	}
-	return writeMatchTable(e.stdout, sum)
+	if asJSON {
+		return writeMatchJSON(e.stdout, sum, stats)
+	}
+	if err := writeMatchTable(e.stdout, sum); err != nil {
+		return err
+	}
+	return stats.write(e.stdout, sum)
 }
 
 // resultJSON is the games played and won of a match's --json summary
@@ -337,9 +404,14 @@ type matchJSON struct {
 	P2MeanShots *float64 `json:"p2_mean_shots,omitempty"`
 	// --audit only.
 	Audit *auditJSON `json:"audit,omitempty"`
+	// --pairs or --sprt only: the Elo estimate of the pairs, their
+	// pentanomial counts and the SPRT.
+	Elo         *eloJSON  `json:"elo,omitempty"`
+	Pentanomial []int     `json:"pentanomial,omitempty"`
+	SPRT        *sprtJSON `json:"sprt,omitempty"`
 }
 
-func writeMatchJSON(w io.Writer, s *arena.Summary) error {
+func writeMatchJSON(w io.Writer, s *arena.Summary, stats *matchStats) error {
 	out := matchJSON{
 		resultJSON: resultJSON{Games: s.Games, P1: s.P1, P2: s.P2, P1Wins: s.P1Wins, P2Wins: s.P2Wins, Draws: s.Draws},
 		P1Forfeits: s.P1Forfeits, P2Forfeits: s.P2Forfeits, MeanActions: s.Mean, P90Actions: s.P90,
@@ -350,6 +422,7 @@ func writeMatchJSON(w io.Writer, s *arena.Summary) error {
 		out.P1MeanShots, out.P2MeanShots = &m1, &m2
 	}
 	out.Audit = auditJSONOf(s)
+	stats.addJSON(&out)
 	return json.NewEncoder(w).Encode(out)
 }
 
@@ -366,12 +439,15 @@ func share(k, n, width int) string {
 
 func writeMatchTable(w io.Writer, s *arena.Summary) error {
 	fmt.Fprintf(w, "%s match: %s (p1) vs %s (p2), seed %d\n", s.Game, s.P1, s.P2, s.Seed)
-	if s.Games < s.Requested {
+	if s.Games < s.Requested && !s.Stopped {
 		fmt.Fprintf(w, "interrupted: %d of %d games played\n", s.Games, s.Requested)
 	}
 	fmt.Fprintln(w, "p1 sits in seat 0 in even games and in seat 1 in odd games; seat 0 acts first")
 	if s.Series > 0 {
 		fmt.Fprintf(w, "played in series of %d games: a player that learns keeps what it learnt within its series\n", s.Series)
+	}
+	if s.Pairs {
+		fmt.Fprintln(w, "played in pairs: games 2k and 2k+1 share their seed (the same seat streams, the same fleets), seats swapped")
 	}
 	fmt.Fprintln(w)
 	n := s.Games

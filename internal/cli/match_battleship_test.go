@@ -85,7 +85,7 @@ func TestMatchBattleshipErrors(t *testing.T) {
 		{"submarine config", []string{"--game", "battleship", "--rules", "../../configs/match.yaml"}, `is a "submarine" config`},
 		{"empty player", []string{"--game", "battleship", "--p2", ""}, "--p1 and --p2 must name players (players: bs-random, gridbot, density, greedy, adaptive)"},
 		{"unknown family", []string{"--game", "chess"}, `--game "chess": unknown game (games: submarine, battleship, abilities)`},
-		{"config picks the game", []string{"--rules", cfg, "--p1", "random"}, `--p1: bsplayers: unknown player "random"`},
+		{"config picks the game", []string{"--rules", cfg, "--p1", "random"}, `--p1: unknown player "random"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -170,7 +170,7 @@ func TestMatchErrors(t *testing.T) {
 		want string
 	}{
 		{"empty player", []string{"match", "--p1", ""}, 2, "--p1 and --p2 must name players (players: random"},
-		{"unknown player", []string{"match", "--p1", "random", "--p2", "nobody"}, 2, `--p2: players: unknown player "nobody"`},
+		{"unknown player", []string{"match", "--p1", "random", "--p2", "nobody"}, 2, `--p2: unknown player "nobody"`},
 		{"no games", []string{"match", "--p1", "random", "--p2", "random", "-n", "0"}, 2, "-n 0"},
 		{"negative workers", []string{"match", "--p1", "random", "--p2", "random", "--workers", "-2"}, 2, "--workers -2"},
 		{"explain without replays", []string{"match", "--p1", "random", "--p2", "random", "--explain"}, 2, "add --replays DIR"},
@@ -178,7 +178,7 @@ func TestMatchErrors(t *testing.T) {
 		{"bad config", []string{"match", "--p1", "random", "--p2", "random", "--rules", badCfg}, 2, `unknown key "rules.colour"`},
 		{"missing config", []string{"match", "--p1", "random", "--p2", "random", "--rules", filepath.Join(dir, "none.yaml")}, 2, "none.yaml"},
 		{"config for a player that takes none", []string{"match", "--p1", "random", "--p2", "random", "--p1-weights", badCfg}, 2, "random: takes no config"},
-		{"bad seed", []string{"match", "--p1", "random", "--p2", "random", "--seed", "-1"}, 2, "invalid argument"},
+		{"bad seed", []string{"match", "--p1", "random", "--p2", "random", "--seed", "-1"}, 2, `--seed: want a non-negative integer, got "-1"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -38,6 +38,9 @@ func addShardFlags(cmd *cobra.Command, f *shardFlags) {
 	cmd.Flags().StringVar(&f.spec, "shard", "", "play only shard K of N of the games (K/N, e.g. 3/8) and write a file for kaisen merge to --out (docs/distributed.md)")
 	cmd.Flags().StringVar(&f.out, "out", "", "with --shard: the shard's result file")
 	addQueueFlags(cmd, &f.queue, defaultShardGames)
+	for _, name := range []string{"shard", "nats"} {
+		must(cmd.Flags().SetAnnotation(name, seedNeededKey, []string{"every shard must play the games of the same seed"}))
+	}
 }
 
 // defaultShardGames is the games of a work item of a queued match,

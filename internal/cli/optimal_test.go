@@ -49,7 +49,7 @@ func TestOptimalTable(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "board  fleet  layouts  optimal  greedy     gap     %    hunt  target     tie  states")
 	require.Contains(t, stdout, "3x4    2,1       74   6.5946  6.7342  0.1396  2.12  0.1396  0.0000  0.0000")
-	require.Contains(t, stdout, "3x4 2,1, position 1: reach 1.0000, greedy loses 0.0270 shots there (0.0270 on average)\n...\n...\n...\n...\ngreedy: [0,1] [3,1]   optimal: [0,0] [0,2] [3,0] [3,2]\n")
+	require.Contains(t, stdout, "3x4 2,1, position 1: reach 1.0000, greedy loses 0.0270 shots there (0.0270 on average)\n...\n...\n...\n...\ngreedy: B1 B4   optimal: A1 C1 A4 C4\n")
 }
 
 func TestOptimalRefuses(t *testing.T) {

@@ -3,8 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,12 +27,14 @@ type playFlags struct {
 	seed                       uint64
 	timeout, dialTimeout       time.Duration
 	json                       bool
-	human                      bool       // a person types the moves (play_human.go)
-	against                    string     // with human: a built-in AI in-process
-	revealAI                   bool       // with against: the AI's reasons during play (reveals its fleet)
-	replays                    string     // with against: where each game's replay goes (play_human.go)
-	side                       string     // with against: the person's side in a game with sides (abilities)
-	tally                      *playTally // the games' ends, for --json
+	human                      bool          // a person types the moves (play_human.go)
+	against                    string        // with human: a built-in AI in-process
+	revealAI                   bool          // with against: the AI's reasons during play (reveals its fleet)
+	replays                    string        // with against: where each game's replay goes (play_human.go)
+	side                       string        // with against: the person's side in a game with sides (abilities)
+	turnTime                   time.Duration // with human on a server: its time per action, shown as the time left
+	tally                      *playTally    // the games' ends, for --json
+	stderr                     io.Writer     // where a slow server's first line is said (waitNotice)
 }
 
 // playTally is the --json output of kaisen play.
@@ -71,12 +76,8 @@ func finishPlay(e *env, f playFlags, err error) error {
 	return err
 }
 
-func newPlayCmd(e *env) *cobra.Command {
-	var f playFlags
-	cmd := &cobra.Command{
-		Use:   "play",
-		Short: "Connect a built-in AI to a turn server (ours or the reference ones) and play",
-		Long: `Connect one of the built-in AIs (kaisen players) to any submarine-game server
+// playLong is kaisen play's --help text.
+const playLong = `Connect one of the built-in AIs (kaisen players) to any submarine-game server
 over TCP and play: the 2016 classic reference server (Ruby), its series fork,
 a 2025 submarine_py server, or kaisen serve. The dialect is recognised from
 the server's greeting:
@@ -119,12 +120,16 @@ A person can take the seat with --human (every game; Battleship and abilities be
 your attacks are drawn before each of your turns, you type "a X Y" to attack
 [X,Y] or "m SHIP X Y" to move ("help" lists the commands), and a typo or an
 illegal action is refused with the reason and asked again, never sent, so it
-cannot forfeit the game. Every event is reported in words. Moves can be piped
-in for scripts; the end of the input resigns. A server gives each action
+cannot forfeit the game. "resign" (or "quit") gives up the game, and a
+series with it; "help" works at every prompt. Every event is reported in
+words. Moves can be piped in for scripts; the end of the input resigns, and
+a series stops there. A server gives each action
 --action-timeout (10s by default for kaisen serve): start it with a longer
-one for people, e.g. kaisen serve --action-timeout 10m. --human --against
+one for people, e.g. kaisen serve --humans (10 minutes an action);
+--turn-time 10m then shows the time left at every prompt (the wire does not
+say it). --human --against
 NAME plays the built-in AI NAME in-process instead (you act first; --seed
-seeds the AI). With --games N it is a series of N games, you acting first in
+seeds the AI). With -c N it is a series of N games, you acting first in
 the odd ones: an AI that learns across games keeps what it learnt, as on a
 series server, and the tally ends the series.
 
@@ -148,7 +153,7 @@ ship's end cells ("A1-D1 F1-H1 ... G5"), "r" for a random fleet or a style
 (edge, human, inner); then type a cell to shoot ("E5"; Cyrillic columns
 work: д5). Both boards are drawn before each of your shots; a cell shot
 before is refused. At the end of the input you pass every turn and the
-opponent finishes. A series (--against adaptive --games 10, or a series
+opponent finishes. A series (--against adaptive -c 10, or a series
 server: kaisen serve --game battleship --house adaptive --series 10) lets
 an AI learn where you put your ships.
 
@@ -161,7 +166,14 @@ ability, "move D4 D5" to move a 1-deck one cell (the turn goes on),
 side: the 3x3 around E5). When the rules ask you, answer "y" or "n" (your
 false miss, your air defence) or name the cells the enemy's salvo hits
 ("D4 E4 F4"). An ability you cannot use now, a move onto a shot cell and
-the like are refused, never sent; at the end of the input you pass.`,
+the like are refused, never sent; at the end of the input you pass.`
+
+func newPlayCmd(e *env) *cobra.Command {
+	var f playFlags
+	cmd := &cobra.Command{
+		Use:   "play",
+		Short: "Connect a built-in AI to a turn server (ours or the reference ones) and play",
+		Long:  playLong,
 		Example: `  kaisen play --addr 127.0.0.1:2000 --player stateplayer2
   kaisen play --addr 192.0.2.7:2000 --player state -c 20 --seed 7 --json
   kaisen play --addr 127.0.0.1:8000 --player simple --name tanaka   (submarine-py)
@@ -169,14 +181,15 @@ the like are refused, never sent; at the end of the input you pass.`,
   kaisen play --game battleship --player gridbot        (kaisen serve --game battleship)
   kaisen play --human --against admiral                 you against admiral, in this terminal
   kaisen play --human --against admiral --reveal-ai     the same, seeing admiral's reasons (and so its fleet)
-  kaisen play --human --addr 127.0.0.1:2000             you on a server (kaisen serve --action-timeout 10m)
+  kaisen play --human --addr 127.0.0.1:2000             you on a server for people (kaisen serve --humans)
   kaisen play --human --game battleship --against density   Battleship against density, in this terminal
-  kaisen play --human --game battleship --against adaptive --games 10   a series: it learns your fleets
+  kaisen play --human --game battleship --against adaptive -c 10   a series: it learns your fleets
   kaisen play --human --game abilities --against ab-density --side humans   the abilities variant, Humans side
   kaisen play --name mybot --token kt_... -c 100         100 rated games (kaisen serve --ladder)`,
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{seedLaterKey: "against"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.stderr = e.stderr
 			if f.connections < 1 {
 				return usageError("--connections %d: want at least 1", f.connections)
 			}
@@ -213,7 +226,7 @@ the like are refused, never sent; at the end of the input you pass.`,
 	fl.StringVar(&f.game, "game", games.Default().Name, gameFlagHelp("game the server plays"))
 	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	addWeightsFlag(cmd, &f.config, "weights", "YAML weights for the AI (default: its built-in defaults)", "config")
-	fl.IntVarP(&f.connections, "connections", "c", 1, "connections to play in a row (each plays one game or one whole series)")
+	fl.IntVarP(&f.connections, "connections", "c", 1, "connections to play in a row (each plays one game or one whole series); with --against, the games of the series")
 	alias(cmd, "games", "connections")
 	addSeedFlag(cmd, &f.seed, "seed of the AI's random choices")
 	addJSONFlag(cmd, &f.json, "print the tally of the games as one JSON object instead of the end lines")
@@ -228,6 +241,7 @@ the like are refused, never sent; at the end of the input you pass.`,
 	fl.BoolVar(&f.revealAI, "reveal-ai", false, "with --against: also show the AI's reasons during play; this REVEALS THE AI'S FLEET")
 	fl.StringVar(&f.replays, "replays", "", "with --against: write each game's replay, with the AI's reasons, into this directory (default: kaisen's data directory, play/)")
 	must(cmd.MarkFlagDirname("replays"))
+	fl.DurationVar(&f.turnTime, "turn-time", 0, "with --human on a server: the server's time for each action and the placement, to show the time left at every prompt (kaisen serve --humans: 10m; a server for bots: 10s an action, 30s the placement)")
 	fl.StringVar(&f.side, "side", "", "with --against --game abilities: the side you play, ai (seat 0, the default) or humans (seat 1)")
 	completePlayers(cmd, "against", false, hasHuman)
 	return cmd
@@ -274,6 +288,9 @@ func playConn(ctx context.Context, f playFlags, c games.Client, first int, opt g
 	d := net.Dialer{Timeout: f.dialTimeout}
 	conn, err := d.DialContext(ctx, "tcp", f.addr)
 	if err != nil {
+		if f.human && errors.Is(err, syscall.ECONNREFUSED) {
+			return 0, fmt.Errorf("connect: %w\nno server listens at %s: to play a built-in AI without a server, add --against NAME (e.g. --against admiral; kaisen players lists them), or start one: kaisen serve --humans --listen %s", err, f.addr, f.addr)
+		}
 		return 0, fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close()
@@ -282,5 +299,56 @@ func playConn(ctx context.Context, f playFlags, c games.Client, first int, opt g
 			return 0, err
 		}
 	}
-	return c.Play(ctx, conn, first, opt)
+	wn := newWaitNotice(conn, f.stderr, waitingFor(f))
+	defer wn.stop()
+	return c.Play(ctx, wn, first, opt)
+}
+
+// waitNoticeAfter is how long kaisen play waits for the server's first
+// line before it says it is waiting (a variable for the tests).
+var waitNoticeAfter = time.Second
+
+// waitingFor is what kaisen play says when the server's greeting is slow:
+// who waits, and for whom.
+func waitingFor(f playFlags) string {
+	if f.token != "" {
+		return fmt.Sprintf("kaisen play: bot %s is waiting at %s to be paired with an opponent of close rating: another registered bot must connect (kaisen play --name OTHER --token ...)", f.name, f.addr)
+	}
+	return fmt.Sprintf("kaisen play: waiting at %s for the server to start a game: it pairs clients, so another one must connect (or the server plays one: kaisen serve --house NAME)", f.addr)
+}
+
+// waitNotice is a connection that prints say on w when its first read
+// has waited waitNoticeAfter (at most once). The notice is written before
+// that read returns, never after stop.
+type waitNotice struct {
+	net.Conn
+	t    *time.Timer
+	done chan struct{} // closed once the notice ran
+	read bool          // the first read returned
+}
+
+func newWaitNotice(conn net.Conn, w io.Writer, say string) *waitNotice {
+	wn := &waitNotice{Conn: conn, done: make(chan struct{})}
+	wn.t = time.AfterFunc(waitNoticeAfter, func() {
+		defer close(wn.done)
+		fmt.Fprintln(w, say)
+	})
+	return wn
+}
+
+func (w *waitNotice) Read(p []byte) (int, error) {
+	n, err := w.Conn.Read(p)
+	w.stop()
+	return n, err
+}
+
+// stop cancels the notice, or waits for it to be written.
+func (w *waitNotice) stop() {
+	if w.read {
+		return
+	}
+	w.read = true
+	if !w.t.Stop() {
+		<-w.done
+	}
 }

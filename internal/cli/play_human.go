@@ -4,13 +4,18 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/human"
+	"github.com/kaisen-ai/kaisen/protocol"
 )
 
 // runHuman is kaisen play --human: a person in the seat, on a server or
@@ -30,6 +35,9 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 			return usageError("--human: you are the player; --player and --weights are for the AI, with --against")
 		}
 	}
+	if f.turnTime < 0 || (f.turnTime > 0 && f.against != "") {
+		return usageError("--turn-time is the time per action of a server (--addr): positive, and not with --against, whose AI has no clock")
+	}
 	if f.against == "" && (f.revealAI || cmd.Flags().Changed("replays") || f.side != "") {
 		return usageError("--reveal-ai, --replays and --side are for games against a built-in AI: add --against NAME (on a server, the server gives the seat)")
 	}
@@ -41,12 +49,55 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 		f.name = "kaisen-human"
 	}
 	f.tally = &playTally{Game: g.Name, Player: "human", Addr: f.addr, Seed: f.seed, Ends: []string{}}
-	opt := games.PlayOptions{Seed: f.seed, ReadTimeout: f.timeout, Log: e.log, OnEnd: f.tally.add, Print: printLine(e)}
-	_, err := playConn(cmd.Context(), *f, g.HumanClient(f.name, in, e.stdout), 0, opt)
-	if err != nil && cmd.Context().Err() != nil {
+	var late []string // why games were lost without a move of the person's being answered
+	opt := games.PlayOptions{Seed: f.seed, ReadTimeout: f.timeout, Log: e.log, OnEnd: f.tally.add, Print: printLine(e),
+		OnGame: func(cg client.Game) {
+			if why := lostLate(cg); why != "" {
+				late = append(late, fmt.Sprintf("game %d: %s", cg.Game+1, why))
+			}
+		}}
+	var out io.Writer = e.stdout
+	if f.turnTime > 0 {
+		out = turnClock{Writer: e.stdout, d: f.turnTime}
+	}
+	n, err := playConn(cmd.Context(), *f, g.HumanClient(f.name, in, out), 0, opt)
+	switch {
+	case err != nil && cmd.Context().Err() != nil:
 		return &ExitError{Code: ExitInterrupted, Err: err}
+	case errors.Is(err, client.ErrPlacement):
+		return fmt.Errorf("the games stop before game %d: you resigned or your input ended, so there is no fleet to place (%d games played)", n+1, n)
+	case err == nil && len(late) > 0:
+		return fmt.Errorf("%s; a server for bots gives a placement 30 s and an action 10 s: play on a listener for people (kaisen serve --humans gives 10 minutes an action), or against a built-in AI with --against NAME", strings.Join(late, "; "))
 	}
 	return err
+}
+
+// turnClock is the person's output with the server's time per action
+// (--turn-time): the seat shows the time left (human.Deadline).
+type turnClock struct {
+	io.Writer
+	d time.Duration
+}
+
+var _ human.Deadline = turnClock{}
+
+// TurnTime implements human.Deadline.
+func (t turnClock) TurnTime() time.Duration { return t.d }
+
+// lostLate says why a person lost a game on a server without the server
+// saying why ("you lose" alone), "" for any other end: before the game
+// started, the placement was late (or refused); right after the person's
+// action, before any answer to it, the action was late.
+func lostLate(g client.Game) string {
+	switch {
+	case g.End != protocol.EndLose:
+		return ""
+	case !g.Started:
+		return "lost before it started: the server did not take your placement in time"
+	case g.AfterAction:
+		return "lost right after your action, before any answer to it: your time for it had run out"
+	}
+	return ""
 }
 
 // runHumanLocal is kaisen play --human --against: the person against a

@@ -18,7 +18,7 @@ import (
 
 // replayFlags are kaisen replay's flags.
 type replayFlags struct {
-	turn, from          int
+	turn, from, fold    int
 	verifyOnly, heatmap bool
 	boards              string
 	cyrillic            bool
@@ -41,7 +41,10 @@ move as ( ) with the cell it left, sunk ships as x, and in words what
 happened: hit, sunk, splash, displacement. With --heatmap, each board gets a
 second grid below it: what the opponent can know of that fleet from
 everything it was told, as the probability (in percent) that a ship is on
-each cell, exact over every consistent placement.
+each cell, exact over every consistent placement. A run of --fold (50) or more actions
+in a row without a hit (misses and moves, the quiet stretch of a long draw)
+is one line, then the position at its last action; --fold 0 draws every
+action.
 
 Battleship: every shot on one line, in letter+number coordinates (columns A,
 B, C, ... J, rows 1 to 10; A1 is the wire's [0,0]): miss, hit, kill with the
@@ -56,7 +59,10 @@ docs/replays.md and docs/battleship.md describe the file formats.
 
 With --html FILE the game is written as one self-contained web page instead
 (no network needed: open it from disk): both boards, every action in words,
-hp bars, keyboard (left/right arrows, Home, End) and slider navigation and,
+hp bars, keyboard (left/right arrows, Home, End) and slider navigation,
+jumps to the next or previous hit, sinking and move (keys h, s, m; with
+Shift back), a timeline with the quiet stretches folded (q skips one), the
+address's #N following the action shown and,
 when the replay was recorded with kaisen match --explain, the heatmaps of
 each belief player's view of the enemy fleet and of its own exposure at every
 turn (docs/replays.md).
@@ -79,6 +85,7 @@ actions (submarine) or shots (battleship), forfeits.`,
   kaisen replay out/game-000003.jsonl --turn 42   the position after action (shot) 42
   kaisen replay out/game-000003.jsonl --from 40   action (shot) 40 to the end
   kaisen replay out/game-000003.jsonl --turn 42 --heatmap   with each side's belief (submarine)
+  kaisen replay out/game-000003.jsonl --fold 0    every action, the quiet stretches too (submarine)
   kaisen replay out/game-000003.jsonl --verify    check the file, print a one-line summary
   kaisen replay out/game-000003.jsonl --html game.html   a web page to step through (with heatmaps)
   kaisen replay out/game-000003.jsonl --audit     lost after a position the exact solver holds? (submarine)
@@ -93,6 +100,7 @@ actions (submarine) or shots (battleship), forfeits.`,
 	cmd.Flags().IntVar(&f.turn, "turn", 0, "show only the position after this action or shot (0 = the start)")
 	cmd.Flags().IntVar(&f.from, "from", 0, "start at this action or shot and go on to the end")
 	cmd.Flags().BoolVar(&f.verifyOnly, "verify", false, "only check the replay against the rules")
+	cmd.Flags().IntVar(&f.fold, "fold", DefaultFold, "submarine: draw every run of at least this many actions without a hit as one line (0: draw every action)")
 	cmd.Flags().BoolVar(&f.heatmap, "heatmap", false, "under each board, what the opponent can know of that fleet (% ship per cell; submarine)")
 	cmd.Flags().StringVar(&f.boards, "boards", bsrecord.BoardsEnd, "battleship: draw the boards at the end, after every turn or every shot (end, turn, shot)")
 	cmd.Flags().BoolVar(&f.cyrillic, "cyrillic", false, "battleship: name the columns а б в г д е ж з и к instead of A to J")
@@ -106,6 +114,10 @@ actions (submarine) or shots (battleship), forfeits.`,
 	return cmd
 }
 
+// DefaultFold is kaisen replay --fold: a run of 50 actions without a hit
+// is one line, so a 10,000-action draw reads in a few screens.
+const DefaultFold = 50
+
 // runReplay is kaisen replay: the game named by the file's header (the
 // submarine game when it names none readable) reads, verifies and draws it.
 func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
@@ -117,7 +129,10 @@ func runReplay(e *env, cmd *cobra.Command, path string, f *replayFlags) error {
 			}
 		}
 	}
-	opt := games.RenderOptions{From: f.from, To: -1, Heatmap: f.heatmap, Boards: f.boards, Cyrillic: f.cyrillic}
+	if f.fold == 1 || f.fold < 0 {
+		return usageError("--fold %d: fold runs of 2 or more actions, or 0 to draw every action", f.fold)
+	}
+	opt := games.RenderOptions{From: f.from, To: -1, Heatmap: f.heatmap, Fold: f.fold, Boards: f.boards, Cyrillic: f.cyrillic}
 	if g.CheckRender != nil {
 		if err := g.CheckRender(opt); err != nil {
 			return usageError("%w", err)

@@ -22,8 +22,8 @@ func TestHTMLReplays(t *testing.T) {
 		game, p1, p2 string
 		heat         string // a heatmap name in the page
 	}{
-		{"submarine", "hirota", "stateplayer2", `"name":"any ship"`},
-		{"battleship", "density", "bs-random", `"name":"exact"`},
+		{"submarine", "hirota", "stateplayer2", `"any ship"`},
+		{"battleship", "density", "bs-random", `"exact"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.game, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -23,11 +24,20 @@ func TestReplayCommand(t *testing.T) {
 	n := len(rp.Steps)
 
 	var want bytes.Buffer
-	require.NoError(t, subrecord.Render(&want, rp, subrecord.RenderOptions{To: -1}))
+	require.NoError(t, subrecord.Render(&want, rp, subrecord.RenderOptions{To: -1, Fold: DefaultFold}))
 	code, stdout, stderr := matchRun(t, context.Background(), "replay", file)
 	require.Equal(t, 0, code, stderr)
-	require.Equal(t, want.String(), stdout)
+	require.Equal(t, want.String(), stdout, "quiet stretches folded by default")
 	require.Contains(t, stdout, "seat 0: random (p2), acts first", "p2 sits in seat 0 in odd games")
+	require.NotEmpty(t, subrecord.FoldStretches(rp, DefaultFold, 0, n), "the game has a quiet stretch to fold")
+	require.Contains(t, stdout, " actions without a hit (")
+
+	want.Reset()
+	require.NoError(t, subrecord.Render(&want, rp, subrecord.RenderOptions{To: -1}))
+	code, stdout, stderr = matchRun(t, context.Background(), "replay", file, "--fold", "0")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, want.String(), stdout, "--fold 0: every action")
+	require.Equal(t, n+1, strings.Count(stdout, "\nseat 0: random (p2)    seat 1: random (p1)\n"), "one drawing a frame")
 
 	code, stdout, _ = matchRun(t, context.Background(), "replay", file, "--turn", "0")
 	require.Equal(t, 0, code)
@@ -56,7 +66,7 @@ func TestReplayCommand(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.Regexp(t, `game-000001.jsonl: ok: \d+ actions, seat \d random wins\n$`, stdout)
 
-	for _, bad := range [][]string{{"--turn", "-1"}, {"--turn", "100000"}, {"--from", "100000"}, {"--turn", "1", "--from", "1"}} {
+	for _, bad := range [][]string{{"--turn", "-1"}, {"--turn", "100000"}, {"--from", "100000"}, {"--turn", "1", "--from", "1"}, {"--fold", "1"}, {"--fold", "-3"}} {
 		code, _, stderr = matchRun(t, context.Background(), append([]string{"replay", file}, bad...)...)
 		require.Equal(t, 2, code, "%v: %s", bad, stderr)
 	}

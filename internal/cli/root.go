@@ -85,7 +85,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return ExitOK
 	}
-	fmt.Fprintln(stderr, "kaisen:", err)
+	fmt.Fprintln(stderr, "kaisen:", teach(err))
 	return exitCode(ctx, err)
 }
 
@@ -135,7 +135,7 @@ Start here:
 	root.PersistentFlags().StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	completeWords(root, "log-level", "debug", "info", "warn", "error")
 	completeWords(root, "log-format", "text", "json")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
+	root.SetFlagErrorFunc(flagError)
 	for _, c := range commands(e) {
 		root.AddCommand(c)
 	}

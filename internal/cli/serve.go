@@ -201,7 +201,7 @@ before its players are told the result.`,
 	addWeightsFlag(cmd, &f.houseConfig, "house-weights", "YAML weights of the house AI", "house-config")
 	fl.IntVar(&f.games, "series", d.Games, "games per pairing; more than 1 plays a series (classic dialect and battleship)")
 	alias(cmd, "games", "series")
-	fl.StringVar(&f.first, "first", d.First, "who moves first: first-connected, alternate, halves or random")
+	fl.StringVar(&f.first, "first", d.First, "who moves first: first-connected, alternate, halves, random or second-connected")
 	fl.IntVar(&f.width, "width", d.Width, "board width (submarine-py only)")
 	fl.IntVar(&f.height, "height", d.Height, "board height (submarine-py only)")
 	fl.StringVar(&f.rocks, "rocks", "", `rock cells "x,y;x,y" (submarine-py only)`)

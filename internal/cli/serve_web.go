@@ -26,7 +26,9 @@ func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, pla
 		opts = append(opts, web.Reveal())
 	}
 	if play != nil {
-		opts = append(opts, web.Play(*play))
+		p := *play
+		p.Record = s // the browser's games are in the replays and the result log, as the server's
+		opts = append(opts, web.Play(p))
 	}
 	if rated != nil {
 		opts = append(opts, web.Ladder(rated))

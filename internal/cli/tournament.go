@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/extern"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/report"
@@ -35,6 +37,7 @@ type tournamentFlags struct {
 	html      string
 	progress  string
 	shard     shardFlags
+	bot       botFlags // exec: players (match_bot.go)
 }
 
 func newTournamentCmd(e *env) *cobra.Command {
@@ -54,7 +57,9 @@ player of the pair sits in seat 0 in even-numbered games), then print
     a draw counting as half a win for each side (one virtual draw per pair
     keeps a perfect score finite), centred on 0, with 95% intervals from a
     bootstrap over games (each pair's games resampled with replacement,
-    --bootstrap times, seeded by --seed).
+    --bootstrap times, seeded by --seed). A player who lost every game has
+    no lower bound ("[-inf, ...]", null in --json) and one who won every
+    game no upper bound ("[..., +inf]"): their games bound one side only.
 
 A player may appear twice with different weights: name an entry NAME@LABEL
 and give its config with --player-weights NAME@LABEL=FILE (for example
@@ -63,6 +68,14 @@ p99, max per decision over all its games: an action of the submarine game,
 a shot of Battleship, an action or answer of abilities); use --workers 1 for
 clean timings.
 
+An entry exec:'COMMAND' is a program of your own, played as in kaisen
+match (a turn server per game on a loopback port, {host} {port} {seed};
+--dialect, --action-timeout, --handshake-timeout, --game-timeout,
+--bot-memory, --bot-cpu, --bot-logs DIR: one subdirectory per pair; see
+kaisen match --help and docs/cli.md#external-players-exec). Its command
+line must not contain a comma. Not with --rules, --timing, --shard or
+--nats.
+
 Reproducible: pair k plays an arena match seeded from --seed and k, so the
 same flags give the same results whatever --workers is. Without --seed a seed
 is drawn and printed on stderr. --json prints one JSON object as the last line
@@ -70,6 +83,7 @@ of stdout instead of the tables; --html FILE also writes them as a web page
 (coloured cross table, Elo intervals as a chart; no network needed). Ctrl-C
 stops and rates the games played.`,
 		Example: `  kaisen tournament --players admiral,stateplayer2,state,simple,random -n 200 --seed 1
+  kaisen tournament --players admiral,hirota,exec:'python3 bot.py {host} {port}' -n 100 --workers 4
   kaisen tournament --players admiral,admiral@tuned --player-weights admiral@tuned=admiral-tuned.yaml -n 2000
   kaisen tournament --players admiral,stateplayer2 -n 500 --workers 1 --timing
   kaisen tournament --players stateplayer2,state -n 1000 --seed 7 --json | tail -1 | jq .ratings
@@ -105,6 +119,7 @@ stops and rates the games played.`,
 	fl.StringVar(&f.html, "html", "", "also write the cross table and the Elo chart as a self-contained HTML page to this file")
 	addProgressFlag(cmd, &f.progress)
 	addShardFlags(cmd, &f.shard)
+	addBotFlags(cmd, &f.bot)
 	completePlayers(cmd, "players", true, hasTool(games.ToolTournament))
 	completeYAML(cmd, "rules")
 	return cmd
@@ -146,6 +161,9 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 	tc := jobs.TournamentOf(g, cfg, names, entrants)
 	tc.Games, tc.Seed, tc.Workers, tc.Bootstrap, tc.Log = f.games, f.seed, f.workers, f.bootstrap, e.log
 	tc.Timed, tc.Timing = timeDecisions, f.timing
+	if err := f.bot.botTournament(g, cfg, f, &tc, weights); err != nil {
+		return err
+	}
 	if err := tc.Validate(); err != nil {
 		return usageError("%v", err)
 	}
@@ -222,6 +240,10 @@ func tournamentGame(f *tournamentFlags, cfg arena.Config) (games.Game, error) {
 func tournamentEntrants(g games.Game, cfg arena.Config, names []string, configs map[string]string) ([]games.Entrant, error) {
 	var entrants []games.Entrant
 	for _, entry := range names {
+		if extern.Is(entry) { // a program: botFlags.botTournament builds its pairs
+			entrants = append(entrants, games.Entrant{Name: entry})
+			continue
+		}
 		name, _, _ := strings.Cut(entry, "@")
 		if err := g.CheckPlayer(name); err != nil {
 			return nil, usageError("--players %s: %v", entry, err)
@@ -292,8 +314,16 @@ func tournamentPage(res *tournament.Result, rules string) report.Page {
 	var iv []report.Interval
 	for i, rt := range res.Ratings {
 		order[i] = rt.Name
-		iv = append(iv, report.Interval{Name: rt.Name, Value: rt.Elo, Lo: rt.Lo, Hi: rt.Hi,
-			Label: fmt.Sprintf("%+.0f [%+.0f, %+.0f]", rt.Elo, rt.Lo, rt.Hi)})
+		// An unbounded side (a perfect record) is drawn up to the rating.
+		lo, hi := rt.Lo, rt.Hi
+		if math.IsInf(lo, 0) {
+			lo = rt.Elo
+		}
+		if math.IsInf(hi, 0) {
+			hi = rt.Elo
+		}
+		iv = append(iv, report.Interval{Name: rt.Name, Value: rt.Elo, Lo: lo, Hi: hi,
+			Label: fmt.Sprintf("%+.0f %s", rt.Elo, rt.Interval())})
 	}
 	cell := func(a, b string) report.Cross {
 		w, d, l, ok := res.Record(a, b)

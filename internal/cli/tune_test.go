@@ -73,8 +73,8 @@ func TestTuneErrors(t *testing.T) {
 		want string
 	}{
 		{name: "no player", args: []string{"tune", "--against", "random"}, want: "--player and --against are required"},
-		{name: "player of another game", args: []string{"tune", "--player", "simple", "--against", "random", "--rules", "../../configs/battleship-match.yaml", "--seed", "1"}, want: `--player: bsplayers: unknown player "simple" (known: bs-random, gridbot`},
-		{name: "opponent of another game", args: []string{"tune", "--game", "abilities", "--player", "ab-belief", "--against", "ab-plain,density", "--seed", "1"}, want: `--against: abplayers: unknown player "density"`},
+		{name: "player of another game", args: []string{"tune", "--player", "simple", "--against", "random", "--rules", "../../configs/battleship-match.yaml", "--seed", "1"}, want: `--player: unknown player "simple" (known: bs-random, gridbot`},
+		{name: "opponent of another game", args: []string{"tune", "--game", "abilities", "--player", "ab-belief", "--against", "ab-plain,density", "--seed", "1"}, want: `--against: unknown player "density"`},
 		{name: "unknown game", args: []string{"tune", "--game", "chess", "--player", "simple", "--against", "random", "--seed", "1"}, want: `--game "chess": unknown game (games: submarine, battleship, abilities)`},
 		{name: "game and rules disagree", args: []string{"tune", "--game", "abilities", "--player", "ab-belief", "--against", "ab-plain", "--rules", "../../configs/battleship-match.yaml", "--seed", "1"}, want: `--game "abilities" but --rules ../../configs/battleship-match.yaml is a "battleship" config`},
 		{name: "no players named", args: []string{"tune", "--game", "abilities", "--seed", "1"}, want: "abilities players: ab-random, ab-density, ab-belief, ab-plain"},

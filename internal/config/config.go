@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -60,6 +61,10 @@ func Load(path string, out any) error {
 	v.SetConfigFile(path)
 	v.SetConfigType("yaml")
 	if err := v.ReadInConfig(); err != nil {
+		var pe viper.ConfigParseError
+		if text, rerr := os.ReadFile(path); rerr == nil && errors.As(err, &pe) {
+			return invalid{fmt.Errorf("config: %s: %w", path, yamlError(string(text), err))}
+		}
 		return invalid{fmt.Errorf("config: read %s: %w", path, flat{err})}
 	}
 	return decode(path, v.AllSettings(), out)
@@ -70,7 +75,7 @@ func LoadString(name, yamlText string, out any) error {
 	v := viper.New()
 	v.SetConfigType("yaml")
 	if err := v.ReadConfig(strings.NewReader(yamlText)); err != nil {
-		return invalid{fmt.Errorf("config: parse %s: %w", name, flat{err})}
+		return invalid{fmt.Errorf("config: parse %s: %w", name, yamlError(yamlText, err))}
 	}
 	return decode(name, v.AllSettings(), out)
 }

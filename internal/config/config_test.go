@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -180,4 +181,28 @@ func TestLoadFile(t *testing.T) {
 	err := Load(filepath.Join(dir, "missing.yaml"), &got)
 	require.Error(t, err)
 	require.ErrorContains(t, err, "missing.yaml")
+}
+
+// TestYAMLErrorLine: a YAML syntax error names the line that is wrong,
+// not the line where its block starts (which the parser reports for a
+// list item indented wrongly), in files and in text.
+func TestYAMLErrorLine(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"list item indented wrongly", "count: 4\nfleet:\n  - name: w\n    hp: 3\n  - name: c\n    hp: 2\n   - name: s\n", "line 7: did not find expected '-' indicator (the YAML parser says line 2, where the block around it starts)"},
+		{"key indented wrongly", "count: 4\nratio: 0.5\n   shape: x\n", "line 3: mapping values are not allowed in this context"},
+		{"a late line in a long block", "fleet:\n" + strings.Repeat("  - name: w\n    hp: 3\n", 7) + "   - name: s\n", "line 16: did not find expected '-' indicator (the YAML parser says line 1, where the block around it starts)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "c.yaml")
+			require.NoError(t, os.WriteFile(path, []byte(tt.text), 0o600))
+			err := Load(path, &sample{})
+			require.ErrorIs(t, err, ErrInvalid)
+			require.EqualError(t, err, "config: "+path+": "+tt.want)
+			err = LoadString("c.yaml", tt.text, &sample{})
+			require.ErrorContains(t, err, tt.want)
+		})
+	}
 }

@@ -88,6 +88,7 @@ func (h *abText) Intro() {
 	r, me := h.rules, h.k.me
 	fmt.Fprintf(h.out, "board %dx%d; fleet %s (ship lengths)\n", r.Base.Board.Width(), r.Base.Board.Height(), battleship.FormatFleet(r.Base.Fleet))
 	fmt.Fprintf(h.out, "you play the %s side, the enemy the %s side%s\n", sideName(r.Sides[me]), sideName(r.Sides[1-me]), optionsText(r.Options))
+	fmt.Fprintln(h.out, BattleshipCells)
 	fmt.Fprintln(h.out, BattleshipPlacementHelp)
 	h.pass = grid.None
 }
@@ -312,6 +313,12 @@ func (h *abText) parse(line string) (abilities.Action, error) {
 
 // Resign implements Text: pass (a repeated shot, a declined defence, the
 // first cells a salvo may hit).
+// Forfeit implements forfeiter: a shot off the board, which loses the
+// game at once (the person resigned).
+func (h *abText) Forfeit() abilities.Action {
+	return abilities.Action{Kind: abilities.Shoot, At: grid.None}
+}
+
 func (h *abText) Resign() (abilities.Action, string) {
 	var a abilities.Action
 	switch {
@@ -523,8 +530,9 @@ func abEnd(w io.Writer, r *abilities.Rules, e *End[*abilities.Game, battleship.P
 		}
 		fmt.Fprintf(w, "the enemy fleet: %s\n", strings.Join(names, " "))
 	}
-	if f := res.Forfeits[seat]; f.Kind != "" && res.Started {
-		fmt.Fprintf(w, "you forfeit: %s\n", f.Reason)
+	if why := endReason(e); why != "" && res.Started {
+		fmt.Fprintf(w, "you %s: %s (you fired at %d cells, the enemy at %d)\n", map[bool]string{true: "win", false: "lose"}[res.Winner == seat], why, res.Shots[seat], res.Shots[1-seat])
+		return true
 	}
 	switch res.Winner {
 	case seat:

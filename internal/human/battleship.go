@@ -32,6 +32,11 @@ const BattleshipPlacementHelp = `place your fleet: every ship as its end cells, 
 or "r" for a random placement, or a style: edge, human or inner
 (ships may not touch, not even at a corner)`
 
+// BattleshipCells says once, in the seat's intro, how the Battleship and
+// abilities seats name cells and how the wire writes them.
+const BattleshipCells = `cells: a column letter and a row from 1, A1 the top left corner;
+on the wire a cell is [row,col] from 0: C4 is [3,2] (typing [3,2] works too)`
+
 // battleshipLegend explains the seat's boards.
 const battleshipLegend = `legend: O your ship, x hit, # sunk ship, o miss, , no ship can be there (next to a sunk ship),
         . unknown water, - rock, [ ] the last shot`
@@ -90,7 +95,7 @@ func newBSText(rules *battleship.Rules, out io.Writer, rng *rand.Rand) *bsText {
 // Intro implements Text.
 func (h *bsText) Intro() {
 	r := h.rules
-	fmt.Fprintf(h.out, "board %dx%d; fleet %s (ship lengths)\n%s\n", r.Board.Width(), r.Board.Height(), battleship.FormatFleet(r.Fleet), BattleshipPlacementHelp)
+	fmt.Fprintf(h.out, "board %dx%d; fleet %s (ship lengths)\n%s\n%s\n", r.Board.Width(), r.Board.Height(), battleship.FormatFleet(r.Fleet), BattleshipCells, BattleshipPlacementHelp)
 }
 
 // Place implements Text: typed ships, "r" or a style; at the end of the
@@ -148,6 +153,10 @@ func (h *bsText) Act(line string) (grid.Cell, bool) {
 func (h *bsText) Resign() (grid.Cell, string) {
 	return h.pass(), "\n(end of input: you pass every turn from now on; your opponent finishes the game)"
 }
+
+// Forfeit implements forfeiter: a shot off the board, which loses the
+// game at once (the person resigned).
+func (h *bsText) Forfeit() grid.Cell { return grid.None }
 
 // placeFleet reads a typed Battleship-board fleet: ships, "r" or a style
 // (eof: the input ended, a random one). false: refused (said why), ask
@@ -404,6 +413,12 @@ func bsEnd(w io.Writer, r *battleship.Rules, e *End[*battleship.Game, battleship
 			names[i] = r.ShipCoord(s, false)
 		}
 		fmt.Fprintf(w, "the enemy fleet: %s\n", strings.Join(names, " "))
+	}
+	why := endReason(e)
+	switch {
+	case why != "" && res.Started:
+		fmt.Fprintf(w, "you %s: %s (you fired %d shots, the enemy %d)\n", map[bool]string{true: "win", false: "lose"}[res.Winner == seat], why, res.Shots[seat], res.Shots[1-seat])
+		return true
 	}
 	switch res.Winner {
 	case seat:

@@ -31,13 +31,20 @@ func TestParse(t *testing.T) {
 	}{
 		{"a 2 3", submarine.AttackAt(at(2, 3)), ""},
 		{"attack [2,3]", submarine.AttackAt(at(2, 3)), ""},
+		{"attack C4", submarine.AttackAt(at(2, 3)), ""},
+		{"a c4", submarine.AttackAt(at(2, 3)), ""},
+		{"m w B3", submarine.MoveTo(0, at(1, 2)), ""},
 		{"  A 0,4 ", submarine.AttackAt(at(0, 4)), ""},
 		{"m w 1 2", submarine.MoveTo(0, at(1, 2)), ""},
 		{"move s [4,4]", submarine.MoveTo(2, at(4, 4)), ""},
-		{"a 5 0", submarine.Action{}, "[5,0] is off the 5x5 board"},
-		{"a 1", submarine.Action{}, "attack takes X Y"},
-		{"a x y", submarine.Action{}, `"x" is not a number`},
-		{"m q 1 1", submarine.Action{}, "move takes SHIP X Y"},
+		{"move s E5", submarine.MoveTo(2, at(4, 4)), ""},
+		{"a 5 0", submarine.Action{}, "[5,0] (x y from 0) is off the 5x5 board"},
+		{"a F1", submarine.Action{}, `"F1" is off the 5x5 board (columns A to E, rows 1 to 5)`},
+		{"a 1", submarine.Action{}, "a cell is a name like C4 or two numbers x y"},
+		{"a C4 D4", submarine.Action{}, `attack takes one CELL, e.g. "a C4"`},
+		{"a x y", submarine.Action{}, `"x": want a column letter and a row number`},
+		{"a 1 y", submarine.Action{}, `"y" is not a number`},
+		{"m q 1 1", submarine.Action{}, "move takes SHIP CELL"},
 		{"fire 1 1", submarine.Action{}, `unknown command "fire"`},
 		{"", submarine.Action{}, "empty line"},
 	}
@@ -63,7 +70,7 @@ func TestTyposAreNeverSent(t *testing.T) {
 	h := seat(r, "0,0 0,0 1,1\n0 0 1 1\n0,0 2,2 4,4\nhelp\nb\nshoot\na 4 0\nm w 1 1\nm w 0 2\nm w 0 3\na 1 1\n", &out)
 	p := h.Place()
 	require.Len(t, p, 3)
-	require.Equal(t, "[0,0] [2,2] [4,4]", r.CellName(p[0])+" "+r.CellName(p[1])+" "+r.CellName(p[2]))
+	require.Equal(t, "A1 C3 E5", r.CellName(p[0])+" "+r.CellName(p[1])+" "+r.CellName(p[2]))
 	var v submarine.View
 	g, err := submarine.NewGame(r, p, players.RandomPlacement(r, rand.New(rand.NewPCG(2, 2))), 0)
 	require.NoError(t, err)
@@ -74,12 +81,12 @@ func TestTyposAreNeverSent(t *testing.T) {
 	require.Equal(t, submarine.MoveTo(0, 10), a, "m w 0 2: the first legal command")
 	text := out.String()
 	for _, want := range []string{
-		"not a placement: want 3 cells (x y each), got 4 numbers",
+		"not a placement: want 3 cells (like A1, or x y), got 2",
 		"refused: ", // two ships on [0,0]
 		human.Help,
 		`not sent: unknown command "shoot"`,
-		"not sent: submarine: illegal action: attack on [4,0]", // out of reach
-		"not sent: submarine: illegal action: move of \"w\" from [0,0] to [1,1] is not along a row or column",
+		"not sent: submarine: illegal action: attack on E1", // out of reach
+		"not sent: submarine: illegal action: move of \"w\" from A1 to B2 is not along a row or column",
 		"your fleet",
 	} {
 		require.Contains(t, text, want)

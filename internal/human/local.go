@@ -80,7 +80,27 @@ type End[G, P any] struct {
 	Game       G // the final state (the zero G when the game never started)
 	Placements [2]P
 	Result     *game.Result
-	Seat       int // the person's
+	Seat       int  // the person's
+	Resigned   bool // the person typed "resign"
+	InputEnded bool // the person's input ended (or they resigned)
+}
+
+// endReason says why a game that a forfeit ended ended, "" for a game
+// played out: the person resigned (or their input ended, which resigns),
+// or a seat's action was refused.
+func endReason[G, P any](e *End[G, P]) string {
+	s := firstForfeit(e.Result)
+	switch {
+	case e.Resigned:
+		return "you resigned"
+	case s == e.Seat && e.InputEnded:
+		return "your input ended, which resigns"
+	case s == e.Seat:
+		return "you forfeited: " + e.Result.Forfeits[s].Reason
+	case s >= 0:
+		return "the AI forfeited: " + e.Result.Forfeits[s].Reason
+	}
+	return ""
 }
 
 // Play plays one game in-process with game.Table between the person h in
@@ -109,7 +129,7 @@ func Play[G game.State[A, S], P, A, S, O any](l *Local[G, P, A, S, O], h *Person
 	f[1-seat] = func(*rand.Rand, int) game.Player[P, A, O] { return ai }
 	t := game.NewTable(l.Rules, nil)
 	res := t.Play(&game.Setup[P, A, S, O]{Factories: f, First: first, Record: why, Explain: true})
-	if l.End(h.out, &End[G, P]{Game: t.Game(), Placements: why.placed, Result: &res, Seat: seat}) {
+	if l.End(h.out, &End[G, P]{Game: t.Game(), Placements: why.placed, Result: &res, Seat: seat, Resigned: h.resigned, InputEnded: h.eof}) {
 		why.print(h.out, opt.AI)
 	}
 	if rec == nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/kaisen-ai/kaisen/game"
 )
@@ -80,21 +81,106 @@ var _ game.Player[int, int, int] = (*Person[int, int, int])(nil)
 
 // NewPerson returns the seat of text reading lines from in and writing to
 // out (text's output). The seats of successive games share one in.
+//
+// When out is a Deadline, each prompt says the time left of the host's
+// TurnTime, counted from the start of the placement or of the turn.
 func NewPerson[P, A, O any](text Text[P, A, O], in *bufio.Reader, out io.Writer) *Person[P, A, O] {
-	return &Person[P, A, O]{terminal: terminal{in: in, out: out}, text: text}
+	h := &Person[P, A, O]{terminal: terminal{in: in, out: out, now: time.Now}, text: text}
+	if d, ok := out.(Deadline); ok {
+		h.limit = d.TurnTime()
+	}
+	return h
+}
+
+// Deadline is a seat's output that knows the time the host gives for each
+// action and for the placement (kaisen play --human --turn-time: the wire
+// does not say it). The seat then shows the time left at every prompt.
+type Deadline interface {
+	io.Writer
+	TurnTime() time.Duration
+}
+
+// timeLeft is prompt p ("your move> ") with the time left of a turn that
+// started at start: "your move (4m59s left)> ". Without a limit it is p.
+func (t *terminal) timeLeft(p string, start time.Time) string {
+	if t.limit <= 0 {
+		return p
+	}
+	left := t.limit - t.now().Sub(start)
+	note := "(time is up: the server may have ended the game)"
+	if left > 0 {
+		note = "(" + left.Round(time.Second).String() + " left)"
+	}
+	if head, ok := strings.CutSuffix(p, "> "); ok {
+		return head + " " + note + "> "
+	}
+	return note + " " + p
+}
+
+// forfeiter is a Text whose end of the input does not forfeit (it passes:
+// Battleship, abilities): Forfeit is the action that gives the game up at
+// once when the person resigns, an illegal one.
+type forfeiter[A any] interface {
+	Forfeit() A
+}
+
+// ResignHelp is the line every seat's help ends with: the command that
+// gives up, at any prompt.
+const ResignHelp = `  resign         give up: you lose this game, and a series stops ("quit" too)`
+
+// isHelp reports whether line asks for the help.
+func isHelp(line string) bool {
+	switch strings.ToLower(line) {
+	case "help", "h", "?":
+		return true
+	}
+	return false
+}
+
+// isResign reports whether line gives up the game.
+func isResign(line string) bool {
+	switch strings.ToLower(line) {
+	case "resign", "quit", "q", "exit", "forfeit":
+		return true
+	}
+	return false
 }
 
 // Place implements game.Player: it asks for a placement until the Text
-// takes one.
+// takes one. "help" says the Text's introduction again; "resign" (or
+// "quit") gives up as the end of the input does.
 func (h *Person[P, A, O]) Place() P {
+	start := h.now()
 	h.text.Intro()
 	for {
-		line, ok := h.read("placement> ")
+		line, ok := h.read(h.timeLeft("placement> ", start))
+		switch {
+		case ok && isHelp(line):
+			h.text.Intro()
+			fmt.Fprintln(h.out, ResignHelp)
+			continue
+		case ok && isResign(line):
+			h.resign()
+			ok = false
+		}
 		if p, done := h.text.Place(line, !ok); done || !ok {
 			return p
 		}
 	}
 }
+
+// resign gives up: the seat's input ends here for this seat and for every
+// later one reading the same input (the rest of a series), and the seat
+// says so.
+func (h *Person[P, A, O]) resign() {
+	h.eof, h.resigned = true, true
+	h.in.Reset(strings.NewReader(""))
+	fmt.Fprintln(h.out, "resigning: you lose this game (and a series stops here)")
+}
+
+// Resigned reports whether the person typed "resign" (or "quit"): the
+// seat's input has ended then (EOF), for the later games of a series too.
+func (h *Person[P, A, O]) Resigned() bool { return h.resigned }
 
 // Act implements game.Player: it starts the turn and asks for a line
 // until the Text reads an action from it. Once the input has ended it
@@ -104,15 +190,28 @@ func (h *Person[P, A, O]) Act() A {
 		a, _ := h.text.Resign()
 		return a
 	}
+	start := h.now()
 	prompt := h.text.Turn()
 	for {
-		line, ok := h.read(prompt)
+		line, ok := h.read(h.timeLeft(prompt, start))
+		if ok && isResign(line) {
+			h.resign()
+			if f, ok := h.text.(forfeiter[A]); ok {
+				return f.Forfeit()
+			}
+			a, _ := h.text.Resign()
+			return a
+		}
 		if !ok {
 			a, say := h.text.Resign()
 			fmt.Fprintln(h.out, say)
 			return a
 		}
-		if a, ok := h.text.Act(line); ok {
+		a, ok := h.text.Act(line)
+		if isHelp(line) {
+			fmt.Fprintln(h.out, ResignHelp)
+		}
+		if ok {
 			return a
 		}
 	}
@@ -133,9 +232,12 @@ const maxLine = 4096
 
 // terminal is the person's side of a seat: typed lines in, words out.
 type terminal struct {
-	in  *bufio.Reader
-	out io.Writer
-	eof bool
+	in       *bufio.Reader
+	out      io.Writer
+	eof      bool
+	resigned bool             // the person typed "resign"
+	limit    time.Duration    // the host's time per action (Deadline), 0 = not known
+	now      func() time.Time // the clock of the time left
 }
 
 // EOF reports whether the input ended (the seat then plays its Text's

@@ -18,16 +18,22 @@ import (
 
 // Help is the command summary printed on "help" and after a line that is
 // not a command.
-const Help = `commands (x is the column, y the row, from 0):
-  a X Y          attack cell [X,Y] (within 1 of one of your ships)
-  m SHIP X Y     move SHIP to [X,Y] in its row or column (not onto your own ship or a rock)
+const Help = `commands (a CELL is a column letter and a row from 1, A1 the top left corner):
+  a CELL         attack CELL (within 1 of one of your ships), e.g. "a C4"
+  m SHIP CELL    move SHIP to CELL in its row or column (not onto your own ship or a rock)
   b              show the boards again
   help           this list
-  (attack and move also work spelled out; "3,2" and "[3,2]" work for X Y)`
+  (attack and move also work spelled out; a CELL may also be the wire's [x,y], from 0:
+  C4 is [2,3], typed "2 3", "2,3" or "[2,3]")`
+
+// Cells says once, in the seat's intro, how the seat names cells and how
+// the wire writes them.
+const Cells = `cells: a column letter and a row from 1, A1 the top left corner;
+on the wire a cell is [x,y] from 0: C4 is [2,3] (typing 2 3 works too)`
 
 // PlacementHelp explains the placement prompt.
-const PlacementHelp = `place your fleet: one cell per ship in fleet order, e.g. "0,0 2,2 4,4",
-or "r" for a random placement`
+const PlacementHelp = `place your fleet: one cell per ship in fleet order, e.g. "A1 C3 E5"
+(or as the wire's [x,y] from 0, "0,0 2,2 4,4"), or "r" for a random placement`
 
 // Seat is the submarine game's seat for a person: a players.Player (the
 // network client's) around the generic Person. The end of the input
@@ -87,7 +93,7 @@ func (h *subText) Intro() {
 		}
 		fmt.Fprintf(h.out, ", rocks %s", strings.Join(names, " "))
 	}
-	fmt.Fprintf(h.out, "; fleet %s\n%s\n", fleetText(r), PlacementHelp)
+	fmt.Fprintf(h.out, "; fleet %s\n%s\n%s\n", fleetText(r), Cells, PlacementHelp)
 }
 
 // Place implements Text: one cell per ship, or "r"; the end of the input
@@ -120,42 +126,69 @@ func (h *subText) Place(line string, eof bool) (submarine.Placement, bool) {
 }
 
 func (h *subText) parsePlacement(line string) (submarine.Placement, error) {
-	nums, err := numbers(line)
+	cells, err := h.cells(line)
 	if err != nil {
 		return nil, err
 	}
-	if len(nums) != 2*len(h.rules.Fleet) {
-		return nil, fmt.Errorf("want %d cells (x y each), got %d numbers", len(h.rules.Fleet), len(nums))
+	if len(cells) != len(h.rules.Fleet) {
+		return nil, fmt.Errorf("want %d cells (like A1, or x y), got %d", len(h.rules.Fleet), len(cells))
 	}
-	p := make(submarine.Placement, len(h.rules.Fleet))
-	for i := range p {
-		c, err := h.cell(nums[2*i], nums[2*i+1])
+	return submarine.Placement(cells), nil
+}
+
+// cells reads the cells of s, separated by spaces, commas or brackets: each
+// a name like C4 (grid.Board.ParseName) or two numbers x y from 0, the
+// wire's [x,y] ("2 3", "2,3", "[2,3]").
+func (h *subText) cells(s string) ([]grid.Cell, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '[' || r == ']' || r == '\t' })
+	var out []grid.Cell
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		x, err := strconv.Atoi(f)
+		if err != nil {
+			if f[0] == '+' || f[0] == '-' || (f[0] >= '0' && f[0] <= '9') {
+				return nil, fmt.Errorf("%q is not a number", f)
+			}
+			c, err := h.rules.Board.ParseName(f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+			continue
+		}
+		if i+1 == len(fields) {
+			return nil, fmt.Errorf("%q: a cell is a name like C4 or two numbers x y", f)
+		}
+		i++
+		y, err := strconv.Atoi(fields[i])
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", fields[i])
+		}
+		c, err := h.cell(x, y)
 		if err != nil {
 			return nil, err
 		}
-		p[i] = c
-	}
-	return p, nil
-}
-
-// numbers reads the integers of s, separated by spaces, commas or brackets.
-func numbers(s string) ([]int, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '[' || r == ']' || r == '\t' })
-	out := make([]int, len(fields))
-	for i, f := range fields {
-		n, err := strconv.Atoi(f)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", f)
-		}
-		out[i] = n
+		out = append(out, c)
 	}
 	return out, nil
+}
+
+// cell1 is the one cell of s, as cells reads it, or usage as the error.
+func (h *subText) cell1(s, usage string) (grid.Cell, error) {
+	cells, err := h.cells(s)
+	if err != nil {
+		return grid.None, err
+	}
+	if len(cells) != 1 {
+		return grid.None, errors.New(usage)
+	}
+	return cells[0], nil
 }
 
 func (h *subText) cell(x, y int) (grid.Cell, error) {
 	c, ok := h.rules.Board.At(x, y)
 	if !ok {
-		return grid.None, fmt.Errorf("[%d,%d] is off the %dx%d board", x, y, h.rules.Board.Width(), h.rules.Board.Height())
+		return grid.None, fmt.Errorf("[%d,%d] (x y from 0) is off the %dx%d board", x, y, h.rules.Board.Width(), h.rules.Board.Height())
 	}
 	return c, nil
 }
@@ -176,14 +209,7 @@ func (h *subText) parse(line string) (submarine.Action, error) {
 	case "b", "board", "boards":
 		return submarine.Action{}, errBoards
 	case "a", "attack":
-		nums, err := numbers(rest)
-		if err != nil {
-			return submarine.Action{}, err
-		}
-		if len(nums) != 2 {
-			return submarine.Action{}, fmt.Errorf("attack takes X Y, e.g. \"a 2 3\"")
-		}
-		c, err := h.cell(nums[0], nums[1])
+		c, err := h.cell1(rest, `attack takes one CELL, e.g. "a C4"`)
 		if err != nil {
 			return submarine.Action{}, err
 		}
@@ -192,16 +218,9 @@ func (h *subText) parse(line string) (submarine.Action, error) {
 		name, where, _ := strings.Cut(strings.TrimSpace(rest), " ")
 		ship, ok := h.rules.ShipIndex(name)
 		if !ok {
-			return submarine.Action{}, fmt.Errorf("move takes SHIP X Y, e.g. \"m w 2 3\"; ships: %s", fleetText(h.rules))
+			return submarine.Action{}, fmt.Errorf("move takes SHIP CELL, e.g. \"m w C4\"; ships: %s", fleetText(h.rules))
 		}
-		nums, err := numbers(where)
-		if err != nil {
-			return submarine.Action{}, err
-		}
-		if len(nums) != 2 {
-			return submarine.Action{}, fmt.Errorf("move takes SHIP X Y, e.g. \"m w 2 3\"")
-		}
-		c, err := h.cell(nums[0], nums[1])
+		c, err := h.cell1(where, `move takes SHIP CELL, e.g. "m w C4"`)
 		if err != nil {
 			return submarine.Action{}, err
 		}
@@ -255,7 +274,9 @@ func (h *subText) Tell(o submarine.Told) string {
 		fmt.Fprintln(h.out, "you resigned")
 		return ""
 	case ev.Illegal && ev.Mine:
-		fmt.Fprintf(h.out, "your %s was illegal: you forfeit\n", ev.Kind)
+		// The seat checks every action before it is sent: the server
+		// refused this one, most likely because it came too late.
+		fmt.Fprintf(h.out, "the server refused your %s: you forfeit (most likely your time for it ran out)\n", ev.Kind)
 		return ""
 	case ev.Illegal:
 		fmt.Fprintf(h.out, "the enemy's %s was illegal: it forfeits\n", ev.Kind)
@@ -311,7 +332,7 @@ func (h *subText) boards() {
 	b := r.Board
 	row := func(y int, mine bool) string {
 		var sb strings.Builder
-		fmt.Fprintf(&sb, "%2d ", y)
+		fmt.Fprintf(&sb, "%2d ", y+1)
 		for x := range b.Width() {
 			c, _ := b.At(x, y)
 			g := byte('.')
@@ -324,6 +345,8 @@ func (h *subText) boards() {
 				g = h.seen[c]
 			case !mine && h.shots[c] != 0:
 				g = h.shots[c]
+			case !mine && h.rules.CheckAction(&h.me, submarine.AttackAt(c)) == nil:
+				g = '+' // in reach of an attack
 			}
 			sb.WriteString(" " + string(g))
 		}
@@ -332,7 +355,7 @@ func (h *subText) boards() {
 	var head strings.Builder
 	head.WriteString("   ")
 	for x := range b.Width() {
-		fmt.Fprintf(&head, "%2d", x%100)
+		fmt.Fprintf(&head, "%2s", grid.ColumnName(x, false))
 	}
 	w := 3 + 2*b.Width()
 	fmt.Fprintf(h.out, "%-*s     %s\n", w, "your fleet", "your attacks on the enemy")
@@ -341,7 +364,7 @@ func (h *subText) boards() {
 		fmt.Fprintf(h.out, "%-*s     %s\n", w, row(y, true), row(y, false))
 	}
 	fmt.Fprintf(h.out, "%-*s     %s\n", w, "hp "+hpText(r, h.me.HP), "enemy hp "+hpText(r, h.enemyHP))
-	fmt.Fprintln(h.out, "(o miss, X hit, ~ near a reported ship, # rock; \"help\" for commands)")
+	fmt.Fprintln(h.out, "(+ you can attack here, o miss, X hit, ~ near a reported ship, # rock; \"help\" for commands)")
 }
 
 func hpText(r *submarine.Rules, hp [submarine.MaxShips]int8) string {
@@ -403,8 +426,11 @@ func SubmarineLocal(r *submarine.Rules) *Local[*submarine.Game, submarine.Placem
 func subEnd(w io.Writer, r *submarine.Rules, e *End[*submarine.Game, submarine.Placement]) bool {
 	res, seat := e.Result, e.Seat
 	if !res.Started {
-		s := firstForfeit(res)
-		fmt.Fprintf(w, "no game: seat %d: %s\n", s, res.Forfeits[s].Reason)
+		if s := firstForfeit(res); s != seat {
+			fmt.Fprintf(w, "no game: the AI's placement was refused: %s\n", res.Forfeits[s].Reason)
+		} else {
+			fmt.Fprintln(w, "no game: you placed no fleet (your input ended, or you resigned, before the placement); you lose")
+		}
 		return false
 	}
 	fmt.Fprintln(w, EndHeader)
@@ -418,13 +444,17 @@ func subEnd(w io.Writer, r *submarine.Rules, e *End[*submarine.Game, submarine.P
 		}
 	}
 	fmt.Fprintf(w, "the enemy fleet: %s\n", strings.Join(cells, ", "))
+	why := ""
+	if r := endReason(e); r != "" {
+		why = ": " + r
+	}
 	switch res.Winner {
 	case -1:
 		fmt.Fprintf(w, "draw after %d actions\n", res.Actions)
 	case seat:
-		fmt.Fprintf(w, "you win after %d actions\n", res.Actions)
+		fmt.Fprintf(w, "you win after %d actions%s\n", res.Actions, why)
 	default:
-		fmt.Fprintf(w, "you lose after %d actions\n", res.Actions)
+		fmt.Fprintf(w, "you lose after %d actions%s\n", res.Actions, why)
 	}
 	return true
 }
@@ -485,8 +515,8 @@ func (s *started) Observe(o submarine.Told) {
 // Unwrap implements game.Wrapper.
 func (s *started) Unwrap() any { return s.Contract }
 
-// actionText says a submarine action in the seat's words ("attack [2,3]",
-// "move w to [1,0]").
+// actionText says a submarine action in the seat's words ("attack C4",
+// "move w to B1").
 func actionText(r *submarine.Rules, a submarine.Action) string {
 	switch a.Kind {
 	case submarine.Attack:
@@ -499,25 +529,23 @@ func actionText(r *submarine.Rules, a submarine.Action) string {
 	return a.Kind.String()
 }
 
-// Line implements Typed: "a X Y", "m SHIP X Y".
+// Line implements Typed: "a CELL", "m SHIP CELL".
 func (h *subText) Line(a submarine.Action) string {
 	r := h.rules
-	x, y := r.Board.XY(a.To)
 	switch {
 	case a.Kind == submarine.Attack:
-		return fmt.Sprintf("a %d %d", x, y)
+		return "a " + r.CellName(a.To)
 	case a.Kind == submarine.Move && a.Ship >= 0 && a.Ship < len(r.Fleet):
-		return fmt.Sprintf("m %s %d %d", r.Fleet[a.Ship].Name, x, y)
+		return fmt.Sprintf("m %s %s", r.Fleet[a.Ship].Name, r.CellName(a.To))
 	}
 	return a.Kind.String()
 }
 
-// PlaceLine implements Typed: "X,Y" per ship in fleet order.
+// PlaceLine implements Typed: a CELL per ship in fleet order.
 func (h *subText) PlaceLine(p submarine.Placement) string {
 	cells := make([]string, len(p))
 	for i, c := range p {
-		x, y := h.rules.Board.XY(c)
-		cells[i] = fmt.Sprintf("%d,%d", x, y)
+		cells[i] = h.rules.CellName(c)
 	}
 	return strings.Join(cells, " ")
 }

@@ -96,6 +96,9 @@ var (
 	runIDPattern = regexp.MustCompile(`\d{8}T\d{6}Z-[0-9a-f]{16}`)
 	// A loopback address with its port.
 	portPattern = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+	// The time left to the seat to act, as the live view's turn event
+	// reads it off the clock when it is sent.
+	leftPattern = regexp.MustCompile(`"left_ms":\d+`)
 )
 
 // Normalize replaces in s what differs between two runs of the same game
@@ -106,7 +109,10 @@ var (
 //   - the port of a loopback address (the kernel's choice for the
 //     listener and for each client) becomes PORT;
 //   - each of dirs (the run's temporary directory, holding the result log
-//     and the replays) becomes DIR.
+//     and the replays) becomes DIR;
+//   - the milliseconds left to the seat to act in the live view's turn
+//     events ("left_ms") become MS: a clock reading (the limit itself,
+//     the same in both runs, is in the listener's settings).
 //
 // Timestamps are not in s: the log handler drops the time of each record
 // (ServerOptions), and no other channel prints a clock. Durations printed
@@ -118,5 +124,6 @@ func Normalize(s string, dirs ...string) string {
 		}
 	}
 	s = runIDPattern.ReplaceAllString(s, "RUNID")
+	s = leftPattern.ReplaceAllString(s, `"left_ms":MS`)
 	return portPattern.ReplaceAllString(s, "127.0.0.1:PORT")
 }

@@ -38,6 +38,7 @@ type Bar struct {
 	now   func() time.Time
 	width int // of the bar itself, in characters
 	last  string
+	note  string // SetNote's text, after the bar
 	// Line mode (NewLines): a whole line at most every every.
 	every   time.Duration
 	lastAt  time.Time
@@ -64,6 +65,20 @@ func NewLines(w io.Writer, total int, unit string, every time.Duration) *Bar {
 // once it has started).
 func (b *Bar) SetTotal(total int) { b.total = total }
 
+// SetNote sets a text shown after the bar from the next Set on, such as
+// a match's running score ("" for none).
+func (b *Bar) SetNote(note string) { b.note = note }
+
+// line is the bar's line at done items, elapsed after the start, with
+// its note.
+func (b *Bar) line(done int, elapsed time.Duration) string {
+	l := Line(done, b.total, elapsed, b.width, b.unit)
+	if b.note != "" {
+		l += "  " + b.note
+	}
+	return l
+}
+
 // Set redraws the bar with done items finished (only when the line changes).
 func (b *Bar) Set(done int) {
 	now := b.now()
@@ -72,10 +87,10 @@ func (b *Bar) Set(done int) {
 			return
 		}
 		b.lastAt, b.printed = now, true
-		fmt.Fprintln(b.w, Line(done, b.total, now.Sub(b.start), b.width, b.unit))
+		fmt.Fprintln(b.w, b.line(done, now.Sub(b.start)))
 		return
 	}
-	line := Line(done, b.total, now.Sub(b.start), b.width, b.unit)
+	line := b.line(done, now.Sub(b.start))
 	if line == b.last {
 		return
 	}
@@ -87,7 +102,7 @@ func (b *Bar) Set(done int) {
 func (b *Bar) Done(done int) {
 	if b.every > 0 {
 		if b.printed {
-			fmt.Fprintln(b.w, Line(done, b.total, b.now().Sub(b.start), b.width, b.unit))
+			fmt.Fprintln(b.w, b.line(done, b.now().Sub(b.start)))
 		}
 		return
 	}

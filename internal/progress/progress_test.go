@@ -88,3 +88,14 @@ func TestLines(t *testing.T) {
 	quick.Done(10)
 	require.Empty(t, out.String(), "a short run stays silent")
 }
+
+func TestBarNote(t *testing.T) {
+	var buf bytes.Buffer
+	b := New(&buf, 4, "games")
+	b.width, b.now = 4, func() time.Time { return b.start }
+	b.Set(0)
+	b.SetNote("Score 1 - 0 - 0")
+	b.Set(0)
+	require.Equal(t, "\r[....] 0/4   0%\x1b[K\r[....] 0/4   0%  Score 1 - 0 - 0\x1b[K", buf.String(),
+		"a new note redraws the line")
+}

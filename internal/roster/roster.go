@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kaisen-ai/kaisen/internal/spell"
 )
 
 // Loader overlays a settings file onto into, a pointer to a config struct
@@ -99,8 +101,52 @@ func (r *Roster[R, F]) Lookup(name string) (Entry[R, F], error) {
 			return e, nil
 		}
 	}
-	return Entry[R, F]{}, fmt.Errorf("%w %q (known: %s)", r.unknown, name, strings.Join(r.Names(), ", "))
+	return Entry[R, F]{}, &UnknownError{Kind: r.unknown, Name: name, Known: r.Names()}
 }
+
+// UnknownError is Lookup's error for a name the roster does not list
+// (`players: unknown player "stateplayr2" (did you mean stateplayer2?;
+// known: ...)`). It matches the roster's unknown-name error (errors.Is);
+// UserError is its text without the package's prefix, for the CLI.
+type UnknownError struct {
+	Kind  error    // the roster's unknown-name error (players.ErrUnknownPlayer ...)
+	Name  string   // the name looked up
+	Known []string // the roster's names, in order
+}
+
+func (e *UnknownError) Error() string { return e.Kind.Error() + e.detail() }
+
+// UserError is the error as a person reads it: `unknown player "x" (...)`.
+func (e *UnknownError) UserError() string { return "unknown player" + e.detail() }
+
+// detail is the name, a suggestion and the known names.
+func (e *UnknownError) detail() string {
+	hint := ""
+	if s := spell.Suggest(e.Name, e.Known); len(s) > 0 {
+		hint = "did you mean " + strings.Join(s, " or ") + "?; "
+	}
+	return fmt.Sprintf(" %q (%sknown: %s)", e.Name, hint, strings.Join(e.Known, ", "))
+}
+
+// Unwrap returns Kind.
+func (e *UnknownError) Unwrap() error { return e.Kind }
+
+// BuildError is New's error for a player that cannot be built for the
+// rules with its settings: `players: stateplayer2: ERR`. UserError is the
+// same without the package's prefix, for the CLI.
+type BuildError struct {
+	Prefix string // the roster's ("players")
+	Name   string // the player's
+	Err    error
+}
+
+func (e *BuildError) Error() string { return e.Prefix + ": " + e.UserError() }
+
+// UserError is the error as a person reads it: `stateplayer2: ERR`.
+func (e *BuildError) UserError() string { return e.Name + ": " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *BuildError) Unwrap() error { return e.Err }
 
 // New builds the factory of the player called name for rules, with the YAML
 // settings load overlays on its defaults (nil = built-in defaults).
@@ -113,7 +159,7 @@ func (r *Roster[R, F]) New(name string, rules R, load Loader) (F, error) {
 	f, err := e.Build(rules, load)
 	if err != nil {
 		var zero F
-		return zero, fmt.Errorf("%s: %s: %w", r.prefix, name, err)
+		return zero, &BuildError{Prefix: r.prefix, Name: name, Err: err}
 	}
 	return f, nil
 }

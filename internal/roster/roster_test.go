@@ -56,6 +56,11 @@ func TestRoster(t *testing.T) {
 	_, err = r.New("nobody", 1, nil)
 	require.ErrorIs(t, err, errUnknown)
 	require.EqualError(t, err, `test: unknown player "nobody" (known: echo, broken)`)
+	_, err = r.Lookup("ecoh")
+	require.EqualError(t, err, `test: unknown player "ecoh" (did you mean echo?; known: echo, broken)`)
+	var ue *roster.UnknownError
+	require.ErrorAs(t, err, &ue)
+	require.Equal(t, `unknown player "ecoh" (did you mean echo?; known: echo, broken)`, ue.UserError())
 
 	_, err = r.New("broken", 1, nil)
 	require.EqualError(t, err, "test: broken: bad config")

@@ -95,6 +95,13 @@ func TestLiveInBrowser(t *testing.T) {
 	status, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
 	require.NoError(t, err)
 	require.Regexp(t, `^running`, status, "the game is watched while it is played")
+	// The client waits at its gate on its turn: the page says whose turn
+	// it is and the time left of its minute.
+	var turn string
+	require.Eventually(t, func() bool {
+		turn, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+		return err == nil && regexp.MustCompile(`; seat \d 127\.0\.0\.1:\d+ to act: (60|59|58|57|56|55) s left$`).MatchString(turn)
+	}, 20*time.Second, 50*time.Millisecond, "whose turn and the time left: %q", turn)
 	open()
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`body[data-over="1"]`)))
 	require.NoError(t, <-played)

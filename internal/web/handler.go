@@ -44,7 +44,7 @@ var closed = func() chan struct{} {
 
 // Handler serves the spectator pages: GET / (the games), /games/ID (a live
 // view), /games/ID/events (its server-sent events: "info", then one
-// "move" per move, then "end") and /games/ID/replay (the HTML replay of a
+// "move" per move and a "turn" when whose turn it is changes, then "end") and /games/ID/replay (the HTML replay of a
 // finished game). Everything else is 404 or 405: the spectator only reads,
 // except, with Play, POST /play (a new game against the house AI), the
 // person's page /play/ID, its events (one "state" per change) and POST
@@ -78,17 +78,43 @@ const ListFinished = 100
 type row struct {
 	ID, Game, Status string
 	Players          [2]string
+	Addrs            [2]string // the players' addresses, in a title
 	Moves            int
 	Running          bool
 	Replay           string
+	// Started is when the game started (UTC), Took how long it took or
+	// has run so far, Ended when it ended ("" while it runs).
+	Started, Took, Ended string
+}
+
+// clock is a time as the list shows it (UTC, to the second).
+func clock(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.DateTime)
+}
+
+// took is the time from start to stop (now while it runs), to the
+// tenth of a second.
+func took(start, stop, now time.Time) string {
+	if start.IsZero() {
+		return ""
+	}
+	if stop.IsZero() {
+		stop = now
+	}
+	return stop.Sub(start).Round(100 * time.Millisecond).String()
 }
 
 func (h *Hub) rows() (running, finished []row) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	now := time.Now()
 	for i := len(h.order) - 1; i >= 0; i-- { // newest first
 		g := h.games[h.order[i]]
-		r := row{ID: g.info.ID, Game: g.info.Game, Players: g.info.Players, Moves: len(g.events), Running: g.end == nil}
+		r := row{ID: g.info.ID, Game: g.info.Game, Players: g.info.Players, Addrs: g.info.Addrs, Moves: len(g.events), Running: g.end == nil,
+			Started: clock(g.start), Took: took(g.start, g.stop, now), Ended: clock(g.stop)}
 		if g.end != nil {
 			if len(finished) == ListFinished {
 				continue
@@ -144,13 +170,18 @@ func (h *Hub) events(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	sent := -1 // -1: not even the info
+	sent, turnsSent := -1, 0 // -1: not even the info
 	h.sse(w, r, h.limits.StreamInterval, h.budget, func(send func(string, any) bool) (<-chan struct{}, bool) {
 		h.mu.Lock()
-		info := g.info
+		info, now := g.info, time.Now()
 		from := max(sent, 0)
 		to := min(len(g.events), from+maxBatch)
 		batch := g.events[from:to:to]
+		var turns []Turn // the turns within the batch, and the one after it
+		var turnAt []int
+		for k := turnsSent; k < len(g.turns) && g.turns[k].at <= to; k++ {
+			turns, turnAt = append(turns, g.turnOf(g.turns[k], now)), append(turnAt, g.turns[k].at)
+		}
 		end, change := g.end, g.change
 		if to < len(g.events) { // more to send at once
 			end, change = nil, closed
@@ -162,12 +193,25 @@ func (h *Hub) events(w http.ResponseWriter, r *http.Request) {
 			}
 			sent = 0
 		}
+		k := 0
+		sendTurns := func(at int) bool { // the turns told after at moves
+			for ; k < len(turns) && turnAt[k] == at; k++ {
+				if !send("turn", turns[k]) {
+					return false
+				}
+				turnsSent++
+			}
+			return true
+		}
 		for i := range batch {
-			if !send("move", g.encoded(sent+i, &batch[i])) {
+			if !sendTurns(sent+i) || !send("move", g.encoded(sent+i, &batch[i])) {
 				return nil, false
 			}
 		}
 		sent += len(batch)
+		if !sendTurns(sent) { // whose turn after the last move sent
+			return nil, false
+		}
 		if end != nil {
 			send("end", end)
 			return nil, false

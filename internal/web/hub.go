@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/time/rate"
 
@@ -86,11 +87,14 @@ type Info struct {
 	ID      string    `json:"id"`
 	Game    string    `json:"game"` // the game's name (submarine, battleship, abilities)
 	Players [2]string `json:"players"`
-	First   int       `json:"first"`
-	W       int       `json:"w"`
-	H       int       `json:"h"`
-	Rocks   []int     `json:"rocks"` // cell indexes
-	Ships   []string  `json:"ships"` // names (Battleship: lengths)
+	// Addrs are the players' addresses (the list and the live view show
+	// them in a title: Players names them).
+	Addrs [2]string `json:"addrs"`
+	First int       `json:"first"`
+	W     int       `json:"w"`
+	H     int       `json:"h"`
+	Rocks []int     `json:"rocks"` // cell indexes
+	Ships []string  `json:"ships"` // names (Battleship: lengths)
 	// HP is each seat's public counters at the start (submarine: each
 	// ship's hp; Battleship: the cells afloat), HPNames their names.
 	HP      []int    `json:"hp"`
@@ -150,6 +154,10 @@ type game struct {
 	events []Event
 	end    *End
 	change chan struct{}
+	// start and stop are when the game started and ended (stop: zero
+	// while it runs).
+	start, stop time.Time
+	turns       []turnEntry // whose turn it was after each number of moves (server.Turner)
 
 	sub *submarine.Rules // the submarine game's rules, for Known (nil for other games)
 	pos [2][]int         // the fleets now, only with Reveal (Info.Fleet)
@@ -171,19 +179,35 @@ func (g *game) changed() {
 	g.change = make(chan struct{})
 }
 
+// names are the players as people read them: an authenticated bot's
+// ladder name, else the name its client sent (the 2025 dialect's name
+// line) or the house AI's, and the address only when there is no name.
 func names(players [2]server.Peer) [2]string {
 	var out [2]string
 	for i, p := range players {
-		switch {
-		case p.Name != "" && p.Addr == "house":
-			out[i] = p.Name + " (house AI)"
-		case p.Name != "":
-			out[i] = p.Name
-		default:
-			out[i] = p.Addr
-		}
+		out[i] = playerName(p)
 	}
 	return out
+}
+
+// playerName is how the pages name a player (see names).
+func playerName(p server.Peer) string {
+	switch {
+	case p.Bot != "":
+		return p.Bot
+	case p.Name != "" && p.Addr == "house":
+		return p.Name + " (house AI)"
+	case p.Name != "":
+		return p.Name
+	default:
+		return p.Addr
+	}
+}
+
+// addrs are the players' addresses ("house" for the house AI), shown in
+// the pages' title attributes.
+func addrs(players [2]server.Peer) [2]string {
+	return [2]string{players[0].Addr, players[1].Addr}
 }
 
 func (h *Hub) add(g *game) {
@@ -197,7 +221,7 @@ func (h *Hub) add(g *game) {
 
 // Started implements server.Spectator.
 func (h *Hub) Started(id string, pub kgame.Public, players [2]server.Peer, first int) {
-	g := &game{info: Info{ID: id, Game: pub.Game, Players: names(players), First: first,
+	g := &game{start: time.Now().UTC(), info: Info{ID: id, Game: pub.Game, Players: names(players), Addrs: addrs(players), First: first,
 		Ships: pub.Ships, HP: pub.HP, HPNames: pub.HPNames, Cols: pub.Cols, Rows: pub.Rows,
 		PerShip: pub.PerShip, Sides: pub.Sides}}
 	if b := pub.Board; b != nil {
@@ -307,9 +331,16 @@ func (h *Hub) Finished(res server.Result) {
 	defer h.mu.Unlock()
 	g := h.games[res.Game]
 	if g == nil { // the game never started (a failed handshake): list it anyway
-		g = &game{info: Info{ID: res.Game, Players: names(res.Players)}, change: make(chan struct{})}
+		g = &game{info: Info{ID: res.Game, Players: names(res.Players), Addrs: addrs(res.Players)}, change: make(chan struct{}), start: res.Start}
 		h.games[res.Game] = g
 		h.order = append(h.order, res.Game)
+	}
+	if !res.Start.IsZero() {
+		g.start = res.Start.UTC()
+	}
+	g.stop = res.End.UTC()
+	if res.End.IsZero() {
+		g.stop = time.Now().UTC()
 	}
 	end := &End{Result: resultText(res, g.info.Players)}
 	if res.Replay != "" && h.replayDir != "" {

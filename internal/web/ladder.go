@@ -38,12 +38,17 @@ const ladderTimeout = 10 * time.Second
 
 // standing is one row of the ladder table, as kaisen ladder table prints it.
 type standing struct {
-	Rank        int
-	Name        string
-	Rating, RD  string
-	Volatility  string
-	Games       int
-	HistoryPath string
+	Rank       int
+	Name       string
+	Rating, RD string
+	Volatility string
+	Games      int
+	// Wins, Draws and Losses count its stored games by result;
+	// Provisional says it has met fewer than ladder.ProvisionalOpponents
+	// different bots (as kaisen ladder table marks it).
+	Wins, Draws, Losses int
+	Provisional         bool
+	HistoryPath         string
 }
 
 // playedRow is one game of a bot's history, as kaisen ladder history
@@ -67,9 +72,10 @@ func (h *Hub) ladderTable(w http.ResponseWriter, r *http.Request) {
 	rows := make([]standing, len(bots))
 	for i, b := range bots {
 		rows[i] = standing{Rank: i + 1, Name: b.Name, Rating: fmt.Sprintf("%.0f", b.Rating.R), RD: fmt.Sprintf("%.0f", b.Rating.RD),
-			Volatility: fmt.Sprintf("%.4f", b.Rating.Vol), Games: b.Games, HistoryPath: "/ladder/" + b.Name}
+			Volatility: fmt.Sprintf("%.4f", b.Rating.Vol), Games: b.Games,
+			Wins: b.Wins, Draws: b.Draws, Losses: b.Losses, Provisional: b.Provisional(), HistoryPath: "/ladder/" + b.Name}
 	}
-	h.page(w, ladderPage, map[string]any{"Bots": rows})
+	h.page(w, ladderPage, map[string]any{"Bots": rows, "ProvisionalOpponents": ladder.ProvisionalOpponents})
 }
 
 // history reads bot name's rating and games; errNoBot when there is no
@@ -120,7 +126,7 @@ func (h *Hub) ladderHistory(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.page(w, historyPage, map[string]any{"Bot": name, "Games": rows,
-		"Rating": fmt.Sprintf("%.0f", rating.R), "RD": fmt.Sprintf("%.0f", rating.RD)})
+		"Rating": fmt.Sprintf("%.0f", rating.R), "RD": fmt.Sprintf("%.0f", rating.RD), "Chart": ratingChart(played)})
 }
 
 // ladderReplay serves the HTML replay of one of a bot's rated games. The

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -85,13 +86,31 @@ func TestLadderInBrowser(t *testing.T) {
 	}
 
 	b := browsertest.Start(t, 2*time.Minute)
-	require.NoError(t, chromedp.Do(b, chromedp.Navigate(site.URL+"/"), chromedp.Click(`#ladderlink`), chromedp.WaitVisible(`#ladder`)))
+	// The list names the rated bots by their ladder names, their
+	// addresses in a title, with when each game started and ended.
+	require.NoError(t, chromedp.Do(b, chromedp.Navigate(site.URL+"/"), chromedp.WaitVisible(`#finished`)))
+	listed, err := chromedp.Run(b, chromedp.Evaluate[[][]string](fmt.Sprintf(cells, "#finished")))
+	require.NoError(t, err)
+	require.Len(t, listed, 3)
+	for _, row := range listed {
+		require.ElementsMatch(t, []string{"alpha", "beta"}, row[2:4], "the bots by name, not address")
+		require.Regexp(t, `^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$`, row[4], "started")
+		require.Regexp(t, `s$`, row[5], "took")
+		require.Regexp(t, `^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$`, row[6], "ended")
+	}
+	titles, err := chromedp.Run(b, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#finished td.player")).map(c => c.title)`))
+	require.NoError(t, err)
+	for _, a := range titles {
+		require.Regexp(t, `^127\.0\.0\.1:\d+$`, a, "the address in a title")
+	}
+	require.NoError(t, chromedp.Do(b, chromedp.Click(`#ladderlink`), chromedp.WaitVisible(`#ladder`)))
 	table, err := store.Table(ctx)
 	require.NoError(t, err)
 	var want [][]string
 	for i, bot := range table {
 		want = append(want, []string{fmt.Sprint(i + 1), bot.Name, fmt.Sprintf("%.0f", bot.Rating.R), fmt.Sprintf("%.0f", bot.Rating.RD),
-			fmt.Sprintf("%.4f", bot.Rating.Vol), fmt.Sprint(bot.Games)})
+			fmt.Sprintf("%.4f", bot.Rating.Vol), fmt.Sprint(bot.Games), fmt.Sprint(bot.Wins), fmt.Sprint(bot.Draws), fmt.Sprint(bot.Losses),
+			map[bool]string{true: "provisional"}[bot.Provisional()]})
 	}
 	got, err := chromedp.Run(b, chromedp.Evaluate[[][]string](fmt.Sprintf(cells, "#ladder")))
 	require.NoError(t, err)
@@ -102,7 +121,11 @@ func TestLadderInBrowser(t *testing.T) {
 	require.Len(t, got, 3)
 	for _, row := range got {
 		if row[1] == "gamma" {
-			require.Equal(t, []string{"gamma", "1500", "350", "0.0600", "0"}, row[1:], "gamma has played no game")
+			require.Equal(t, []string{"gamma", "1500", "350", "0.0600", "0", "0", "0", "0", "provisional"}, row[1:], "gamma has played no game")
+		}
+		if row[1] == "alpha" {
+			w, d, l := atoi(t, row[6]), atoi(t, row[7]), atoi(t, row[8])
+			require.Equal(t, 3, w+d+l, "alpha's W/D/L count its 3 games")
 		}
 	}
 
@@ -123,6 +146,18 @@ func TestLadderInBrowser(t *testing.T) {
 	rating, err := chromedp.Run(b, chromedp.Evaluate[string](`document.getElementById("rating").textContent`))
 	require.NoError(t, err)
 	require.Equal(t, fmt.Sprintf("rating %.0f, RD %.0f", played[2].After.R, played[2].After.RD), rating)
+	// The rating chart: the start and a point per game, each titled with
+	// its game and rating, drawn by Chromium (a box of the SVG's size).
+	titles, err = chromedp.Run(b, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#chart circle.game title")).map(e => e.textContent)`))
+	require.NoError(t, err)
+	wantTitles := []string{fmt.Sprintf("start: rating %.0f, RD %.0f", played[0].Before.R, played[0].Before.RD)}
+	for _, p := range played {
+		wantTitles = append(wantTitles, fmt.Sprintf("%s: %s: rating %.0f, RD %.0f", p.Game.ID, p.Result(), p.After.R, p.After.RD))
+	}
+	require.Equal(t, wantTitles, titles, "one point per rated game, after the start")
+	box, err := chromedp.Run(b, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector("#chart polyline.rating").getBoundingClientRect(); return [r.width, r.height]; })()`))
+	require.NoError(t, err)
+	require.Greater(t, box[0], 100.0, "the rating line is drawn across the chart")
 	png, err = chromedp.Run(b, chromedp.FullScreenshot(100))
 	require.NoError(t, err)
 	browsertest.Screenshot(t, "ladder-history", png)
@@ -133,12 +168,15 @@ func TestLadderInBrowser(t *testing.T) {
 	require.NoError(t, err)
 	browsertest.Screenshot(t, "ladder-replay", png)
 
-	// gamma's page has no game; unknown bots, bad names and another bot's
+	// gamma's page has no game, and no chart; unknown bots, bad names and another bot's
 	// game are not found.
 	require.NoError(t, chromedp.Do(b, chromedp.Navigate(site.URL+"/ladder/gamma")))
 	text, err := chromedp.Run(b, chromedp.Evaluate[string](`document.body.innerText`))
 	require.NoError(t, err)
 	require.Contains(t, text, "no rated game yet")
+	charts, err := chromedp.Run(b, chromedp.Evaluate[int](`document.querySelectorAll("#chart").length`))
+	require.NoError(t, err)
+	require.Zero(t, charts)
 	for _, path := range []string{
 		"/ladder/zed", "/ladder/..%2f..%2fetc", "/ladder/gamma/games/" + played[0].Game.ID + "/replay",
 		"/ladder/alpha/games/nosuchgame/replay",
@@ -152,6 +190,13 @@ func TestLadderInBrowser(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	require.NoError(t, err, s)
+	return n
 }
 
 // TestNoLadderPages: without the ladder there are no ladder pages and no

@@ -39,6 +39,10 @@ type PlayOptions struct {
 	// MaxPerAddr is the number of games the people of one client address
 	// may play at once (0: 2); past it POST /play is refused (429).
 	MaxPerAddr int
+	// Record, when set, stores every finished game as the server stores
+	// its own (kaisen serve: the server's replay directory and result
+	// log), so that it is in the replays and the result log.
+	Record Recorder
 }
 
 // Play enables "play the house AI" (POST /play, /play/ID); the games are
@@ -82,9 +86,12 @@ type PlayState struct {
 	Reach    []int          `json:"reach"` // the cells the person may attack
 	Moves    [][]int        `json:"moves"` // per ship, the cells it may move to
 	Timeout  string         `json:"timeout"`
-	Log      []string       `json:"log"`
-	Over     bool           `json:"over"`
-	Result   string         `json:"result,omitempty"`
+	// LeftMS is, on the person's turn, the milliseconds left for the
+	// action when the state was sent (the page counts down from it).
+	LeftMS int64    `json:"left_ms,omitempty"`
+	Log    []string `json:"log"`
+	Over   bool     `json:"over"`
+	Result string   `json:"result,omitempty"`
 }
 
 // table is one game a person plays against the house AI.
@@ -94,9 +101,10 @@ type table struct {
 	addr   string                // the client address that started it
 	acts   chan submarine.Action // the person's actions, checked legal
 
-	mu     sync.Mutex
-	state  PlayState
-	change chan struct{}
+	mu       sync.Mutex
+	state    PlayState
+	deadline time.Time // the person's action is due then (their turn)
+	change   chan struct{}
 }
 
 func (t *table) publish(edit func(*PlayState)) {
@@ -111,6 +119,9 @@ func (t *table) snapshot() (PlayState, chan struct{}) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.state // the slices are only ever replaced or appended to, the maps written in place
+	if s.Turn && !t.deadline.IsZero() {
+		s.LeftMS = max(time.Until(t.deadline).Milliseconds(), 0)
+	}
 	s.Log = s.Log[:len(s.Log):len(s.Log)]
 	s.Shots, s.Attacked = maps.Clone(s.Shots), maps.Clone(s.Attacked)
 	return s, t.change
@@ -164,8 +175,8 @@ func (h *Hub) startTable(addr string) (*table, error) {
 		return nil, err
 	}
 	house := f(o.Key.Rand("web house", k))
-	mine := players.RandomPlacement(r, o.Key.Rand("web person", k))
-	g, err := submarine.NewGame(r, mine, house.Place(), 0)
+	mine, theirs := players.RandomPlacement(r, o.Key.Rand("web person", k)), house.Place()
+	g, err := submarine.NewGame(r, mine, theirs, 0)
 	if err != nil {
 		release()
 		return nil, fmt.Errorf("house AI %s: %w", o.House, err)
@@ -187,28 +198,33 @@ func (h *Hub) startTable(addr string) (*table, error) {
 	h.mu.Unlock()
 	peers := [2]server.Peer{{Addr: "browser", Name: "you (browser)"}, {Addr: "house", Name: o.House}}
 	feed := server.NewFeed[submarine.Step](h, t.id, submarine.NewPublicView(g), peers, 0)
+	rec := h.startRecord(k, r, peers, mine, theirs, house)
 	go func() {
 		defer release()
-		h.runTable(t, g, house, peers, feed)
+		h.runTable(t, g, house, peers, feed, rec)
 	}()
 	return t, nil
 }
 
 // runTable plays the game: the person's actions come from t.acts within
 // the timeout, the house AI's from house.
-func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers [2]server.Peer, feed *server.Feed[submarine.Step]) {
+func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers [2]server.Peer, feed *server.Feed[submarine.Step], rec *tableRecord) {
 	r := g.Rules()
 	var v submarine.View
 	g.ViewInto(1, &v)
 	house.Observe(submarine.Event{Kind: submarine.Invalid}, &v)
-	res := server.Result{Game: t.id, Players: peers, Winner: -1}
+	res := server.Result{Game: t.id, Listener: WebListener, Dialect: WebListener, Rounds: 1, Round: 1, Players: peers, Winner: -1, Start: time.Now().UTC()}
 	timer := time.NewTimer(h.play.Timeout)
 	defer timer.Stop()
 	for g.Status() == kgame.Running {
 		var a submarine.Action
 		if g.ToAct() == 0 {
 			me := g.Fleet(0)
+			timer.Reset(h.play.Timeout)
+			due := time.Now().Add(h.play.Timeout)
+			feed.ToAct(0, due)
 			t.publish(func(s *PlayState) {
+				t.deadline = due
 				s.N, s.Turn = g.Actions(), true
 				s.Reach = cellsOf(r.Reach(&me))
 				s.Moves = make([][]int, len(r.Fleet))
@@ -216,7 +232,6 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 					s.Moves[i] = cellsOf(r.MoveTargets(&me, i))
 				}
 			})
-			timer.Reset(h.play.Timeout)
 		wait:
 			for {
 				select {
@@ -224,21 +239,21 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 					if r.CheckAction(&me, a) == nil { // else checked against a past turn: ignored
 						break wait
 					}
-				case <-timer.C:
-					g.Forfeit(0)
-					res.Reason, res.Detail = "timeout", fmt.Sprintf("no action within %v", h.play.Timeout)
+				case <-timer.C: // taken as an invalid action, as the server takes a late client's
+					a = submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}
+					res.Reason, res.Detail = server.ReasonTimeout, fmt.Sprintf("no action within %v", h.play.Timeout)
+					res.Forfeits = []int{0}
 					break wait
 				}
 			}
 			t.publish(func(s *PlayState) { s.Turn, s.Reach, s.Moves = false, nil, nil })
-			if g.Status() != kgame.Running {
-				break
-			}
 		} else {
+			feed.ToAct(1, time.Time{})
 			a = house.Act()
 		}
 		st, err := g.Apply(a)
 		feed.Step(g.Actions(), &st, err)
+		rec.step(g.Actions(), &st, err)
 		g.ViewInto(1, &v)
 		if st.Seat == 1 {
 			house.Observe(st.Actor, &v)
@@ -267,8 +282,8 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 				s.EnemyHP = append(s.EnemyHP, int(g.Fleet(1).HP[i]))
 			}
 		})
-		if err != nil {
-			res.Reason, res.Detail = "illegal", err.Error()
+		if err != nil && res.Reason == "" {
+			res.Reason, res.Detail = server.ReasonIllegal, err.Error()
 		}
 	}
 	res.Actions = g.Actions()
@@ -281,6 +296,8 @@ func (h *Hub) runTable(t *table, g *submarine.Game, house players.Player, peers 
 			res.Reason = "sunk"
 		}
 	}
+	res.End = time.Now().UTC()
+	h.record(rec, &res)
 	h.Finished(res)
 	h.mu.Lock()
 	text := resultText(res, names(peers))

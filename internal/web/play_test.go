@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,9 +13,12 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/internal/browsertest"
 	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/internal/web"
+	"github.com/kaisen-ai/kaisen/server"
+	"github.com/kaisen-ai/kaisen/server/servertest"
 )
 
 // TestPlayHouseInBrowser plays a whole game against the house random AI in
@@ -24,7 +28,8 @@ import (
 // green cell of its row or column moves it, until the game is over. The
 // game is then listed as finished, with as many moves as the page logged.
 func TestPlayHouseInBrowser(t *testing.T) {
-	hub := web.NewHub("", web.Play(web.PlayOptions{House: "random", Timeout: time.Minute, Key: keystream.FromSeed(4)}))
+	s := servertest.Start(t, servertest.Config(t, 4))
+	hub := web.NewHub(s.Config.ReplayDir, web.Play(web.PlayOptions{House: "random", Timeout: time.Minute, Key: keystream.FromSeed(4), Record: s}))
 	site := httptest.NewServer(hub.Handler())
 	defer site.Close()
 	ctx := browsertest.Start(t, 3*time.Minute)
@@ -43,6 +48,11 @@ func TestPlayHouseInBrowser(t *testing.T) {
 		require.NoError(t, err)
 		if over {
 			break
+		}
+		if turns == 0 {
+			status, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+			require.NoError(t, err)
+			require.Regexp(t, `^your turn: (60|59|58|57|56|55) s left \(1m0s per action\)$`, status, "whose turn, and the time left")
 		}
 		if turns%4 == 3 {
 			ships, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#mine .mine-ship")].map(d => d.dataset.cell)`))
@@ -70,6 +80,9 @@ func TestPlayHouseInBrowser(t *testing.T) {
 	require.Regexp(t, `^over: (seat \d (you \(browser\)|random \(house AI\)) wins|draw) after \d+ moves`, status)
 	logged, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#log li").length`))
 	require.NoError(t, err)
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+	require.NoError(t, err)
+	require.NotContains(t, strings.ToLower(text), "your turn", "the page of a finished game says nothing of a turn")
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	require.NoError(t, err)
 	browsertest.Screenshot(t, "play-house-ai", png)
@@ -83,6 +96,31 @@ func TestPlayHouseInBrowser(t *testing.T) {
 	for i, e := range evs {
 		require.Equal(t, i%2, e.Seat, "the person moves first, then turns alternate")
 	}
+
+	// The game is in the server's result log and replays, as a server
+	// game: its replay opens from the list.
+	rs := s.WaitResults(t, 1)
+	require.Equal(t, id, rs[0].Game)
+	require.Equal(t, web.WebListener, rs[0].Listener)
+	require.Equal(t, logged, rs[0].Actions)
+	require.Equal(t, id+".jsonl", rs[0].Replay)
+	require.Equal(t, [2]server.Peer{{Addr: "browser", Name: "you (browser)"}, {Addr: "house", Name: "random"}}, rs[0].Players)
+	require.False(t, rs[0].Start.IsZero() || rs[0].End.Before(rs[0].Start), "start and end times")
+	rp, err := subrecord.ReadFile(filepath.Join(s.Config.ReplayDir, rs[0].Replay))
+	require.NoError(t, err)
+	require.NoError(t, subrecord.Verify(rp), "the replay is the engine's game")
+	require.Len(t, rp.Steps, logged)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/"), chromedp.Click(chromedp.CSS(`#finished a[href="/games/`+id+`/replay"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+url), chromedp.WaitVisible(chromedp.CSS(`body[data-over="1"]`))))
+
+	// Play again starts a new game on its own page.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#playagain`)),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-turn="1"]`))))
+	again, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
+	require.NoError(t, err)
+	require.Regexp(t, `^/play/web-[A-Z2-7]{26}$`, again)
+	require.NotEqual(t, url, again, "a new game")
 
 	// Starting needs JSON (no form post from another site), and an action
 	// without the browser's session cookie is refused.
@@ -126,6 +164,7 @@ func TestPlayRefusesAndTimesOut(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, post(`{"kind":"fire"}`))
 	require.Equal(t, http.StatusBadRequest, post(`not json`))
 	_, evs, end := stream(t, site.URL+"/games/"+started.ID+"/events")
-	require.Empty(t, evs, "refused actions are not played")
-	require.Equal(t, "seat 1 random (house AI) wins after 0 moves (timeout: no action within 300ms)", end.Result)
+	require.Len(t, evs, 1, "refused actions are not played: the one move is the late action, taken as invalid (as the server takes a late client's)")
+	require.Equal(t, "#1 seat 0 you (browser) makes an illegal invalid and forfeits", evs[0].Text)
+	require.Equal(t, "seat 1 random (house AI) wins after 1 moves (timeout: no action within 300ms)", end.Result)
 }

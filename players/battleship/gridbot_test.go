@@ -40,10 +40,10 @@ func newGrid(t *testing.T, r *battleship.Rules, pattern string) *GridBot {
 // The order of the spec (shared/spec/battleship.md) and the seed's drawn
 // grid (shared/seeds/000-grid-bot-ru.md, cells numbered 1 to 26).
 var diagonal4 = []string{
-	"[0,0]", "[0,4]", "[0,8]", "[4,0]", "[4,4]", "[4,8]", "[8,0]", "[8,4]", "[8,8]",
-	"[1,1]", "[1,5]", "[1,9]", "[5,1]", "[5,5]", "[5,9]", "[9,1]", "[9,5]", "[9,9]",
-	"[2,2]", "[2,6]", "[6,2]", "[6,6]",
-	"[3,3]", "[3,7]", "[7,3]", "[7,7]",
+	"A1", "E1", "I1", "A5", "E5", "I5", "A9", "E9", "I9",
+	"B2", "F2", "J2", "B6", "F6", "J6", "B10", "F10", "J10",
+	"C3", "G3", "C7", "G7",
+	"D4", "H4", "D8", "H8",
 }
 
 func TestGridBotDiagonalOrder(t *testing.T) {
@@ -60,7 +60,7 @@ func TestGridBotDiagonalOrder(t *testing.T) {
 	require.Equal(t, diagonal4, names(r, fired))
 	// Then n = 3: the cells with r mod 3 == c mod 3 still unknown, residue 0 first.
 	c := b.Shoot()
-	require.Equal(t, "[0,3]", r.CellName(c), "(0,0) was shot at n=4")
+	require.Equal(t, "D1", r.CellName(c), "(0,0) was shot at n=4")
 	require.Equal(t, modeHunt, b.Mode())
 }
 
@@ -69,7 +69,7 @@ func TestGridBotBlocks(t *testing.T) {
 	b := newGrid(t, r, PatternBlocks)
 	cells := b.HuntCells(4)
 	require.Len(t, cells, 36)
-	require.Equal(t, []string{"[0,0]", "[0,1]", "[0,4]", "[0,5]", "[0,8]", "[0,9]", "[1,0]"}, names(r, cells[:7]))
+	require.Equal(t, []string{"A1", "B1", "E1", "F1", "I1", "J1", "A2"}, names(r, cells[:7]))
 	require.Len(t, b.HuntCells(2), 100, "n <= 2 is every cell")
 }
 
@@ -115,13 +115,13 @@ func TestGridBotTargetsUpRightDownLeftThenAlongTheLine(t *testing.T) {
 	layout := battleship.Placement{{rc(r, 4, 4), rc(r, 5, 4), rc(r, 6, 4)}}
 	shots := names(r, drive(t, r, b, layout, 100))
 	require.Equal(t, []string{
-		"[0,0]", "[0,3]", "[0,6]", "[0,9]", "[3,0]", "[3,3]", "[3,6]", "[3,9]",
-		"[6,0]", "[6,3]", "[6,6]", "[6,9]", "[9,0]", "[9,3]", "[9,6]", "[9,9]",
-		"[1,1]", "[1,4]", "[1,7]", "[4,1]", "[4,4]", // hit
-		"[3,4]", // up: miss
-		"[4,5]", // right: miss
-		"[5,4]", // down: hit, direction vertical
-		"[6,4]", // the low end [3,4] was a miss: beyond the high end, kill
+		"A1", "D1", "G1", "J1", "A4", "D4", "G4", "J4",
+		"A7", "D7", "G7", "J7", "A10", "D10", "G10", "J10",
+		"B2", "E2", "H2", "B5", "E5", // hit
+		"E4", // up: miss
+		"F5", // right: miss
+		"E6", // down: hit, direction vertical
+		"E7", // the low end [3,4] was a miss: beyond the high end, kill
 	}, shots)
 }
 
@@ -134,13 +134,13 @@ func TestGridBotDirectionBeyondLowEndFirst(t *testing.T) {
 	layout := battleship.Placement{{rc(r, 2, 1), rc(r, 2, 2), rc(r, 2, 3), rc(r, 2, 4)}}
 	shots := names(r, drive(t, r, b, layout, 100))
 	require.Equal(t, []string{
-		"[0,0]", "[0,4]", "[4,0]", "[4,4]", "[1,1]", "[1,5]", "[5,1]", "[5,5]",
-		"[2,2]", // hit
-		"[1,2]", // up: miss
-		"[2,3]", // right: hit, horizontal
-		"[2,1]", // beyond the low end: hit
-		"[2,0]", // beyond the low end again: miss
-		"[2,4]", // beyond the high end: kill
+		"A1", "E1", "A5", "E5", "B2", "F2", "B6", "F6",
+		"C3", // hit
+		"C2", // up: miss
+		"D3", // right: hit, horizontal
+		"B3", // beyond the low end: hit
+		"A3", // beyond the low end again: miss
+		"E3", // beyond the high end: kill
 	}, shots)
 }
 
@@ -158,7 +158,7 @@ func TestGridBotKillMarksSurroundingsImpossible(t *testing.T) {
 	require.Equal(t, gKilled, b.marks[rc(r, 1, 1)])
 	require.Equal(t, 0, b.left[2])
 	// The hunt (n = 2: [0,0] [0,2] [0,4] [2,0] ...) skips the impossible cells.
-	require.Equal(t, "[0,4]", r.CellName(b.Shoot()))
+	require.Equal(t, "E1", r.CellName(b.Shoot()))
 }
 
 func TestGridBotSinksEveryFleet(t *testing.T) {

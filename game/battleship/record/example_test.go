@@ -48,7 +48,8 @@ func ExampleRender() {
 	// seat 0: left, shoots first
 	// seat 1: right
 	// legend: O ship, x hit, # sunk ship, o miss, . sea, - rock, [ ] the last shot;
-	//         columns are letters, rows numbers from 1 (A1 is the top left corner)
+	//         columns are letters, rows numbers from 1 (A1 is the top left corner);
+	//         on the wire and in the replay file a cell is [row,col] from 0: C4 is [3,2]
 	//
 	// #1 seat 0 left shoots C1: miss
 	// #2 seat 1 right shoots A1: kill, the 1-cell ship A1 sinks, the last one

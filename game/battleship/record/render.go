@@ -37,7 +37,8 @@ type RenderOptions struct {
 
 // Legend explains Render's board symbols.
 const Legend = `legend: O ship, x hit, # sunk ship, o miss, . sea, - rock, [ ] the last shot;
-        columns are letters, rows numbers from 1 (A1 is the top left corner)`
+        columns are letters, rows numbers from 1 (A1 is the top left corner);
+        on the wire and in the replay file a cell is [row,col] from 0: C4 is [3,2]`
 
 // Render draws rp for people: the header, every shot in words
 // with letter+number coordinates (A1 is row 0, column 0: "at":[0,0]), both
@@ -147,7 +148,7 @@ func (rd *bsRenderer) header(w io.Writer) {
 	replay.WriteSeats(w, h.First, "shoots first", rd.who)
 	legend := Legend
 	if rd.cyrillic {
-		legend = strings.Replace(legend, "(A1 is", "(а1 is", 1)
+		legend = strings.NewReplacer("(A1 is", "(а1 is", "C4 is", "в4 is").Replace(legend)
 	}
 	fmt.Fprintln(w, legend)
 }

@@ -79,13 +79,9 @@ func (c *Client) Act(at grid.Cell, _ *battleship.Event) (bool, error) {
 // a forfeit (game.ClientCodec).
 func (c *Client) Decode(line []byte, o *battleship.Event) (game.Heard, error) {
 	if !c.await {
-		switch string(line) {
-		case protocol.YourTurn:
-			c.mine, c.await = true, true
-			return game.HeardTurn, nil
-		case protocol.Waiting:
-			c.mine, c.await = false, true
-			return game.HeardWait, nil
+		if mine, ok := protocol.ParseTurn(line); ok {
+			c.mine, c.await = mine, true
+			return game.TurnHeard(mine), nil
 		}
 		res, err := DecodeShotResult(line, c.rules)
 		if err == nil && res.Error != "" && !res.HasShot {

@@ -46,12 +46,14 @@ func ExampleRender() {
 	// seat 1: right
 	// legend: letters are ships (fleet order), . sea, # rock, x sunk ship,
 	//         [ ] the attacked cell, ~ the sea around it (where "near" looks),
-	//         ( ) the ship that moved and the cell it left
+	//         ( ) the ship that moved and the cell it left;
+	//         columns are letters, rows numbers from 1 (A1 is the top left corner);
+	//         on the wire and in the replay file a cell is [x,y] from 0: C4 is [2,3]
 	//
-	// #1 seat 0 left attacks [1,0]: hit a, sunk; nothing near
+	// #1 seat 0 left attacks B1: hit a, sunk; nothing near
 	// seat 0: left     seat 1: right
-	//    0  1             0  1
-	// 0  a  .          0  ~ [x]
+	//    A  B             A  B
+	// 1  a  .          1  ~ [x]
 	// hp a1            hp a-
 	//
 	// result: seat 0 left wins after 1 action

@@ -26,7 +26,8 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 	for i, s := range r.Fleet {
 		ships[i] = s.Name
 	}
-	d := replay.NewHTMLData(Name, b, strconv.Itoa, strconv.Itoa, rd.who, ships,
+	d := replay.NewHTMLData(Name, b, func(x int) string { return grid.ColumnName(x, false) },
+		func(y int) string { return strconv.Itoa(y + 1) }, rd.who, ships,
 		[][2]string{{"letters", "ships"}, {".", "sea"}, {"#", "rock"}, {"x", "sunk ship"}})
 	d.Header = replay.HeaderLines(rd.header, Legend)
 	for s := range 2 {

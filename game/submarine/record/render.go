@@ -22,12 +22,18 @@ type RenderOptions struct {
 	// exact over every placement consistent with what the opponent was told
 	// (package belief).
 	Heatmap bool
+	// Fold, when 2 or more, draws every run of at least Fold actions in a
+	// row without a hit (moves and misses) as one line, then the position
+	// at the run's last action (FoldStretches).
+	Fold int
 }
 
 // Legend explains Render's board symbols.
 const Legend = `legend: letters are ships (fleet order), . sea, # rock, x sunk ship,
         [ ] the attacked cell, ~ the sea around it (where "near" looks),
-        ( ) the ship that moved and the cell it left`
+        ( ) the ship that moved and the cell it left;
+        columns are letters, rows numbers from 1 (A1 is the top left corner);
+        on the wire and in the replay file a cell is [x,y] from 0: C4 is [2,3]`
 
 // Render draws rp as ASCII boards, both fleets side by side, one frame per
 // action: the attacked cell with its hit and splash area, each move with its
@@ -69,10 +75,20 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 		rd.result(bw)
 		return bw.Flush()
 	}
+	folds := FoldStretches(rp, opt.Fold, opt.From, to)
 	var trackErr error
 	err = simulate(rp, func(f *frame) {
 		if f.Line != nil && trackErr == nil {
 			trackErr = rd.track(f)
+		}
+		for len(folds) > 0 && folds[0][1] < f.N {
+			folds = folds[1:]
+		}
+		if len(folds) > 0 && f.N >= folds[0][0] && f.N < folds[0][1] {
+			if f.N == folds[0][0] {
+				rd.folded(bw, folds[0])
+			}
+			return
 		}
 		if f.N >= opt.From && f.N <= to {
 			rd.frame(bw, f)
@@ -197,10 +213,45 @@ func (rd *renderer) frame(w io.Writer, f *frame) {
 	}
 }
 
-func (rd *renderer) pos(c grid.Cell) string {
-	p := posOf(rd.r, c)
-	return fmt.Sprintf("[%d,%d]", p[0], p[1])
+// FoldStretches returns the runs of at least n actions in a row without a
+// hit (a move, a miss) among actions from to to of rp, as [first, last]
+// action numbers (none when n < 2): Render's Fold.
+func FoldStretches(rp *Replay, n, from, to int) [][2]int {
+	if n < 2 {
+		return nil
+	}
+	ev := make([]replay.Event, len(rp.Steps)+1)
+	for i, st := range rp.Steps {
+		if st.Actor.Hit != "" || st.Error != "" {
+			ev[i+1] = replay.EventHit // not quiet: a hit, or the illegal end
+		}
+	}
+	var out [][2]int
+	for _, s := range replay.QuietStretches(ev, n) {
+		s = [2]int{max(s[0], from), min(s[1], to)}
+		if s[1]-s[0]+1 >= n {
+			out = append(out, s)
+		}
+	}
+	return out
 }
+
+// folded writes the line that stands for the actions of a folded run but
+// its last one.
+func (rd *renderer) folded(w io.Writer, run [2]int) {
+	var attacks, moves int
+	for _, st := range rd.rp.Steps[run[0]-1 : run[1]-1] {
+		if st.Action.Kind == submarine.Move.String() {
+			moves++
+		} else {
+			attacks++
+		}
+	}
+	fmt.Fprintf(w, "\n#%d to #%d: %s without a hit (%s, %s), folded (--fold 0 draws them)\n",
+		run[0], run[1]-1, replay.Plural(run[1]-run[0], "action"), replay.Plural(attacks, "missed attack"), replay.Plural(moves, "move"))
+}
+
+func (rd *renderer) pos(c grid.Cell) string { return rd.r.CellName(c) }
 
 func signed(v int) string {
 	if v > 0 {
@@ -258,13 +309,13 @@ func (rd *renderer) board(f *frame, seat int) []string {
 	r, b := rd.r, rd.r.Board
 	fl := f.Game.Fleet(seat)
 	cw := rd.cellW
-	labelW := len(strconv.Itoa(b.Height() - 1))
+	labelW := len(strconv.Itoa(b.Height()))
 	lines := []string{fmt.Sprintf("seat %d: %s", seat, rd.who(seat))}
 
 	var sb strings.Builder
 	sb.WriteString(strings.Repeat(" ", labelW+1))
 	for x := range b.Width() {
-		fmt.Fprintf(&sb, "%*d ", cw-1, x) // the last digit above the ship letter
+		fmt.Fprintf(&sb, "%*s ", cw-1, grid.ColumnName(x, false)) // the last letter above the ship letter
 	}
 	lines = append(lines, strings.TrimRight(sb.String(), " "))
 
@@ -284,7 +335,7 @@ func (rd *renderer) board(f *frame, seat int) []string {
 	}
 	for y := range b.Height() {
 		sb.Reset()
-		fmt.Fprintf(&sb, "%*d ", labelW, y)
+		fmt.Fprintf(&sb, "%*d ", labelW, y+1)
 		for x := range b.Width() {
 			c, _ := b.At(x, y)
 			g := rd.cellGlyph(&fl, seat, c)

@@ -113,13 +113,9 @@ func (c *Client) Act(a submarine.Action, _ *submarine.Told) (bool, error) {
 // each (game.ClientCodec).
 func (c *Client) Decode(line []byte, o *submarine.Told) (game.Heard, error) {
 	if !c.await {
-		switch string(line) {
-		case protocol.YourTurn:
-			c.mine, c.await = true, true
-			return game.HeardTurn, nil
-		case protocol.Waiting:
-			c.mine, c.await = false, true
-			return game.HeardWait, nil
+		if mine, ok := protocol.ParseTurn(line); ok {
+			c.mine, c.await = mine, true
+			return game.TurnHeard(mine), nil
 		}
 		return game.HeardNothing, protocol.NewProtocolError(line, fmt.Errorf("%w: want %q, %q or an end line", protocol.ErrUnexpected, protocol.YourTurn, protocol.Waiting))
 	}

@@ -16,7 +16,7 @@ func ExampleDecodeAction() {
 	_, err = wire.DecodeAction([]byte(`{"attack":{"to":[0,1.5]}}`), r)
 	fmt.Println(err)
 	// Output:
-	// move c [3,4] <nil>
+	// move c D5 <nil>
 	// protocol: wrong type: "attack.to"[1] must be an integer, got 1.5: in line "{\"attack\":{\"to\":[0,1.5]}}"
 }
 

@@ -288,7 +288,7 @@ func TestPolicyErrors(t *testing.T) {
 		return []grid.Cell{4}
 	})
 	require.ErrorIs(t, err, ErrPolicy)
-	require.ErrorContains(t, err, "[1,1] is not an unshot cell")
+	require.ErrorContains(t, err, "B2 is not an unshot cell")
 }
 
 // TestKnowledge: the knowledge a policy sees agrees with the position a
