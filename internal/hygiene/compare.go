@@ -99,6 +99,10 @@ var (
 	// The time left to the seat to act, as the live view's turn event
 	// reads it off the clock when it is sent.
 	leftPattern = regexp.MustCompile(`"left_ms":\d+`)
+	// A wall-clock time of the games list (started, ended) and a duration
+	// cell of it (took, running for): clock readings.
+	clockPattern    = regexp.MustCompile(`\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}`)
+	durationPattern = regexp.MustCompile(`<td>(\d+h)?(\d+m)?[\d.]+(ns|µs|ms|s)</td>`)
 )
 
 // Normalize replaces in s what differs between two runs of the same game
@@ -112,11 +116,14 @@ var (
 //     and the replays) becomes DIR;
 //   - the milliseconds left to the seat to act in the live view's turn
 //     events ("left_ms") become MS: a clock reading (the limit itself,
-//     the same in both runs, is in the listener's settings).
+//     the same in both runs, is in the listener's settings);
+//   - the games list's times (started, ended: YYYY-MM-DD hh:mm:ss) become
+//     TIME and its duration cells (took, running for) DURATION: the wall
+//     clock, which both seats and every spectator read alike.
 //
-// Timestamps are not in s: the log handler drops the time of each record
-// (ServerOptions), and no other channel prints a clock. Durations printed
-// are configured limits (the same in both runs), not measured ones.
+// The log handler drops the time of each record (ServerOptions); the
+// other durations printed are configured limits (the same in both runs),
+// not measured ones.
 func Normalize(s string, dirs ...string) string {
 	for _, d := range dirs {
 		if d != "" {
@@ -125,5 +132,7 @@ func Normalize(s string, dirs ...string) string {
 	}
 	s = runIDPattern.ReplaceAllString(s, "RUNID")
 	s = leftPattern.ReplaceAllString(s, `"left_ms":MS`)
+	s = clockPattern.ReplaceAllString(s, "TIME")
+	s = durationPattern.ReplaceAllString(s, "<td>DURATION</td>")
 	return portPattern.ReplaceAllString(s, "127.0.0.1:PORT")
 }

@@ -14,6 +14,9 @@ func TestNormalize(t *testing.T) {
 		{"a cell stays", `"position":[2,3],"hp":3`, `"position":[2,3],"hp":3`},
 		{"another address stays", "10.0.0.1:80", "10.0.0.1:80"},
 		{"a short hex stays", "20261201T213000Z-9f3c", "20261201T213000Z-9f3c"},
+		{"time left", `"timed":true,"left_ms":9998}`, `"timed":true,"left_ms":MS}`},
+		{"list times", "<td>2026-12-02 05:23:48</td><td>100ms</td><td>1m2.5s</td>", "<td>TIME</td><td>DURATION</td><td>DURATION</td>"},
+		{"a move count stays", "<td>running, 12 moves</td><td>79</td>", "<td>running, 12 moves</td><td>79</td>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
