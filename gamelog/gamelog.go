@@ -318,3 +318,17 @@ func IsFile(path string) bool {
 	_, err = NewReader(f)
 	return err == nil
 }
+
+// RunOf is the run's settings as the games file at path records them.
+func RunOf(path string) (json.RawMessage, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("gamelog: %w", err)
+	}
+	defer f.Close()
+	r, err := NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r.Run, nil
+}
