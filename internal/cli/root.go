@@ -196,6 +196,7 @@ func commands(e *env) []*cobra.Command {
 		newTuneCmd(e),
 		newExploitCmd(e),
 		newTournamentCmd(e),
+		newGauntletCmd(e),
 		newLadderCmd(e),
 		newMergeCmd(e),
 		newBrokerCmd(e),
