@@ -72,7 +72,7 @@ func (res *Result) WriteHTML(w io.Writer, base string) error {
 			{Heading: "Results", Body: template.HTML(table.String()), //nolint:gosec // built by html/template: escaped
 				Notes: []string{"From the bot's point of view: W-D-L its wins, draws and losses; Elo its difference against the opponent (> 0: the bot is stronger) with the 95% interval of its pairs (pentanomial); LOS the likelihood that it is stronger."}},
 			{Heading: "Elo difference", Body: report.Intervals(iv, "Elo difference of the bot (95% interval)"),
-				Notes: []string{"A perfect score has an unbounded side: the bar stops at the bound the games give."}},
+				Notes: []string{fmt.Sprintf("A perfect score has an unbounded side: its dot is on the bound the games give, its bar runs %d Elo past it.", unboundedBar)}},
 			{Heading: "Games", Body: template.HTML(list.String())}, //nolint:gosec // built by html/template: escaped
 		},
 	}
@@ -82,21 +82,26 @@ func (res *Result) WriteHTML(w io.Writer, base string) error {
 	return report.Write(w, p)
 }
 
-// chartRow is one row of the Elo chart; an infinite value or side (a
-// perfect score) is drawn at the bound the games give.
+// unboundedBar is how far past its bound the bar of an unbounded side
+// (a perfect score) is drawn, in Elo.
+const unboundedBar = 400
+
+// chartRow is one row of the Elo chart. An infinite value (a perfect
+// score) is drawn on the bound the games give, its unbounded side as a
+// bar unboundedBar long past it.
 func chartRow(name string, value, lo, hi float64) report.Interval {
 	label := fmt.Sprintf("%s [%s, %s]", elo.Format(value, "%+.0f"), elo.Format(lo, "%+.0f"), elo.Format(hi, "%+.0f"))
 	switch {
 	case math.IsInf(value, 1):
-		value, hi = lo, lo
+		value = lo
 	case math.IsInf(value, -1):
-		value, lo = hi, hi
+		value = hi
 	}
 	if math.IsInf(lo, 0) {
-		lo = value
+		lo = min(value, hi) - unboundedBar
 	}
 	if math.IsInf(hi, 0) {
-		hi = value
+		hi = max(value, lo) + unboundedBar
 	}
 	return report.Interval{Name: name, Value: value, Lo: lo, Hi: hi, Label: label}
 }
