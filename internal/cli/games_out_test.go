@@ -29,6 +29,7 @@ func TestGamesOutRecover(t *testing.T) {
 		{"match", []string{"match", "--p1", "random", "--p2", "simple", "-n", "24", "--pairs"}},
 		{"match sprt", []string{"match", "--p1", "state", "--p2", "random", "-n", "400", "--sprt", "elo0=0,elo1=200"}},
 		{"tournament", []string{"tournament", "--players", "random,simple,state", "-n", "6", "--bootstrap", "50"}},
+		{"gauntlet", []string{"gauntlet", "state", "--pool", "random,simple,state", "-n", "6"}},
 	}
 	for _, run := range runs {
 		t.Run(run.name, func(t *testing.T) {
