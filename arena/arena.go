@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kaisen-ai/kaisen/audit"
+	"github.com/kaisen-ai/kaisen/elo"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -86,6 +87,17 @@ func (r GameResult) P1Won() bool { return r.Winner >= 0 && r.Winner == r.P1Seat 
 
 // P2Won reports whether P2 won.
 func (r GameResult) P2Won() bool { return r.Winner >= 0 && r.Winner != r.P1Seat }
+
+// P1Outcome is P1's outcome of the game, as package elo scores it.
+func (r GameResult) P1Outcome() elo.Outcome {
+	switch {
+	case r.Draw():
+		return elo.Draw
+	case r.P1Won():
+		return elo.Win
+	}
+	return elo.Loss
+}
 
 // GameSeed is the seed of game index of a match seeded with matchSeed: the
 // first output of PCG(matchSeed, index).

@@ -321,14 +321,11 @@ func IsFile(path string) bool {
 
 // RunOf is the run's settings as the games file at path records them.
 func RunOf(path string) (json.RawMessage, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("gamelog: %w", err)
-	}
-	defer f.Close()
-	r, err := NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return r.Run, nil
+	return replay.ReadFile(path, func(f io.Reader) (json.RawMessage, error) {
+		r, err := NewReader(f)
+		if err != nil {
+			return nil, err
+		}
+		return r.Run, nil
+	})
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/elo"
 )
 
 // ErrConfig reports an invalid gauntlet.
@@ -226,15 +225,4 @@ func (c *Config) render(res *Result) error {
 		}
 	}
 	return nil
-}
-
-// outcome is the bot's outcome of a game (the bot is P1).
-func outcome(r *arena.GameResult) elo.Outcome {
-	switch {
-	case r.Draw():
-		return elo.Draw
-	case r.P1Won():
-		return elo.Win
-	}
-	return elo.Loss
 }

@@ -64,7 +64,7 @@ var outcomeNames = map[elo.Outcome]string{elo.Win: "win", elo.Draw: "draw", elo.
 
 // add counts game r against opponent k, its replay at path.
 func (res *Result) add(k int, r *arena.GameResult, path string) {
-	o := outcome(r)
+	o := r.P1Outcome() // the bot is P1
 	opp := &res.Opponents[k]
 	opp.WDL.Add(o)
 	if res.half == nil {

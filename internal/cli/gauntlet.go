@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -174,12 +173,7 @@ func (f *gauntletFlags) writeOutputs(e *env, res *gauntlet.Result) error {
 	if !f.json {
 		return res.WriteTable(e.stdout)
 	}
-	data, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(e.stdout, string(data))
-	return err
+	return printJSONLine(e, res)
 }
 
 // replayDir is --replays, by default FILE.replays with --html.

@@ -291,7 +291,12 @@ func printTournament(e *env, res *tournament.Result, asJSON bool) error {
 	if !asJSON {
 		return res.WriteTable(e.stdout)
 	}
-	data, err := json.Marshal(res)
+	return printJSONLine(e, res)
+}
+
+// printJSONLine prints v as one JSON line on stdout.
+func printJSONLine(e *env, v any) error {
+	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
