@@ -125,11 +125,24 @@ func Run(ctx context.Context, c Config, progress func(Progress)) (Result, error)
 	start := time.Now()
 	var mu sync.Mutex // guards res's tallies: Observe against progress
 	total := len(c.Pool) * c.Games
+	runErr := c.play(ctx, &res, &mu, total, progress)
+	elapsed := time.Since(start) // the games' time, without their pages
+	// The games played get their pages even when the gauntlet stopped: the
+	// report of a stopped run links them too.
+	if err := c.render(&res); err != nil && runErr == nil {
+		runErr = err
+	}
+	return res.finish(elapsed, runErr == nil), runErr
+}
+
+// play plays the opponents one after the other into res, stopping at the
+// first error.
+func (c *Config) play(ctx context.Context, res *Result, mu *sync.Mutex, total int, progress func(Progress)) error {
 	for k, name := range c.Pool {
 		res.Opponents = append(res.Opponents, Opponent{Name: name, Seed: MatchSeed(c.Seed, k)})
 		fam, err := c.family(k)
 		if err != nil {
-			return res.finish(start, false), err
+			return err
 		}
 		m := c.match(k, fam)
 		m.Observe = func(r *arena.GameResult) bool {
@@ -153,13 +166,10 @@ func Run(ctx context.Context, c Config, progress func(Progress)) (Result, error)
 		res.Opponents[k].Actions = sum.Actions
 		res.Workers = max(res.Workers, sum.Workers)
 		if err != nil {
-			return res.finish(start, false), err
+			return err
 		}
 	}
-	if err := c.render(&res); err != nil {
-		return res.finish(start, false), err
-	}
-	return res.finish(start, true), nil
+	return nil
 }
 
 // family builds and checks the match against opponent k.

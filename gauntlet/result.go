@@ -25,7 +25,7 @@ type Result struct {
 	List     []Game // every game played, in game order
 	Complete bool   // every game was played
 	Workers  int
-	Elapsed  time.Duration
+	Elapsed  time.Duration // wall time of the games (the replays' pages not included)
 
 	half map[int]elo.Outcome // by opponent: the bot's outcome in the first game of the pair under way
 }
@@ -121,13 +121,13 @@ func (res *Result) line() string {
 }
 
 // finish fills the estimates and the overall line.
-func (res *Result) finish(start time.Time, complete bool) Result {
+func (res *Result) finish(elapsed time.Duration, complete bool) Result {
 	for i := range res.Opponents {
 		res.Opponents[i].Estimate = estimate(&res.Opponents[i])
 	}
 	res.Overall = res.total()
 	res.Overall.Estimate = estimate(&res.Overall)
-	res.Complete, res.Elapsed, res.half = complete, time.Since(start), nil
+	res.Complete, res.Elapsed, res.half = complete, elapsed, nil
 	return *res
 }
 

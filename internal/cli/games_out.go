@@ -42,18 +42,21 @@ func addGamesOutFlags(cmd *cobra.Command, f *gamesOutFlags) {
 	must(cmd.MarkFlagFilename("games-out", "jsonl"))
 }
 
-// check refuses --recover without --games-out; given is whether --seed
-// was; seed is set to the file's when it was not and the run is resumed.
-func (f *gamesOutFlags) check(given bool, seed *uint64) error {
+// check refuses --recover without --games-out. A command with these
+// flags draws its seed silently under --recover (seedLaterKey): given is
+// whether --seed was; when it was not, seed becomes the file's (the run
+// resumed) or, with no file yet, the drawn seed is announced here.
+func (f *gamesOutFlags) check(cmd *cobra.Command, e *env, seed *uint64) error {
 	if f.recover && f.path == "" {
 		return usageError("--recover resumes the run recorded by --games-out FILE: add --games-out")
 	}
-	if !f.recover || given {
+	if !f.recover || cmd.Flags().Changed("seed") {
 		return nil
 	}
 	raw, err := gamelog.RunOf(f.path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil // nothing to resume: the run starts afresh
+	if errors.Is(err, os.ErrNotExist) { // nothing to resume: the run starts afresh
+		fmt.Fprintf(e.stderr, "%s: seed %d (drawn at random; add --seed %d to repeat)\n", cmd.CommandPath(), *seed, *seed)
+		return nil
 	}
 	if err != nil {
 		return err
@@ -65,8 +68,13 @@ func (f *gamesOutFlags) check(given bool, seed *uint64) error {
 		return fmt.Errorf("%s: the run has no seed", f.path)
 	}
 	*seed = *run.Seed
+	fmt.Fprintf(e.stderr, "%s: resuming the run of %s, seed %d\n", cmd.CommandPath(), f.path, *seed)
 	return nil
 }
+
+// recoverAnnotations are the command annotations of a command with
+// --recover: the seed it resumes is the file's, printed by check.
+func recoverAnnotations() map[string]string { return map[string]string{seedLaterKey: "recover"} }
 
 // gamesOut is an open --games-out file and the games of a resumed run.
 type gamesOut struct {

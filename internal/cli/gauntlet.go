@@ -79,13 +79,14 @@ const gauntletExamples = `  kaisen gauntlet random -n 100 --seed 1          (ran
 func newGauntletCmd(e *env) *cobra.Command {
 	var f gauntletFlags
 	cmd := &cobra.Command{
-		Use:     "gauntlet BOT [--game G] [--pool A,B,C] [-n N] [--seed S] [--html FILE]",
-		Short:   "Test one bot against the built-in AIs of a game (Elo, intervals, LOS, report)",
-		Long:    gauntletLong,
-		Example: gauntletExamples,
-		Args:    cobra.ExactArgs(1),
+		Annotations: recoverAnnotations(),
+		Use:         "gauntlet BOT [--game G] [--pool A,B,C] [-n N] [--seed S] [--html FILE]",
+		Short:       "Test one bot against the built-in AIs of a game (Elo, intervals, LOS, report)",
+		Long:        gauntletLong,
+		Example:     gauntletExamples,
+		Args:        cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.out.check(cmd.Flags().Changed("seed"), &f.seed); err != nil {
+			if err := f.out.check(cmd, e, &f.seed); err != nil {
 				return err
 			}
 			return runGauntlet(cmd.Context(), e, args[0], &f)
@@ -108,6 +109,18 @@ func newGauntletCmd(e *env) *cobra.Command {
 	completePlayers(cmd, "pool", true, anyGame)
 	completeYAML(cmd, "bot-weights")
 	must(cmd.MarkFlagDirname("replays"))
+	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var names []cobra.Completion
+		for _, g := range games.All() {
+			for _, p := range g.Players() {
+				names = append(names, p.Name)
+			}
+		}
+		return append(names, extern.Prefix), cobra.ShellCompDirectiveNoFileComp
+	}
 	return cmd
 }
 

@@ -158,11 +158,12 @@ const matchExamples = `  kaisen match                                   (statepl
 func newMatchCmd(e *env) *cobra.Command {
 	var f matchFlags
 	cmd := &cobra.Command{
-		Use:     "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
-		Short:   "Play many AI-vs-AI games in-process and summarise them",
-		Long:    matchLong,
-		Example: matchExamples,
-		Args:    cobra.NoArgs,
+		Annotations: recoverAnnotations(),
+		Use:         "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
+		Short:       "Play many AI-vs-AI games in-process and summarise them",
+		Long:        matchLong,
+		Example:     matchExamples,
+		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.p1Given, f.p2Given = cmd.Flags().Changed("p1"), cmd.Flags().Changed("p2")
 			if !cmd.Flags().Changed("game") {
@@ -171,7 +172,7 @@ func newMatchCmd(e *env) *cobra.Command {
 			if err := f.shard.check(cmd, "replays", "explain", "html", "series", "pairs", "sprt", "games-out", "recover"); err != nil {
 				return err
 			}
-			if err := f.out.check(cmd.Flags().Changed("seed"), &f.seed); err != nil {
+			if err := f.out.check(cmd, e, &f.seed); err != nil {
 				return err
 			}
 			if f.sprt != "" && !cmd.Flags().Changed("games") {

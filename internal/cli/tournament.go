@@ -45,8 +45,9 @@ type tournamentFlags struct {
 func newTournamentCmd(e *env) *cobra.Command {
 	var f tournamentFlags
 	cmd := &cobra.Command{
-		Use:   "tournament --players A,B,C [--game G] [-n N] [--seed S] [--workers K] [--json]",
-		Short: "Play a round robin between the AIs of a game and rate them (cross table, Elo)",
+		Annotations: recoverAnnotations(),
+		Use:         "tournament --players A,B,C [--game G] [-n N] [--seed S] [--workers K] [--json]",
+		Short:       "Play a round robin between the AIs of a game and rate them (cross table, Elo)",
 		Long: `Play a round robin between AIs of one game (every game: the submarine game by
 default, --game battleship or --game abilities, or the game of a --rules
 config; see kaisen players for each game's AIs): every pair of the listed
@@ -105,7 +106,7 @@ Games are numbered pair after pair (game i of pair k is k·N+i) in the
 			if err := f.shard.check(cmd, "timing", "html", "games-out", "recover"); err != nil {
 				return err
 			}
-			if err := f.out.check(cmd.Flags().Changed("seed"), &f.seed); err != nil {
+			if err := f.out.check(cmd, e, &f.seed); err != nil {
 				return err
 			}
 			return runTournament(cmd.Context(), e, &f)
