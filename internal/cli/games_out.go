@@ -27,7 +27,7 @@ const gamesOutHelp = `
 in game order whatever --workers: a header line naming the run, then each
 game as a frame line (its number, players and result) followed by its
 replay (docs/replays.md, "One file of many games"). kaisen replay FILE
-lists its games, --verify checks them all and FILE#N (or --index N) draws
+lists its games, --verify checks them all and FILE#N (or --game-index N) draws
 game N. --recover resumes a run that was stopped or killed: the games
 already in FILE are read back (a torn last game is dropped), counted, and
 only the missing games are played, so the final table is that of an

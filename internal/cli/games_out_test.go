@@ -82,7 +82,7 @@ func TestGamesOutErrors(t *testing.T) {
 }
 
 // TestReplayGamesFile: kaisen replay lists a games file, picks FILE#N or
-// --index N, and refuses a game it does not have.
+// --game-index N, and refuses a game it does not have.
 func TestReplayGamesFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.jsonl")
 	code, _, stderr := matchRun(t, context.Background(), "match", "--game", "battleship", "-n", "3", "--seed", "1", "--games-out", path)
@@ -94,7 +94,7 @@ func TestReplayGamesFile(t *testing.T) {
 	code, one, stderr := matchRun(t, context.Background(), "replay", path+"#1", "--verify")
 	require.Equal(t, 0, code, stderr)
 	require.True(t, strings.HasPrefix(one, path+"#1: ok: "), one)
-	code, same, _ := matchRun(t, context.Background(), "replay", path, "--index", "1", "--verify")
+	code, same, _ := matchRun(t, context.Background(), "replay", path, "--game-index", "1", "--verify")
 	require.Equal(t, 0, code)
 	require.Equal(t, one, same)
 	code, _, stderr = matchRun(t, context.Background(), "replay", path+"#3")

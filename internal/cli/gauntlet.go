@@ -65,7 +65,7 @@ An exec: BOT plays as in kaisen match (a turn server per game on a
 loopback port, {host} {port} {seed}; --dialect, --action-timeout,
 --handshake-timeout, --game-timeout, --bot-memory, --bot-cpu, --bot-logs
 DIR with one subdirectory per opponent; docs/bots.md, "Testing your
-bot"). A crash, hang or garbage line forfeits that game, counted in the
+bot against the whole pool"). A crash, hang or garbage line forfeits that game, counted in the
 table's forfeits with its reason in the games list.` + gamesOutHelp
 
 // gauntletExamples are kaisen gauntlet --help's examples.

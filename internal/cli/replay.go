@@ -26,7 +26,7 @@ type replayFlags struct {
 	json                bool
 	html                string
 	audit               bool
-	index               int // --index: the game of a games file (-1: none)
+	index               int // --game-index: the game of a games file (-1: none)
 }
 
 func newReplayCmd(e *env) *cobra.Command {
@@ -86,7 +86,7 @@ actions (submarine) or shots (battleship), forfeits.
 A file of many games (kaisen match, tournament or gauntlet --games-out)
 lists its games, one line each (number, players, seats, result); --verify
 checks every game and --json summarises each on a line of its own. FILE#N
-or --index N picks game N (from 0), drawn, verified, audited or written
+or --game-index N picks game N (from 0), drawn, verified, audited or written
 with --html as a single replay (docs/replays.md, "One file of many
 games").`,
 		Example: `  kaisen replay out/game-000003.jsonl             the whole game
@@ -116,7 +116,7 @@ games").`,
 			return runReplay(e, cmd, path, &f)
 		},
 	}
-	cmd.Flags().IntVar(&f.index, "index", -1, "a file of many games (--games-out): the game to draw, verify or write, from 0 (also FILE#N)")
+	cmd.Flags().IntVar(&f.index, "game-index", -1, "a file of many games (--games-out): the game to draw, verify or write, from 0 (also FILE#N)")
 	cmd.Flags().IntVar(&f.turn, "turn", 0, "show only the position after this action or shot (0 = the start)")
 	cmd.Flags().IntVar(&f.from, "from", 0, "start at this action or shot and go on to the end")
 	cmd.Flags().BoolVar(&f.verifyOnly, "verify", false, "only check the replay against the rules")

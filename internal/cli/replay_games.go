@@ -15,7 +15,7 @@ import (
 )
 
 // gamesPath splits kaisen replay's argument FILE#N into the games file
-// and the game (-1 when none is named); --index N names it too.
+// and the game (-1 when none is named); --game-index N names it too.
 func gamesPath(arg string, index int) (path string, game int, err error) {
 	path, game = arg, index
 	if _, statErr := os.Stat(arg); statErr != nil {
@@ -25,7 +25,7 @@ func gamesPath(arg string, index int) (path string, game int, err error) {
 				return "", 0, usageError("%s: want FILE#N, N a game number from 0", arg)
 			}
 			if index >= 0 && index != n {
-				return "", 0, usageError("%s and --index %d name two games", arg, index)
+				return "", 0, usageError("%s and --game-index %d name two games", arg, index)
 			}
 			path, game = arg[:i], n
 		}
@@ -50,7 +50,7 @@ func runGamesReplay(e *env, cmd *cobra.Command, path string, index int, f *repla
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if index < 0 && (f.html != "" || f.audit || cmd.Flags().Changed("turn") || cmd.Flags().Changed("from")) {
-		return usageError("%s holds many games: name one with %s#N or --index N", path, path)
+		return usageError("%s holds many games: name one with %s#N or --game-index N", path, path)
 	}
 	for n := 0; ; n++ {
 		want := index < 0 && (f.verifyOnly || f.json) || n == index
