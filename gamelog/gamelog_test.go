@@ -138,3 +138,46 @@ func TestReaderRejects(t *testing.T) {
 		})
 	}
 }
+
+// TestLongLines: a replay line longer than the reader's buffer (an
+// explained step's heatmaps) reads back whole.
+func TestLongLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	w, err := gamelog.Create(path, run{"submarine", 1})
+	require.NoError(t, err)
+	long := `{"type":"step","pad":"` + string(bytes.Repeat([]byte("x"), 300<<10)) + `"}` + "\n"
+	rep := append(replayOf(0, 1), long...)
+	require.NoError(t, w.Add("a", "b", &arena.GameResult{}, rep))
+	require.NoError(t, w.Close())
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	r, err := gamelog.NewReader(f)
+	require.NoError(t, err)
+	g, err := r.Next(true)
+	require.NoError(t, err)
+	require.Equal(t, 2, g.Lines)
+	require.Equal(t, string(rep), string(g.Replay))
+}
+
+// FuzzReader: any input reads as games or fails with an error, never a
+// panic, and a game read has as many replay lines as its frame says.
+func FuzzReader(f *testing.F) {
+	head := `{"type":"games","format":1,"run":{}}` + "\n"
+	f.Add([]byte(head + `{"type":"game","index":0,"lines":1,"result":{}}` + "\n{}\n"))
+	f.Add([]byte(head + `{"type":"game","index":0,"lines":2,"result":{}}` + "\n{}\n"))
+	f.Add([]byte("{}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := gamelog.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		for range 100 {
+			g, err := r.Next(true)
+			if err != nil {
+				return
+			}
+			require.Equal(t, g.Lines, bytes.Count(g.Replay, []byte{'\n'}))
+		}
+	})
+}
