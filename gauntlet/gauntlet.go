@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -121,7 +122,7 @@ func Run(ctx context.Context, c Config, progress func(Progress)) (Result, error)
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	res := Result{Game: c.Game, Bot: c.Bot, Seed: c.Seed, Games: c.Games}
+	res := Result{Game: c.Game, Bot: c.Bot, Seed: c.Seed, Games: c.Games, Pool: slices.Clone(c.Pool)}
 	start := time.Now()
 	var mu sync.Mutex // guards res's tallies: Observe against progress
 	total := len(c.Pool) * c.Games

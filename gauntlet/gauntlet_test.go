@@ -121,6 +121,11 @@ func TestCancelled(t *testing.T) {
 	res, err := gauntlet.Run(ctx, config(t, "submarine", "random", 4, "random", "simple"), nil)
 	require.ErrorIs(t, err, context.Canceled)
 	require.False(t, res.Complete)
+	require.Empty(t, res.Opponents, "no row for an opponent never played")
+	var table bytes.Buffer
+	require.NoError(t, res.WriteTable(&table))
+	require.Contains(t, table.String(), "stopped early: 0 of 8 games played")
+	require.NotContains(t, table.String(), "NaN")
 }
 
 // golden compares got with testdata/name (rewritten with -update).

@@ -61,7 +61,7 @@ func (res *Result) WriteHTML(w io.Writer, base string) error {
 		return fmt.Errorf("gauntlet: %w", err)
 	}
 	p := report.Page{
-		Title: fmt.Sprintf("Gauntlet: %s against %d opponents (%s)", res.Bot, len(res.Opponents), res.Game),
+		Title: fmt.Sprintf("Gauntlet: %s against %d opponents (%s)", res.Bot, len(res.Pool), res.Game),
 		Lines: []string{
 			fmt.Sprintf("%d games per opponent in pairs (one deal, seats swapped), seed %d (kaisen gauntlet --seed %d)", res.Games, res.Seed, res.Seed),
 			fmt.Sprintf("Score of %s vs the pool: %d - %d - %d [%.3f] %d; Elo difference %s, LOS %.1f %%",

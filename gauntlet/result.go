@@ -18,7 +18,8 @@ type Result struct {
 	Bot       string
 	Seed      uint64
 	Games     int        // games per opponent
-	Opponents []Opponent // in pool order
+	Pool      []string   // the opponents named
+	Opponents []Opponent // in pool order, those played
 	// Overall is the bot against the pool as a whole: every opponent's
 	// games and pairs added up (Name "overall").
 	Overall  Opponent
@@ -120,8 +121,12 @@ func (res *Result) line() string {
 	return fmt.Sprintf("Score %d - %d - %d [%.3f]  Elo %s", w.Wins, w.Losses, w.Draws, w.Score(), eloText(e))
 }
 
-// finish fills the estimates and the overall line.
+// finish fills the estimates and the overall line; a stopped gauntlet
+// leaves out the opponent it had not started.
 func (res *Result) finish(elapsed time.Duration, complete bool) Result {
+	for n := len(res.Opponents); !complete && n > 0 && res.Opponents[n-1].WDL.Games() == 0; n-- {
+		res.Opponents = res.Opponents[:n-1] // stopped before its first game: no row
+	}
 	for i := range res.Opponents {
 		res.Opponents[i].Estimate = estimate(&res.Opponents[i])
 	}
@@ -166,9 +171,9 @@ func (o *Opponent) MeanActions() float64 {
 // it.
 func (res *Result) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s gauntlet: %s against %d opponents, %d games each in pairs (one deal, seats swapped), seed %d\n",
-		res.Game, res.Bot, len(res.Opponents), res.Games, res.Seed)
+		res.Game, res.Bot, len(res.Pool), res.Games, res.Seed)
 	if !res.Complete {
-		fmt.Fprintf(w, "stopped early: %d of %d games played\n", len(res.List), res.Games*len(res.Opponents))
+		fmt.Fprintf(w, "stopped early: %d of %d games played\n", len(res.List), res.Games*len(res.Pool))
 	}
 	fmt.Fprintln(w, "from the bot's point of view: Elo > 0 is the bot stronger; intervals 95%, from the pairs (pentanomial)")
 	fmt.Fprintln(w)
@@ -251,6 +256,7 @@ type resultJSON struct {
 	Bot       string         `json:"bot"`
 	Seed      uint64         `json:"seed"`
 	Games     int            `json:"games_per_opponent"`
+	Pool      []string       `json:"pool"`
 	Opponents []opponentJSON `json:"opponents"`
 	Overall   opponentJSON   `json:"overall"`
 	List      []gameJSON     `json:"games"`
@@ -273,7 +279,7 @@ func (o *Opponent) json() opponentJSON {
 
 // MarshalJSON is the result as kaisen gauntlet --json prints it.
 func (res Result) MarshalJSON() ([]byte, error) {
-	out := resultJSON{Game: res.Game, Bot: res.Bot, Seed: res.Seed, Games: res.Games, Overall: res.Overall.json(),
+	out := resultJSON{Game: res.Game, Bot: res.Bot, Seed: res.Seed, Games: res.Games, Pool: res.Pool, Overall: res.Overall.json(),
 		Complete: res.Complete, Opponents: []opponentJSON{}, List: []gameJSON{}}
 	for i := range res.Opponents {
 		out.Opponents = append(out.Opponents, res.Opponents[i].json())
