@@ -29,12 +29,8 @@ type replayFlags struct {
 	index               int // --game-index: the game of a games file (-1: none)
 }
 
-func newReplayCmd(e *env) *cobra.Command {
-	var f replayFlags
-	cmd := &cobra.Command{
-		Use:   "replay FILE|FILE#N|DIR",
-		Short: "Show a recorded game turn by turn as ASCII boards",
-		Long: `Show a replay written by kaisen match --replays or kaisen serve. The game
+// replayLong is kaisen replay --help's text.
+const replayLong = `Show a replay written by kaisen match --replays or kaisen serve. The game
 (submarine or battleship) is read from the file's header.
 
 Submarine: both fleets side by side after every action, the attacked cell in
@@ -88,7 +84,14 @@ lists its games, one line each (number, players, seats, result); --verify
 checks every game and --json summarises each on a line of its own. FILE#N
 or --game-index N picks game N (from 0), drawn, verified, audited or written
 with --html as a single replay (docs/replays.md, "One file of many
-games").`,
+games").`
+
+func newReplayCmd(e *env) *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay FILE|FILE#N|DIR",
+		Short: "Show a recorded game turn by turn as ASCII boards",
+		Long:  replayLong,
 		Example: `  kaisen replay out/game-000003.jsonl             the whole game
   kaisen replay out/game-000003.jsonl --turn 0    the placements only
   kaisen replay out/game-000003.jsonl --turn 42   the position after action (shot) 42
