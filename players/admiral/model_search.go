@@ -188,6 +188,11 @@ type modelSearch struct {
 	// statistics buffers, reused from node to node
 	view       modelView
 	vthem, vus submarine.Fleet
+	// gen counts the changes to the tables (every put, every clearing):
+	// while it stands still the tables are as they were. roots remembers
+	// the searches that changed nothing (exploit_memo.go).
+	gen   uint64
+	roots rootMemo
 }
 
 // msAction is a reply packed for the reply table: kind, ship + 1, cell.
@@ -300,6 +305,7 @@ func (s *modelSearch) reset(budget int) {
 		d += math.Abs(s.w0[k] - s.m.w[k])
 	}
 	if s.tt.tag == nil || d > modelDrift {
+		s.gen++
 		s.tt.reset()
 		s.replyTT.reset()
 		s.acts = s.acts[:0]
@@ -406,6 +412,7 @@ func (s *modelSearch) replies(st *msState) []msAction {
 		}
 	}
 	end := len(s.acts)
+	s.gen++
 	s.replyTT.put(&k, int32(off), int32(end-off))
 	return s.acts[off:end:end]
 }
@@ -456,6 +463,7 @@ func (s *modelSearch) wins(st *msState, depth int) bool {
 	}
 	switch s.solverSays(us, them) {
 	case endgame.Win:
+		s.gen++
 		s.tt.put(&k, msWon, 0)
 		return true
 	case endgame.Loss:
@@ -475,6 +483,7 @@ func (s *modelSearch) wins(st *msState, depth int) bool {
 		}
 	}
 	s.ours = s.ours[:mark]
+	s.gen++
 	if won {
 		s.tt.put(&k, msWon, 0)
 	} else {
@@ -539,8 +548,29 @@ func (m *oppModel) exploitable() float64 {
 // perfect information (us to move), among the allowed root actions, by
 // iterative deepening up to maxDepth of our moves within budget nodes. It
 // returns the first action of the shortest proof found.
+//
+// A search that changed none of the tables is a function of its root,
+// the tables and the budget alone: while the tables stay unchanged, the
+// same root gets the remembered answer (and node count) without a search.
+// Stalled games ask the same roots again and again (docs/admiral.md,
+// "Performance").
 func (s *modelSearch) exploit(root0 msState, allowed func(submarine.Action) bool, maxDepth int) (submarine.Action, int, bool) {
 	root := s.ourActions(&root0, allowed, nil)
+	key := s.roots.key(&root0, root, maxDepth, s.budget)
+	if r, ok := s.roots.get(s.gen, &key); ok {
+		s.nodes = r.nodes
+		return r.act, r.depth, r.ok
+	}
+	gen := s.gen
+	act, depth, ok := s.deepen(root0, root, maxDepth)
+	if s.gen == gen {
+		s.roots.put(gen, &key, rootResult{act: act, depth: depth, nodes: s.nodes, ok: ok})
+	}
+	return act, depth, ok
+}
+
+// deepen is exploit's search of the root actions, by iterative deepening.
+func (s *modelSearch) deepen(root0 msState, root []submarine.Action, maxDepth int) (submarine.Action, int, bool) {
 	for d := 1; d <= maxDepth; d++ {
 		for _, a := range root {
 			if s.proves(root0, a, d) && !s.aborted() {
