@@ -36,7 +36,8 @@ func (r FleetRecorder) Placement(seat int, p battleship.Placement, ok bool) {
 
 // Result implements game.Recorder.
 func (r FleetRecorder) Result(res *game.Result) {
-	r.W.Result(Result{Outcome: replay.OutcomeOf(res), Winner: res.Winner, Shots: res.Shots, Forfeits: replay.ForfeitsOf(res)})
+	r.W.Result(Result{Outcome: replay.OutcomeOf(res), Winner: res.Winner, Shots: res.Shots, Forfeits: replay.ForfeitsOf(res),
+		Adjudicated: res.Adjudicated})
 }
 
 // Flush writes what is buffered and returns the first error met.
@@ -55,7 +56,7 @@ var _ game.Recorder[battleship.Placement, grid.Cell, battleship.Step] = Recorder
 // (s.First is not recorded: seat 0 shoots first in the hosts' Battleship
 // games).
 func NewRecorder(w io.Writer, r *battleship.Rules, s replay.Start) Recorder {
-	bw := NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players})
+	bw := NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players, Adjudication: s.Adjudication})
 	return Recorder{FleetRecorder{bw}, bw}
 }
 
