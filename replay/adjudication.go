@@ -120,7 +120,11 @@ func (rr *Rerun[G, P, A, S, L]) checkAdjudicated(why string, c game.Count) error
 // checkNotAdjudicated checks that a game the re-play did not adjudicate
 // does not say it was.
 func (rr *Rerun[G, P, A, S, L]) checkNotAdjudicated() error {
-	if got := rr.End.Adjudicated; got != "" {
+	got := rr.End.Adjudicated
+	switch {
+	case got != "" && !rr.Adjudication.On():
+		return Mismatch("the result says adjudicated %q, but the header records no adjudication", got)
+	case got != "":
 		return Mismatch("the result says adjudicated %q, but the adjudication (%s) never fired", got, rr.Adjudication)
 	}
 	return nil
