@@ -36,9 +36,8 @@ func TestNewDrawRefuses(t *testing.T) {
 // playJudged plays one random-vs-random game of seed on a game.Table
 // adjudicated by the judge d and returns the action after which it fired
 // (0: never), checking that the game ended there.
-func playJudged(t *testing.T, d *adjudicate.Draw, seed uint64) int {
+func playJudged(t *testing.T, rules *submarine.Rules, d *adjudicate.Draw, seed uint64) int {
 	t.Helper()
-	rules := submarine.DefaultRules()
 	random := players.Adapt(func(rng *rand.Rand) players.Player { return players.NewRandom(rules, rng) })
 	tab := game.NewTable(rules, nil)
 	fired := 0
@@ -65,10 +64,19 @@ func playJudged(t *testing.T, d *adjudicate.Draw, seed uint64) int {
 	return fired
 }
 
+// twoShips are the default rules with two ships a side, whose material
+// the tablebase covers from the first action: a judge that forgot the
+// fleets were not yet common knowledge would value positions too early.
+func twoShips() *submarine.Rules {
+	r := submarine.DefaultRules()
+	r.Fleet = r.Fleet[:2]
+	return r
+}
+
 // TestDrawResets: a judge reused across games judges each as a fresh one
 // does, and a larger K never fires earlier.
 func TestDrawResets(t *testing.T) {
-	rules := submarine.DefaultRules()
+	rules := twoShips()
 	reused, err := adjudicate.NewDraw(rules, 20)
 	require.NoError(t, err)
 	require.Equal(t, 20, reused.K())
@@ -76,13 +84,13 @@ func TestDrawResets(t *testing.T) {
 	for seed := range uint64(12) {
 		fresh, err := adjudicate.NewDraw(rules, 20)
 		require.NoError(t, err)
-		got := playJudged(t, reused, seed)
-		require.Equal(t, playJudged(t, fresh, seed), got, "seed %d", seed)
+		got := playJudged(t, rules, reused, seed)
+		require.Equal(t, playJudged(t, rules, fresh, seed), got, "seed %d", seed)
 		if got > 0 {
 			fired++
 			later, err := adjudicate.NewDraw(rules, 40)
 			require.NoError(t, err)
-			if l := playJudged(t, later, seed); l > 0 {
+			if l := playJudged(t, rules, later, seed); l > 0 {
 				require.GreaterOrEqual(t, l, got, "seed %d", seed)
 			}
 		}
