@@ -42,6 +42,7 @@ type matchFlags struct {
 	progress           string
 	shard              shardFlags
 	bot                botFlags        // exec: players (match_bot.go)
+	out                gamesOutFlags   // --games-out, --recover (games_out.go)
 	adjudicate         adjudicateFlags // --adjudicate, --max-actions (match_adjudicate.go)
 }
 
@@ -134,7 +135,7 @@ known while the player's own was hidden or the other way round.
 kaisen replay --audit DIR audits a directory of replays the same way.
 With --shard each shard file carries its games' audit and kaisen merge
 prints the whole run's; with --nats the workers audit their games: a
-20,000-game audited run spreads over machines like any other.` + botHelp + adjudicateHelp
+20,000-game audited run spreads over machines like any other.` + botHelp + gamesOutHelp + adjudicateHelp
 
 // matchExamples are kaisen match --help's examples.
 const matchExamples = `  kaisen match                                   (stateplayer2 vs random, 1000 games)
@@ -152,22 +153,28 @@ const matchExamples = `  kaisen match                                   (statepl
   kaisen match --p1 admiral --p2 hirota -n 20000 --seed 2046 --audit --shard 3/20 --out s3.jsonl
   kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000
   kaisen match --p1 exec:'python3 bot.py {host} {port}' --p2 random -n 200 --workers 4
-  kaisen match --game battleship --p1 gridbot --p2 exec:'./mybot --addr {host}:{port}' --bot-logs logs/`
+  kaisen match --game battleship --p1 gridbot --p2 exec:'./mybot --addr {host}:{port}' --bot-logs logs/
+  kaisen match --p1 admiral --p2 hirota -n 2000 --pairs --seed 1 --games-out run.jsonl   (killed? add --recover)`
 
 func newMatchCmd(e *env) *cobra.Command {
 	var f matchFlags
 	cmd := &cobra.Command{
-		Use:     "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
-		Short:   "Play many AI-vs-AI games in-process and summarise them",
-		Long:    matchLong,
-		Example: matchExamples,
-		Args:    cobra.NoArgs,
+		Annotations: recoverAnnotations(),
+		Use:         "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
+		Short:       "Play many AI-vs-AI games in-process and summarise them",
+		Long:        matchLong,
+		Example:     matchExamples,
+		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.p1Given, f.p2Given = cmd.Flags().Changed("p1"), cmd.Flags().Changed("p2")
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
 			}
-			if err := f.shard.check(cmd, "replays", "explain", "html", "series", "pairs", "sprt", "adjudicate", "max-actions"); err != nil {
+			if err := f.shard.check(cmd, "replays", "explain", "html", "series", "pairs", "sprt", "games-out", "recover",
+				"adjudicate", "max-actions"); err != nil {
+				return err
+			}
+			if err := f.out.check(cmd, e, &f.seed); err != nil {
 				return err
 			}
 			if f.sprt != "" && !cmd.Flags().Changed("games") {
@@ -200,6 +207,7 @@ func newMatchCmd(e *env) *cobra.Command {
 	addProgressFlag(cmd, &f.progress)
 	addShardFlags(cmd, &f.shard)
 	addBotFlags(cmd, &f.bot)
+	addGamesOutFlags(cmd, &f.out)
 	addAdjudicateFlags(cmd, &f.adjudicate)
 	completePlayers(cmd, "p1", false, anyGame)
 	completePlayers(cmd, "p2", false, anyGame)
@@ -286,6 +294,7 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	if _, sub := fam.(*arena.Submarine); adj != nil && (f.hasBot() || adj.Draw > 0 && !sub) {
 		return usageError("--adjudicate draw= is for the submarine game's built-in players, --max-actions for built-in players")
 	}
+	f.adjudicate.parsed = adj
 	switch {
 	case f.shard.queued:
 		spec, err := f.jobSpec(game)
@@ -296,9 +305,24 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	case f.shard.on:
 		return runMatchShard(ctx, e, f, fam)
 	}
+	out, err := f.openGamesOut(game, fam, stats.paired)
+	if err != nil {
+		return err
+	}
+	err = playMatch(ctx, e, f, fam, stats, out)
+	if cerr := out.close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// playMatch plays the match of fam (recorded on out, nil for none) and
+// prints it.
+func playMatch(ctx context.Context, e *env, f *matchFlags, fam arena.Family, stats *matchStats, out *gamesOut) error {
 	m := arena.Match{Family: fam, Games: f.games, Seed: f.seed, Workers: f.workers,
 		Replays: f.replays, Explain: f.explain, Audit: f.audit, Series: f.series, Log: e.log,
-		Pairs: stats.paired, Observe: stats.observe, Adjudicate: adj}
+		Pairs: stats.paired, Observe: stats.observe, Adjudicate: f.adjudicate.parsed}
+	m.Record, m.Done = out.record(fam.Players()), out.played(0, f.games)
 	var onProgress func(int)
 	bar := newProgress(e, f.progress, m.Games, "games")
 	if bar != nil {

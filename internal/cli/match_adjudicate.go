@@ -17,6 +17,8 @@ import (
 type adjudicateFlags struct {
 	spec       string // --adjudicate: "draw=K"
 	maxActions int    // --max-actions: the cap, 0 for none
+	// parsed is the settings once checked (runMatch), nil when off.
+	parsed *replay.Adjudication
 }
 
 // adjudicateHelp is match's help on adjudication.

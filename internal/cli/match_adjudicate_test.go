@@ -95,3 +95,25 @@ func TestMatchAdjudicateRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestMatchAdjudicateGamesOut: --games-out records the adjudication of the
+// run and its games; --recover counts the adjudicated games it resumes and
+// refuses a run with other settings.
+func TestMatchAdjudicateGamesOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	args := []string{"match", "--p1", "random", "--p2", "random", "-n", "20", "--seed", "42",
+		"--adjudicate", "draw=20", "--games-out", path, "--json", "--progress", "never"}
+	code, stdout, stderr := matchRun(t, context.Background(), args...)
+	require.Equal(t, 0, code, stderr)
+	want := matchLastJSON(t, stdout)["adjudicated"]
+	require.NotNil(t, want)
+
+	code, stdout, stderr = matchRun(t, context.Background(), append(args, "--recover")...)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, want, matchLastJSON(t, stdout)["adjudicated"], "the resumed games keep their adjudication")
+
+	code, _, stderr = matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "random", "-n", "20", "--seed", "42",
+		"--adjudicate", "draw=30", "--games-out", path, "--recover", "--progress", "never")
+	require.Equal(t, ExitUsage, code, stderr)
+	require.Contains(t, stderr, "--recover")
+}
