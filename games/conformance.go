@@ -13,7 +13,6 @@ import (
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
-	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
 // pin is one pinned perft count.
@@ -60,32 +59,20 @@ func submarineChecks() []conformance.Check {
 	})
 }
 
-func battleshipChecks() []conformance.Check {
-	// A 4x4 sea with a 2-deck on 0 1 and a 1-deck on 10: every usable cell
-	// is a legal shot (a repeat too), so a position counts 16^d sequences
-	// until a game ends: after seat 0 sinks the 2-deck (shooting again),
-	// the shot at 10 ends the game (depth 2: 15 · 16; depth 3: 15 · 16 · 16,
-	// seat 1 sinking nothing in one shot).
-	small, err := battleship.NewRules(grid.MustBoard(4, 4, nil), []int{2, 1})
-	if err != nil {
-		return failing(battleship.Name, err)
-	}
+// battleshipPerft are Battleship's pinned perft counts. A 4x4 sea with a
+// 2-deck on 0 1 and a 1-deck on 10: every usable cell is a legal shot (a
+// repeat too), so a position counts 16^d sequences until a game ends:
+// after seat 0 sinks the 2-deck (shooting again), the shot at 10 ends the
+// game (depth 2: 15 · 16; depth 3: 15 · 16 · 16, seat 1 sinking nothing in
+// one shot).
+func battleshipPerft() []conformance.Perft[*battleship.Rules, battleship.Placement, grid.Cell] {
+	small := &battleship.Rules{Board: grid.MustBoard(4, 4, nil), Fleet: []int{2, 1}, DrawLimit: 4 * 16} // NewRules' draw limit
 	layout := battleship.Placement{{0, 1}, {10}}
 	var none []grid.Cell // no script
-	return Checks(Def[*battleship.Rules, *battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
-		Name:           battleship.Name,
-		Rules:          func(cfg arena.Config) (*battleship.Rules, error) { return cfg.Battleship.Build() },
-		AIs:            Adapted(bsplayers.Entries, bsplayers.Lookup, bsplayers.New, bsplayers.Adapt),
-		DefaultPlayers: [2]string{"gridbot", "bs-random"},
-		Text: func(r *battleship.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[battleship.Placement, grid.Cell, battleship.Event] {
-			return human.BattleshipText(r, out, rng)
-		},
-		Illegal: []grid.Cell{grid.None, grid.Cell(grid.MaxCells)},
-		Perft: []conformance.Perft[*battleship.Rules, battleship.Placement, grid.Cell]{
-			pin("4x4, start", small, [2]battleship.Placement{layout, layout}, 0, none, 16, 256, 4096),
-			pin("4x4, one ship left", small, [2]battleship.Placement{layout, layout}, 0, []grid.Cell{0, 1}, 16, 240, 3840),
-		},
-	})
+	return []conformance.Perft[*battleship.Rules, battleship.Placement, grid.Cell]{
+		pin("4x4, start", small, [2]battleship.Placement{layout, layout}, 0, none, 16, 256, 4096),
+		pin("4x4, one ship left", small, [2]battleship.Placement{layout, layout}, 0, []grid.Cell{0, 1}, 16, 240, 3840),
+	}
 }
 
 func abilitiesChecks() []conformance.Check {

@@ -69,8 +69,30 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	// through the same loop as the built-in games: the AI's actions in
 	// the Text's Line words, its reasons from its explanations, the replay
 	// from Record) and the conformance suite checks the typed round trip
-	// (conformance.Subject.Text). It has no network seat (HumanClient).
+	// (conformance.Subject.Text); with a Wire too, kaisen play --human
+	// plays it on servers (HumanClient: the same person on the game's
+	// client codec).
 	Text func(rules R, seat int, out io.Writer, rng *rand.Rand) human.Text[P, A, O]
+	// Local, when set, is the person's game in-process beyond the rules
+	// (human.Local: the AI's actions in words, how a game ended as the
+	// person is told it, the replay); nil: the Text's Line words,
+	// human.ResultEnd and Record.
+	Local func(rules R) *human.Local[G, P, A, S, O]
+	// Intro, when set, says who plays where before each game of kaisen
+	// play --human --against (nil: "you (seat 0, acting first) against X").
+	Intro func(seat, first int, against string) string
+	// ReplayFlags and CheckRender are the entry's (Game): the render
+	// options only this game's replays take, and their check.
+	ReplayFlags []string
+	CheckRender func(opt RenderOptions) error
+	// Tools are the kaisen commands written for some games only that play
+	// the game (nil: ToolTournament alone).
+	Tools []Tool
+	// Family, when set, builds the arena family of a match (Game.Family)
+	// instead of an arena.Game of Rules, AIs, First and Record: a game
+	// whose family has its own type, which hosts switch on
+	// (kaisen tournament --timing).
+	Family func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error)
 }
 
 // Wire is a game's wire codec, written in the game's folder: R is its
@@ -81,6 +103,9 @@ type Wire[R, P, A, O any] struct {
 	// Client makes the client side for one connection playing rules (the
 	// rules of the game's default match config, as the server's).
 	Client func(rules R) game.ClientCodec[R, P, A, O]
+	// Board, when set, is the size of the board rules play on, which a
+	// listener's log line names (server.Contract.Board).
+	Board func(rules R) (width, height int)
 }
 
 // AIs lists and builds a game's AIs, whose factories have type F: a
@@ -172,8 +197,16 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 			return fam
 		}),
 		OpenReplay:  d.OpenReplay,
+		ReplayFlags: d.ReplayFlags,
+		CheckRender: d.CheckRender,
 		Conformance: func() []conformance.Check { return Checks(d) },
-		Tools:       []Tool{ToolTournament},
+		Tools:       d.Tools,
+	}
+	if g.Tools == nil {
+		g.Tools = []Tool{ToolTournament}
+	}
+	if d.Family != nil {
+		g.Family = d.Family
 	}
 	if g.OpenReplay == nil {
 		g.OpenReplay = func(string) (Replay, error) {
@@ -200,7 +233,24 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	if d.Text != nil {
 		g.HumanLocal = func(in *bufio.Reader, out io.Writer, opt HumanOptions) error { return defHuman(d, in, out, opt) }
 	}
+	if d.Text != nil && d.Wire != nil {
+		g.HumanClient = func(_ string, in *bufio.Reader, out io.Writer) Client { return defHumanClient(d, in, out) }
+	}
 	return g
+}
+
+// defHumanClient is the HumanClient of the game d describes: a person
+// (human.Person through d.Text, reading in and writing out) in each game's
+// seat on the client side of d's wire, with the default rules.
+func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], in *bufio.Reader, out io.Writer) Client {
+	rules := defRules(d)
+	return &netClient[R, P, A, O]{name: d.Name, wording: client.WordGames,
+		codec: func() game.ClientCodec[R, P, A, O] { return d.Wire.Client(rules) },
+		build: func(r R) (game.Factory[P, A, O], error) {
+			return func(rng *rand.Rand, seat int) game.Player[P, A, O] {
+				return human.NewPerson(d.Text(r, seat, out, rng), in, out)
+			}, nil
+		}}
 }
 
 // defaultRules are the rules of the game d describes in its default
@@ -231,6 +281,7 @@ func defServer[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](
 		Wire:   d.Wire.Server,
 		View:   d.View,
 		Record: d.Record,
+		Board:  d.Wire.Board,
 	})
 }
 
@@ -241,10 +292,21 @@ func defHuman[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d
 	if err != nil {
 		return err
 	}
-	words := d.Text(rules, 0, io.Discard, nil)
-	local := &human.Local[G, P, A, S, O]{Rules: rules, Action: words.Line, End: human.ResultEnd[G, P]}
-	if d.Record != nil {
-		local.Record = func(w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S] { return d.Record(rules, w, h) }
+	var local *human.Local[G, P, A, S, O]
+	if d.Local != nil {
+		local = d.Local(rules)
+	} else {
+		words := d.Text(rules, 0, io.Discard, nil)
+		local = &human.Local[G, P, A, S, O]{Rules: rules, Action: words.Line, End: human.ResultEnd[G, P]}
+		if d.Record != nil {
+			local.Record = func(w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S] { return d.Record(rules, w, h) }
+		}
+	}
+	intro := d.Intro
+	if intro == nil {
+		intro = func(seat, first int, against string) string {
+			return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, actingOrder(seat, first), against)
+		}
 	}
 	return humanLocal(in, out, opt, humanGame[G, P, A, S, O]{
 		name:  d.Name,
@@ -253,14 +315,17 @@ func defHuman[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d
 		build: func(name string, load roster.Loader) (game.Factory[P, A, O], error) {
 			return d.AIs.New(name, rules, load)
 		},
-		intro: func(seat, first int, against string) string {
-			order := "first"
-			if seat != first {
-				order = "second"
-			}
-			return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, order, against)
-		},
+		intro: intro,
 	})
+}
+
+// actingOrder says whether seat acts "first" or "second" when seat first
+// acts first.
+func actingOrder(seat, first int) string {
+	if seat != first {
+		return "second"
+	}
+	return "first"
 }
 
 // Checks returns the conformance checks of the game d describes (the

@@ -16,6 +16,7 @@ import (
 	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -57,7 +58,52 @@ func (l ListenerConfig) compileAbilities() (*setup, error) {
 	}
 	// The listener log line prints the board from Width and Height.
 	l.Width, l.Height = rules.Base.Board.Width(), rules.Base.Board.Height()
-	return &setup{cfg: l, dialect: protocol.Classic, ab: ab}, nil
+	return &setup{cfg: l, dialect: protocol.Classic, ab: ab, hasHouse: ab.house != nil}, nil
+}
+
+// fleetChecks checks the settings of a listener of a game on the classic
+// Battleship board (battleship, abilities) that every such game shares; bad
+// adds one more error to the list.
+func (l ListenerConfig) fleetChecks(game string) (errs *[]error, bad func(format string, args ...any)) {
+	errs, bad = l.commonChecks()
+	if l.Dialect != DefaultDialect {
+		bad("dialect %q: %s has one wire format; leave dialect unset", l.Dialect, game)
+	}
+	if l.Width != 5 || l.Height != 5 || l.Rocks != "" || l.Rounded {
+		bad("%s plays the classic 10x10 board; leave width, height, rocks and rounded unset", game)
+	}
+	if l.Games != 1 && game != GameBattleship {
+		bad("games is %d: %s plays one game per connection", l.Games, game)
+	}
+	l.checkFirst(bad)
+	if game != GameAbilities && l.abilitiesSet() {
+		bad("abilities settings on a %s listener; leave abilities unset", game)
+	}
+	return errs, bad
+}
+
+// fleetWriter is the part of a replay writer that the games on a
+// Battleship board share: their placements and their result line.
+type fleetWriter interface {
+	Placement(seat int, p battleship.Placement)
+	NoPlacement(seat int)
+	Result(r bsrecord.Result)
+	Flush() error
+}
+
+// fleetPlacement records placement p of seat as received (none: a seat
+// that sent nothing decodable, or whose house AI crashed placing).
+func fleetPlacement(w fleetWriter, seat int, p battleship.Placement) {
+	if p == nil {
+		w.NoPlacement(seat)
+	} else {
+		w.Placement(seat, p)
+	}
+}
+
+// fleetResult writes the result line of a game on a Battleship board.
+func fleetResult(w fleetWriter, outcome string, winner int, c game.Count, ff []replay.Forfeit) {
+	w.Result(bsrecord.Result{Outcome: outcome, Winner: winner, Shots: c.Shots, Forfeits: ff})
 }
 
 // abTurns is the turn loop of an abilities game.

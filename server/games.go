@@ -6,14 +6,35 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"reflect"
 	"slices"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/abilities"
+	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 )
+
+// Games a listener can serve (ListenerConfig.Game): the submarine game,
+// served by this package, and the games the registry (package games)
+// registers with Register.
+const (
+	GameSubmarine  = submarine.Name
+	GameBattleship = battleship.Name
+)
+
+// DialectBattleship is Result.Dialect for battleship games (a game
+// registered with Register has its name as its dialect).
+const DialectBattleship = GameBattleship
+
+// DefaultBattleshipHouse is the house AI of a battleship listener whose
+// opponent is not set.
+const DefaultBattleshipHouse = "gridbot"
 
 // Game is one game as the server serves it (ListenerConfig.Game): the
 // house AI of its listeners without an opponent, the step that validates
@@ -39,8 +60,6 @@ func (g Game) Name() string { return g.name }
 var games = []Game{
 	{name: GameSubmarine, compile: ListenerConfig.compileSubmarine,
 		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newSubTurns(m).play }},
-	{name: GameBattleship, house: DefaultBattleshipHouse, compile: ListenerConfig.compileBattleship,
-		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newBSTurns(m).play }},
 	{name: GameAbilities, house: DefaultAbilitiesHouse, compile: ListenerConfig.compileAbilities,
 		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newABTurns(m).play }},
 }
@@ -116,8 +135,22 @@ type Contract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] s
 	// only how each game ended (Spectator.Finished).
 	View func(g G) game.View[S]
 	// Record, when set, starts a game's replay on w (the server's replay
-	// directory gets one file per game); nil: the game writes none.
+	// directory gets one file per game); nil: the game writes none. A
+	// recorder that is an Outcomes writes the server's outcomes as they
+	// are (aborted too).
 	Record func(rules R, w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S]
+	// Board, when set, is the size of the board rules play on, which the
+	// listener's log line names (nil: width and height, unset).
+	Board func(rules R) (width, height int)
+}
+
+// Outcomes is a game's replay recorder (Contract.Record) that records how
+// a game the server played ended as the server says it: outcome is a
+// replay.Outcome* (aborted too, which game.Result cannot say), c the
+// rules' count of the game, ff its forfeits. Without it an aborted game
+// reads as a draw.
+type Outcomes interface {
+	Outcome(outcome string, winner int, c game.Count, ff []replay.Forfeit)
 }
 
 // NewGame returns the server's game that c describes, for Register: its
@@ -162,7 +195,10 @@ func compileContract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O
 			return &contractRecord[P, A, S]{w: c.Record(rules, w, arena.RecordHeader{Seed: h.Seed, First: h.First, Players: h.Players})}
 		}
 	}
-	st := &setup{cfg: l, dialect: protocol.Classic, contractHouse: house != nil}
+	if c.Board != nil { // the listener log line prints the board from Width and Height
+		l.Width, l.Height = c.Board(rules)
+	}
+	st := &setup{cfg: l, dialect: protocol.Classic, hasHouse: house != nil, served: def}
 	st.play = func(m *match) func(context.Context, int) (*Result, []byte) {
 		d := *def // one wire codec per pairing
 		d.wire = c.Wire(rules)
@@ -185,6 +221,10 @@ func (r *contractRecord[P, A, S]) Action(n, seat int, a A, st *S, err error, act
 }
 
 func (r *contractRecord[P, A, S]) Result(outcome string, winner int, c game.Count, ff []replay.Forfeit) {
+	if o, ok := r.w.(Outcomes); ok {
+		o.Outcome(outcome, winner, c, ff)
+		return
+	}
 	res := game.Result{Winner: -1, Count: c, Started: true}
 	if outcome == replay.OutcomeWin {
 		res.Winner = winner
@@ -201,3 +241,48 @@ func (r *contractRecord[P, A, S]) Result(outcome string, winner int, c game.Coun
 }
 
 func (r *contractRecord[P, A, S]) Flush() error { return r.w.Flush() }
+
+// commonChecks starts the checks of a listener of a game on the contract:
+// the error list, bad adding one more error to it, and the address
+// checked.
+func (l ListenerConfig) commonChecks() (errs *[]error, bad func(format string, args ...any)) {
+	errs = new([]error)
+	bad = func(format string, args ...any) {
+		*errs = append(*errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))
+	}
+	if _, _, err := net.SplitHostPort(l.Address); err != nil {
+		bad("address %q: %v", l.Address, err)
+	}
+	return errs, bad
+}
+
+// checkFirst refuses an unknown first-player policy (firstProblem).
+func (l ListenerConfig) checkFirst(bad func(format string, args ...any)) {
+	if p := firstProblem(l.First); p != "" {
+		bad("%s", p)
+	}
+}
+
+// abilitiesSet reports whether the listener has abilities settings.
+func (l ListenerConfig) abilitiesSet() bool {
+	return len(l.Abilities.Sides) > 0 || l.Abilities.Options != (abilities.Options{}) || l.Abilities.AlternateFirst
+}
+
+// houseAI builds the house AI of listener l with build (from the AI's
+// name and the loader of house_config), or nil for a pair listener; a
+// failure (an unknown AI, bad weights, weights without a house AI) goes to
+// bad.
+func houseAI[F any](l ListenerConfig, bad func(format string, args ...any), build func(name string, load func(any) error) (F, error)) F {
+	var f F
+	if l.Opponent == OpponentPair {
+		if l.HouseConfig != "" {
+			bad("house_config is set but opponent is %q", OpponentPair)
+		}
+		return f
+	}
+	f, err := build(l.Opponent, config.File(l.HouseConfig))
+	if err != nil {
+		bad("opponent %q: %v (or %q to pair clients)", l.Opponent, err, OpponentPair)
+	}
+	return f
+}
