@@ -26,9 +26,6 @@ var battleshipGame = Define(battleshipDef())
 
 // battleshipDef is the game's Def.
 func battleshipDef() Def[*battleship.Rules, *battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event] {
-	// bsRoster lists, checks and builds the game's AIs in their own type,
-	// which the game's arena family (arena.Battleship) takes.
-	bsRoster := aiRoster[*battleship.Rules, bsplayers.Factory]{bsplayers.Entries, bsplayers.Lookup, bsplayers.New}
 	return Def[*battleship.Rules, *battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
 		Name:             battleship.Name,
 		Summary:          "classic Battleship (Морской бой): 10x10, ships that never touch, a hit earns another shot",
@@ -37,12 +34,7 @@ func battleshipDef() Def[*battleship.Rules, *battleship.Game, battleship.Placeme
 		ErrUnknownPlayer: bsplayers.ErrUnknownPlayer,
 		DefaultPlayers:   [2]string{"gridbot", "bs-random"},
 		PlayDefault:      "gridbot",
-		Family: bsRoster.family(func(cfg arena.Config) (*battleship.Rules, error) { return cfg.Battleship.Build() },
-			func(_ arena.Config, r *battleship.Rules, p1, p2 Entrant, f1, f2 bsplayers.Factory) arena.Family {
-				return &arena.Battleship{Rules: r,
-					P1: arena.BattleshipEntrant{Name: p1.Name, Factory: f1},
-					P2: arena.BattleshipEntrant{Name: p2.Name, Factory: f2}}
-			}),
+		Family:           battleshipFamily,
 		Record: func(r *battleship.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, grid.Cell, battleship.Step] {
 			return bsrecord.NewRecorder(w, r, h)
 		},
@@ -72,13 +64,24 @@ func battleshipDef() Def[*battleship.Rules, *battleship.Game, battleship.Placeme
 			return human.BattleshipText(r, out, rng)
 		},
 		Local: human.BattleshipLocal,
-		Intro: func(seat, _ int, against string) string {
+		Intro: func(_ *battleship.Rules, seat, _ int, against string) string {
 			return fmt.Sprintf("you (%s) against %s", map[int]string{0: "shooting first", 1: "shooting second"}[seat], against)
 		},
 		Illegal: []grid.Cell{grid.None, grid.Cell(grid.MaxCells)},
 		Perft:   battleshipPerft(),
 	}
 }
+
+// battleshipFamily is the arena family of a Battleship match
+// (arena.Battleship, on the AIs in their own type), which kaisen
+// tournament --timing switches on.
+var battleshipFamily = aiRoster[*battleship.Rules, bsplayers.Factory]{bsplayers.Entries, bsplayers.Lookup, bsplayers.New}.family(
+	func(cfg arena.Config) (*battleship.Rules, error) { return cfg.Battleship.Build() },
+	func(_ arena.Config, r *battleship.Rules, p1, p2 Entrant, f1, f2 bsplayers.Factory) arena.Family {
+		return &arena.Battleship{Rules: r,
+			P1: arena.BattleshipEntrant{Name: p1.Name, Factory: f1},
+			P2: arena.BattleshipEntrant{Name: p2.Name, Factory: f2}}
+	})
 
 type battleshipReplay struct{ rp *bsrecord.Replay }
 

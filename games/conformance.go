@@ -12,7 +12,6 @@ import (
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
-	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 )
 
 // pin is one pinned perft count.
@@ -75,17 +74,12 @@ func battleshipPerft() []conformance.Perft[*battleship.Rules, battleship.Placeme
 	}
 }
 
-func abilitiesChecks() []conformance.Check {
-	base, err := battleship.NewRules(grid.MustBoard(6, 6, nil), []int{4, 3, 2, 1, 1})
-	if err != nil {
-		return failing(abilities.Name, err)
-	}
+// abilitiesPerft are the abilities game's pinned perft counts, on a 6x6
+// sea.
+func abilitiesPerft() []conformance.Perft[*abilities.Rules, battleship.Placement, abilities.Action] {
+	base := &battleship.Rules{Board: grid.MustBoard(6, 6, nil), Fleet: []int{4, 3, 2, 1, 1}, DrawLimit: 4 * 36} // NewRules' draw limit
 	sides := func(s0, s1 abilities.Side, opt abilities.Options) *abilities.Rules {
-		r, rerr := abilities.NewRules(base, s0, s1, opt)
-		if rerr != nil {
-			err = rerr
-		}
-		return r
+		return &abilities.Rules{Base: base, Sides: [2]abilities.Side{s0, s1}, Options: opt}
 	}
 	const ai, hu = abilities.AI, abilities.Humans
 	type act = abilities.Action
@@ -100,7 +94,7 @@ func abilitiesChecks() []conformance.Check {
 	both := [2]battleship.Placement{layout, layout}
 	var none []act // no script
 	every := abilities.Options{SalvoShootsAgain: true, FalseMissAnyHit: true, MoveMayTouch: true, HideMoves: true, ScanAfloatOnly: true, SuppressPassive: true}
-	pins := []conformance.Perft[*abilities.Rules, battleship.Placement, abilities.Action]{
+	return []conformance.Perft[*abilities.Rules, battleship.Placement, abilities.Action]{
 		pin("AI vs Humans, start", sides(ai, hu, abilities.Options{}), both, 0, none, 136, 10929),
 		pin("Humans vs AI, start", sides(hu, ai, abilities.Options{}), both, 0, none, 112, 9716),
 		pin("AI mirror, start", sides(ai, ai, abilities.Options{}), both, 0, none, 136, 15989),
@@ -113,22 +107,4 @@ func abilitiesChecks() []conformance.Check {
 		pin("air defence asked", sides(ai, hu, abilities.Options{}), both, 0, []act{shoot(7)}, 2, 224),
 		pin("every option, after a lie and a move", sides(hu, ai, every), both, 0, []act{shoot(0), defend(true), move(13, 14)}, 132, 9902),
 	}
-	if err != nil {
-		return failing(abilities.Name, err)
-	}
-	return Checks(Def[*abilities.Rules, *abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
-		Name: abilities.Name,
-		Rules: func(cfg arena.Config) (*abilities.Rules, error) {
-			base, err := cfg.Battleship.Build()
-			if err != nil {
-				return nil, err
-			}
-			return cfg.Abilities.Build(base)
-		},
-		AIs:            Adapted(abplayers.Entries, abplayers.Lookup, abplayers.New, abplayers.Adapt),
-		DefaultPlayers: [2]string{"ab-density", "ab-random"},
-		Text:           human.AbilitiesText,
-		Illegal:        []abilities.Action{shoot(grid.None), {Kind: abilities.Kind(255)}},
-		Perft:          pins,
-	})
 }

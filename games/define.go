@@ -80,7 +80,13 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	Local func(rules R) *human.Local[G, P, A, S, O]
 	// Intro, when set, says who plays where before each game of kaisen
 	// play --human --against (nil: "you (seat 0, acting first) against X").
-	Intro func(seat, first int, against string) string
+	Intro func(rules R, seat, first int, against string) string
+	// Sides, when set, is the seat of the side the person plays in a game
+	// with sides (HumanOptions.Side, "" = the game's default): the person
+	// keeps that seat, acting first in the odd games of a series and
+	// second in the even ones. nil: the game has no sides, the person
+	// plays seat k%2 in game k, seat 0 first.
+	Sides func(rules R, side string) (seat int, err error)
 	// ReplayFlags and CheckRender are the entry's (Game): the render
 	// options only this game's replays take, and their check.
 	ReplayFlags []string
@@ -106,6 +112,21 @@ type Wire[R, P, A, O any] struct {
 	// Board, when set, is the size of the board rules play on, which a
 	// listener's log line names (server.Contract.Board).
 	Board func(rules R) (width, height int)
+	// Settings, when set, are the rules of a server listener from its
+	// settings of the game (server.Contract.Settings); nil: the default
+	// rules, the same the clients play.
+	Settings func(l server.ListenerConfig) (R, error)
+	// OneGame: the game's listeners play one game per connection, never a
+	// series (server.Contract.OneGame), and the client's errors say so.
+	OneGame bool
+}
+
+// wording is how the network client on wire w words its errors.
+func (w *Wire[R, P, A, O]) wording() client.Wording {
+	if w.OneGame {
+		return client.WordOneGame
+	}
+	return client.WordGames
 }
 
 // AIs lists and builds a game's AIs, whose factories have type F: a
@@ -215,7 +236,7 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	}
 	if d.Wire != nil {
 		g.Server = defServer(d)
-		g.NewClient = clientHook(d.Name, client.WordGames, func() R { return defRules(d) }, ais,
+		g.NewClient = clientHook(d.Name, d.Wire.wording(), func() R { return defRules(d) }, ais,
 			func(f game.Factory[P, A, O]) game.Factory[P, A, O] { return f },
 			func(ClientOptions) (func() game.ClientCodec[R, P, A, O], error) {
 				rules, err := defaultRules(d)
@@ -244,7 +265,7 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 // seat on the client side of d's wire, with the default rules.
 func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], in *bufio.Reader, out io.Writer) Client {
 	rules := defRules(d)
-	return &netClient[R, P, A, O]{name: d.Name, wording: client.WordGames,
+	return &netClient[R, P, A, O]{name: d.Name, wording: d.Wire.wording(),
 		codec: func() game.ClientCodec[R, P, A, O] { return d.Wire.Client(rules) },
 		build: func(r R) (game.Factory[P, A, O], error) {
 			return func(rng *rand.Rand, seat int) game.Player[P, A, O] {
@@ -278,10 +299,12 @@ func defServer[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](
 		AI: func(name string, rules R, load func(any) error) (game.Factory[P, A, O], error) {
 			return d.AIs.New(name, rules, load)
 		},
-		Wire:   d.Wire.Server,
-		View:   d.View,
-		Record: d.Record,
-		Board:  d.Wire.Board,
+		Wire:     d.Wire.Server,
+		View:     d.View,
+		Record:   d.Record,
+		Board:    d.Wire.Board,
+		Settings: d.Wire.Settings,
+		OneGame:  d.Wire.OneGame,
 	})
 }
 
@@ -302,21 +325,34 @@ func defHuman[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d
 			local.Record = func(w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S] { return d.Record(rules, w, h) }
 		}
 	}
-	intro := d.Intro
-	if intro == nil {
-		intro = func(seat, first int, against string) string {
-			return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, actingOrder(seat, first), against)
-		}
-	}
-	return humanLocal(in, out, opt, humanGame[G, P, A, S, O]{
+	hg := humanGame[G, P, A, S, O]{
 		name:  d.Name,
 		local: local,
 		text:  func(out io.Writer, me *rand.Rand, seat int) human.Text[P, A, O] { return d.Text(rules, seat, out, me) },
 		build: func(name string, load roster.Loader) (game.Factory[P, A, O], error) {
 			return d.AIs.New(name, rules, load)
 		},
-		intro: intro,
-	})
+		intro: func(seat, first int, against string) string {
+			return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, actingOrder(seat, first), against)
+		},
+	}
+	if d.Intro != nil {
+		hg.intro = func(seat, first int, against string) string { return d.Intro(rules, seat, first, against) }
+	}
+	if d.Sides != nil {
+		seat, err := d.Sides(rules, opt.Side)
+		if err != nil {
+			return fmt.Errorf("--side: %w", err)
+		}
+		hg.sides = true
+		hg.seats = func(k int) (int, int) {
+			if k%2 == 1 {
+				return seat, 1 - seat
+			}
+			return seat, seat
+		}
+	}
+	return humanLocal(in, out, opt, hg)
 }
 
 // actingOrder says whether seat acts "first" or "second" when seat first

@@ -10,9 +10,10 @@
 // hosts (arena.Game, the client loop, the human seat, the conformance
 // suite, the turn server through server.NewGame), and Register adds it in
 // one line, registering it with the server too: a new game is its folder
-// plus that line (game/sonar, registered by games/matrix's test). The
-// three real games' entries are in submarine.go, battleship.go and
-// abilities.go.
+// plus that line (game/sonar, registered by games/matrix's test).
+// Battleship and the abilities game are Defs too (battleship.go,
+// abilities.go, registered with the server by this package's init); the
+// submarine game's entry (submarine.go) is still written out.
 //
 // Lookup refuses an unknown name with an error that lists the games.
 package games

@@ -460,7 +460,6 @@ type setup struct {
 	rules   *submarine.Rules
 	house   players.Factory        // nil for pair listeners
 	enc     *subwire.ResultEncoder // result lines of this dialect and fleet
-	ab      *abSetup               // abilities listeners only (server/abilities.go)
 	// hasHouse: clients of the listener play a house AI.
 	hasHouse bool
 	// served is the game of a listener of a game built by NewGame (a

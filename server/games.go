@@ -21,27 +21,28 @@ import (
 )
 
 // Games a listener can serve (ListenerConfig.Game): the submarine game,
-// served by this package, and the games the registry (package games)
-// registers with Register.
+// served by this package, and the real games the registry (package games)
+// registers with Register from their Defs, named here for the code that
+// configures their listeners; a game registered with Register has its
+// name as its Result.Dialect and the house AI of its Def.
 const (
 	GameSubmarine  = submarine.Name
 	GameBattleship = battleship.Name
+	GameAbilities  = abilities.Name
+
+	DialectBattleship = GameBattleship // Result.Dialect of battleship games
+	DialectAbilities  = GameAbilities  // Result.Dialect of abilities games
+
+	DefaultBattleshipHouse = "gridbot"    // the house AI of a battleship listener without an opponent
+	DefaultAbilitiesHouse  = "ab-density" // the house AI of an abilities listener without an opponent
 )
-
-// DialectBattleship is Result.Dialect for battleship games (a game
-// registered with Register has its name as its dialect).
-const DialectBattleship = GameBattleship
-
-// DefaultBattleshipHouse is the house AI of a battleship listener whose
-// opponent is not set.
-const DefaultBattleshipHouse = "gridbot"
 
 // Game is one game as the server serves it (ListenerConfig.Game): the
 // house AI of its listeners without an opponent, the step that validates
 // a listener and builds its setup, and the play step of one pairing. The
-// built-in games are registered in this package (their own files build
-// them); any other game on the contract is built by NewGame from its
-// descriptor and registered with Register.
+// submarine game is registered in this package (submarine.go, config.go);
+// every other game on the contract is built by NewGame from its descriptor
+// and registered with Register.
 type Game struct {
 	name    string
 	house   string // the opponent when unset ("" = the config default: pair clients)
@@ -54,14 +55,12 @@ type Game struct {
 // Name is the game's name (ListenerConfig.Game).
 func (g Game) Name() string { return g.name }
 
-// games are the games a listener can serve, the built-in ones first; the
+// games are the games a listener can serve, the submarine game first; the
 // games registry (package games) checks that the server serves all of
 // its games with a network host.
 var games = []Game{
 	{name: GameSubmarine, compile: ListenerConfig.compileSubmarine,
 		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newSubTurns(m).play }},
-	{name: GameAbilities, house: DefaultAbilitiesHouse, compile: ListenerConfig.compileAbilities,
-		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newABTurns(m).play }},
 }
 
 // ErrRegister is wrapped by Register's errors.
@@ -114,8 +113,8 @@ func DefaultHouse(game string) string {
 // Contract describes a game on the contract (package game) to the server:
 // what NewGame needs to serve it with the one turn loop. R is the game's
 // rules type. A listener of the game has the settings every game has
-// (address, opponent, house_config, games, first, humans); the submarine
-// dialect and board settings and the abilities section stay unset.
+// (address, opponent, house_config, games, first, humans) and those of the
+// game (Settings); the submarine dialect and board settings stay unset.
 type Contract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct {
 	// Name is the game's name (ListenerConfig.Game, the replay header's
 	// "game").
@@ -125,6 +124,15 @@ type Contract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] s
 	House string
 	// Rules are the rules a listener of the game plays.
 	Rules func() (R, error)
+	// Settings, when set, are the rules of listener l instead, from its
+	// settings of the game (its section of ListenerConfig, the abilities
+	// section for the abilities game): an error says what is wrong with
+	// them. Without it, a listener with abilities settings is refused.
+	Settings func(l ListenerConfig) (R, error)
+	// OneGame: a listener of the game plays one game per connection (games
+	// must be 1); else a listener with games > 1 plays a series on each
+	// connection, each game greeted with "roundK.".
+	OneGame bool
 	// AI builds the house AI called name for rules, its settings overlaid
 	// by load (house_config); an unknown name is an error.
 	AI func(name string, rules R, load func(any) error) (game.Factory[P, A, O], error)
@@ -172,15 +180,15 @@ func compileContract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O
 	if l.Width != 5 || l.Height != 5 || l.Rocks != "" || l.Rounded {
 		bad("%s plays its own board; leave width, height, rocks and rounded unset", c.Name)
 	}
-	if l.Games < 1 {
+	switch {
+	case l.Games < 1:
 		bad("games is %d, want at least 1", l.Games)
+	case l.Games > 1 && c.OneGame:
+		bad("games is %d: %s plays one game per connection", l.Games, c.Name)
 	}
-	if l.abilitiesSet() {
-		bad("abilities settings on a %s listener; leave abilities unset", c.Name)
-	}
-	rules, err := c.Rules()
+	rules, err := contractRules(l, c)
 	if err != nil {
-		bad("rules: %v", err)
+		bad("%w", err)
 		return nil, errors.Join(*errs...)
 	}
 	house := houseAI(l, bad, func(name string, load func(any) error) (game.Factory[P, A, O], error) {
@@ -205,6 +213,24 @@ func compileContract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O
 		return newTurns(m, &d).play
 	}
 	return st, nil
+}
+
+// contractRules are the rules a listener l of the game c describes plays:
+// those of its settings (Contract.Settings), or else c.Rules, the
+// abilities section then unset.
+func contractRules[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](l ListenerConfig, c Contract[R, G, P, A, S, O]) (R, error) {
+	if c.Settings != nil {
+		return c.Settings(l)
+	}
+	if l.abilitiesSet() {
+		var zero R
+		return zero, fmt.Errorf("abilities settings on a %s listener; leave abilities unset", c.Name)
+	}
+	rules, err := c.Rules()
+	if err != nil {
+		return rules, fmt.Errorf("rules: %w", err)
+	}
+	return rules, nil
 }
 
 // contractRecord is the replay of a game described by a Contract

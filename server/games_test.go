@@ -9,10 +9,14 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/abilities"
+	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
+	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
@@ -33,13 +37,7 @@ func bsGame(name string) Game {
 		Name:  name,
 		House: DefaultBattleshipHouse,
 		Rules: func() (*battleship.Rules, error) { return battleship.DefaultRules(), nil },
-		AI: func(name string, r *battleship.Rules, load func(any) error) (game.Factory[battleship.Placement, grid.Cell, battleship.Event], error) {
-			f, err := bsplayers.New(name, r, load)
-			if err != nil {
-				return nil, err
-			}
-			return bsplayers.Adapt(f), nil
-		},
+		AI:    adaptedAI(bsplayers.New, bsplayers.Adapt),
 		Wire: func(r *battleship.Rules) game.ServerCodec[battleship.Placement, grid.Cell, battleship.Event] {
 			return bswire.Server{Rules: r}
 		},
@@ -51,10 +49,59 @@ func bsGame(name string) Game {
 	})
 }
 
-// The games of the tests: Battleship under its name, and under
-// gameContract (a game registered after the built-in ones).
+// abGame is the abilities game as the registry describes it to the
+// server: its listeners' rules from their abilities section, one game per
+// connection, the constant shape's hooks from its wire (abwire.Server is a
+// game.Hooked).
+func abGame() Game {
+	return NewGame(Contract[*abilities.Rules, *abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
+		Name:  GameAbilities,
+		House: DefaultAbilitiesHouse,
+		Rules: func() (*abilities.Rules, error) { return abilities.DefaultRules(), nil },
+		Settings: func(l ListenerConfig) (*abilities.Rules, error) {
+			return l.Abilities.Listener(battleship.DefaultRules())
+		},
+		OneGame: true,
+		AI:      adaptedAI(abplayers.New, abplayers.Adapt),
+		Wire: func(r *abilities.Rules) game.ServerCodec[battleship.Placement, abilities.Action, abilities.Told] {
+			return abwire.Server{Rules: r}
+		},
+		View: func(g *abilities.Game) game.View[abilities.Step] { return abilities.NewPublicView(g) },
+		Record: func(r *abilities.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, abilities.Action, abilities.Step] {
+			return abrecord.NewRecorder(w, r, h)
+		},
+		Board: func(r *abilities.Rules) (int, int) { return r.Base.Board.Width(), r.Base.Board.Height() },
+	})
+}
+
+// abRules are the rules an abilities listener's pairings play (its
+// setup's).
+func abRules(t *testing.T, st *setup) *abilities.Rules {
+	t.Helper()
+	d, ok := st.served.(*served[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told])
+	require.True(t, ok, "an abilities listener's setup")
+	r, ok := d.rules.(*abilities.Rules)
+	require.True(t, ok)
+	return r
+}
+
+// adaptedAI is a Contract's AI: a players package's New, its factories
+// adapted to the contract.
+func adaptedAI[R, F, P, A, O any](build func(string, R, func(any) error) (F, error), adapt func(F) game.Factory[P, A, O]) func(string, R, func(any) error) (game.Factory[P, A, O], error) {
+	return func(name string, r R, load func(any) error) (game.Factory[P, A, O], error) {
+		f, err := build(name, r, load)
+		if err != nil {
+			return nil, err
+		}
+		return adapt(f), nil
+	}
+}
+
+// The games of the tests, in the registry's order: Battleship and the
+// abilities game under their names, then Battleship under gameContract (a
+// game registered after the built-in ones).
 func init() {
-	for _, g := range []Game{bsGame(GameBattleship), bsGame(gameContract)} {
+	for _, g := range []Game{bsGame(GameBattleship), abGame(), bsGame(gameContract)} {
 		if err := Register(g); err != nil {
 			panic(err)
 		}
