@@ -1,17 +1,11 @@
 package games
 
 import (
-	"io"
-	"math/rand/v2"
-
-	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/conformance"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/internal/human"
-	"github.com/kaisen-ai/kaisen/players"
 )
 
 // pin is one pinned perft count.
@@ -19,43 +13,32 @@ func pin[R, P, A any](name string, r R, pl [2]P, first int, script []A, counts .
 	return conformance.Perft[R, P, A]{Name: name, Rules: r, Placements: pl, First: first, Script: script, Counts: counts}
 }
 
-// The conformance checks of the three built-in games (Game.Conformance):
-// each is its Def on the contract, with the actions its rules always refuse
-// and the perft counts its own tests pin (game/submarine/perft_test.go,
-// game/abilities/perft_test.go), which the suite must find again.
+// The pinned perft counts of the three built-in games (Def.Perft, for
+// their conformance checks): those their own tests pin
+// (game/submarine/perft_test.go, game/abilities/perft_test.go), which the
+// suite must find again. The rules are written out (NewRules would only
+// validate them): a bad one fails its check.
 
-func submarineChecks() []conformance.Check {
+// submarinePerft are the submarine game's pinned perft counts.
+func submarinePerft() []conformance.Perft[*submarine.Rules, submarine.Placement, submarine.Action] {
 	type sub = submarine.Placement
 	xy := func(x, y int) grid.Cell { return grid.Cell(y*5 + x) }
 	rules := func(b *grid.Board) *submarine.Rules {
 		return &submarine.Rules{Board: b, Fleet: submarine.DefaultFleet(), DrawLimit: submarine.DefaultDrawLimit}
 	}
-	rounded, err := grid.Rounded(6, 5)
-	if err != nil {
-		return failing(submarine.Name, err)
-	}
+	rounded := grid.MustBoard(6, 5, []grid.Cell{0, 5, 6 * 4, 6*5 - 1}) // grid.Rounded(6, 5)
 	rocky := grid.MustBoard(5, 5, []grid.Cell{xy(2, 1), xy(1, 2), xy(3, 2), xy(2, 3)})
 	std := submarine.DefaultRules()
 	var none []submarine.Action // no script
-	return Checks(Def[*submarine.Rules, *submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
-		Name:           submarine.Name,
-		Rules:          func(cfg arena.Config) (*submarine.Rules, error) { return cfg.Rules.Build() },
-		AIs:            Adapted(players.Entries, players.Lookup, players.New, players.Adapt),
-		DefaultPlayers: [2]string{"stateplayer2", "random"},
-		Text: func(r *submarine.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
-			return human.SubmarineText(r, out, rng)
-		},
-		Illegal: []submarine.Action{{Kind: submarine.Invalid}, submarine.AttackAt(grid.None), submarine.MoveTo(submarine.NoShip, 0)},
-		Perft: []conformance.Perft[*submarine.Rules, submarine.Placement, submarine.Action]{
-			pin("top row", std, [2]sub{{xy(0, 0), xy(2, 0), xy(4, 0)}, {xy(1, 1), xy(3, 1), xy(0, 2)}}, 0, none, 28, 1092, 33705),
-			pin("spread", std, [2]sub{{xy(2, 2), xy(0, 0), xy(4, 4)}, {xy(2, 2), xy(0, 0), xy(4, 4)}}, 0, none, 39, 1510, 57452),
-			pin("clustered, second seat first", std, [2]sub{{xy(0, 0), xy(1, 0), xy(0, 1)}, {xy(4, 4), xy(3, 4), xy(4, 3)}}, 1, none, 28, 784, 24360),
-			pin("rounded 6x5", rules(rounded), [2]sub{{6*0 + 1, 6*1 + 0, 6*4 + 4}, {6*2 + 2, 6*2 + 3, 6*0 + 4}}, 0, none, 33, 1254, 43564),
-			pin("rock diamond", rules(rocky), [2]sub{{xy(2, 2), xy(2, 0), xy(0, 2)}, {xy(4, 2), xy(2, 4), xy(4, 4)}}, 0, none, 23, 598, 14683),
-			pin("after a sinking and a hit", std, [2]sub{{xy(2, 2), xy(0, 0), xy(4, 4)}, {xy(2, 2), xy(0, 0), xy(4, 4)}}, 0,
-				[]submarine.Action{submarine.AttackAt(xy(4, 4)), submarine.MoveTo(1, xy(0, 3)), submarine.AttackAt(xy(2, 2))}, 29, 1131, 32019),
-		},
-	})
+	return []conformance.Perft[*submarine.Rules, submarine.Placement, submarine.Action]{
+		pin("top row", std, [2]sub{{xy(0, 0), xy(2, 0), xy(4, 0)}, {xy(1, 1), xy(3, 1), xy(0, 2)}}, 0, none, 28, 1092, 33705),
+		pin("spread", std, [2]sub{{xy(2, 2), xy(0, 0), xy(4, 4)}, {xy(2, 2), xy(0, 0), xy(4, 4)}}, 0, none, 39, 1510, 57452),
+		pin("clustered, second seat first", std, [2]sub{{xy(0, 0), xy(1, 0), xy(0, 1)}, {xy(4, 4), xy(3, 4), xy(4, 3)}}, 1, none, 28, 784, 24360),
+		pin("rounded 6x5", rules(rounded), [2]sub{{6*0 + 1, 6*1 + 0, 6*4 + 4}, {6*2 + 2, 6*2 + 3, 6*0 + 4}}, 0, none, 33, 1254, 43564),
+		pin("rock diamond", rules(rocky), [2]sub{{xy(2, 2), xy(2, 0), xy(0, 2)}, {xy(4, 2), xy(2, 4), xy(4, 4)}}, 0, none, 23, 598, 14683),
+		pin("after a sinking and a hit", std, [2]sub{{xy(2, 2), xy(0, 0), xy(4, 4)}, {xy(2, 2), xy(0, 0), xy(4, 4)}}, 0,
+			[]submarine.Action{submarine.AttackAt(xy(4, 4)), submarine.MoveTo(1, xy(0, 3)), submarine.AttackAt(xy(2, 2))}, 29, 1131, 32019),
+	}
 }
 
 // battleshipPerft are Battleship's pinned perft counts. A 4x4 sea with a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
@@ -104,11 +105,21 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 // Wire is a game's wire codec, written in the game's folder: R is its
 // rules, P, A and O the contract's placement, action and observation.
 type Wire[R, P, A, O any] struct {
-	// Server makes the server side for one pairing playing rules.
+	// Server makes the server side for one pairing playing rules (nil: the
+	// server serves the game by itself, the submarine game:
+	// server/submarine.go).
 	Server func(rules R) game.ServerCodec[P, A, O]
 	// Client makes the client side for one connection playing rules (the
 	// rules of the game's default match config, as the server's).
 	Client func(rules R) game.ClientCodec[R, P, A, O]
+	// Named, when set, makes the client side instead of Client, for
+	// servers that may ask the client its name (the submarine-py dialect):
+	// name is ClientOptions.Name ("kaisen-" + the AI when unset, one
+	// non-blank line) or the human seat's.
+	Named func(rules R, name string) game.ClientCodec[R, P, A, O]
+	// Wording, when set, words the client's errors (client.WordSubmarine);
+	// unset: by OneGame.
+	Wording client.Wording
 	// Board, when set, is the size of the board rules play on, which a
 	// listener's log line names (server.Contract.Board).
 	Board func(rules R) (width, height int)
@@ -123,10 +134,22 @@ type Wire[R, P, A, O any] struct {
 
 // wording is how the network client on wire w words its errors.
 func (w *Wire[R, P, A, O]) wording() client.Wording {
-	if w.OneGame {
+	switch {
+	case w.Wording != client.WordGames:
+		return w.Wording
+	case w.OneGame:
 		return client.WordOneGame
 	}
 	return client.WordGames
+}
+
+// codec makes the client side of each connection playing rules, sending
+// name to servers that ask for one.
+func (w *Wire[R, P, A, O]) codec(rules R, name string) func() game.ClientCodec[R, P, A, O] {
+	if w.Named != nil {
+		return func() game.ClientCodec[R, P, A, O] { return w.Named(rules, name) }
+	}
+	return func() game.ClientCodec[R, P, A, O] { return w.Client(rules) }
 }
 
 // AIs lists and builds a game's AIs, whose factories have type F: a
@@ -235,15 +258,26 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		}
 	}
 	if d.Wire != nil {
-		g.Server = defServer(d)
+		if d.Wire.Server != nil {
+			g.Server = defServer(d)
+		}
 		g.NewClient = clientHook(d.Name, d.Wire.wording(), func() R { return defRules(d) }, ais,
 			func(f game.Factory[P, A, O]) game.Factory[P, A, O] { return f },
-			func(ClientOptions) (func() game.ClientCodec[R, P, A, O], error) {
+			func(opt ClientOptions) (func() game.ClientCodec[R, P, A, O], error) {
 				rules, err := defaultRules(d)
 				if err != nil {
 					return nil, err
 				}
-				return func() game.ClientCodec[R, P, A, O] { return d.Wire.Client(rules) }, nil
+				name := opt.Name
+				if d.Wire.Named != nil {
+					if name == "" {
+						name = "kaisen-" + opt.Player
+					}
+					if strings.ContainsAny(name, "\r\n") || strings.TrimSpace(name) == "" {
+						return nil, fmt.Errorf("--name %q: want one non-blank line", name)
+					}
+				}
+				return d.Wire.codec(rules, name), nil
 			})
 	} else {
 		g.Unserved = "its games.Def has no wire codec (Wire)"
@@ -255,18 +289,18 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		g.HumanLocal = func(in *bufio.Reader, out io.Writer, opt HumanOptions) error { return defHuman(d, in, out, opt) }
 	}
 	if d.Text != nil && d.Wire != nil {
-		g.HumanClient = func(_ string, in *bufio.Reader, out io.Writer) Client { return defHumanClient(d, in, out) }
+		g.HumanClient = func(name string, in *bufio.Reader, out io.Writer) Client { return defHumanClient(d, name, in, out) }
 	}
 	return g
 }
 
 // defHumanClient is the HumanClient of the game d describes: a person
 // (human.Person through d.Text, reading in and writing out) in each game's
-// seat on the client side of d's wire, with the default rules.
-func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], in *bufio.Reader, out io.Writer) Client {
-	rules := defRules(d)
+// seat on the client side of d's wire, with the default rules, sending
+// name to servers that ask for one.
+func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], name string, in *bufio.Reader, out io.Writer) Client {
 	return &netClient[R, P, A, O]{name: d.Name, wording: d.Wire.wording(),
-		codec: func() game.ClientCodec[R, P, A, O] { return d.Wire.Client(rules) },
+		codec: d.Wire.codec(defRules(d), name),
 		build: func(r R) (game.Factory[P, A, O], error) {
 			return func(rng *rand.Rand, seat int) game.Player[P, A, O] {
 				return human.NewPerson(d.Text(r, seat, out, rng), in, out)

@@ -11,9 +11,10 @@
 // suite, the turn server through server.NewGame), and Register adds it in
 // one line, registering it with the server too: a new game is its folder
 // plus that line (game/sonar, registered by games/matrix's test).
-// Battleship and the abilities game are Defs too (battleship.go,
-// abilities.go, registered with the server by this package's init); the
-// submarine game's entry (submarine.go) is still written out.
+// The three real games are Defs too (submarine.go, battleship.go,
+// abilities.go; this package's init registers Battleship and the
+// abilities game with the server, which serves the submarine game's
+// dialects by itself).
 //
 // Lookup refuses an unknown name with an error that lists the games.
 package games
