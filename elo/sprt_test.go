@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 func TestParseSPRT(t *testing.T) {
@@ -160,17 +162,27 @@ func run(s SPRT, m pairModel, rng *rand.Rand, maxPairs int) (Decision, int) {
 	return Continue, 2 * maxPairs
 }
 
-// TestSPRTCalibration simulates 1000 runs at a true difference of elo0
-// and 1000 at elo1, for each model: H1 is accepted at elo0 at most alpha
-// of the time and H0 at elo1 at most beta, within a binomial margin (3
-// standard deviations above). The mean number of games of each is logged
-// (go test ./elo -run Calibration -v) and quoted in docs/cli.md.
+// TestSPRTCalibrationFullSize simulates 1000 runs at a true difference
+// of elo0 and 1000 at elo1, for each model: H1 is accepted at elo0 at
+// most alpha of the time and H0 at elo1 at most beta, within a binomial
+// margin (3 standard deviations above). The mean number of games of each
+// is logged (go test ./elo -run SPRTCalibration -v) and quoted in
+// docs/cli.md.
+func TestSPRTCalibrationFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	sprtCalibration(t, 1000)
+}
+
+// TestSPRTCalibration is TestSPRTCalibrationFullSize on 200 runs each (its
+// margin wider), which the race step runs.
 func TestSPRTCalibration(t *testing.T) {
+	sprtCalibration(t, 200)
+}
+
+// sprtCalibration simulates runs SPRT runs at elo0 and at elo1 for each
+// model and checks how often each accepts the wrong hypothesis.
+func sprtCalibration(t *testing.T, runs float64) {
 	const maxPairs, draw = 100000, 0.3
-	runs := 1000.0
-	if testing.Short() {
-		runs = 200
-	}
 	for _, model := range []Model{Logistic, Normalized} {
 		s := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: model}
 		for _, h := range []struct {

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -244,10 +245,7 @@ func publish(ctx context.Context, q *Handles, runs []Run, got map[string]map[int
 				return err
 			}
 			msg := &nats.Msg{Subject: WorkSubject + "." + it.Key(), Data: data}
-			pctx, cancel := context.WithTimeout(ctx, opTimeout)
-			_, err = q.JS.PublishMsg(pctx, msg, jetstream.WithMsgID(it.Key()+"."+nonce))
-			cancel()
-			if err != nil {
+			if err := publishItem(ctx, q, msg, it.Key()+"."+nonce, log); err != nil {
 				return fmt.Errorf("queue: publish %s: %w", it.Key(), err)
 			}
 			n++
@@ -255,4 +253,32 @@ func publish(ctx context.Context, q *Handles, runs []Run, got map[string]map[int
 	}
 	log.Debug("items published", "items", n)
 	return nil
+}
+
+// publishAttempts is how many times a coordinator publishes one item
+// before it gives up: a publish whose acknowledgement is lost (the stream
+// leader died, a new one is being elected) is sent again under the same
+// msg id, which JetStream stores once.
+const publishAttempts = 5
+
+// publishItem publishes msg with msg id id, again after a failed attempt
+// (publishAttempts in all, waiting longer each time), until ctx is done.
+func publishItem(ctx context.Context, q *Handles, msg *nats.Msg, id string, log *slog.Logger) error {
+	wait := 250 * time.Millisecond
+	var err error
+	for attempt := 1; ; attempt++ {
+		pctx, cancel := context.WithTimeout(ctx, opTimeout)
+		_, err = q.JS.PublishMsg(pctx, msg, jetstream.WithMsgID(id))
+		cancel()
+		if err == nil || ctx.Err() != nil || attempt == publishAttempts {
+			return err
+		}
+		log.Warn("publish failed; sending it again", "item", id, "attempt", attempt, "err", err)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return err
+		}
+		wait *= 2
+	}
 }

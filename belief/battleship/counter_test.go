@@ -11,6 +11,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 // gamePositions shoots the cells of each of games random layouts in random
@@ -109,6 +110,9 @@ func TestCounterMatchesCount(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if race.Enabled { // ten times slower: a quarter of the positions
+				tt.every *= 4
+			}
 			var positions []*battleship.Position
 			for i, pos := range gamePositions(t, tt.rules, tt.games, 3) {
 				if i%tt.every == 0 {
@@ -151,6 +155,9 @@ func TestCountBudgetIsTheWork(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if race.Enabled { // ten times slower: a quarter of the positions
+				tt.every *= 4
+			}
 			positions := gamePositions(t, tt.rules, 1, 5)
 			var cc Counter
 			for i, pos := range positions {

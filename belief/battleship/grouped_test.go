@@ -18,20 +18,39 @@ import (
 // profiles they lead to and the ships they finish), in whatever order,
 // on random games, symmetric marks (rows merged with their mirror
 // images, where the two kinds of step alternate) and the budget's early
-// stop, with every layer split over three workers too.
+// stop, with every layer split over three workers too. Under the race
+// detector it runs on the small boards (the workers' concurrency is the
+// same); TestGroupedStepsMatchHashStepsFullSize runs every position.
 func TestGroupedStepsMatchHashSteps(t *testing.T) {
+	groupedMatchHash(t, groupedPositions(t, false))
+}
+
+// TestGroupedStepsMatchHashStepsFullSize is TestGroupedStepsMatchHashSteps
+// on every position: every fifth of each game, the many-vector fleet and
+// an open 8x8 board (minutes under the race detector).
+func TestGroupedStepsMatchHashStepsFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	groupedMatchHash(t, groupedPositions(t, true))
+}
+
+// groupedPositions are the positions the grouped steps are checked on:
+// positions of random games and symmetric marks on small boards, and with
+// full also the many-vector fleet and an open 8x8 board, every fifth
+// position of a game (every twentieth without full).
+func groupedPositions(t *testing.T, full bool) []*battleship.Position {
 	var positions []*battleship.Position
-	every := 5 // positions of a game
-	if race.Enabled {
-		every = 20
-	}
-	for _, r := range []*battleship.Rules{
+	every := 20 // positions of a game
+	rules := []*battleship.Rules{
 		mustRules(t, grid.MustBoard(6, 6, nil), 3, 2, 2, 1),
 		mustRules(t, grid.MustBoard(5, 7, nil), 3, 2, 1, 1),
 		mustRules(t, grid.MustBoard(1, 9, nil), 2, 1),
 		mustRules(t, grid.MustBoard(2, 6, nil), 2, 1, 1),
-		manyVectorRules(t),
-	} {
+	}
+	if full {
+		every = 5
+		rules = append(rules, manyVectorRules(t))
+	}
+	for _, r := range rules {
 		for i, pos := range gamePositions(t, r, 1, 5) {
 			if i%every == 0 {
 				positions = append(positions, pos)
@@ -41,9 +60,16 @@ func TestGroupedStepsMatchHashSteps(t *testing.T) {
 			positions = append(positions, mirroredMarks(r, seed, int(seed%7), int(seed%3), seed%2 == 0, true))
 		}
 	}
-	if !race.Enabled { // seconds under the race detector
+	if full {
 		positions = append(positions, battleship.NewPosition(mustRules(t, grid.MustBoard(8, 8, nil), 4, 3, 2, 1)))
 	}
+	return positions
+}
+
+// groupedMatchHash checks pass 1 with the grouped steps against the hash
+// table alone on every position, with and without a budget, on one and
+// three workers.
+func groupedMatchHash(t *testing.T, positions []*battleship.Position) {
 	for i, pos := range positions {
 		for _, maxWork := range []int64{0, 20_000} {
 			t.Run(fmt.Sprintf("%d/budget=%d", i, maxWork), func(t *testing.T) {

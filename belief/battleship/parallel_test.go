@@ -32,26 +32,46 @@ func parallelPositions(t testing.TB, rules *battleship.Rules, games, every, mark
 	return out
 }
 
+// parallelCase is one board of the parallel count tests: its rules, the
+// positions to count (parallelPositions' games, every and marks) and the
+// budgets to count them with (0: none).
+type parallelCase struct {
+	name                string
+	rules               *battleship.Rules
+	games, every, marks int
+	budgets             []int64
+}
+
 // TestParallelCountsEqualSerial holds a count split over 2, 3 and 4
 // workers, every layer split (small boards too), to the count on one:
 // the same totals, maps, work, profiles and errors, with and without a
-// budget, on the boards the other tests use (several limbs, masks of
-// three words, shaped boards, the join and mirror images).
+// budget, on small boards, several limbs and the budgeted classic
+// board. TestParallelCountsEqualSerialFullSize adds the larger boards.
 func TestParallelCountsEqualSerial(t *testing.T) {
-	tests := []struct {
-		name                string
-		rules               *battleship.Rules
-		games, every, marks int
-		budgets             []int64
-	}{
+	parallelCountsEqualSerial(t, []parallelCase{
 		{"5x5", mustRules(t, grid.MustBoard(5, 5, nil), 3, 2, 1, 1), 4, 1, 20, []int64{0, 2000}},
 		{"7x6", mustRules(t, grid.MustBoard(7, 6, nil), 4, 3, 2, 2, 1, 1), 2, 1, 10, []int64{0, 30000}},
 		{"6x6", mustRules(t, grid.MustBoard(6, 6, nil), 3, 2, 2, 1), 2, 1, 20, []int64{0}},
+		{"classic", battleship.DefaultRules(), 1, 6, 2, []int64{300000}}, // unbudgeted: TestFullSizeParallelCountEqualsSerial
+	})
+}
+
+// TestParallelCountsEqualSerialFullSize is TestParallelCountsEqualSerial
+// on the larger boards (a minute and more under the race detector): masks
+// of three words, shaped boards, overflowing counts and many fleet
+// vectors.
+func TestParallelCountsEqualSerialFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	parallelCountsEqualSerial(t, []parallelCase{
 		{"8x8 shaped", mustRules(t, grid.MustBoard(8, 8, []grid.Cell{9, 27, 36, 54}), 4, 3, 3, 2, 1, 1), 2, 2, 6, []int64{0}},
 		{"4x64 overflow", overflowRules(t), 1, 16, 2, []int64{0, 150000}},
 		{"192 fleet vectors", manyVectorRules(t), 1, 8, 2, []int64{0}},
-		{"classic", battleship.DefaultRules(), 1, 6, 2, []int64{300000}}, // unbudgeted: TestFullSizeParallelCountEqualsSerial
-	}
+	})
+}
+
+// parallelCountsEqualSerial counts every case's positions on one worker
+// and on 2, 3 and 4, a tenth of them under the race detector.
+func parallelCountsEqualSerial(t *testing.T, tests []parallelCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if race.Enabled { // ten times slower

@@ -81,16 +81,10 @@ func TestMatchAudit(t *testing.T) {
 	assert.Equal(t, int(runs[0]["draws"].(float64)), fromDir.Draws)
 	assert.Equal(t, "random", fromDir.P1)
 	assert.Positive(t, fromDir.LongestDecided)
-	if !race.Enabled { // the text of the same audit: not worth its time under -race
-		code, stdout, stderr = matchRun(t, context.Background(), "replay", filepath.Join(dir, "1"), "--audit")
-		require.Equal(t, 0, code, stderr)
-		assert.Contains(t, stdout, "12 replays in ")
-		assert.Contains(t, stdout, "how the games went")
-	}
 	assert.Positive(t, a.P1Thrown, "random throws drawn positions away")
 	assert.Zero(t, a.P2Thrown)
 	assert.Len(t, a.Thrown, a.P1Thrown+a.P2Thrown)
-	for _, g := range a.Thrown {
+	for k, g := range a.Thrown {
 		rp, err := subrecord.ReadFile(filepath.Join(dir, "1", arena.ReplayName(g.Index)))
 		require.NoError(t, err)
 		au, err := audit.ForReplay(rp, audit.Options{})
@@ -103,6 +97,9 @@ func TestMatchAudit(t *testing.T) {
 		assert.Equal(t, "random", g.Name)
 		assert.Equal(t, rp.Header.Seed, g.Seed)
 
+		if race.Enabled && k > 0 {
+			continue // the command on one throw under -race; on all in TestMatchAuditTextFullSize
+		}
 		// kaisen replay --audit finds the same throw in the file.
 		file := filepath.Join(dir, "1", arena.ReplayName(g.Index))
 		code, stdout, stderr := matchRun(t, context.Background(), "replay", file, "--audit", "--json")
@@ -116,19 +113,43 @@ func TestMatchAudit(t *testing.T) {
 		assert.Equal(t, "random", rp.Header.Players[got.Throw.Seat].Name)
 		assert.NotEqual(t, "", got.Classes[got.Throw.Seat])
 		assert.False(t, strings.HasPrefix(got.Classes[got.Throw.Seat], "won_"), "the thrower lost")
-		code, stdout, stderr = matchRun(t, context.Background(), "replay", file, "--audit")
-		require.Equal(t, 0, code, stderr)
-		assert.Contains(t, stdout, "lost a position the solver holds: action ")
-		assert.Contains(t, stdout, "first known position after action ")
 	}
+}
 
-	code, stdout, stderr = matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "simple",
-		"-n", "12", "--seed", "3", "--audit")
+// TestMatchAuditTextFullSize checks the text of TestMatchAudit's audits
+// (minutes under the race detector, which runs their JSON): kaisen match
+// --audit's table, kaisen replay --audit of the replay directory and of
+// each game with a throw.
+func TestMatchAuditTextFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	dir := t.TempDir()
+	code, stdout, stderr := matchRun(t, context.Background(), "match", "--p1", "random", "--p2", "simple",
+		"-n", "12", "--seed", "3", "--audit", "--replays", dir)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "solver audit: 12 games audited")
 	assert.Regexp(t, `(?m)^draw forced under perfect information \(first known position drawn\) +\d+ +\d+$`, stdout)
 	assert.Regexp(t, `lost after a position the solver holds \(drawn or won\): p1 random [1-9]\d*, p2 simple 0`, stdout)
-	assert.Equal(t, len(a.Thrown), strings.Count(stdout, "-> loss")-len(a.Unproved))
+	losses := strings.Count(stdout, "-> loss")
+
+	code, stdout, stderr = matchRun(t, context.Background(), "replay", dir, "--audit", "--json")
+	require.Equal(t, 0, code, stderr)
+	var fromDir replayDirJSON
+	require.NoError(t, json.Unmarshal([]byte(stdout), &fromDir))
+	a := fromDir.Audit
+	require.NotNil(t, a)
+	require.NotEmpty(t, a.Thrown)
+	assert.Equal(t, len(a.Thrown), losses-len(a.Unproved))
+
+	code, stdout, stderr = matchRun(t, context.Background(), "replay", dir, "--audit")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "12 replays in ")
+	assert.Contains(t, stdout, "how the games went")
+	for _, g := range a.Thrown {
+		code, stdout, stderr = matchRun(t, context.Background(), "replay", filepath.Join(dir, arena.ReplayName(g.Index)), "--audit")
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "lost a position the solver holds: action ")
+		assert.Contains(t, stdout, "first known position after action ")
+	}
 }
 
 func TestMatchAuditErrors(t *testing.T) {

@@ -20,16 +20,17 @@ import (
 func TestHTMLReplays(t *testing.T) {
 	tests := []struct {
 		game, p1, p2 string
+		seed         string // a seed whose games end well before the draw limit
 		heat         string // a heatmap name in the page
 	}{
-		{"submarine", "hirota", "stateplayer2", `"any ship"`},
-		{"battleship", "density", "bs-random", `"exact"`},
+		{"submarine", "hirota", "stateplayer2", "4", `"any ship"`},
+		{"battleship", "density", "bs-random", "3", `"exact"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.game, func(t *testing.T) {
 			dir := t.TempDir()
 			code, _, stderr := matchRun(t, context.Background(), "match", "--game", tt.game, "--p1", tt.p1, "--p2", tt.p2,
-				"-n", "2", "--seed", "3", "--replays", dir, "--explain", "--html", "--json")
+				"-n", "2", "--seed", tt.seed, "--replays", dir, "--explain", "--html", "--json")
 			require.Equal(t, 0, code, stderr)
 			for i := range 2 {
 				page, err := os.ReadFile(filepath.Join(dir, strings.TrimSuffix(arena.ReplayName(i), ".jsonl")+".html"))

@@ -17,6 +17,7 @@ import (
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/human"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 )
 
@@ -114,9 +115,26 @@ func (l leakyAB) Place() battleship.Placement {
 // person on either side, print before the end exactly what the public
 // events alone print; a planted leak is caught.
 func TestAbilitiesSeatPrintsOnlyPublicEvents(t *testing.T) {
+	abilitiesSeatPrintsOnlyPublic(t, false)
+}
+
+// TestAbilitiesSeatPrintsOnlyPublicEventsFullSize is
+// TestAbilitiesSeatPrintsOnlyPublicEvents against the slow AIs
+// (slowSeatAIs).
+func TestAbilitiesSeatPrintsOnlyPublicEventsFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	abilitiesSeatPrintsOnlyPublic(t, true)
+}
+
+// abilitiesSeatPrintsOnlyPublic plays the scripted games against the
+// abilities AIs that are slow (slowSeatAIs) or, without slow, the others.
+func abilitiesSeatPrintsOnlyPublic(t *testing.T, slow bool) {
 	hidden, err := abilities.NewRules(battleship.DefaultRules(), abilities.AI, abilities.Humans, abilities.Options{HideMoves: true})
 	require.NoError(t, err)
 	for k, e := range abplayers.Entries() {
+		if slowSeatAIs[e.Name] != slow {
+			continue
+		}
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel()
 			for seat := range 2 {

@@ -21,6 +21,7 @@ import (
 	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/human"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
@@ -203,6 +204,25 @@ func (l leakyAI) Place() submarine.Placement {
 // before the end to be what the public events alone print; with
 // --reveal-ai (Options.Reveal) or a planted leak it is not.
 func TestSeatPrintsOnlyPublicEvents(t *testing.T) {
+	seatPrintsOnlyPublic(t, false)
+}
+
+// slowSeatAIs are the AIs whose scripted games take a minute and more
+// under the race detector: the seat tests play them in the full-size
+// step (the FullSize tests), the others in the race step.
+var slowSeatAIs = map[string]bool{"admiral": true, "admiral-series": true, "greedy": true, "adaptive": true, "density": true, "ab-belief": true}
+
+// TestSeatPrintsOnlyPublicEventsFullSize is TestSeatPrintsOnlyPublicEvents
+// against the slow AIs (slowSeatAIs).
+func TestSeatPrintsOnlyPublicEventsFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	seatPrintsOnlyPublic(t, true)
+}
+
+// seatPrintsOnlyPublic plays the scripted games of
+// TestSeatPrintsOnlyPublicEvents against the AIs of every game that are
+// slow (slowSeatAIs) or, without slow, against the others.
+func seatPrintsOnlyPublic(t *testing.T, slow bool) {
 	var seated []string
 	for _, g := range games.All() {
 		if g.HumanLocal != nil {
@@ -215,6 +235,9 @@ func TestSeatPrintsOnlyPublicEvents(t *testing.T) {
 	sub := submarine.DefaultRules()
 	sub.DrawLimit = 160
 	for k, e := range players.Entries() {
+		if slowSeatAIs[e.Name] != slow {
+			continue
+		}
 		t.Run(submarine.Name+"/"+e.Name, func(t *testing.T) {
 			t.Parallel()
 			fac, err := e.Build(sub, nil)
@@ -267,6 +290,9 @@ func TestSeatPrintsOnlyPublicEvents(t *testing.T) {
 
 	bs := battleship.DefaultRules()
 	for k, e := range bsplayers.Entries() {
+		if slowSeatAIs[e.Name] != slow {
+			continue
+		}
 		t.Run(battleship.Name+"/"+e.Name, func(t *testing.T) {
 			t.Parallel()
 			fac, err := e.Build(bs, nil)
