@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kaisen-ai/kaisen/audit"
+	"github.com/kaisen-ai/kaisen/elo"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -86,6 +88,17 @@ func (r GameResult) P1Won() bool { return r.Winner >= 0 && r.Winner == r.P1Seat 
 // P2Won reports whether P2 won.
 func (r GameResult) P2Won() bool { return r.Winner >= 0 && r.Winner != r.P1Seat }
 
+// P1Outcome is P1's outcome of the game, as package elo scores it.
+func (r GameResult) P1Outcome() elo.Outcome {
+	switch {
+	case r.Draw():
+		return elo.Draw
+	case r.P1Won():
+		return elo.Win
+	}
+	return elo.Loss
+}
+
 // GameSeed is the seed of game index of a match seeded with matchSeed: the
 // first output of PCG(matchSeed, index).
 func GameSeed(matchSeed uint64, index int) uint64 {
@@ -134,7 +147,18 @@ type Match struct {
 	// it, whatever Workers is. Summary.Stopped is then true and Run
 	// returns no error.
 	Observe func(r *GameResult) (stop bool)
-	Log     *slog.Logger // forfeits are logged here; nil = discard
+	// Record, when set, is given every game played with its replay (the
+	// lines the Table wrote on Deal.Replay) in game-index order, one call
+	// at a time, up to the game where Observe stopped the match; the games
+	// of Done are not given again. Its error stops the match and Run
+	// returns it. A run's record file (--games-out) is written with it.
+	Record func(r *GameResult, replay []byte) error
+	// Done are the results of games First..First+len(Done)-1 played
+	// before (a run resumed from its record): they are counted, and
+	// observed, in order as if played now, but neither played again nor
+	// recorded. Not with Series.
+	Done []GameResult
+	Log  *slog.Logger // forfeits are logged here; nil = discard
 }
 
 // Summary is what a match produced.
@@ -226,10 +250,31 @@ func (m *Match) Validate() error {
 	if m.Workers < 0 {
 		errs = append(errs, fmt.Errorf("%w: %d workers, want 0 (all CPUs) or more", ErrMatch, m.Workers))
 	}
+	if err := m.validateDone(); err != nil {
+		errs = append(errs, err)
+	}
 	if _, sub := m.Family.(*Submarine); m.Audit && !sub {
 		errs = append(errs, fmt.Errorf("%w: the solver audit is for the submarine game only", ErrMatch))
 	}
 	return errors.Join(errs...)
+}
+
+// validateDone checks Done: the first games of the match, in order.
+func (m *Match) validateDone() error {
+	switch {
+	case len(m.Done) == 0:
+		return nil
+	case m.Series > 0:
+		return fmt.Errorf("%w: games played before (Done) cannot resume a series", ErrMatch)
+	case len(m.Done) > m.Games:
+		return fmt.Errorf("%w: %d games played before of %d", ErrMatch, len(m.Done), m.Games)
+	}
+	for i := range m.Done {
+		if m.Done[i].Index != m.First+i {
+			return fmt.Errorf("%w: game played before number %d is game %d, want %d", ErrMatch, i, m.Done[i].Index, m.First+i)
+		}
+	}
+	return nil
 }
 
 // ReplayName is the file name of game index's replay in a match's replay
@@ -316,6 +361,13 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 	)
 	parts := make([]partial, workers)
 	seq := newSequencer(m, cancel)
+	if seq != nil {
+		for i := range m.Done { // step is 1: no series
+			seq.put(m.Done[i], nil, true)
+		}
+		next.Store(int64(len(m.Done)))
+		done.Store(int64(len(m.Done)))
+	}
 	var wg sync.WaitGroup
 	for w := range workers {
 		parts[w].lengths = make([]int32, 0, min(m.Games/workers+1, 1<<16))
@@ -332,14 +384,14 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 						return
 					default:
 					}
-					r, err := m.playOne(ctx, table, m.First+i)
+					r, rec, err := m.playOne(ctx, table, m.First+i)
 					if err != nil {
 						failOnce.Do(func() { failErr = err })
 						cancel()
 						return
 					}
 					if seq != nil {
-						seq.put(r)
+						seq.put(r, rec, false)
 					} else {
 						parts[w].add(&r)
 					}
@@ -364,6 +416,9 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		parts = []partial{seq.tally}
 		sum.Stopped = seq.stopped
 		seq.removeReplays()
+		if seq.err != nil {
+			failErr, sum.Stopped = seq.err, false
+		}
 	}
 	m.tally(&sum, parts)
 	if failErr != nil {
@@ -434,7 +489,8 @@ func (m *Match) tally(sum *Summary, parts []partial) {
 	sum.Lengths = lengths
 }
 
-func (m *Match) playOne(ctx context.Context, t Table, i int) (GameResult, error) {
+// playOne plays game i on t; with Record it returns the game's replay.
+func (m *Match) playOne(ctx context.Context, t Table, i int) (GameResult, []byte, error) {
 	seed := i
 	if m.Pairs {
 		seed = i &^ 1
@@ -445,23 +501,40 @@ func (m *Match) playOne(ctx context.Context, t Table, i int) (GameResult, error)
 	if ct, ok := t.(ContextTable); ok {
 		play = func(d Deal) (GameResult, error) { return ct.PlayContext(ctx, d) }
 	}
+	var rec *bytes.Buffer
+	if m.Record != nil {
+		rec = new(bytes.Buffer)
+		d.Replay = rec
+	}
 	if m.Replays == "" {
-		return play(d)
+		r, err := play(d)
+		return r, bufBytes(rec), err
 	}
 	path := filepath.Join(m.Replays, ReplayName(i))
 	f, err := os.Create(path)
 	if err != nil {
-		return GameResult{}, fmt.Errorf("arena: replay: %w", err)
+		return GameResult{}, nil, fmt.Errorf("arena: replay: %w", err)
 	}
 	d.Replay = f
+	if rec != nil {
+		d.Replay = io.MultiWriter(f, rec)
+	}
 	r, err := play(d)
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
 	if err != nil {
-		return r, fmt.Errorf("arena: replay %s: %w", path, err)
+		return r, nil, fmt.Errorf("arena: replay %s: %w", path, err)
 	}
-	return r, nil
+	return r, bufBytes(rec), nil
+}
+
+// bufBytes is b's contents, nil for a nil b.
+func bufBytes(b *bytes.Buffer) []byte {
+	if b == nil {
+		return nil
+	}
+	return b.Bytes()
 }
 
 func (m *Match) logForfeit(log *slog.Logger, sum *Summary, r *GameResult, n int64) {

@@ -46,12 +46,22 @@ type Config struct {
 	// that each decision of P1 Adds its duration to p1 and each decision of
 	// P2 to p2.
 	Timed     func(fam arena.Family, p1, p2 *Clock) (arena.Family, error)
-	Games     int          // games per pair, seats alternating
-	Seed      uint64       // tournament seed
-	Workers   int          // parallel games per pair; 0 = GOMAXPROCS
-	Bootstrap int          // bootstrap resamples for the intervals; 0 = 1000
-	Timing    bool         // measure every player's decision time (Rating.Timing; needs Timed)
-	Log       *slog.Logger // forfeits; nil = discard
+	Games     int    // games per pair, seats alternating
+	Seed      uint64 // tournament seed
+	Workers   int    // parallel games per pair; 0 = GOMAXPROCS
+	Bootstrap int    // bootstrap resamples for the intervals; 0 = 1000
+	Timing    bool   // measure every player's decision time (Rating.Timing; needs Timed)
+	// Record, when set, is given every game played, pair after pair and
+	// in game order within each pair, with the entries a and b of its pair
+	// (a is P1) and its replay (arena.Match.Record); its error stops the
+	// tournament. The games of Done are not given again.
+	Record func(a, b string, r *arena.GameResult, replay []byte) error
+	// Done are the results of the first games of the round robin, played
+	// before (a resumed run), numbered pair after pair (game i of pair k
+	// is k·Games+i) and each numbered in its pair (arena.GameResult.Index
+	// = i): counted as if played, not played again (arena.Match.Done).
+	Done []arena.GameResult
+	Log  *slog.Logger // forfeits; nil = discard
 }
 
 // Validate checks the config.
@@ -237,6 +247,13 @@ func play(ctx context.Context, c Config, clocks []*Clock, first, count int, prog
 				Seed:    PairSeed(c.Seed, k-1),
 				Workers: c.Workers,
 				Log:     c.Log,
+			}
+			if lo < len(c.Done) {
+				m.Done = c.Done[lo:min(hi, len(c.Done))]
+			}
+			if c.Record != nil {
+				a, b := c.Players[i], c.Players[j]
+				m.Record = func(r *arena.GameResult, replay []byte) error { return c.Record(a, b, r, replay) }
 			}
 			base := done
 			var cb func(int)

@@ -75,58 +75,7 @@ at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
   printf 'fleet: 3,2,1\n.....\n.o...\n..x..\n.....\n' | kaisen count - --div 1
   kaisen count position.txt --html map.html`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			pos, err := countPosition(e, &f, args)
-			if err != nil {
-				return err
-			}
-			if err := checkCountMemory(cmd, e, pos, f.maxMemory); err != nil {
-				return err
-			}
-			start := time.Now()
-			opt := bsbelief.CountOptions{Workers: f.workers}
-			var bar *progress.Bar
-			if w := pos.Rules.Board; w.Width()*w.Height() > 64 { // smaller counts take milliseconds
-				bar = newProgress(e, f.progress, 1, "steps")
-			}
-			steps := 0 // the total of the last progress report
-			if bar != nil {
-				opt.Progress = func(done, total int) {
-					steps = total
-					bar.SetTotal(total)
-					bar.Set(done)
-				}
-			}
-			// The count's memory is mostly live until it ends: no
-			// collection until the runtime holds countGCFloor, then one
-			// at every 10% of heap growth, which keeps the peak resident
-			// memory near what is live (collectFrom).
-			defer collectFrom(countGCFloor, 10)()
-			counts, err := bsbelief.Count(cmd.Context(), pos, opt)
-			if bar != nil && err == nil {
-				bar.Done(steps)
-			}
-			if err != nil {
-				if cmd.Context().Err() != nil {
-					return fmt.Errorf("count: interrupted: %w", err)
-				}
-				return fmt.Errorf("count: %w", err)
-			}
-			e.log.Debug("counted", "states", counts.States, "work", counts.Work, "elapsed", time.Since(start))
-			if f.html != "" {
-				if err := writeReport(f.html, countPage(pos, counts)); err != nil {
-					return err
-				}
-			}
-			if f.json {
-				return writeCountJSON(e.stdout, pos, counts)
-			}
-			div, err := countDivisor(f.div, counts.Cells)
-			if err != nil {
-				return err
-			}
-			return writeCountText(e.stdout, pos, counts, div)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runCount(cmd, e, &f, args) },
 	}
 	cmd.Flags().StringVar(&f.size, "size", "10x10", "board WIDTHxHEIGHT when no position is given")
 	cmd.Flags().StringVar(&f.fleet, "fleet", battleship.FormatFleet(battleship.DefaultFleet()), "ship lengths (a fleet: line in the position overrides it)")
@@ -140,6 +89,61 @@ at once. Progress goes to stderr (--progress) on boards above 64 cells.`,
 	annotate(cmd, "workers", kindWorkers)
 	cmd.Flags().StringVar(&f.html, "html", "", "also write the map as a heatmap in a self-contained HTML page to this file")
 	return cmd
+}
+
+// runCount is kaisen count: the position read (args, or the empty board
+// of f), its memory checked, counted and printed.
+func runCount(cmd *cobra.Command, e *env, f *countFlags, args []string) error {
+	pos, err := countPosition(e, f, args)
+	if err != nil {
+		return err
+	}
+	if err := checkCountMemory(cmd, e, pos, f.maxMemory); err != nil {
+		return err
+	}
+	start := time.Now()
+	opt := bsbelief.CountOptions{Workers: f.workers}
+	var bar *progress.Bar
+	if w := pos.Rules.Board; w.Width()*w.Height() > 64 { // smaller counts take milliseconds
+		bar = newProgress(e, f.progress, 1, "steps")
+	}
+	steps := 0 // the total of the last progress report
+	if bar != nil {
+		opt.Progress = func(done, total int) {
+			steps = total
+			bar.SetTotal(total)
+			bar.Set(done)
+		}
+	}
+	// The count's memory is mostly live until it ends: no
+	// collection until the runtime holds countGCFloor, then one
+	// at every 10% of heap growth, which keeps the peak resident
+	// memory near what is live (collectFrom).
+	defer collectFrom(countGCFloor, 10)()
+	counts, err := bsbelief.Count(cmd.Context(), pos, opt)
+	if bar != nil && err == nil {
+		bar.Done(steps)
+	}
+	if err != nil {
+		if cmd.Context().Err() != nil {
+			return fmt.Errorf("count: interrupted: %w", err)
+		}
+		return fmt.Errorf("count: %w", err)
+	}
+	e.log.Debug("counted", "states", counts.States, "work", counts.Work, "elapsed", time.Since(start))
+	if f.html != "" {
+		if err := writeReport(f.html, countPage(pos, counts)); err != nil {
+			return err
+		}
+	}
+	if f.json {
+		return writeCountJSON(e.stdout, pos, counts)
+	}
+	div, err := countDivisor(f.div, counts.Cells)
+	if err != nil {
+		return err
+	}
+	return writeCountText(e.stdout, pos, counts, div)
 }
 
 // countGCFloor is the memory the Go runtime of kaisen count may hold

@@ -41,7 +41,8 @@ type matchFlags struct {
 	json               bool
 	progress           string
 	shard              shardFlags
-	bot                botFlags // exec: players (match_bot.go)
+	bot                botFlags      // exec: players (match_bot.go)
+	out                gamesOutFlags // --games-out, --recover (games_out.go)
 }
 
 // matchLong is kaisen match --help's description.
@@ -133,7 +134,7 @@ known while the player's own was hidden or the other way round.
 kaisen replay --audit DIR audits a directory of replays the same way.
 With --shard each shard file carries its games' audit and kaisen merge
 prints the whole run's; with --nats the workers audit their games: a
-20,000-game audited run spreads over machines like any other.` + botHelp
+20,000-game audited run spreads over machines like any other.` + botHelp + gamesOutHelp
 
 // matchExamples are kaisen match --help's examples.
 const matchExamples = `  kaisen match                                   (stateplayer2 vs random, 1000 games)
@@ -151,22 +152,27 @@ const matchExamples = `  kaisen match                                   (statepl
   kaisen match --p1 admiral --p2 hirota -n 20000 --seed 2046 --audit --shard 3/20 --out s3.jsonl
   kaisen match --rules configs/battleship-match.yaml --p1 gridbot --p2 bs-random -n 2000
   kaisen match --p1 exec:'python3 bot.py {host} {port}' --p2 random -n 200 --workers 4
-  kaisen match --game battleship --p1 gridbot --p2 exec:'./mybot --addr {host}:{port}' --bot-logs logs/`
+  kaisen match --game battleship --p1 gridbot --p2 exec:'./mybot --addr {host}:{port}' --bot-logs logs/
+  kaisen match --p1 admiral --p2 hirota -n 2000 --pairs --seed 1 --games-out run.jsonl   (killed? add --recover)`
 
 func newMatchCmd(e *env) *cobra.Command {
 	var f matchFlags
 	cmd := &cobra.Command{
-		Use:     "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
-		Short:   "Play many AI-vs-AI games in-process and summarise them",
-		Long:    matchLong,
-		Example: matchExamples,
-		Args:    cobra.NoArgs,
+		Annotations: recoverAnnotations(),
+		Use:         "match [--p1 NAME] [--p2 NAME] [-n GAMES] [--seed S]",
+		Short:       "Play many AI-vs-AI games in-process and summarise them",
+		Long:        matchLong,
+		Example:     matchExamples,
+		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.p1Given, f.p2Given = cmd.Flags().Changed("p1"), cmd.Flags().Changed("p2")
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
 			}
-			if err := f.shard.check(cmd, "replays", "explain", "html", "series", "pairs", "sprt"); err != nil {
+			if err := f.shard.check(cmd, "replays", "explain", "html", "series", "pairs", "sprt", "games-out", "recover"); err != nil {
+				return err
+			}
+			if err := f.out.check(cmd, e, &f.seed); err != nil {
 				return err
 			}
 			if f.sprt != "" && !cmd.Flags().Changed("games") {
@@ -199,6 +205,7 @@ func newMatchCmd(e *env) *cobra.Command {
 	addProgressFlag(cmd, &f.progress)
 	addShardFlags(cmd, &f.shard)
 	addBotFlags(cmd, &f.bot)
+	addGamesOutFlags(cmd, &f.out)
 	completePlayers(cmd, "p1", false, anyGame)
 	completePlayers(cmd, "p2", false, anyGame)
 	completeYAML(cmd, "p1-weights", "p2-weights", "rules")
@@ -287,9 +294,24 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	case f.shard.on:
 		return runMatchShard(ctx, e, f, fam)
 	}
+	out, err := f.openGamesOut(game, fam, stats.paired)
+	if err != nil {
+		return err
+	}
+	err = playMatch(ctx, e, f, fam, stats, out)
+	if cerr := out.close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// playMatch plays the match of fam (recorded on out, nil for none) and
+// prints it.
+func playMatch(ctx context.Context, e *env, f *matchFlags, fam arena.Family, stats *matchStats, out *gamesOut) error {
 	m := arena.Match{Family: fam, Games: f.games, Seed: f.seed, Workers: f.workers,
 		Replays: f.replays, Explain: f.explain, Audit: f.audit, Series: f.series, Log: e.log,
 		Pairs: stats.paired, Observe: stats.observe}
+	m.Record, m.Done = out.record(fam.Players()), out.played(0, f.games)
 	var onProgress func(int)
 	bar := newProgress(e, f.progress, m.Games, "games")
 	if bar != nil {

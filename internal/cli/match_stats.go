@@ -31,23 +31,12 @@ type matchStats struct {
 	decision elo.Decision
 }
 
-// outcome is p1's outcome of a game.
-func outcome(r *arena.GameResult) elo.Outcome {
-	switch {
-	case r.Draw():
-		return elo.Draw
-	case r.P1Won():
-		return elo.Win
-	}
-	return elo.Loss
-}
-
 // observe counts a game (arena.Match.Observe) and says whether the SPRT
 // has decided.
 func (s *matchStats) observe(r *arena.GameResult) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := outcome(r)
+	o := r.P1Outcome()
 	s.wdl.Add(o)
 	if !s.paired {
 		return false

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
+	"github.com/kaisen-ai/kaisen/gamelog"
 	"github.com/kaisen-ai/kaisen/games"
 )
 
@@ -25,14 +26,11 @@ type replayFlags struct {
 	json                bool
 	html                string
 	audit               bool
+	index               int // --game-index: the game of a games file (-1: none)
 }
 
-func newReplayCmd(e *env) *cobra.Command {
-	var f replayFlags
-	cmd := &cobra.Command{
-		Use:   "replay FILE|DIR",
-		Short: "Show a recorded game turn by turn as ASCII boards",
-		Long: `Show a replay written by kaisen match --replays or kaisen serve. The game
+// replayLong is kaisen replay --help's text.
+const replayLong = `Show a replay written by kaisen match --replays or kaisen serve. The game
 (submarine or battleship) is read from the file's header.
 
 Submarine: both fleets side by side after every action, the attacked cell in
@@ -79,7 +77,21 @@ and lost and the length of the longest game won by a player.
 
 With --json the replay is checked as with --verify and summarised as one
 JSON object: file, game, version, seed, players, first, outcome, winner,
-actions (submarine) or shots (battleship), forfeits.`,
+actions (submarine) or shots (battleship), forfeits.
+
+A file of many games (kaisen match, tournament or gauntlet --games-out)
+lists its games, one line each (number, players, seats, result); --verify
+checks every game and --json summarises each on a line of its own. FILE#N
+or --game-index N picks game N (from 0), drawn, verified, audited or written
+with --html as a single replay (docs/replays.md, "One file of many
+games").`
+
+func newReplayCmd(e *env) *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay FILE|FILE#N|DIR",
+		Short: "Show a recorded game turn by turn as ASCII boards",
+		Long:  replayLong,
 		Example: `  kaisen replay out/game-000003.jsonl             the whole game
   kaisen replay out/game-000003.jsonl --turn 0    the placements only
   kaisen replay out/game-000003.jsonl --turn 42   the position after action (shot) 42
@@ -91,12 +103,23 @@ actions (submarine) or shots (battleship), forfeits.`,
   kaisen replay out/game-000003.jsonl --audit     lost after a position the exact solver holds? (submarine)
   kaisen replay out/ --audit --json               the same for every replay of a match (submarine)
   kaisen match --game battleship -n 3 --replays bs/ && kaisen replay bs/game-000001.jsonl --boards turn
-  kaisen replay bs/game-000001.jsonl --cyrillic   columns а б в г д е ж з и к`,
+  kaisen replay bs/game-000001.jsonl --cyrillic   columns а б в г д е ж з и к
+  kaisen match -n 100 --games-out run.jsonl && kaisen replay run.jsonl   list the games of one file
+  kaisen replay run.jsonl --verify                check every game of the file
+  kaisen replay 'run.jsonl#42' --html game.html   game 42 of the file as a web page`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReplay(e, cmd, args[0], &f)
+			path, index, err := gamesPath(args[0], f.index)
+			if err != nil {
+				return err
+			}
+			if gamelog.IsFile(path) {
+				return runGamesReplay(e, cmd, path, index, &f)
+			}
+			return runReplay(e, cmd, path, &f)
 		},
 	}
+	cmd.Flags().IntVar(&f.index, "game-index", -1, "a file of many games (--games-out): the game to draw, verify or write, from 0 (also FILE#N)")
 	cmd.Flags().IntVar(&f.turn, "turn", 0, "show only the position after this action or shot (0 = the start)")
 	cmd.Flags().IntVar(&f.from, "from", 0, "start at this action or shot and go on to the end")
 	cmd.Flags().BoolVar(&f.verifyOnly, "verify", false, "only check the replay against the rules")

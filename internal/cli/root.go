@@ -71,6 +71,8 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	log    *slog.Logger
+	// profiles are the run's --cpuprofile and --memprofile.
+	profiles profiles
 }
 
 // Run executes the kaisen command line with args and returns the exit code.
@@ -82,6 +84,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	if perr := e.profiles.stop(); perr != nil && err == nil {
+		err = perr
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -127,7 +132,10 @@ Start here:
 				return err
 			}
 			e.log = lg
-			return checkShared(cmd, e)
+			if err := checkShared(cmd, e); err != nil {
+				return err
+			}
+			return e.profiles.start()
 		},
 	}
 	root.SetVersionTemplate("kaisen {{.Version}}\n")
@@ -135,6 +143,8 @@ Start here:
 	root.PersistentFlags().StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	completeWords(root, "log-level", "debug", "info", "warn", "error")
 	completeWords(root, "log-format", "text", "json")
+	root.PersistentFlags().StringVar(&e.profiles.cpu, "cpuprofile", "", "write a CPU profile of the command to this file (go tool pprof FILE)")
+	root.PersistentFlags().StringVar(&e.profiles.mem, "memprofile", "", "write a heap profile at the end of the command to this file (go tool pprof FILE)")
 	root.SetFlagErrorFunc(flagError)
 	for _, c := range commands(e) {
 		root.AddCommand(c)
@@ -196,6 +206,7 @@ func commands(e *env) []*cobra.Command {
 		newTuneCmd(e),
 		newExploitCmd(e),
 		newTournamentCmd(e),
+		newGauntletCmd(e),
 		newLadderCmd(e),
 		newMergeCmd(e),
 		newBrokerCmd(e),

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,14 +38,16 @@ type tournamentFlags struct {
 	html      string
 	progress  string
 	shard     shardFlags
-	bot       botFlags // exec: players (match_bot.go)
+	bot       botFlags      // exec: players (match_bot.go)
+	out       gamesOutFlags // --games-out, --recover (games_out.go)
 }
 
 func newTournamentCmd(e *env) *cobra.Command {
 	var f tournamentFlags
 	cmd := &cobra.Command{
-		Use:   "tournament --players A,B,C [--game G] [-n N] [--seed S] [--workers K] [--json]",
-		Short: "Play a round robin between the AIs of a game and rate them (cross table, Elo)",
+		Annotations: recoverAnnotations(),
+		Use:         "tournament --players A,B,C [--game G] [-n N] [--seed S] [--workers K] [--json]",
+		Short:       "Play a round robin between the AIs of a game and rate them (cross table, Elo)",
 		Long: `Play a round robin between AIs of one game (every game: the submarine game by
 default, --game battleship or --game abilities, or the game of a --rules
 config; see kaisen players for each game's AIs): every pair of the listed
@@ -81,8 +84,12 @@ same flags give the same results whatever --workers is. Without --seed a seed
 is drawn and printed on stderr. --json prints one JSON object as the last line
 of stdout instead of the tables; --html FILE also writes them as a web page
 (coloured cross table, Elo intervals as a chart; no network needed). Ctrl-C
-stops and rates the games played.`,
+stops and rates the games played.
+
+Games are numbered pair after pair (game i of pair k is k·N+i) in the
+--games-out file.` + gamesOutHelp,
 		Example: `  kaisen tournament --players admiral,stateplayer2,state,simple,random -n 200 --seed 1
+  kaisen tournament --players admiral,hirota,state -n 200 --seed 1 --games-out t.jsonl   (Ctrl-C, then add --recover)
   kaisen tournament --players admiral,hirota,exec:'python3 bot.py {host} {port}' -n 100 --workers 4
   kaisen tournament --players admiral,admiral@tuned --player-weights admiral@tuned=admiral-tuned.yaml -n 2000
   kaisen tournament --players admiral,stateplayer2 -n 500 --workers 1 --timing
@@ -96,7 +103,10 @@ stops and rates the games played.`,
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
 			}
-			if err := f.shard.check(cmd, "timing", "html"); err != nil {
+			if err := f.shard.check(cmd, "timing", "html", "games-out", "recover"); err != nil {
+				return err
+			}
+			if err := f.out.check(cmd, e, &f.seed); err != nil {
 				return err
 			}
 			return runTournament(cmd.Context(), e, &f)
@@ -120,6 +130,7 @@ stops and rates the games played.`,
 	addProgressFlag(cmd, &f.progress)
 	addShardFlags(cmd, &f.shard)
 	addBotFlags(cmd, &f.bot)
+	addGamesOutFlags(cmd, &f.out)
 	completePlayers(cmd, "players", true, hasTool(games.ToolTournament))
 	completeYAML(cmd, "rules")
 	return cmd
@@ -192,9 +203,21 @@ func runTournament(ctx context.Context, e *env, f *tournamentFlags) error {
 		}
 		return err
 	}
+	rec := tournamentRecord{Command: "tournament", Game: g.Name, Players: names, Weights: weights, Rules: f.config, Games: f.games, Seed: f.seed}
+	if slices.ContainsFunc(names, extern.Is) {
+		rec.Dialect = f.bot.dialect
+	}
+	out, err := f.out.open(rec)
+	if err != nil {
+		return err
+	}
+	tc.Record, tc.Done = out.recordPair(), out.played(0, total)
 	res, runErr := tournament.Run(ctx, tc, onProgress)
 	if bar != nil {
 		bar.Done(total)
+	}
+	if err := out.close(); runErr == nil {
+		runErr = err
 	}
 	interrupted := errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)
 	if runErr != nil && !interrupted {
@@ -269,7 +292,12 @@ func printTournament(e *env, res *tournament.Result, asJSON bool) error {
 	if !asJSON {
 		return res.WriteTable(e.stdout)
 	}
-	data, err := json.Marshal(res)
+	return printJSONLine(e, res)
+}
+
+// printJSONLine prints v as one JSON line on stdout.
+func printJSONLine(e *env, v any) error {
+	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
