@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -42,6 +43,20 @@ func (ac AbilitiesConfig) Build(base *battleship.Rules) (*abilities.Rules, error
 		}
 	}
 	return abilities.NewRules(base, sides[0], sides[1], ac.Options)
+}
+
+// Listener returns the abilities rules on base of a turn server's
+// listener (its abilities section): alternate_first is refused there, a
+// listener says who acts first with its first policy.
+func (ac AbilitiesConfig) Listener(base *battleship.Rules) (*abilities.Rules, error) {
+	if ac.AlternateFirst {
+		return nil, errors.New("abilities.alternate_first is for matches; a listener says who acts first with first")
+	}
+	r, err := ac.Build(base)
+	if err != nil {
+		return nil, fmt.Errorf("abilities: %w", err)
+	}
+	return r, nil
 }
 
 // AbilitiesEntrant is one player of an abilities match.

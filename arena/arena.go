@@ -60,6 +60,9 @@ type Deal struct {
 	Replay    io.Writer // where to write the game's replay; nil = none
 	Explain   bool      // record each actor's Decision in the replay (explain.Explainer)
 	Audit     bool      // audit the game with the exact endgame solver (submarine only; GameResult.Audit)
+	// Adjudicate is Match.Adjudicate: how the game may end early, nil
+	// for never.
+	Adjudicate *replay.Adjudication
 	// Series is the game's place in its series (Match.Series), nil outside
 	// one. The Table keeps the Learners of a series from its first game to
 	// its last, so the games of a series must come to one Table in order.
@@ -77,6 +80,10 @@ type GameResult struct {
 	Forfeit [2]bool       // by seat: lost by an illegal action, an invalid placement or a panic
 	Reason  string        // why a seat forfeited, "" when none did
 	Audit   *audit.Report // the solver audit (Deal.Audit), nil when not audited
+	// Adjudicated is why the game was adjudicated a draw
+	// (replay.AdjudicatedDraw, replay.AdjudicatedCap), "" when it ended
+	// by the rules or a forfeit.
+	Adjudicated string
 }
 
 // Draw reports whether the game was drawn.
@@ -125,6 +132,12 @@ type Match struct {
 	Replays string // directory for one replay per game ("" = none), game-000042.jsonl
 	Explain bool   // record Decisions in the replays
 	Audit   bool   // audit every game with the exact endgame solver (submarine only; Summary.Audit)
+	// Adjudicate, when set, ends games early as draws (research runs,
+	// never the served rules): a draw adjudicated by the endgame solver
+	// (Draw, submarine only, package adjudicate) or a cap on actions
+	// (MaxActions, every game). Replays record the settings in their
+	// header and the reason in their result; Summary counts the games.
+	Adjudicate *replay.Adjudication
 	// Series plays the games in series of this many (0: no series): games
 	// k·Series .. (k+1)·Series−1 are series k, played in order by one
 	// worker with the same Learner players (a player that is not one is
@@ -183,9 +196,13 @@ type Summary struct {
 	P2Shots    int64         // shots P2 fired in all games (battleship; 0 for submarine)
 	Lengths    []int32       // actions of every game played, sorted (what Mean and P90 come from)
 	Audit      *AuditSummary // the solver audit (Match.Audit), nil when not asked
-	Pairs      bool          // the games were played in pairs (Match.Pairs)
-	Stopped    bool          // Match.Observe stopped the match before Requested games
-	Elapsed    time.Duration // wall time of Run
+	// Adjudication is Match.Adjudicate; AdjudicatedDraw and
+	// AdjudicatedCap count the games it ended (solver draws, the cap).
+	Adjudication                    *replay.Adjudication
+	AdjudicatedDraw, AdjudicatedCap int
+	Pairs                           bool          // the games were played in pairs (Match.Pairs)
+	Stopped                         bool          // Match.Observe stopped the match before Requested games
+	Elapsed                         time.Duration // wall time of Run
 }
 
 // GamesPerSec is the throughput of the match.
@@ -256,6 +273,11 @@ func (m *Match) Validate() error {
 	if _, sub := m.Family.(*Submarine); m.Audit && !sub {
 		errs = append(errs, fmt.Errorf("%w: the solver audit is for the submarine game only", ErrMatch))
 	}
+	if err := m.Adjudicate.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("%w: %w", ErrMatch, err))
+	} else if _, sub := m.Family.(*Submarine); m.Adjudicate != nil && m.Adjudicate.Draw > 0 && !sub {
+		errs = append(errs, fmt.Errorf("%w: the solver's draw adjudication is for the submarine game only", ErrMatch))
+	}
 	return errors.Join(errs...)
 }
 
@@ -284,6 +306,7 @@ func ReplayName(index int) string { return fmt.Sprintf("game-%06d.jsonl", index)
 // partial is one worker's tally.
 type partial struct {
 	games, p1Wins, p2Wins, draws, p1Forfeits, p2Forfeits, seat0Wins int
+	adjDraw, adjCap                                                 int
 	actions, p1Shots, p2Shots                                       int64
 	lengths                                                         []int32
 	audit                                                           AuditSummary
@@ -301,6 +324,12 @@ func (p *partial) add(r *GameResult) {
 	}
 	if r.Winner == 0 {
 		p.seat0Wins++
+	}
+	switch r.Adjudicated {
+	case replay.AdjudicatedDraw:
+		p.adjDraw++
+	case replay.AdjudicatedCap:
+		p.adjCap++
 	}
 	if r.Forfeit[r.P1Seat] {
 		p.p1Forfeits++
@@ -348,6 +377,9 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		}
 	}
 	sum := Summary{Game: m.Family.Game(), Seed: m.Seed, Series: m.Series, Pairs: m.Pairs, Requested: m.Games, Workers: workers}
+	if m.Adjudicate.On() {
+		sum.Adjudication = m.Adjudicate
+	}
 	sum.P1, sum.P2 = m.Family.Players()
 
 	start := time.Now()
@@ -464,6 +496,8 @@ func (m *Match) tally(sum *Summary, parts []partial) {
 		sum.P1Forfeits += p.p1Forfeits
 		sum.P2Forfeits += p.p2Forfeits
 		sum.Seat0Wins += p.seat0Wins
+		sum.AdjudicatedDraw += p.adjDraw
+		sum.AdjudicatedCap += p.adjCap
 		sum.Actions += p.actions
 		sum.P1Shots += p.p1Shots
 		sum.P2Shots += p.p2Shots
@@ -497,6 +531,9 @@ func (m *Match) playOne(ctx context.Context, t Table, i int) (GameResult, []byte
 	}
 	d := Deal{Index: i, Seed: GameSeed(m.Seed, seed), MatchSeed: m.Seed, P1Seat: i % 2, Explain: m.Explain, Audit: m.Audit,
 		Series: seriesOf(i, m.Series)}
+	if m.Adjudicate.On() {
+		d.Adjudicate = m.Adjudicate
+	}
 	play := t.Play
 	if ct, ok := t.(ContextTable); ok {
 		play = func(d Deal) (GameResult, error) { return ct.PlayContext(ctx, d) }

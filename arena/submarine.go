@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 
+	"github.com/kaisen-ai/kaisen/adjudicate"
 	"github.com/kaisen-ai/kaisen/audit"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
@@ -45,6 +46,9 @@ func (s *Submarine) NewTable(log *slog.Logger) Table {
 		record: func(w io.Writer, h recordHeader) subRecorder { return subrecord.NewRecorder(w, s.Rules, h) },
 		tap:    a.tap,
 		after:  a.after,
+		judge: func(k int) (replay.DrawJudge[*submarine.Game, submarine.Step], error) {
+			return adjudicate.NewDraw(s.Rules, k)
+		},
 	}, log)
 }
 

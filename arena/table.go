@@ -42,6 +42,10 @@ type tableSpec[G game.State[A, S], P, A, S, O any] struct {
 	// tap, when set, returns a recorder that also sees every deal (the
 	// submarine audit), nil for a deal it does not want.
 	tap func(d Deal) game.Recorder[P, A, S]
+	// judge, when set, makes the game's draw adjudication after k quiet
+	// actions (Deal.Adjudicate's Draw; the submarine game's, package
+	// adjudicate); nil: the game has none.
+	judge func(k int) (replay.DrawJudge[G, S], error)
 }
 
 // gameTable is the Table of every family.
@@ -51,6 +55,12 @@ type gameTable[G game.State[A, S], P, A, S, O any] struct {
 	t    *game.Table[G, P, A, S, O]
 	keep keeper
 	res  GameResult // the result of the deal under way (a field: it is handed on)
+	// judge is the draw adjudication of the deals that ask for one (made
+	// on the first, kept while their Draw stays the same); judgeErr the
+	// first error it met in the deal under way.
+	judge    replay.DrawJudge[G, S]
+	judgeK   int
+	judgeErr error
 }
 
 func newGameTable[G game.State[A, S], P, A, S, O any](spec tableSpec[G, P, A, S, O], log *slog.Logger) *gameTable[G, P, A, S, O] {
@@ -72,9 +82,17 @@ func (t *gameTable[G, P, A, S, O]) Play(d Deal) (GameResult, error) {
 		t.reseed(d.Seed, s)
 		setup.Rands[s] = t.rng[s]
 	}
+	if d.Adjudicate.On() {
+		adj, err := t.adjudicator(d.Adjudicate)
+		if err != nil {
+			return GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: -1}, err
+		}
+		setup.Adjudicate = adj
+	}
 	var rec recorder[P, A, S]
 	if d.Replay != nil {
-		rec = sp.record(d.Replay, recordHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats, First: setup.First})
+		rec = sp.record(d.Replay, recordHeader{Seed: d.Seed, Match: d.matchRef(), Players: seats, First: setup.First,
+			Adjudication: d.Adjudicate})
 		setup.Explain = d.Explain
 	}
 	var tap game.Recorder[P, A, S]
@@ -92,6 +110,9 @@ func (t *gameTable[G, P, A, S, O]) Play(d Deal) (GameResult, error) {
 	r := t.t.Play(&setup)
 	res := &t.res
 	*res = gameResult(d, &r)
+	if t.judgeErr != nil {
+		return *res, fmt.Errorf("arena: game %d: %w", d.Index, t.judgeErr)
+	}
 	t.keep.end(&t.seatRands, d, res)
 	if sp.after != nil {
 		if err := sp.after(d, res); err != nil {
@@ -104,9 +125,43 @@ func (t *gameTable[G, P, A, S, O]) Play(d Deal) (GameResult, error) {
 	return *res, nil
 }
 
+// adjudicator is the game.Setup.Adjudicate of a deal adjudicated as a
+// says: the draw judge (reset for the deal) asked after every action when
+// a.Draw is set, then the cap, as replay.Adjudication.Adjudge decides.
+func (t *gameTable[G, P, A, S, O]) adjudicator(a *replay.Adjudication) (func(n int, st *S) string, error) {
+	t.judgeErr = nil
+	var judge replay.DrawJudge[G, S]
+	if a.Draw > 0 {
+		if t.spec.judge == nil {
+			return nil, errors.New("arena: this game has no draw adjudication")
+		}
+		if t.judge == nil || t.judgeK != a.Draw {
+			j, err := t.spec.judge(a.Draw)
+			if err != nil {
+				return nil, fmt.Errorf("arena: %w", err)
+			}
+			t.judge, t.judgeK = j, a.Draw
+		}
+		judge = t.judge
+		judge.Reset()
+	}
+	return func(n int, st *S) string {
+		draw := false
+		if judge != nil && t.judgeErr == nil {
+			var err error
+			if draw, err = judge.Step(t.t.Game(), st); err != nil {
+				t.judgeErr = err
+				draw = false
+			}
+		}
+		return a.Adjudge(n, draw)
+	}, nil
+}
+
 // gameResult is deal d's GameResult of the contract's result r.
 func gameResult(d Deal, r *game.Result) GameResult {
-	res := GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: r.Winner, Actions: r.Actions, Shots: r.Shots}
+	res := GameResult{Index: d.Index, Seed: d.Seed, P1Seat: d.P1Seat, Winner: r.Winner, Actions: r.Actions, Shots: r.Shots,
+		Adjudicated: r.Adjudicated}
 	var reason [2]string
 	for s := range 2 {
 		res.Forfeit[s] = r.Forfeits[s].Kind != ""

@@ -43,3 +43,30 @@ type ServerCodec[P, A, O any] interface {
 	// dialect has none).
 	ErrorLine(msg string) []byte
 }
+
+// TurnHooks are what a game adds to the server's turn loop beyond its
+// rules and its wire lines, for one game (the abilities game's constant
+// shape: game/abilities/wire). A ServerCodec that is a Hooked gives them.
+type TurnHooks[A, S any] interface {
+	// Before is told each action about to be applied.
+	Before(a A)
+	// Shown is what the action a that seat mv played (st and err: what
+	// Apply returned) adds to the game's action count as the result has
+	// it (a hidden move counts nothing).
+	Shown(mv int, a A, st *S, err error) int
+	// Continues reports whether the seat that played a goes on without
+	// "your turn" when it is to act next.
+	Continues(a A) bool
+	// Confirms returns the seat and the lines it must answer, one by one,
+	// before step st is told (none: nil).
+	Confirms(st *S) (seat int, lines [][]byte)
+	// CheckConfirm says why a is not the answer to a confirm line (nil: it
+	// is).
+	CheckConfirm(a A) error
+}
+
+// Hooked is a ServerCodec whose games add TurnHooks to the turn loop:
+// Hooks makes those of game g, at its start.
+type Hooked[G, A, S any] interface {
+	Hooks(g G) TurnHooks[A, S]
+}

@@ -31,6 +31,9 @@ type Result struct {
 	// Started: both placements were valid and the game was played (false:
 	// a walkover, decided by the forfeits of the placement phase).
 	Started bool
+	// Adjudicated is why Setup.Adjudicate ended the running game as a
+	// draw ("" when the game ended by the rules or a forfeit).
+	Adjudicated string
 }
 
 // Forfeited reports whether a seat forfeited.
@@ -63,6 +66,12 @@ type Setup[P, A, S, O any] struct {
 	First     int               // the seat that acts first
 	Record    Recorder[P, A, S] // nil: none
 	Explain   bool              // ask the actor's Decision before each action (explain.Explainer)
+	// Adjudicate, when set, is asked after every action n (from 1) that
+	// leaves the game running, with its step, once the players were told
+	// of it: a non-empty answer ends the game there as a draw, the answer
+	// being the reason (Result.Adjudicated). Research runs only (kaisen
+	// match --adjudicate, --max-actions): no served game is adjudicated.
+	Adjudicate func(n int, st *S) string
 }
 
 // Table plays games of one game, one after another, with panic guards: a
@@ -212,6 +221,12 @@ func (t *Table[G, P, A, S, O]) loop(g G, s *Setup[P, A, S, O], p *[2]Player[P, A
 				ref[other].ObserveRef(&t.told)
 			} else {
 				p[other].Observe(t.told)
+			}
+		}
+		if s.Adjudicate != nil && g.Status() == Running {
+			if why := s.Adjudicate(n, st); why != "" {
+				res.Adjudicated = why
+				return n
 			}
 		}
 	}

@@ -44,18 +44,21 @@ type Result struct {
 	Shots   [2]int  `json:"shots"`
 	Forfeit [2]bool `json:"forfeit"`
 	Reason  string  `json:"reason,omitempty"`
+	// Adjudicated is why a research run ended the game as a draw
+	// (arena.GameResult.Adjudicated), absent when it did not.
+	Adjudicated string `json:"adjudicated,omitempty"`
 }
 
 // ResultOf is r's Result.
 func ResultOf(r *arena.GameResult) Result {
 	return Result{Index: r.Index, Seed: r.Seed, P1Seat: r.P1Seat, Winner: r.Winner, Actions: r.Actions,
-		Shots: r.Shots, Forfeit: r.Forfeit, Reason: r.Reason}
+		Shots: r.Shots, Forfeit: r.Forfeit, Reason: r.Reason, Adjudicated: r.Adjudicated}
 }
 
 // Arena is the result as an arena.GameResult.
 func (r Result) Arena() arena.GameResult {
 	return arena.GameResult{Index: r.Index, Seed: r.Seed, P1Seat: r.P1Seat, Winner: r.Winner, Actions: r.Actions,
-		Shots: r.Shots, Forfeit: r.Forfeit, Reason: r.Reason}
+		Shots: r.Shots, Forfeit: r.Forfeit, Reason: r.Reason, Adjudicated: r.Adjudicated}
 }
 
 // Game is one game of a run.

@@ -1,102 +1,83 @@
 package games
 
 import (
-	"bufio"
-	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
 	"slices"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
+	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/replay"
+	"github.com/kaisen-ai/kaisen/server"
 )
 
-// abRoster lists, checks and builds the game's AIs.
-var abRoster = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, abplayers.Lookup, abplayers.New}
-
 // abilitiesGame is the abilities variant of Battleship: rules in
-// game/abilities, AIs in players/abilities, replays by
-// abrecord.Writer, wire codec in game/abilities/wire (the
-// server's abilities listeners, client.PlayAbilities), the terminal seat
-// in internal/human (abilities.go).
-var abilitiesGame = Game{
-	Name:           abilities.Name,
-	Summary:        "Battleship with ship abilities (AI vs Humans sides): moving 1-decks, salvoes, counts or suppression, false miss or air defence",
-	Players:        abRoster.players,
-	CheckPlayer:    abRoster.check,
-	DefaultPlayers: [2]string{"ab-density", "ab-random"},
-	Family: abRoster.family(abilitiesRules,
-		func(cfg arena.Config, r *abilities.Rules, p1, p2 Entrant, f1, f2 abplayers.Factory) arena.Family {
-			return &arena.Abilities{Rules: r, AlternateFirst: cfg.Abilities.AlternateFirst,
-				P1: arena.AbilitiesEntrant{Name: p1.Name, Factory: f1},
-				P2: arena.AbilitiesEntrant{Name: p2.Name, Factory: f2}}
-		}),
-	OpenReplay:       openReplay(abrecord.ReadFile, func(rp *abrecord.Replay) Replay { return abilitiesReplay{rp} }),
-	PlayDefault:      "ab-density",
-	ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
-	Shots:            true,
-	Tools:            []Tool{ToolTournament, ToolLoadtest},
-	NewClient:        newAbilitiesClient,
-	Conformance:      abilitiesChecks,
-	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
-		return &abilitiesClient{person: func(r *abilities.Rules, seat int, me *rand.Rand) abplayers.Player {
-			return human.NewAbilities(r, seat, in, out, me)
-		}}
-	},
-	HumanLocal: abilitiesHuman,
+// game/abilities, AIs in players/abilities, replays by abrecord.Writer,
+// wire codec in game/abilities/wire (the server's abilities listeners,
+// with the constant shape's turn hooks; kaisen play), the terminal seat in
+// internal/human (abilities.go).
+var abilitiesGame = Define(abilitiesDef())
+
+// abilitiesDef is the game's Def.
+func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told] {
+	return Def[*abilities.Rules, *abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
+		Name:             abilities.Name,
+		Summary:          "Battleship with ship abilities (AI vs Humans sides): moving 1-decks, salvoes, counts or suppression, false miss or air defence",
+		Rules:            abilitiesRules,
+		AIs:              Adapted(abplayers.Entries, abplayers.Lookup, abplayers.New, abplayers.Adapt),
+		ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
+		DefaultPlayers:   [2]string{"ab-density", "ab-random"},
+		PlayDefault:      "ab-density",
+		Family:           abilitiesFamily,
+		Record: func(r *abilities.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, abilities.Action, abilities.Step] {
+			return abrecord.NewRecorder(w, r, h)
+		},
+		OpenReplay: openReplay(abrecord.ReadFile, func(rp *abrecord.Replay) Replay { return abilitiesReplay{rp} }),
+		Shots:      true,
+		Tools:      []Tool{ToolTournament, ToolLoadtest},
+		Wire: &Wire[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told]{
+			Server: func(r *abilities.Rules) game.ServerCodec[battleship.Placement, abilities.Action, abilities.Told] {
+				return abwire.Server{Rules: r}
+			},
+			// The client reads the sides and options from the server's
+			// hello, on the classic board and fleet.
+			Client: func(r *abilities.Rules) game.ClientCodec[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told] {
+				return abwire.NewClient(r.Base)
+			},
+			Board: func(r *abilities.Rules) (int, int) { return r.Base.Board.Width(), r.Base.Board.Height() },
+			Settings: func(l server.ListenerConfig) (*abilities.Rules, error) {
+				return l.Abilities.Listener(battleship.DefaultRules())
+			},
+			OneGame: true,
+		},
+		House:   server.DefaultAbilitiesHouse,
+		View:    func(g *abilities.Game) game.View[abilities.Step] { return abilities.NewPublicView(g) },
+		Text:    human.AbilitiesText,
+		Local:   human.AbilitiesLocal,
+		Intro:   abilitiesIntro,
+		Sides:   abilitiesSide,
+		Illegal: []abilities.Action{{Kind: abilities.Shoot, At: grid.None}, {Kind: abilities.Kind(255)}},
+		Perft:   abilitiesPerft(),
+	}
 }
 
-// abilitiesHuman is the abilities game's kaisen play --human --against:
-// the default rules (seat 0 the AI side, seat 1 the Humans side), the
-// person in the seat of opt.Side (default the AI side), acting first in
-// the odd games of a series and second in the even ones.
-func abilitiesHuman(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
-	r := abilities.DefaultRules()
-	seat := 0
-	if opt.Side != "" {
-		side, err := abilities.ParseSide(opt.Side)
-		if err != nil {
-			return fmt.Errorf("--side: %w", err)
-		}
-		seat = slices.Index(r.Sides[:], side)
-	}
-	return humanLocal(in, out, opt, humanGame[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
-		name:  abilities.Name,
-		sides: true,
-		local: human.AbilitiesLocal(r),
-		text: func(out io.Writer, me *rand.Rand, seat int) human.Text[battleship.Placement, abilities.Action, abilities.Told] {
-			return human.AbilitiesText(r, seat, out, me)
-		},
-		build: builder(abRoster, r, abplayers.Adapt),
-		seats: func(k int) (int, int) {
-			if k%2 == 1 {
-				return seat, 1 - seat
-			}
-			return seat, seat
-		},
-		intro: func(seat, first int, against string) string {
-			order := "first"
-			if first != seat {
-				order = "second"
-			}
-			side := "AI"
-			if r.Sides[seat] == abilities.Humans {
-				side = "Humans"
-			}
-			return fmt.Sprintf("you (the %s side, acting %s) against %s", side, order, against)
-		},
+// abilitiesFamily is the arena family of an abilities match
+// (arena.Abilities, on the AIs in their own type, seat 1 acting first in
+// some games with alternate_first), which kaisen tournament --timing
+// switches on.
+var abilitiesFamily = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, abplayers.Lookup, abplayers.New}.family(abilitiesRules,
+	func(cfg arena.Config, r *abilities.Rules, p1, p2 Entrant, f1, f2 abplayers.Factory) arena.Family {
+		return &arena.Abilities{Rules: r, AlternateFirst: cfg.Abilities.AlternateFirst,
+			P1: arena.AbilitiesEntrant{Name: p1.Name, Factory: f1},
+			P2: arena.AbilitiesEntrant{Name: p2.Name, Factory: f2}}
 	})
-}
 
 // abilitiesRules are the abilities rules of a match config: its
 // abilities section on its battleship board and fleet.
@@ -108,34 +89,26 @@ func abilitiesRules(cfg arena.Config) (*abilities.Rules, error) {
 	return cfg.Abilities.Build(base)
 }
 
-// abilitiesClient plays the abilities protocol with person's players (the
-// human seat's, kaisen play --human): one game per connection, on the
-// sides and options the server's hello names.
-type abilitiesClient struct {
-	person func(r *abilities.Rules, seat int, me *rand.Rand) abplayers.Player
+// abilitiesSide is the seat of side (default the AI side) under r.
+func abilitiesSide(r *abilities.Rules, side string) (int, error) {
+	if side == "" {
+		return 0, nil
+	}
+	s, err := abilities.ParseSide(side)
+	if err != nil {
+		return 0, err
+	}
+	return slices.Index(r.Sides[:], s), nil
 }
 
-func (c *abilitiesClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
-	nc := netClient[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told]{
-		name: abilities.Name, wording: client.WordOneGame, codec: abilitiesCodec,
-		build: func(r *abilities.Rules) (game.Factory[battleship.Placement, abilities.Action, abilities.Told], error) {
-			return abplayers.Adapt(func(me *rand.Rand, seat int) abplayers.Player { return c.person(r, seat, me) }), nil
-		}}
-	return nc.Play(ctx, conn, first, opt)
+// abilitiesIntro says the person's side and order.
+func abilitiesIntro(r *abilities.Rules, seat, first int, against string) string {
+	side := "AI"
+	if r.Sides[seat] == abilities.Humans {
+		side = "Humans"
+	}
+	return fmt.Sprintf("you (the %s side, acting %s) against %s", side, actingOrder(seat, first), against)
 }
-
-// abilitiesCodec makes the codec of each connection, on the classic board
-// and fleet.
-func abilitiesCodec() game.ClientCodec[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told] {
-	return abwire.NewClient(battleship.DefaultRules())
-}
-
-// newAbilitiesClient is the game's NewClient: one game per connection, on
-// the sides and options the server's hello names.
-var newAbilitiesClient = clientHook(abilities.Name, client.WordOneGame, abilities.DefaultRules, abRoster, abplayers.Adapt,
-	func(ClientOptions) (func() game.ClientCodec[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told], error) {
-		return abilitiesCodec, nil
-	})
 
 type abilitiesReplay struct{ rp *abrecord.Replay }
 

@@ -1,15 +1,11 @@
 package games
 
 import (
-	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
@@ -18,89 +14,73 @@ import (
 	"github.com/kaisen-ai/kaisen/internal/human"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/replay"
+	"github.com/kaisen-ai/kaisen/server"
 )
-
-// bsRoster lists, checks and builds the game's AIs.
-var bsRoster = aiRoster[*battleship.Rules, bsplayers.Factory]{bsplayers.Entries, bsplayers.Lookup, bsplayers.New}
 
 // battleshipGame is classic Battleship (Морской бой): rules in
 // game/battleship, inference in belief/battleship, AIs in
-// players/battleship, replays by bsrecord.Writer.
-var battleshipGame = Game{
-	Name:           battleship.Name,
-	Summary:        "classic Battleship (Морской бой): 10x10, ships that never touch, a hit earns another shot",
-	Players:        bsRoster.players,
-	CheckPlayer:    bsRoster.check,
-	DefaultPlayers: [2]string{"gridbot", "bs-random"},
-	Family: bsRoster.family(func(cfg arena.Config) (*battleship.Rules, error) { return cfg.Battleship.Build() },
-		func(_ arena.Config, r *battleship.Rules, p1, p2 Entrant, f1, f2 bsplayers.Factory) arena.Family {
-			return &arena.Battleship{Rules: r,
-				P1: arena.BattleshipEntrant{Name: p1.Name, Factory: f1},
-				P2: arena.BattleshipEntrant{Name: p2.Name, Factory: f2}}
-		}),
-	OpenReplay:  openReplay(bsrecord.ReadFile, func(rp *bsrecord.Replay) Replay { return battleshipReplay{rp} }),
-	ReplayFlags: []string{"boards", "cyrillic"},
-	CheckRender: func(opt RenderOptions) error {
-		switch opt.Boards {
-		case "", bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot:
-			return nil
-		}
-		return fmt.Errorf("--boards %q: want %s, %s or %s", opt.Boards, bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot)
-	},
-	PlayDefault:      "gridbot",
-	ErrUnknownPlayer: bsplayers.ErrUnknownPlayer,
-	Shots:            true,
-	Tools:            []Tool{ToolTournament, ToolLoadtest, ToolShots, ToolCount},
-	NewClient:        newBattleshipClient,
-	Conformance:      battleshipChecks,
-	HumanClient: func(_ string, in *bufio.Reader, out io.Writer) Client {
-		r := battleship.DefaultRules()
-		return &battleshipClient{rules: r, factory: func(rng *rand.Rand) bsplayers.Player { return human.NewBattleship(r, in, out, rng) }}
-	},
-	HumanLocal: func(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
-		r := battleship.DefaultRules()
-		return humanLocal(in, out, opt, humanGame[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
-			name:  battleship.Name,
-			local: human.BattleshipLocal(r),
-			text: func(out io.Writer, me *rand.Rand, _ int) human.Text[battleship.Placement, grid.Cell, battleship.Event] {
-				return human.BattleshipText(r, out, me)
+// players/battleship, replays by bsrecord.Writer, wire codec in
+// game/battleship/wire (the server's battleship listeners, kaisen play),
+// the terminal seat in internal/human (battleship.go).
+var battleshipGame = Define(battleshipDef())
+
+// battleshipDef is the game's Def.
+func battleshipDef() Def[*battleship.Rules, *battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event] {
+	return Def[*battleship.Rules, *battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
+		Name:             battleship.Name,
+		Summary:          "classic Battleship (Морской бой): 10x10, ships that never touch, a hit earns another shot",
+		Rules:            func(cfg arena.Config) (*battleship.Rules, error) { return cfg.Battleship.Build() },
+		AIs:              Adapted(bsplayers.Entries, bsplayers.Lookup, bsplayers.New, bsplayers.Adapt),
+		ErrUnknownPlayer: bsplayers.ErrUnknownPlayer,
+		DefaultPlayers:   [2]string{"gridbot", "bs-random"},
+		PlayDefault:      "gridbot",
+		Family:           battleshipFamily,
+		Record: func(r *battleship.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, grid.Cell, battleship.Step] {
+			return bsrecord.NewRecorder(w, r, h)
+		},
+		OpenReplay:  openReplay(bsrecord.ReadFile, func(rp *bsrecord.Replay) Replay { return battleshipReplay{rp} }),
+		ReplayFlags: []string{"boards", "cyrillic"},
+		CheckRender: func(opt RenderOptions) error {
+			switch opt.Boards {
+			case "", bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot:
+				return nil
+			}
+			return fmt.Errorf("--boards %q: want %s, %s or %s", opt.Boards, bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot)
+		},
+		Shots: true,
+		Tools: []Tool{ToolTournament, ToolLoadtest, ToolShots, ToolCount},
+		Wire: &Wire[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event]{
+			Server: func(r *battleship.Rules) game.ServerCodec[battleship.Placement, grid.Cell, battleship.Event] {
+				return bswire.Server{Rules: r}
 			},
-			build: builder(bsRoster, r, bsplayers.Adapt),
-			intro: func(seat, _ int, against string) string {
-				return fmt.Sprintf("you (%s) against %s", map[int]string{0: "shooting first", 1: "shooting second"}[seat], against)
+			Client: func(r *battleship.Rules) game.ClientCodec[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event] {
+				return bswire.NewClient(r)
 			},
-		})
-	},
-}
-
-// battleshipClient plays the Kaisen battleship protocol on rules with
-// factory's players (the human seat's): one game per connection, or the
-// server's series.
-type battleshipClient struct {
-	rules   *battleship.Rules
-	factory bsplayers.Factory
-}
-
-func (c *battleshipClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
-	nc := netClient[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event]{
-		name: battleship.Name, codec: battleshipCodec(c.rules),
-		build: func(*battleship.Rules) (game.Factory[battleship.Placement, grid.Cell, battleship.Event], error) {
-			return bsplayers.Adapt(c.factory), nil
-		}}
-	return nc.Play(ctx, conn, first, opt)
-}
-
-// battleshipCodec makes the codec of each connection playing r.
-func battleshipCodec(r *battleship.Rules) func() game.ClientCodec[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event] {
-	return func() game.ClientCodec[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event] {
-		return bswire.NewClient(r)
+			Board: func(r *battleship.Rules) (int, int) { return r.Board.Width(), r.Board.Height() },
+		},
+		House: server.DefaultBattleshipHouse,
+		View:  func(g *battleship.Game) game.View[battleship.Step] { return battleship.NewPublicView(g) },
+		Text: func(r *battleship.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[battleship.Placement, grid.Cell, battleship.Event] {
+			return human.BattleshipText(r, out, rng)
+		},
+		Local: human.BattleshipLocal,
+		Intro: func(_ *battleship.Rules, seat, _ int, against string) string {
+			return fmt.Sprintf("you (%s) against %s", map[int]string{0: "shooting first", 1: "shooting second"}[seat], against)
+		},
+		Illegal: []grid.Cell{grid.None, grid.Cell(grid.MaxCells)},
+		Perft:   battleshipPerft(),
 	}
 }
 
-// newBattleshipClient is the game's NewClient, on the classic rules.
-var newBattleshipClient = clientHook(battleship.Name, client.WordGames, battleship.DefaultRules, bsRoster, bsplayers.Adapt,
-	func(ClientOptions) (func() game.ClientCodec[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event], error) {
-		return battleshipCodec(battleship.DefaultRules()), nil
+// battleshipFamily is the arena family of a Battleship match
+// (arena.Battleship, on the AIs in their own type), which kaisen
+// tournament --timing switches on.
+var battleshipFamily = aiRoster[*battleship.Rules, bsplayers.Factory]{bsplayers.Entries, bsplayers.Lookup, bsplayers.New}.family(
+	func(cfg arena.Config) (*battleship.Rules, error) { return cfg.Battleship.Build() },
+	func(_ arena.Config, r *battleship.Rules, p1, p2 Entrant, f1, f2 bsplayers.Factory) arena.Family {
+		return &arena.Battleship{Rules: r,
+			P1: arena.BattleshipEntrant{Name: p1.Name, Factory: f1},
+			P2: arena.BattleshipEntrant{Name: p2.Name, Factory: f2}}
 	})
 
 type battleshipReplay struct{ rp *bsrecord.Replay }

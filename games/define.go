@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
@@ -69,18 +70,86 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	// through the same loop as the built-in games: the AI's actions in
 	// the Text's Line words, its reasons from its explanations, the replay
 	// from Record) and the conformance suite checks the typed round trip
-	// (conformance.Subject.Text). It has no network seat (HumanClient).
+	// (conformance.Subject.Text); with a Wire too, kaisen play --human
+	// plays it on servers (HumanClient: the same person on the game's
+	// client codec).
 	Text func(rules R, seat int, out io.Writer, rng *rand.Rand) human.Text[P, A, O]
+	// Local, when set, is the person's game in-process beyond the rules
+	// (human.Local: the AI's actions in words, how a game ended as the
+	// person is told it, the replay); nil: the Text's Line words,
+	// human.ResultEnd and Record.
+	Local func(rules R) *human.Local[G, P, A, S, O]
+	// Intro, when set, says who plays where before each game of kaisen
+	// play --human --against (nil: "you (seat 0, acting first) against X").
+	Intro func(rules R, seat, first int, against string) string
+	// Sides, when set, is the seat of the side the person plays in a game
+	// with sides (HumanOptions.Side, "" = the game's default): the person
+	// keeps that seat, acting first in the odd games of a series and
+	// second in the even ones. nil: the game has no sides, the person
+	// plays seat k%2 in game k, seat 0 first.
+	Sides func(rules R, side string) (seat int, err error)
+	// ReplayFlags and CheckRender are the entry's (Game): the render
+	// options only this game's replays take, and their check.
+	ReplayFlags []string
+	CheckRender func(opt RenderOptions) error
+	// Tools are the kaisen commands written for some games only that play
+	// the game (nil: ToolTournament alone).
+	Tools []Tool
+	// Family, when set, builds the arena family of a match (Game.Family)
+	// instead of an arena.Game of Rules, AIs, First and Record: a game
+	// whose family has its own type, which hosts switch on
+	// (kaisen tournament --timing).
+	Family func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error)
 }
 
 // Wire is a game's wire codec, written in the game's folder: R is its
 // rules, P, A and O the contract's placement, action and observation.
 type Wire[R, P, A, O any] struct {
-	// Server makes the server side for one pairing playing rules.
+	// Server makes the server side for one pairing playing rules (nil: the
+	// server serves the game by itself, the submarine game:
+	// server/submarine.go).
 	Server func(rules R) game.ServerCodec[P, A, O]
 	// Client makes the client side for one connection playing rules (the
 	// rules of the game's default match config, as the server's).
 	Client func(rules R) game.ClientCodec[R, P, A, O]
+	// Named, when set, makes the client side instead of Client, for
+	// servers that may ask the client its name (the submarine-py dialect):
+	// name is ClientOptions.Name ("kaisen-" + the AI when unset, one
+	// non-blank line) or the human seat's.
+	Named func(rules R, name string) game.ClientCodec[R, P, A, O]
+	// Wording, when set, words the client's errors (client.WordSubmarine);
+	// unset: by OneGame.
+	Wording client.Wording
+	// Board, when set, is the size of the board rules play on, which a
+	// listener's log line names (server.Contract.Board).
+	Board func(rules R) (width, height int)
+	// Settings, when set, are the rules of a server listener from its
+	// settings of the game (server.Contract.Settings); nil: the default
+	// rules, the same the clients play.
+	Settings func(l server.ListenerConfig) (R, error)
+	// OneGame: the game's listeners play one game per connection, never a
+	// series (server.Contract.OneGame), and the client's errors say so.
+	OneGame bool
+}
+
+// wording is how the network client on wire w words its errors.
+func (w *Wire[R, P, A, O]) wording() client.Wording {
+	switch {
+	case w.Wording != client.WordGames:
+		return w.Wording
+	case w.OneGame:
+		return client.WordOneGame
+	}
+	return client.WordGames
+}
+
+// codec makes the client side of each connection playing rules, sending
+// name to servers that ask for one.
+func (w *Wire[R, P, A, O]) codec(rules R, name string) func() game.ClientCodec[R, P, A, O] {
+	if w.Named != nil {
+		return func() game.ClientCodec[R, P, A, O] { return w.Named(rules, name) }
+	}
+	return func() game.ClientCodec[R, P, A, O] { return w.Client(rules) }
 }
 
 // AIs lists and builds a game's AIs, whose factories have type F: a
@@ -172,8 +241,16 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 			return fam
 		}),
 		OpenReplay:  d.OpenReplay,
+		ReplayFlags: d.ReplayFlags,
+		CheckRender: d.CheckRender,
 		Conformance: func() []conformance.Check { return Checks(d) },
-		Tools:       []Tool{ToolTournament},
+		Tools:       d.Tools,
+	}
+	if g.Tools == nil {
+		g.Tools = []Tool{ToolTournament}
+	}
+	if d.Family != nil {
+		g.Family = d.Family
 	}
 	if g.OpenReplay == nil {
 		g.OpenReplay = func(string) (Replay, error) {
@@ -181,15 +258,26 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		}
 	}
 	if d.Wire != nil {
-		g.Server = defServer(d)
-		g.NewClient = clientHook(d.Name, client.WordGames, func() R { return defRules(d) }, ais,
+		if d.Wire.Server != nil {
+			g.Server = defServer(d)
+		}
+		g.NewClient = clientHook(d.Name, d.Wire.wording(), func() R { return defRules(d) }, ais,
 			func(f game.Factory[P, A, O]) game.Factory[P, A, O] { return f },
-			func(ClientOptions) (func() game.ClientCodec[R, P, A, O], error) {
+			func(opt ClientOptions) (func() game.ClientCodec[R, P, A, O], error) {
 				rules, err := defaultRules(d)
 				if err != nil {
 					return nil, err
 				}
-				return func() game.ClientCodec[R, P, A, O] { return d.Wire.Client(rules) }, nil
+				name := opt.Name
+				if d.Wire.Named != nil {
+					if name == "" {
+						name = "kaisen-" + opt.Player
+					}
+					if strings.ContainsAny(name, "\r\n") || strings.TrimSpace(name) == "" {
+						return nil, fmt.Errorf("--name %q: want one non-blank line", name)
+					}
+				}
+				return d.Wire.codec(rules, name), nil
 			})
 	} else {
 		g.Unserved = "its games.Def has no wire codec (Wire)"
@@ -200,7 +288,24 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	if d.Text != nil {
 		g.HumanLocal = func(in *bufio.Reader, out io.Writer, opt HumanOptions) error { return defHuman(d, in, out, opt) }
 	}
+	if d.Text != nil && d.Wire != nil {
+		g.HumanClient = func(name string, in *bufio.Reader, out io.Writer) Client { return defHumanClient(d, name, in, out) }
+	}
 	return g
+}
+
+// defHumanClient is the HumanClient of the game d describes: a person
+// (human.Person through d.Text, reading in and writing out) in each game's
+// seat on the client side of d's wire, with the default rules, sending
+// name to servers that ask for one.
+func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], name string, in *bufio.Reader, out io.Writer) Client {
+	return &netClient[R, P, A, O]{name: d.Name, wording: d.Wire.wording(),
+		codec: d.Wire.codec(defRules(d), name),
+		build: func(r R) (game.Factory[P, A, O], error) {
+			return func(rng *rand.Rand, seat int) game.Player[P, A, O] {
+				return human.NewPerson(d.Text(r, seat, out, rng), in, out)
+			}, nil
+		}}
 }
 
 // defaultRules are the rules of the game d describes in its default
@@ -228,9 +333,12 @@ func defServer[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](
 		AI: func(name string, rules R, load func(any) error) (game.Factory[P, A, O], error) {
 			return d.AIs.New(name, rules, load)
 		},
-		Wire:   d.Wire.Server,
-		View:   d.View,
-		Record: d.Record,
+		Wire:     d.Wire.Server,
+		View:     d.View,
+		Record:   d.Record,
+		Board:    d.Wire.Board,
+		Settings: d.Wire.Settings,
+		OneGame:  d.Wire.OneGame,
 	})
 }
 
@@ -241,12 +349,17 @@ func defHuman[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d
 	if err != nil {
 		return err
 	}
-	words := d.Text(rules, 0, io.Discard, nil)
-	local := &human.Local[G, P, A, S, O]{Rules: rules, Action: words.Line, End: human.ResultEnd[G, P]}
-	if d.Record != nil {
-		local.Record = func(w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S] { return d.Record(rules, w, h) }
+	var local *human.Local[G, P, A, S, O]
+	if d.Local != nil {
+		local = d.Local(rules)
+	} else {
+		words := d.Text(rules, 0, io.Discard, nil)
+		local = &human.Local[G, P, A, S, O]{Rules: rules, Action: words.Line, End: human.ResultEnd[G, P]}
+		if d.Record != nil {
+			local.Record = func(w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S] { return d.Record(rules, w, h) }
+		}
 	}
-	return humanLocal(in, out, opt, humanGame[G, P, A, S, O]{
+	hg := humanGame[G, P, A, S, O]{
 		name:  d.Name,
 		local: local,
 		text:  func(out io.Writer, me *rand.Rand, seat int) human.Text[P, A, O] { return d.Text(rules, seat, out, me) },
@@ -254,13 +367,35 @@ func defHuman[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d
 			return d.AIs.New(name, rules, load)
 		},
 		intro: func(seat, first int, against string) string {
-			order := "first"
-			if seat != first {
-				order = "second"
-			}
-			return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, order, against)
+			return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, actingOrder(seat, first), against)
 		},
-	})
+	}
+	if d.Intro != nil {
+		hg.intro = func(seat, first int, against string) string { return d.Intro(rules, seat, first, against) }
+	}
+	if d.Sides != nil {
+		seat, err := d.Sides(rules, opt.Side)
+		if err != nil {
+			return fmt.Errorf("--side: %w", err)
+		}
+		hg.sides = true
+		hg.seats = func(k int) (int, int) {
+			if k%2 == 1 {
+				return seat, 1 - seat
+			}
+			return seat, seat
+		}
+	}
+	return humanLocal(in, out, opt, hg)
+}
+
+// actingOrder says whether seat acts "first" or "second" when seat first
+// acts first.
+func actingOrder(seat, first int) string {
+	if seat != first {
+		return "second"
+	}
+	return "first"
 }
 
 // Checks returns the conformance checks of the game d describes (the

@@ -10,9 +10,11 @@
 // hosts (arena.Game, the client loop, the human seat, the conformance
 // suite, the turn server through server.NewGame), and Register adds it in
 // one line, registering it with the server too: a new game is its folder
-// plus that line (game/sonar, registered by games/matrix's test). The
-// three real games' entries are in submarine.go, battleship.go and
-// abilities.go.
+// plus that line (game/sonar, registered by games/matrix's test).
+// The three real games are Defs too (submarine.go, battleship.go,
+// abilities.go; this package's init registers Battleship and the
+// abilities game with the server, which serves the submarine game's
+// dialects by itself).
 //
 // Lookup refuses an unknown name with an error that lists the games.
 package games

@@ -168,6 +168,20 @@ func All() []Game { return slices.Clone(all) }
 
 var all = []Game{submarineGame, battleshipGame, abilitiesGame}
 
+// init registers the built-in games that the server does not serve by
+// itself (a Server, from their Def) with package server, in the order of
+// All, as Register does for the others.
+func init() {
+	for _, g := range all {
+		if g.Server.Name() == "" {
+			continue
+		}
+		if err := server.Register(g.Server); err != nil {
+			panic(fmt.Sprintf("games: built-in game %s: %v", g.Name, err)) // a name the server serves itself: a bug here
+		}
+	}
+}
+
 // Names lists the game names in the order of All.
 func Names() []string {
 	names := make([]string, len(all))

@@ -44,19 +44,6 @@ func (a aiRoster[R, F]) pair(rules R, p1, p2 Entrant) (f1, f2 F, err error) {
 	return f1, f2, nil
 }
 
-// builder is how a host builds the game's AIs for rules r as contract
-// factories: by name, with the settings load overlays, through adapt.
-func builder[R, F, G any](a aiRoster[R, F], r R, adapt func(F) G) func(string, roster.Loader) (G, error) {
-	return func(name string, load roster.Loader) (G, error) {
-		f, err := a.build(name, r, load)
-		if err != nil {
-			var zero G
-			return zero, err
-		}
-		return adapt(f), nil
-	}
-}
-
 // family is the Family hook of a game whose rules come from a match
 // config by rules and whose arena family mk makes from the rules and the
 // two entrants with their factories; an error names the entrant's flag.

@@ -1,17 +1,14 @@
 package games
 
 import (
-	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
-	"strings"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
 	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
@@ -21,93 +18,53 @@ import (
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// subRoster lists, checks and builds the game's AIs.
-var subRoster = aiRoster[*submarine.Rules, players.Factory]{players.Entries, players.Lookup, players.New}
-
 // submarineGame is the submarine game (潜水艦ゲーム): rules in game/submarine,
 // AIs in players (admiral in players/admiral, linked here), replays by
-// subrecord.Writer.
-var submarineGame = Game{
-	Name:           submarine.Name,
-	Summary:        "the submarine game (潜水艦ゲーム): hidden ships that attack, move and hide on a small sea",
-	Players:        subRoster.players,
-	CheckPlayer:    subRoster.check,
-	DefaultPlayers: [2]string{"stateplayer2", "random"},
-	Family: subRoster.family(func(cfg arena.Config) (*submarine.Rules, error) { return cfg.Rules.Build() },
-		func(_ arena.Config, r *submarine.Rules, p1, p2 Entrant, f1, f2 players.Factory) arena.Family {
-			return &arena.Submarine{Rules: r,
-				P1: arena.SubmarineEntrant{Name: p1.Name, Factory: f1},
-				P2: arena.SubmarineEntrant{Name: p2.Name, Factory: f2}}
-		}),
-	OpenReplay:       openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
-	ReplayFlags:      []string{"heatmap", "audit", "fold"},
-	PlayDefault:      "random",
-	ErrUnknownPlayer: players.ErrUnknownPlayer,
-	Tools:            []Tool{ToolTournament, ToolLoadtest},
-	NewClient:        newSubmarineClient,
-	Conformance:      submarineChecks,
-	HumanClient: func(name string, in *bufio.Reader, out io.Writer) Client {
-		build := func(r *submarine.Rules) (players.Factory, error) {
-			return func(rng *rand.Rand) players.Player { return human.New(r, in, out, rng) }, nil
-		}
-		return &submarineClient{name: name, build: build}
-	},
-	HumanLocal: func(in *bufio.Reader, out io.Writer, opt HumanOptions) error {
-		r := submarine.DefaultRules()
-		return humanLocal(in, out, opt, humanGame[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
-			name:  submarine.Name,
-			local: human.SubmarineLocal(r),
-			text: func(out io.Writer, me *rand.Rand, _ int) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
-				return human.SubmarineText(r, out, me)
+// subrecord.Writer, wire codec in game/submarine/wire (its dialects and
+// fast paths served by the server itself: server/submarine.go), the
+// terminal seat in internal/human (submarine.go).
+var submarineGame = Define(submarineDef())
+
+// submarineDef is the game's Def.
+func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told] {
+	return Def[*submarine.Rules, *submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
+		Name:             submarine.Name,
+		Summary:          "the submarine game (潜水艦ゲーム): hidden ships that attack, move and hide on a small sea",
+		Rules:            func(cfg arena.Config) (*submarine.Rules, error) { return cfg.Rules.Build() },
+		AIs:              Adapted(players.Entries, players.Lookup, players.New, players.Adapt),
+		ErrUnknownPlayer: players.ErrUnknownPlayer,
+		DefaultPlayers:   [2]string{"stateplayer2", "random"},
+		PlayDefault:      "random",
+		Family:           submarineFamily,
+		OpenReplay:       openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
+		ReplayFlags:      []string{"heatmap", "audit", "fold"},
+		Tools:            []Tool{ToolTournament, ToolLoadtest},
+		// Every dialect subwire.Client knows (classic, series,
+		// submarine-py, which asks for the client's name).
+		Wire: &Wire[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told]{
+			Named: func(_ *submarine.Rules, name string) game.ClientCodec[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told] {
+				return subwire.NewClient(submarine.DefaultRules(), name)
 			},
-			build: builder(subRoster, r, players.Adapt),
-			intro: func(seat, _ int, against string) string {
-				return fmt.Sprintf("you (seat %d, acting %s) against %s", seat, map[int]string{0: "first", 1: "second"}[seat], against)
-			},
-		})
-	},
-}
-
-// submarineClient plays the submarine game in every dialect subwire.Client
-// knows (classic, series, submarine-py) with build's players (the human
-// seat's).
-type submarineClient struct {
-	name  string
-	build client.SubmarinePlayerFor
-}
-
-func (c *submarineClient) Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error) {
-	nc := netClient[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told]{
-		name: submarine.Name, wording: client.WordSubmarine, codec: submarineCodec(c.name),
-		build: func(r *submarine.Rules) (game.Factory[submarine.Placement, submarine.Action, submarine.Told], error) {
-			f, err := c.build(r)
-			if err != nil {
-				return nil, err
-			}
-			return players.Adapt(f), nil
-		}}
-	return nc.Play(ctx, conn, first, opt)
-}
-
-// submarineCodec makes the codec of each connection, name being sent to
-// submarine-py servers.
-func submarineCodec(name string) func() game.ClientCodec[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told] {
-	return func() game.ClientCodec[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told] {
-		return subwire.NewClient(submarine.DefaultRules(), name)
+			Wording: client.WordSubmarine,
+		},
+		Text: func(r *submarine.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
+			return human.SubmarineText(r, out, rng)
+		},
+		Local:   human.SubmarineLocal,
+		Illegal: []submarine.Action{{Kind: submarine.Invalid}, submarine.AttackAt(grid.None), submarine.MoveTo(submarine.NoShip, 0)},
+		Perft:   submarinePerft(),
 	}
 }
 
-// newSubmarineClient is the game's NewClient: the name sent to
-// submarine-py servers defaults to "kaisen-" + the AI.
-var newSubmarineClient = clientHook(submarine.Name, client.WordSubmarine, submarine.DefaultRules, subRoster, players.Adapt,
-	func(opt ClientOptions) (func() game.ClientCodec[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told], error) {
-		if opt.Name == "" {
-			opt.Name = "kaisen-" + opt.Player
-		}
-		if strings.ContainsAny(opt.Name, "\r\n") || strings.TrimSpace(opt.Name) == "" {
-			return nil, fmt.Errorf("--name %q: want one non-blank line", opt.Name)
-		}
-		return submarineCodec(opt.Name), nil
+// submarineFamily is the arena family of a submarine match
+// (arena.Submarine, on the AIs in their own type), which kaisen tournament
+// --timing switches on.
+var submarineFamily = aiRoster[*submarine.Rules, players.Factory]{players.Entries, players.Lookup, players.New}.family(
+	func(cfg arena.Config) (*submarine.Rules, error) { return cfg.Rules.Build() },
+	func(_ arena.Config, r *submarine.Rules, p1, p2 Entrant, f1, f2 players.Factory) arena.Family {
+		return &arena.Submarine{Rules: r,
+			P1: arena.SubmarineEntrant{Name: p1.Name, Factory: f1},
+			P2: arena.SubmarineEntrant{Name: p2.Name, Factory: f2}}
 	})
 
 type submarineReplay struct{ rp *subrecord.Replay }

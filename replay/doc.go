@@ -29,6 +29,12 @@
 //     the turn order, the illegal action and the result (ErrMismatch), so
 //     a replay is a proof of what happened, not just a log; Frames shows
 //     the re-played game to the renderings frame by frame;
+//   - adjudication for research runs (Adjudication, kaisen match
+//     --adjudicate and --max-actions): the header's settings, the result's
+//     reason, Adjudge's one decision for the hosts and the re-play, and
+//     DrawJudge, a game's draw verdict (package adjudicate's for the
+//     submarine game); Rerun accepts an adjudicated end only where the
+//     header's adjudication fires;
 //   - the renderings' common words (SeatName, WriteSeed, WriteSeats,
 //     WriteForfeits, Summarize of a Decision, WriteSideBySide) and the HTML
 //     page: NewHTMLData starts a game's HTMLData, WriteHTML writes it as a

@@ -12,6 +12,9 @@ type Start struct {
 	Match   *MatchRef
 	Players [2]SeatInfo
 	First   int
+	// Adjudication is how the host ends games early (a research run's
+	// kaisen match --adjudicate, --max-actions); nil: by the rules only.
+	Adjudication *Adjudication
 }
 
 // OutcomeOf is the result line's outcome of a game a game.Table played.

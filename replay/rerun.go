@@ -59,6 +59,9 @@ type Ending struct {
 	Winner   int
 	Count    game.Count // what the result line counts (actions, or shots)
 	Forfeits []Forfeit
+	// Adjudicated is the reason of an adjudicated game
+	// (AdjudicatedDraw, AdjudicatedCap), "" for none.
+	Adjudicated string
 }
 
 // Rerun is one read replay of a game as its record format decodes it, to be
@@ -74,6 +77,14 @@ type Rerun[G game.State[A, S], P, A, S, L any] struct {
 	// Protocol: ForfeitProtocol (the seat to act broke the protocol) is a
 	// forfeit outside the rules in this game.
 	Protocol bool
+	// Adjudication is the header's adjudication (nil: none, and a result
+	// that says it was adjudicated is a mismatch). The re-play adjudicates
+	// as the host did (Adjudication.Adjudge after every action that leaves
+	// the game running): the game must end exactly where it fires.
+	Adjudication *Adjudication
+	// Judge is the game's draw adjudication, needed when Adjudication.Draw
+	// is set (nil: the game has none).
+	Judge DrawJudge[G, S]
 }
 
 // Visit sees a re-played game: once at the start (l and st nil), then after
@@ -110,19 +121,56 @@ func (rr *Rerun[G, P, A, S, L]) Play(visit Visit[G, S, L]) error {
 	if visit != nil {
 		visit(g, nil, nil, nil)
 	}
-	var lastIllegal bool
+	adjudicated, err := rr.playLines(g, visit)
+	if err != nil {
+		return err
+	}
+	if adjudicated != "" {
+		return rr.checkAdjudicated(adjudicated, rr.Rules.Count(g, len(rr.Lines)))
+	}
+	if err := rr.checkNotAdjudicated(); err != nil {
+		return err
+	}
+	lastIllegal := false
+	if n := len(rr.Lines); n > 0 {
+		_, _, lastIllegal = rr.Codec.Move(&rr.Lines[n-1])
+	}
+	return rr.end(g, lastIllegal)
+}
+
+// playLines plays every recorded line on g (Play), adjudicating as the
+// header says: the reason when the adjudication ended the game after the
+// last line ("" when it did not), a mismatch when it fires before.
+func (rr *Rerun[G, P, A, S, L]) playLines(g G, visit Visit[G, S, L]) (string, error) {
+	if err := rr.Adjudication.Validate(); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	if rr.Adjudication.On() && rr.Judge != nil {
+		rr.Judge.Reset()
+	}
 	for i := range rr.Lines {
 		l := &rr.Lines[i]
 		st, err := rr.apply(g, i, l)
 		if err != nil {
-			return err
+			return "", err
 		}
-		lastIllegal = st.err != nil
 		if visit != nil {
 			visit(g, l, &st.st, st.err)
 		}
+		if !rr.Adjudication.On() || g.Status() != game.Running {
+			continue
+		}
+		why, err := rr.adjudicate(g, i+1, &st.st)
+		switch {
+		case err != nil:
+			return "", err
+		case why != "" && i < len(rr.Lines)-1:
+			return "", Mismatch("%s %d: the adjudication (%s) ends the game there (%s), but the replay goes on", rr.Codec.Noun(), i+1, rr.Adjudication, why)
+		case why != "":
+			return why, nil
+		}
 	}
-	return rr.end(g, lastIllegal)
+	return "", nil
 }
 
 // Frame is a re-played game as its renderings draw it, after its N-th

@@ -126,7 +126,7 @@ func tcpEqualsInProcess(t *testing.T, games int) {
 			cfg.Listeners[0].Abilities.Sides = tc.sides
 			cfg.Listeners[0].Abilities.Options = tc.opt
 			ts := startServer(t, cfg)
-			rules := ts.setups[0].ab.rules
+			rules := abRules(t, ts.setups[0])
 			const clientSeed = 77
 			var got []client.AbilitiesGame
 			for k := range games {

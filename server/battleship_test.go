@@ -62,7 +62,7 @@ func TestBattleshipConfig(t *testing.T) {
 		{"default house", ListenerConfig{Game: GameBattleship}, ""},
 		{"house", ListenerConfig{Game: GameBattleship, Opponent: "gridbot"}, ""},
 		{"submarine bot", ListenerConfig{Game: GameBattleship, Opponent: "random"}, `opponent "random"`},
-		{"board", ListenerConfig{Game: GameBattleship, Width: 6}, "classic 10x10 board"},
+		{"board", ListenerConfig{Game: GameBattleship, Width: 6}, "plays its own board"},
 		{"series", ListenerConfig{Game: GameBattleship, Games: 3, First: FirstHalves}, ""},
 		{"dialect", ListenerConfig{Game: GameBattleship, Dialect: "submarine-py"}, "one wire format"},
 		{"unknown game", ListenerConfig{Game: "chess"}, `game "chess"`},

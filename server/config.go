@@ -460,11 +460,12 @@ type setup struct {
 	rules   *submarine.Rules
 	house   players.Factory        // nil for pair listeners
 	enc     *subwire.ResultEncoder // result lines of this dialect and fleet
-	bs      *bsSetup               // battleship listeners only (server/battleship.go)
-	ab      *abSetup               // abilities listeners only (server/abilities.go)
-	// contractHouse: a listener of a game built by NewGame has a house AI
-	// (its rules and house AI are in play).
-	contractHouse bool
+	// hasHouse: clients of the listener play a house AI.
+	hasHouse bool
+	// served is the game of a listener of a game built by NewGame (a
+	// *served: its rules, house AI, wire, view and record), which its
+	// pairings play.
+	served any
 	// play is the game's play step of one pairing (Game.play, or the one
 	// NewGame's compile step built).
 	play func(m *match) func(ctx context.Context, k int) (*Result, []byte)
@@ -539,6 +540,7 @@ func (l ListenerConfig) compileSubmarine() (*setup, error) {
 		return nil, err
 	}
 	s.enc = subwire.NewResultEncoder(d, rules)
+	s.hasHouse = s.house != nil
 	return s, nil
 }
 

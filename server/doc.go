@@ -16,22 +16,22 @@
 // observe), with the server side of the game's wire codec for the lines:
 // game/submarine/wire's Server (its allocation-free DecodeActionFast and
 // ResultEncoder on the hot path), game/battleship/wire's and
-// game/abilities/wire's, framed by package protocol. A game's own file
-// (submarine.go, battleship.go, abilities.go) builds its served game: the
-// listener's rules and house AI, the wire's Server and the few hooks the
-// game adds (its replay, its public view for the spectators, the
-// submarine dialect's forfeits told as an invalid action, the abilities
-// game's constant shape); the games on a Battleship board keep their
-// compile step there too (the submarine game's is in config.go).
+// game/abilities/wire's, framed by package protocol. The submarine game's
+// own file (submarine.go, its compile step in config.go) builds its served
+// game: the listener's dialect, rules and house AI, the wire's Server and
+// the hooks it adds (its replay, its public view for the spectators, its
+// forfeits told as an invalid action).
 //
 // The games a listener serves are a registry (games.go): a Game is one
-// name with its compile and play steps. The built-in games are registered
-// here; any other game on the contract is described by a Contract (its
-// rules, house AIs, the server side of its wire codec, game.ServerCodec,
-// its public view and its replay), built by NewGame and added with
-// Register, which the games registry (package games) calls for every
-// games.Def with a wire codec: such a game is served with no line of this
-// package naming it.
+// name with its compile and play steps. The submarine game is registered
+// here; every other game on the contract — Battleship and the abilities
+// game too — is described by a Contract (its rules or its listener
+// settings, house AIs, the server side of its wire codec,
+// game.ServerCodec, its public view and its replay), built by NewGame and
+// added with Register, which the games registry (package games) calls for
+// every games.Def with a wire codec: such a game is served with no line of
+// this package naming it. A codec that is a game.Hooked adds its turn
+// hooks (the abilities game's constant shape).
 //
 // The write order of each turn is the reference server's: "your turn" to the
 // mover, "waiting" to the other side, read the mover's line, the mover's

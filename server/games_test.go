@@ -3,18 +3,20 @@ package server
 import (
 	"io"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/game/abilities"
+	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
+	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
@@ -25,38 +27,99 @@ type bsContract = Contract[*battleship.Rules, *battleship.Game, battleship.Place
 // gameContract is the name bsContract is registered under.
 const gameContract = "battleship-contract"
 
-var registerContract sync.Once
-
-// registerBattleshipContract registers Battleship described by a
-// Contract, once per test binary.
-func registerBattleshipContract(t *testing.T) {
-	registerContract.Do(func() {
-		require.NoError(t, Register(NewGame(bsContract{
-			Name:  gameContract,
-			House: DefaultBattleshipHouse,
-			Rules: func() (*battleship.Rules, error) { return battleship.DefaultRules(), nil },
-			AI: func(name string, r *battleship.Rules, load func(any) error) (game.Factory[battleship.Placement, grid.Cell, battleship.Event], error) {
-				f, err := bsplayers.New(name, r, load)
-				if err != nil {
-					return nil, err
-				}
-				return bsplayers.Adapt(f), nil
-			},
-			Wire: func(r *battleship.Rules) game.ServerCodec[battleship.Placement, grid.Cell, battleship.Event] {
-				return bswire.Server{Rules: r}
-			},
-			View: func(g *battleship.Game) game.View[battleship.Step] { return battleship.NewPublicView(g) },
-			Record: func(r *battleship.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, grid.Cell, battleship.Step] {
-				return bsrecord.NewRecorder(w, r, h)
-			},
-		})))
+// bsGame is Battleship as the registry (package games) describes it to
+// the server, under name: what the tests of this package serve for
+// listeners of game battleship (the server serves the submarine game alone
+// by itself; package games registers the others, and cannot be imported
+// here).
+func bsGame(name string) Game {
+	return NewGame(bsContract{
+		Name:  name,
+		House: DefaultBattleshipHouse,
+		Rules: func() (*battleship.Rules, error) { return battleship.DefaultRules(), nil },
+		AI:    adaptedAI(bsplayers.New, bsplayers.Adapt),
+		Wire: func(r *battleship.Rules) game.ServerCodec[battleship.Placement, grid.Cell, battleship.Event] {
+			return bswire.Server{Rules: r}
+		},
+		View: func(g *battleship.Game) game.View[battleship.Step] { return battleship.NewPublicView(g) },
+		Record: func(r *battleship.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, grid.Cell, battleship.Step] {
+			return bsrecord.NewRecorder(w, r, h)
+		},
+		Board: func(r *battleship.Rules) (int, int) { return r.Board.Width(), r.Board.Height() },
 	})
+}
+
+// abGame is the abilities game as the registry describes it to the
+// server: its listeners' rules from their abilities section, one game per
+// connection, the constant shape's hooks from its wire (abwire.Server is a
+// game.Hooked).
+func abGame() Game {
+	return NewGame(Contract[*abilities.Rules, *abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
+		Name:  GameAbilities,
+		House: DefaultAbilitiesHouse,
+		Rules: func() (*abilities.Rules, error) { return abilities.DefaultRules(), nil },
+		Settings: func(l ListenerConfig) (*abilities.Rules, error) {
+			return l.Abilities.Listener(battleship.DefaultRules())
+		},
+		OneGame: true,
+		AI:      adaptedAI(abplayers.New, abplayers.Adapt),
+		Wire: func(r *abilities.Rules) game.ServerCodec[battleship.Placement, abilities.Action, abilities.Told] {
+			return abwire.Server{Rules: r}
+		},
+		View: func(g *abilities.Game) game.View[abilities.Step] { return abilities.NewPublicView(g) },
+		Record: func(r *abilities.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, abilities.Action, abilities.Step] {
+			return abrecord.NewRecorder(w, r, h)
+		},
+		Board: func(r *abilities.Rules) (int, int) { return r.Base.Board.Width(), r.Base.Board.Height() },
+	})
+}
+
+// abRules are the rules an abilities listener's pairings play (its
+// setup's).
+func abRules(t *testing.T, st *setup) *abilities.Rules {
+	t.Helper()
+	d, ok := st.served.(*served[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told])
+	require.True(t, ok, "an abilities listener's setup")
+	r, ok := d.rules.(*abilities.Rules)
+	require.True(t, ok)
+	return r
+}
+
+// adaptedAI is a Contract's AI: a players package's New, its factories
+// adapted to the contract.
+func adaptedAI[R, F, P, A, O any](build func(string, R, func(any) error) (F, error), adapt func(F) game.Factory[P, A, O]) func(string, R, func(any) error) (game.Factory[P, A, O], error) {
+	return func(name string, r R, load func(any) error) (game.Factory[P, A, O], error) {
+		f, err := build(name, r, load)
+		if err != nil {
+			return nil, err
+		}
+		return adapt(f), nil
+	}
+}
+
+// The games of the tests, in the registry's order: Battleship and the
+// abilities game under their names, then Battleship under gameContract (a
+// game registered after the built-in ones).
+func init() {
+	for _, g := range []Game{bsGame(GameBattleship), abGame(), bsGame(gameContract)} {
+		if err := Register(g); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// bsServed is the game a battleship listener's pairings play (its
+// setup's), whose house AI a test may replace before the listener serves.
+func bsServed(t *testing.T, st *setup) *served[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event] {
+	t.Helper()
+	d, ok := st.served.(*served[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event])
+	require.True(t, ok, "a battleship listener's setup")
+	return d
 }
 
 // TestRegisterRefuses: Register takes only games built by NewGame, under
 // a name not served yet; a refused game leaves the list as it was.
 func TestRegisterRefuses(t *testing.T) {
-	registerBattleshipContract(t)
 	before := Games()
 	for _, tt := range []struct {
 		name string
@@ -74,31 +137,22 @@ func TestRegisterRefuses(t *testing.T) {
 	}
 }
 
-// TestContractServesLikeTheGame: Battleship served through its Contract
-// (NewGame: the generic compile step, the Contract's codec, view and
-// record) plays the same seeded games as the built-in battleship
-// listener: the client sees the same games, and the replays, written
-// through the game's arena.Recorder, verify and record the same shots.
-func TestContractServesLikeTheGame(t *testing.T) {
-	registerBattleshipContract(t)
+// TestContractGame: a game registered after the built-in ones, under its
+// own name, is served with its house AI, and its replays, written
+// through the game's arena.Recorder, verify.
+func TestContractGame(t *testing.T) {
 	require.Equal(t, DefaultBattleshipHouse, DefaultHouse(gameContract))
-	play := func(name string) (client.BattleshipGame, []bsrecord.Shot, bsrecord.Result) {
-		cfg := testConfig(t)
-		cfg.Listeners[0].Game, cfg.Listeners[0].Opponent = name, DefaultHouse(name)
-		ts := startServer(t, cfg)
-		got, err := bsClient(ts.addr(0), "bs-random", 3)
-		require.NoError(t, err)
-		require.Positive(t, got.Shots[0])
-		res := ts.waitResults(t, 1)
-		require.NotEmpty(t, res[0].Replay)
-		rp, err := bsrecord.ReadFile(filepath.Join(cfg.ReplayDir, res[0].Replay))
-		require.NoError(t, err)
-		require.NoError(t, bsrecord.Verify(rp))
-		return got, rp.Shots, rp.Result
-	}
-	want, wantShots, wantRes := play(GameBattleship)
-	got, gotShots, gotRes := play(gameContract)
-	require.Equal(t, want, got, "the client's game")
-	require.Equal(t, wantShots, gotShots)
-	require.Equal(t, wantRes, gotRes)
+	require.Equal(t, gameContract, Games()[len(Games())-1])
+	cfg := testConfig(t)
+	cfg.Listeners[0].Game, cfg.Listeners[0].Opponent = gameContract, DefaultHouse(gameContract)
+	ts := startServer(t, cfg)
+	got, err := bsClient(ts.addr(0), "bs-random", 3)
+	require.NoError(t, err)
+	require.Positive(t, got.Shots[0])
+	res := ts.waitResults(t, 1)
+	require.Equal(t, gameContract, res[0].Dialect)
+	rp, err := bsrecord.ReadFile(filepath.Join(cfg.ReplayDir, res[0].Replay))
+	require.NoError(t, err)
+	require.NoError(t, bsrecord.Verify(rp))
+	require.Equal(t, got.Shots, rp.Result.Shots)
 }

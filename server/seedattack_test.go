@@ -229,7 +229,9 @@ func attackServer(t *testing.T, tt attackCase) {
 	st := ts.setups[0]
 	var house houseFleet
 	if tt.game == GameBattleship {
-		house = bsHouse(st.bs.house)
+		f, err := bsplayers.New(tt.opponent, battleship.DefaultRules(), nil)
+		require.NoError(t, err)
+		house = bsHouse(f)
 	} else {
 		house = subHouse(st.house)
 	}

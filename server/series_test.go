@@ -18,6 +18,7 @@ import (
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -151,7 +152,7 @@ func TestBattleshipSeries(t *testing.T) {
 	s, err := New(cfg, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	var house, clients learners
-	s.setups[0].bs.house = house.factory(t, "gridbot")
+	bsServed(t, s.setups[0]).house = bsplayers.Adapt(house.factory(t, "gridbot"))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx) }()
@@ -234,18 +235,19 @@ func TestBattleshipSeriesAdaptiveHouseLearns(t *testing.T) {
 			require.NoError(t, os.WriteFile(cfg.Listeners[0].HouseConfig, []byte("budget: 1ms\nsamples: 100\nbase_draws: 100\n"), 0o600))
 			s, err := New(cfg, slog.New(slog.DiscardHandler))
 			require.NoError(t, err)
-			adaptive := s.setups[0].bs.house
+			adaptive, err := bsplayers.New("adaptive", battleship.DefaultRules(), config.File(cfg.Listeners[0].HouseConfig))
+			require.NoError(t, err)
 			var (
 				mu   sync.Mutex
 				made []*bsplayers.Adaptive
 			)
-			s.setups[0].bs.house = func(rng *rand.Rand) bsplayers.Player {
+			bsServed(t, s.setups[0]).house = bsplayers.Adapt(func(rng *rand.Rand) bsplayers.Player {
 				p := adaptive(rng)
 				mu.Lock()
 				defer mu.Unlock()
 				made = append(made, p.(*bsplayers.Adaptive))
 				return p
-			}
+			})
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() { done <- s.Serve(ctx) }()

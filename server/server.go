@@ -436,7 +436,7 @@ func (s *Server) handle(l *listener, nc net.Conn) {
 		s.wg.Go(func() { s.authenticate(l, c) })
 		return
 	}
-	if l.st.hasHouse() {
+	if l.st.hasHouse {
 		if !s.reserveGame() {
 			s.refuse(l, c, rejectMaxGames)
 			return

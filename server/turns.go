@@ -17,7 +17,8 @@ import (
 // once: a pairing's match (connections, timers, results, series) plays each
 // game with the game's rules, its house AI and the server side of its wire
 // codec (game.ServerCodec, implemented in the game's wire package), plus the few
-// hooks a game adds (served, turnHooks).
+// hooks a game adds (served; game.TurnHooks, when its codec is a
+// game.Hooked).
 
 // namer is a game.ServerCodec whose clients may send their name before their
 // placement (the submarine-py dialect).
@@ -42,27 +43,6 @@ type gameRecord[P, A, S any] interface {
 	Flush() error
 }
 
-// turnHooks are what one game adds to the turn loop beyond its rules and
-// its wire lines (the abilities game's constant shape); a game without
-// them has none (served.hooks nil).
-type turnHooks[A, S any] interface {
-	// before is told each action about to be applied.
-	before(a A)
-	// shown is what the action a that seat mv played (st and err: what
-	// Apply returned) adds to the game's action count as the result has
-	// it (a hidden move counts nothing).
-	shown(mv int, a A, st *S, err error) int
-	// cont reports whether the seat that played a goes on without "your
-	// turn" when it is to act next.
-	cont(a A) bool
-	// confirms returns the seat and the lines it must answer, one by one,
-	// before step st is told (none: nil).
-	confirms(st *S) (seat int, lines [][]byte)
-	// checkConfirm says why a is not the answer to a confirm line (nil: it
-	// is).
-	checkConfirm(a A) error
-}
-
 // replayHeader is what a game's replay header says: its seed, first seat
 // and players.
 type replayHeader struct {
@@ -83,8 +63,6 @@ type served[G game.State[A, S], P, A, S, O any] struct {
 	// view is the public view of game g, which a spectator's Feed sees
 	// (nil: a spectator is told only the game's end, Spectator.Finished).
 	view func(g G) game.View[S]
-	// hooks are the game's turnHooks for game g (nil: none).
-	hooks func(g G) turnHooks[A, S]
 	// invalid, when set, is the action a mover's fault is taken as: it is
 	// applied, recorded and told like any other action, then the mover
 	// forfeits (the submarine game, as its reference server does). Then
@@ -192,7 +170,7 @@ type run[G game.State[A, S], P, A, S, O any] struct {
 	n   int // actions applied
 	// shown is the game's action count as the result, the logs and the
 	// spectators have it (Result.Actions): the actions applied, less those
-	// the game hides, plus the confirms (turnHooks).
+	// the game hides, plus the confirms (game.TurnHooks).
 	shown int
 	// endBytes is the replay of a game that a helper of the loop ended
 	// (moverFault, confirms).
@@ -226,9 +204,9 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 	if t.def.view != nil {
 		feed = startFeed[S](t.srv, res, t.def.view(g))
 	}
-	var h turnHooks[A, S]
-	if t.def.hooks != nil {
-		h = t.def.hooks(g)
+	var h game.TurnHooks[A, S]
+	if hk, ok := t.def.wire.(game.Hooked[G, A, S]); ok {
+		h = hk.Hooks(g)
 	}
 	actions := &moveReader[A]{
 		what:   t.def.wire.What(),
@@ -239,7 +217,7 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 	// A seat told nothing (the rules held its view back) gets no "waiting"
 	// either, so that the lines it reads are those of a game without the
 	// action. moved is the seat that goes on after the last action
-	// (turnHooks.cont; -1: none).
+	// (game.TurnHooks.Continues; -1: none).
 	told := [2]bool{true, true}
 	moved := -1
 	invalid := t.def.invalid
@@ -263,15 +241,15 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 		}
 		moved = -1
 		if h != nil {
-			h.before(a)
-			if h.cont(a) {
+			h.Before(a)
+			if h.Continues(a) {
 				moved = mv
 			}
 		}
 		st, err := g.Apply(a)
 		r.n++
 		if h != nil {
-			r.shown += h.shown(mv, a, &st, err)
+			r.shown += h.Shown(mv, a, &st, err)
 		} else {
 			r.shown++
 		}
@@ -332,11 +310,11 @@ func (r *run[G, P, A, S, O]) moverFault(mv, w int, fault error) bool {
 }
 
 // confirms has the seat the hooks name answer each confirm line they give
-// for step st before it is told (turnHooks.confirms), and reports whether
+// for step st before it is told (game.TurnHooks.Confirms), and reports whether
 // the game goes on (false: a forfeit or a shutdown ended it; its replay is
 // in endBytes).
-func (r *run[G, P, A, S, O]) confirms(h turnHooks[A, S], st *S) bool {
-	d, lines := h.confirms(st)
+func (r *run[G, P, A, S, O]) confirms(h game.TurnHooks[A, S], st *S) bool {
+	d, lines := h.Confirms(st)
 	for _, line := range lines {
 		w, fault := r.confirm(d, line, h)
 		if fault != nil {
@@ -384,10 +362,10 @@ func (t *turns[G, P, A, S, O]) waitingForfeit(res *Result, g G, mv, w int, err e
 }
 
 // confirm has the client seat d answer the confirm line (a confirm line,
-// "your turn", an answer that h.checkConfirm accepts; nothing for the
+// "your turn", an answer that h.CheckConfirm accepts; nothing for the
 // house AI). A fault is d's when w is -1, else that of seat w, which sent
 // something while it was not its turn (takeTurn).
-func (t *turns[G, P, A, S, O]) confirm(d int, line []byte, h turnHooks[A, S]) (w int, fault error) {
+func (t *turns[G, P, A, S, O]) confirm(d int, line []byte, h game.TurnHooks[A, S]) (w int, fault error) {
 	if t.seats[d].c == nil {
 		return -1, nil
 	}
@@ -400,7 +378,7 @@ func (t *turns[G, P, A, S, O]) confirm(d int, line []byte, h turnHooks[A, S]) (w
 	}
 	a, w, fault := takeTurn(t.match, d, nil, r)
 	if fault == nil {
-		fault = h.checkConfirm(a)
+		fault = h.CheckConfirm(a)
 	}
 	return w, fault
 }

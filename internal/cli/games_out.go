@@ -145,6 +145,9 @@ type matchRecord struct {
 	Seed      uint64 `json:"seed"`
 	Pairs     bool   `json:"pairs,omitempty"`
 	SPRT      string `json:"sprt,omitempty"`
+	// Adjudicate is the run's adjudication (--adjudicate, --max-actions),
+	// e.g. "draw=200"; absent when off, so --recover refuses another.
+	Adjudicate string `json:"adjudicate,omitempty"`
 }
 
 // openGamesOut opens match's --games-out for the match of fam.
@@ -155,6 +158,9 @@ func (f *matchFlags) openGamesOut(game string, fam arena.Family, paired bool) (*
 	run := matchRecord{Command: "match", Game: game, Rules: f.config, Games: f.games, Seed: f.seed, Pairs: paired, SPRT: f.sprt,
 		P1Weights: f.p1Config, P2Weights: f.p2Config}
 	run.P1, run.P2 = fam.Players()
+	if a := f.adjudicate.parsed; a.On() {
+		run.Adjudicate = a.String()
+	}
 	if f.hasBot() {
 		run.Dialect = f.bot.dialect
 	}

@@ -41,8 +41,9 @@ type matchFlags struct {
 	json               bool
 	progress           string
 	shard              shardFlags
-	bot                botFlags      // exec: players (match_bot.go)
-	out                gamesOutFlags // --games-out, --recover (games_out.go)
+	bot                botFlags        // exec: players (match_bot.go)
+	out                gamesOutFlags   // --games-out, --recover (games_out.go)
+	adjudicate         adjudicateFlags // --adjudicate, --max-actions (match_adjudicate.go)
 }
 
 // matchLong is kaisen match --help's description.
@@ -134,7 +135,7 @@ known while the player's own was hidden or the other way round.
 kaisen replay --audit DIR audits a directory of replays the same way.
 With --shard each shard file carries its games' audit and kaisen merge
 prints the whole run's; with --nats the workers audit their games: a
-20,000-game audited run spreads over machines like any other.` + botHelp + gamesOutHelp
+20,000-game audited run spreads over machines like any other.` + botHelp + gamesOutHelp + adjudicateHelp
 
 // matchExamples are kaisen match --help's examples.
 const matchExamples = `  kaisen match                                   (stateplayer2 vs random, 1000 games)
@@ -169,7 +170,8 @@ func newMatchCmd(e *env) *cobra.Command {
 			if !cmd.Flags().Changed("game") {
 				f.game = ""
 			}
-			if err := f.shard.check(cmd, "replays", "explain", "html", "series", "pairs", "sprt", "games-out", "recover"); err != nil {
+			if err := f.shard.check(cmd, "replays", "explain", "html", "series", "pairs", "sprt", "games-out", "recover",
+				"adjudicate", "max-actions"); err != nil {
 				return err
 			}
 			if err := f.out.check(cmd, e, &f.seed); err != nil {
@@ -206,6 +208,7 @@ func newMatchCmd(e *env) *cobra.Command {
 	addShardFlags(cmd, &f.shard)
 	addBotFlags(cmd, &f.bot)
 	addGamesOutFlags(cmd, &f.out)
+	addAdjudicateFlags(cmd, &f.adjudicate)
 	completePlayers(cmd, "p1", false, anyGame)
 	completePlayers(cmd, "p2", false, anyGame)
 	completeYAML(cmd, "p1-weights", "p2-weights", "rules")
@@ -284,6 +287,14 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 	if _, sub := fam.(*arena.Submarine); f.audit && !sub {
 		return usageError("--audit is for the submarine game only")
 	}
+	adj, err := f.adjudicate.settings()
+	if err != nil {
+		return err
+	}
+	if _, sub := fam.(*arena.Submarine); adj != nil && (f.hasBot() || adj.Draw > 0 && !sub) {
+		return usageError("--adjudicate draw= is for the submarine game's built-in players, --max-actions for built-in players")
+	}
+	f.adjudicate.parsed = adj
 	switch {
 	case f.shard.queued:
 		spec, err := f.jobSpec(game)
@@ -310,7 +321,7 @@ func runMatch(ctx context.Context, e *env, f *matchFlags) error {
 func playMatch(ctx context.Context, e *env, f *matchFlags, fam arena.Family, stats *matchStats, out *gamesOut) error {
 	m := arena.Match{Family: fam, Games: f.games, Seed: f.seed, Workers: f.workers,
 		Replays: f.replays, Explain: f.explain, Audit: f.audit, Series: f.series, Log: e.log,
-		Pairs: stats.paired, Observe: stats.observe}
+		Pairs: stats.paired, Observe: stats.observe, Adjudicate: f.adjudicate.parsed}
 	m.Record, m.Done = out.record(fam.Players()), out.played(0, f.games)
 	var onProgress func(int)
 	bar := newProgress(e, f.progress, m.Games, "games")
@@ -426,6 +437,8 @@ type matchJSON struct {
 	P2MeanShots *float64 `json:"p2_mean_shots,omitempty"`
 	// --audit only.
 	Audit *auditJSON `json:"audit,omitempty"`
+	// --adjudicate or --max-actions only.
+	Adjudicated *adjudicatedJSON `json:"adjudicated,omitempty"`
 	// --pairs or --sprt only: the Elo estimate of the pairs, their
 	// pentanomial counts and the SPRT.
 	Elo         *eloJSON  `json:"elo,omitempty"`
@@ -444,6 +457,7 @@ func writeMatchJSON(w io.Writer, s *arena.Summary, stats *matchStats) error {
 		out.P1MeanShots, out.P2MeanShots = &m1, &m2
 	}
 	out.Audit = auditJSONOf(s)
+	out.Adjudicated = adjudicatedJSONOf(s)
 	stats.addJSON(&out)
 	return json.NewEncoder(w).Encode(out)
 }
@@ -496,6 +510,7 @@ func writeMatchTable(w io.Writer, s *arena.Summary) error {
 		n, s.Elapsed.Seconds(), s.GamesPerSec(), s.ActionsPerSec(), s.Workers, workers); err != nil {
 		return err
 	}
+	writeAdjudicationTable(w, s)
 	return writeAuditTable(w, s)
 }
 

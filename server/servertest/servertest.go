@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	_ "github.com/kaisen-ai/kaisen/games" // registers the registry's games with the server (battleship, abilities ...)
 	"github.com/kaisen-ai/kaisen/server"
 )
 

@@ -34,6 +34,9 @@ type Header struct {
 	Options abilities.Options  `json:"options"`
 	Players [2]replay.SeatInfo `json:"players"`
 	First   int                `json:"first"`
+	// Adjudication is how the host ended games early (a research run's
+	// kaisen match --max-actions); absent: by the rules only.
+	Adjudication *replay.Adjudication `json:"adjudication,omitempty"`
 }
 
 // Action is one action of an abilities game as the seat played it: kind

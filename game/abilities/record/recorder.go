@@ -22,7 +22,7 @@ var _ game.Recorder[battleship.Placement, abilities.Action, abilities.Step] = Re
 
 // NewRecorder starts the replay of a game under r on w, its header saying s.
 func NewRecorder(w io.Writer, r *abilities.Rules, s replay.Start) Recorder {
-	aw := NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players, First: s.First})
+	aw := NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players, First: s.First, Adjudication: s.Adjudication})
 	return Recorder{bsrecord.FleetRecorder{W: aw}, aw}
 }
 

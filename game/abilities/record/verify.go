@@ -38,7 +38,7 @@ func (rp *Replay) rerun() (*Rerun, error) {
 	}
 	h := &rp.Header
 	rr := &Rerun{Rules: r, Codec: abCodec{r.Base.Board}, First: h.First, Players: h.Players, Lines: rp.Actions,
-		End: bsrecord.Ending(&rp.Result), Protocol: true}
+		End: bsrecord.Ending(&rp.Result), Protocol: true, Adjudication: h.Adjudication}
 	for s, p := range rp.Placements {
 		if p.Seat != s {
 			return nil, fmt.Errorf("%w: placement %d is seat %d's", replay.ErrMismatch, s, p.Seat)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
@@ -79,3 +80,47 @@ func (s Server) CheckConfirm(a abilities.Action) error {
 	return protocol.NewProtocolError(EncodeAction(s.Rules, a), fmt.Errorf("%w: a confirm is answered %s", protocol.ErrUnexpected,
 		EncodeAction(s.Rules, ConfirmAnswer)))
 }
+
+// Hooks are the turn hooks of game g (game.Hooked): the constant shape of
+// protocol version 2 (docs/abilities.md). After its own move a client
+// sends its next action at once, without "your turn" (a hidden move costs
+// no round trip: Continues); a volley about to be told to its shooter is
+// preceded by the defender's confirms of the cells it was not asked about
+// (Confirms); the game's action count (the server's Result.Actions) is
+// the actions applied but hidden moves, plus the shots confirmed, so that
+// it tells nothing hidden (a spent false miss is one answer where an
+// unspent one is a confirm).
+func (s Server) Hooks(g *abilities.Game) game.TurnHooks[abilities.Action, abilities.Step] {
+	return &hooks{g: g, wire: s, sched: NewConfirms(s.Rules)}
+}
+
+var _ game.Hooked[*abilities.Game, abilities.Action, abilities.Step] = Server{}
+
+// hooks are one game's turn hooks (Server.Hooks).
+type hooks struct {
+	g     *abilities.Game
+	wire  Server
+	sched *Confirms
+}
+
+func (h *hooks) Before(a abilities.Action) { h.sched.Answered(h.g.Pending(), a) }
+
+func (h *hooks) Shown(mv int, a abilities.Action, st *abilities.Step, err error) int {
+	if err != nil || a.Kind != abilities.Move || !st.Views[1-mv].Silent {
+		return 1
+	}
+	return 0
+}
+
+func (h *hooks) Continues(a abilities.Action) bool { return h.wire.Continues(a) }
+
+func (h *hooks) Confirms(st *abilities.Step) (int, [][]byte) {
+	d, cells := h.sched.Told(*st)
+	var lines [][]byte
+	for _, c := range cells {
+		lines = append(lines, h.wire.ConfirmLine(c))
+	}
+	return d, lines
+}
+
+func (h *hooks) CheckConfirm(a abilities.Action) error { return h.wire.CheckConfirm(a) }

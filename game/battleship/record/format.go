@@ -139,6 +139,9 @@ type Header struct {
 	Rules   Rules              `json:"rules"`
 	Players [2]replay.SeatInfo `json:"players"` // by seat
 	First   int                `json:"first"`   // the seat that shoots first
+	// Adjudication is how the host ended games early (a research run's
+	// kaisen match --max-actions); absent: by the rules only.
+	Adjudication *replay.Adjudication `json:"adjudication,omitempty"`
 }
 
 // Placement is one seat's fleet as the player returned it, valid
@@ -178,6 +181,10 @@ type Result struct {
 	Winner   int              `json:"winner"`  // the winning seat, -1 on a draw
 	Shots    [2]int           `json:"shots"`   // shots fired by each seat
 	Forfeits []replay.Forfeit `json:"forfeits,omitempty"`
+	// Adjudicated is why the host adjudicated the game a draw
+	// (replay.AdjudicatedCap; the header's adjudication), absent when it
+	// ended by the rules or a forfeit.
+	Adjudicated string `json:"adjudicated,omitempty"`
 }
 
 // Replay is a whole Battleship replay file.

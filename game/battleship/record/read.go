@@ -12,14 +12,14 @@ import (
 )
 
 var (
-	bsHeaderKeys    = keySet{req: []string{"type", "game", "seed", "rules", "players", "first"}, opt: []string{"version", "match"}}
+	bsHeaderKeys    = keySet{req: []string{"type", "game", "seed", "rules", "players", "first"}, opt: []string{"version", "match", "adjudication"}}
 	bsRulesKeys     = keySet{req: []string{"width", "height", "rocks", "fleet", "draw_limit"}}
 	bsMatchKeys     = keySet{req: []string{"seed", "index"}}
 	bsSeatKeys      = keySet{req: []string{"seat", "name"}, opt: []string{"role"}}
 	bsPlacementKeys = keySet{req: []string{"type", "seat", "ships"}, null: []string{"ships"}}
 	bsShotKeys      = keySet{req: []string{"type", "n", "seat"},
 		opt: []string{"at", "cell", "illegal", "outcome", "sunk", "repeat", "again", "decision"}}
-	bsResultKeys  = keySet{req: []string{"type", "outcome", "winner", "shots"}, opt: []string{"forfeits"}}
+	bsResultKeys  = keySet{req: []string{"type", "outcome", "winner", "shots"}, opt: []string{"forfeits", "adjudicated"}}
 	bsForfeitKeys = keySet{req: []string{"seat", "kind", "reason"}}
 )
 

@@ -36,7 +36,15 @@ func (r FleetRecorder) Placement(seat int, p battleship.Placement, ok bool) {
 
 // Result implements game.Recorder.
 func (r FleetRecorder) Result(res *game.Result) {
-	r.W.Result(Result{Outcome: replay.OutcomeOf(res), Winner: res.Winner, Shots: res.Shots, Forfeits: replay.ForfeitsOf(res)})
+	r.W.Result(Result{Outcome: replay.OutcomeOf(res), Winner: res.Winner, Shots: res.Shots, Forfeits: replay.ForfeitsOf(res),
+		Adjudicated: res.Adjudicated})
+}
+
+// Outcome writes the result line of a game a host ended as it says
+// (outcome a replay.Outcome*, aborted too; c the rules' count; ff the
+// forfeits): the turn server's (server.Outcomes).
+func (r FleetRecorder) Outcome(outcome string, winner int, c game.Count, ff []replay.Forfeit) {
+	r.W.Result(Result{Outcome: outcome, Winner: winner, Shots: c.Shots, Forfeits: ff})
 }
 
 // Flush writes what is buffered and returns the first error met.
@@ -52,10 +60,10 @@ type Recorder struct {
 var _ game.Recorder[battleship.Placement, grid.Cell, battleship.Step] = Recorder{}
 
 // NewRecorder starts the replay of a game under r on w, its header saying s
-// (s.First is not recorded: seat 0 shoots first in the hosts' Battleship
-// games).
+// (the seat that shoots first: seat 0 in kaisen match, the listener's
+// policy on the turn server).
 func NewRecorder(w io.Writer, r *battleship.Rules, s replay.Start) Recorder {
-	bw := NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players})
+	bw := NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players, First: s.First, Adjudication: s.Adjudication})
 	return Recorder{FleetRecorder{bw}, bw}
 }
 

@@ -48,7 +48,7 @@ func (rp *Replay) rerun() (*Rerun, error) {
 		return nil, err
 	}
 	rr := &Rerun{Rules: r, Codec: shotCodec{r}, First: rp.Header.First, Players: rp.Header.Players, Lines: rp.Shots,
-		End: Ending(&rp.Result), Protocol: true}
+		End: Ending(&rp.Result), Protocol: true, Adjudication: rp.Header.Adjudication}
 	for s := range 2 {
 		if rr.Placements[s], err = rp.Placement(r, s); err != nil {
 			return nil, err
@@ -59,7 +59,8 @@ func (rp *Replay) rerun() (*Rerun, error) {
 
 // Ending is what a Battleship-board result line records.
 func Ending(res *Result) replay.Ending {
-	return replay.Ending{Outcome: res.Outcome, Winner: res.Winner, Count: game.Count{Shots: res.Shots}, Forfeits: res.Forfeits}
+	return replay.Ending{Outcome: res.Outcome, Winner: res.Winner, Count: game.Count{Shots: res.Shots}, Forfeits: res.Forfeits,
+		Adjudicated: res.Adjudicated}
 }
 
 // Tally is the count of a Battleship-board result line.

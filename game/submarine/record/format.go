@@ -94,6 +94,9 @@ type Header struct {
 	Rules   Rules              `json:"rules"`
 	Players [2]replay.SeatInfo `json:"players"` // by seat
 	First   int                `json:"first"`   // the seat that acts first
+	// Adjudication is how the host ended games early (a research run's
+	// kaisen match --adjudicate, --max-actions); absent: by the rules only.
+	Adjudication *replay.Adjudication `json:"adjudication,omitempty"`
 }
 
 // Placement is one seat's initial placement: Cells[i] is the cell of fleet
@@ -310,6 +313,10 @@ type Result struct {
 	Winner   int              `json:"winner"`  // the winning seat, -1 on a draw or when aborted
 	Actions  int              `json:"actions"` // number of actions played
 	Forfeits []replay.Forfeit `json:"forfeits,omitempty"`
+	// Adjudicated is why the host adjudicated the game a draw
+	// (replay.AdjudicatedDraw, replay.AdjudicatedCap; the header's
+	// adjudication), absent when it ended by the rules or a forfeit.
+	Adjudicated string `json:"adjudicated,omitempty"`
 }
 
 // Replay is a whole replay file.

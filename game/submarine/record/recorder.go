@@ -19,7 +19,7 @@ var _ game.Recorder[submarine.Placement, submarine.Action, submarine.Step] = Rec
 // (s.First is not recorded: seat 0 acts first in the hosts' submarine
 // games).
 func NewRecorder(w io.Writer, r *submarine.Rules, s replay.Start) Recorder {
-	return Recorder{NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players})}
+	return Recorder{NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players, Adjudication: s.Adjudication})}
 }
 
 // Placement implements game.Recorder.
@@ -32,7 +32,8 @@ func (r Recorder) Action(n, _ int, _ submarine.Action, st *submarine.Step, err e
 
 // Result implements game.Recorder.
 func (r Recorder) Result(res *game.Result) {
-	r.w.Result(Result{Outcome: replay.OutcomeOf(res), Winner: res.Winner, Actions: res.Actions, Forfeits: replay.ForfeitsOf(res)})
+	r.w.Result(Result{Outcome: replay.OutcomeOf(res), Winner: res.Winner, Actions: res.Actions, Forfeits: replay.ForfeitsOf(res),
+		Adjudicated: res.Adjudicated})
 }
 
 // Flush writes what is buffered and returns the first error met.

@@ -405,10 +405,13 @@ func (rd *renderer) wreck(seat int, c grid.Cell) bool {
 func (rd *renderer) result(w io.Writer) {
 	res := &rd.rp.Result
 	fmt.Fprintln(w)
-	switch res.Outcome {
-	case replay.OutcomeDraw:
+	switch {
+	case res.Outcome == replay.OutcomeDraw && res.Adjudicated != "":
+		fmt.Fprintf(w, "result: draw after %s (adjudicated: %s; %s)\n", replay.Plural(res.Actions, "action"),
+			res.Adjudicated, rd.rp.Header.Adjudication)
+	case res.Outcome == replay.OutcomeDraw:
 		fmt.Fprintf(w, "result: draw after %s\n", replay.Plural(res.Actions, "action"))
-	case replay.OutcomeAborted:
+	case res.Outcome == replay.OutcomeAborted:
 		fmt.Fprintf(w, "result: aborted by the server after %s\n", replay.Plural(res.Actions, "action"))
 	default:
 		fmt.Fprintf(w, "result: seat %d %s wins after %s\n", res.Winner, rd.who(res.Winner), replay.Plural(res.Actions, "action"))

@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 
+	"github.com/kaisen-ai/kaisen/adjudicate"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -40,9 +41,16 @@ func (rp *Replay) rerun() (*Rerun, error) {
 	}
 	h, res := &rp.Header, &rp.Result
 	rr := &Rerun{Rules: r, Codec: subCodec{r}, First: h.First, Players: h.Players, Lines: rp.Steps,
-		End: replay.Ending{Outcome: res.Outcome, Winner: res.Winner, Count: game.Count{Actions: res.Actions}, Forfeits: res.Forfeits}}
+		End: replay.Ending{Outcome: res.Outcome, Winner: res.Winner, Count: game.Count{Actions: res.Actions}, Forfeits: res.Forfeits,
+			Adjudicated: res.Adjudicated},
+		Adjudication: h.Adjudication}
 	for s := range 2 {
 		rr.Placements[s] = rp.Placement(r, s)
+	}
+	if a := h.Adjudication; a != nil && a.Draw > 0 {
+		if rr.Judge, err = adjudicate.NewDraw(r, a.Draw); err != nil {
+			return nil, fmt.Errorf("%w: %w", replay.ErrFormat, err)
+		}
 	}
 	return rr, nil
 }
