@@ -70,3 +70,23 @@ type TurnHooks[A, S any] interface {
 type Hooked[G, A, S any] interface {
 	Hooks(g G) TurnHooks[A, S]
 }
+
+// Forfeits is a ServerCodec whose dialect tells a fault as an action
+// rather than with forfeit and error lines (the submarine game's, as its
+// reference server does): a mover's fault is taken as the action Invalid
+// (applied, recorded and told like any other, then the mover forfeits), a
+// seat that broke the protocol while waiting is told the forfeit as
+// ForfeitTold fills it, and the winner of a game whose handshake its
+// opponent failed is sent "waiting" and then the line AppendWalkover
+// appends. G is the contract's game state, P, A and O its placement,
+// action and observation.
+type Forfeits[G, P, A, O any] interface {
+	// Invalid is the action a mover's fault is taken as.
+	Invalid() A
+	// ForfeitTold fills o with what seat is told of game g when a seat
+	// forfeits while it was not its turn (g.Forfeit has been called).
+	ForfeitTold(g G, seat int, o *O)
+	// AppendWalkover appends the line that tells seat, which placed p and
+	// whose opponent failed its handshake, that it won.
+	AppendWalkover(b []byte, seat int, p P) []byte
+}

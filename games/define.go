@@ -106,9 +106,13 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 // rules, P, A and O the contract's placement, action and observation.
 type Wire[R, P, A, O any] struct {
 	// Server makes the server side for one pairing playing rules (nil: the
-	// server serves the game by itself, the submarine game:
-	// server/submarine.go).
+	// server serves the game only with Listen, or not at all).
 	Server func(rules R) game.ServerCodec[P, A, O]
+	// Listen, when set, is what a server listener of the game plays from
+	// its settings of the game, instead of Server and Settings: the
+	// game's own listener settings (the submarine game's dialect and
+	// board: server.Contract.Listen).
+	Listen func(l server.ListenerConfig) (server.Listening[R, P, A, O], error)
 	// Client makes the client side for one connection playing rules (the
 	// rules of the game's default match config, as the server's).
 	Client func(rules R) game.ClientCodec[R, P, A, O]
@@ -258,7 +262,7 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		}
 	}
 	if d.Wire != nil {
-		if d.Wire.Server != nil {
+		if d.Wire.Server != nil || d.Wire.Listen != nil {
 			g.Server = defServer(d)
 		}
 		g.NewClient = clientHook(d.Name, d.Wire.wording(), func() R { return defRules(d) }, ais,
@@ -334,6 +338,7 @@ func defServer[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](
 			return d.AIs.New(name, rules, load)
 		},
 		Wire:     d.Wire.Server,
+		Listen:   d.Wire.Listen,
 		View:     d.View,
 		Record:   d.Record,
 		Board:    d.Wire.Board,

@@ -16,13 +16,16 @@ import (
 	"github.com/kaisen-ai/kaisen/players"
 	_ "github.com/kaisen-ai/kaisen/players/admiral" // registers admiral and admiral-series
 	"github.com/kaisen-ai/kaisen/replay"
+	"github.com/kaisen-ai/kaisen/server"
 )
 
 // submarineGame is the submarine game (潜水艦ゲーム): rules in game/submarine,
 // AIs in players (admiral in players/admiral, linked here), replays by
-// subrecord.Writer, wire codec in game/submarine/wire (its dialects and
-// fast paths served by the server itself: server/submarine.go), the
-// terminal seat in internal/human (submarine.go).
+// subrecord.Writer, wire codec in game/submarine/wire (served in every
+// dialect through the server's one turn loop: a listener's dialect and
+// board from subwire.Listener, its fast decoder and result encoder, its
+// forfeits told as invalid actions), the terminal seat in internal/human
+// (submarine.go).
 var submarineGame = Define(submarineDef())
 
 // submarineDef is the game's Def.
@@ -36,9 +39,12 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 		DefaultPlayers:   [2]string{"stateplayer2", "random"},
 		PlayDefault:      "random",
 		Family:           submarineFamily,
-		OpenReplay:       openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
-		ReplayFlags:      []string{"heatmap", "audit", "fold"},
-		Tools:            []Tool{ToolTournament, ToolLoadtest},
+		Record: func(r *submarine.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[submarine.Placement, submarine.Action, submarine.Step] {
+			return subrecord.NewServerRecorder(w, r, h)
+		},
+		OpenReplay:  openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
+		ReplayFlags: []string{"heatmap", "audit", "fold"},
+		Tools:       []Tool{ToolTournament, ToolLoadtest},
 		// Every dialect subwire.Client knows (classic, series,
 		// submarine-py, which asks for the client's name).
 		Wire: &Wire[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told]{
@@ -46,7 +52,9 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 				return subwire.NewClient(submarine.DefaultRules(), name)
 			},
 			Wording: client.WordSubmarine,
+			Listen:  submarineListen,
 		},
+		View: func(g *submarine.Game) game.View[submarine.Step] { return submarine.NewPublicView(g) },
 		Text: func(r *submarine.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
 			return human.SubmarineText(r, out, rng)
 		},
@@ -54,6 +62,16 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 		Illegal: []submarine.Action{{Kind: submarine.Invalid}, submarine.AttackAt(grid.None), submarine.MoveTo(submarine.NoShip, 0)},
 		Perft:   submarinePerft(),
 	}
+}
+
+// submarineListen is what a server listener of the submarine game plays:
+// the subwire.Listener of its dialect and board settings.
+func submarineListen(l server.ListenerConfig) (server.Listening[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told], error) {
+	sl, err := subwire.NewListener(subwire.ListenerSettings{Dialect: l.Dialect, Board: l.Board, Plain: l.PlainBoard(), Games: l.Games})
+	if err != nil {
+		return nil, err
+	}
+	return sl, nil
 }
 
 // submarineFamily is the arena family of a submarine match

@@ -11,11 +11,6 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/game/submarine"
-	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
-	"github.com/kaisen-ai/kaisen/internal/config"
-	"github.com/kaisen-ai/kaisen/players"
-	_ "github.com/kaisen-ai/kaisen/players/admiral" // links admiral and admiral-series into the registry
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
@@ -456,18 +451,14 @@ func (l Limits) validate() []error {
 // setup is a listener's validated, ready-to-use form.
 type setup struct {
 	cfg     ListenerConfig
-	dialect protocol.Dialect
-	rules   *submarine.Rules
-	house   players.Factory        // nil for pair listeners
-	enc     *subwire.ResultEncoder // result lines of this dialect and fleet
+	dialect protocol.Dialect // the wire dialect: end lines, the log line
 	// hasHouse: clients of the listener play a house AI.
 	hasHouse bool
-	// served is the game of a listener of a game built by NewGame (a
-	// *served: its rules, house AI, wire, view and record), which its
-	// pairings play.
+	// served is the game the listener's pairings play (a *served: its
+	// rules, house AI, view and record), built by NewGame's compile step.
 	served any
-	// play is the game's play step of one pairing (Game.play, or the one
-	// NewGame's compile step built).
+	// play is the game's play step of one pairing, which NewGame's compile
+	// step built.
 	play func(m *match) func(ctx context.Context, k int) (*Result, []byte)
 }
 
@@ -479,99 +470,43 @@ func (l ListenerConfig) compile() (*setup, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: game %q: want %s", ErrConfig, l.Game, strings.Join(Games(), " or "))
 	}
-	s, err := g.compile(l)
-	if err != nil {
-		return nil, err
-	}
-	if g.play != nil {
-		s.play = g.play
-	}
-	return s, nil
+	return g.compile(l)
 }
 
-// compileSubmarine validates a submarine listener.
-func (l ListenerConfig) compileSubmarine() (*setup, error) {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))
-	}
-	if _, _, err := net.SplitHostPort(l.Address); err != nil {
-		bad("address %q: %v", l.Address, err)
-	}
-	d, err := protocol.ParseDialect(l.Dialect)
-	if err != nil {
-		bad("dialect %q: want classic or submarine-py", l.Dialect)
-	}
-	rules := submarine.DefaultRules()
-	if d == protocol.Classic && (l.Width != 5 || l.Height != 5 || l.Rocks != "" || l.Rounded) {
-		bad("the classic dialect plays on the plain 5x5 board; use dialect submarine-py for width, height, rocks or rounded")
-	}
-	board, berr := l.board()
-	if berr != nil {
-		errs = append(errs, berr)
-	} else {
-		rules.Board = board
-		if err := rules.Validate(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if l.Games < 1 {
-		bad("games is %d, want at least 1", l.Games)
-	}
-	if l.Games > 1 && d != protocol.Classic {
-		bad("a series (games > 1) needs the classic dialect")
-	}
-	if err := checkFirst(l.First); err != nil {
-		errs = append(errs, err)
-	}
-	s := &setup{cfg: l, dialect: d, rules: rules}
-	if l.Opponent != OpponentPair {
-		if errs == nil {
-			f, err := players.New(l.Opponent, rules, config.File(l.HouseConfig))
-			if err != nil {
-				bad("opponent %q: %v (or %q to pair clients)", l.Opponent, err, OpponentPair)
-			}
-			s.house = f
-		}
-	} else if l.HouseConfig != "" {
-		bad("house_config is set but opponent is %q", OpponentPair)
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	s.enc = subwire.NewResultEncoder(d, rules)
-	s.hasHouse = s.house != nil
-	return s, nil
+// PlainBoard reports whether the listener's board settings (width,
+// height, rocks, rounded; with defaults applied) are those of the plain
+// 5x5 board, the settings of a listener of a game that has no board
+// settings of its own.
+func (l ListenerConfig) PlainBoard() bool {
+	return l.Width == 5 && l.Height == 5 && l.Rocks == "" && !l.Rounded
 }
 
-// board builds the listener's board from width, height, rocks and rounded.
-func (l ListenerConfig) board() (*grid.Board, error) {
+// Board builds the listener's board from width, height, rocks and rounded
+// (with defaults applied), for a game with its own listener settings
+// (Contract.Listen).
+func (l ListenerConfig) Board() (*grid.Board, error) {
 	cells, err := ParseCells(l.Rocks)
 	if err != nil {
-		return nil, fmt.Errorf("%w: rocks: %w", ErrConfig, err)
+		return nil, fmt.Errorf("rocks: %w", err)
 	}
 	if l.Width < 1 || l.Height < 1 || l.Width*l.Height > grid.MaxCells {
-		return nil, fmt.Errorf("%w: board %dx%d: want 1 to %d cells", ErrConfig, l.Width, l.Height, grid.MaxCells)
+		return nil, fmt.Errorf("board %dx%d: want 1 to %d cells", l.Width, l.Height, grid.MaxCells)
 	}
 	var rocks []grid.Cell
 	if l.Rounded {
 		w, h := l.Width, l.Height
 		if w < 2 || h < 2 {
-			return nil, fmt.Errorf("%w: a rounded board needs at least 2x2, got %dx%d", ErrConfig, w, h)
+			return nil, fmt.Errorf("a rounded board needs at least 2x2, got %dx%d", w, h)
 		}
 		rocks = append(rocks, 0, grid.Cell(w-1), grid.Cell((h-1)*w), grid.Cell(h*w-1))
 	}
 	for _, xy := range cells {
 		if xy[0] >= l.Width || xy[1] >= l.Height {
-			return nil, fmt.Errorf("%w: rock [%d,%d] is off the %dx%d board", ErrConfig, xy[0], xy[1], l.Width, l.Height)
+			return nil, fmt.Errorf("rock [%d,%d] is off the %dx%d board", xy[0], xy[1], l.Width, l.Height)
 		}
 		rocks = append(rocks, grid.Cell(xy[1]*l.Width+xy[0]))
 	}
-	b, err := grid.NewBoard(l.Width, l.Height, rocks)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
-	}
-	return b, nil
+	return grid.NewBoard(l.Width, l.Height, rocks)
 }
 
 // ErrCells reports a malformed cell list.
@@ -600,14 +535,6 @@ func ParseCells(s string) ([][2]int, error) {
 		out = append(out, [2]int{x, y})
 	}
 	return out, nil
-}
-
-// checkFirst checks a first-player policy.
-func checkFirst(first string) error {
-	if p := firstProblem(first); p != "" {
-		return fmt.Errorf("%w: %s", ErrConfig, p)
-	}
-	return nil
 }
 
 // firstProblem says what is wrong with a first-player policy ("" when

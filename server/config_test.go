@@ -25,8 +25,8 @@ func TestDefaultConfigValid(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, protocol.Classic, st.dialect)
 	require.Equal(t, DefaultAddress, st.cfg.Name)
-	require.Nil(t, st.house)
-	require.Equal(t, 5, st.rules.Board.Width())
+	require.Nil(t, subServed(t, st).house)
+	require.Equal(t, 5, subRules(t, st).Board.Width())
 }
 
 func TestConfigValidate(t *testing.T) {
@@ -120,8 +120,8 @@ limits:
 	require.NoError(t, err)
 	require.Equal(t, "bots", b.cfg.Name)
 	require.Equal(t, protocol.SubmarinePy, b.dialect)
-	require.NotNil(t, b.house)
-	require.Equal(t, []string{".####.", "######", "##.###", "######", ".####."}, b.rules.Board.Shape())
+	require.NotNil(t, subServed(t, b).house)
+	require.Equal(t, []string{".####.", "######", "##.###", "######", ".####."}, subRules(t, b).Board.Shape())
 }
 
 func TestLoadRejectsMisleadingValues(t *testing.T) {

@@ -14,19 +14,20 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
-	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
-// Games a listener can serve (ListenerConfig.Game): the submarine game,
-// served by this package, and the real games the registry (package games)
-// registers with Register from their Defs, named here for the code that
-// configures their listeners; a game registered with Register has its
-// name as its Result.Dialect and the house AI of its Def.
+// Games a listener can serve (ListenerConfig.Game): the real games, which
+// the registry (package games) registers with Register from their Defs,
+// named here for the code that configures their listeners (the submarine
+// game is the default, ListenerConfig.Game ""); a game registered with
+// Register has the house AI of its Def and its name as its Result.Dialect
+// (a game with its own listener settings, Contract.Listen: the name of the
+// listener's dialect).
 const (
-	GameSubmarine  = submarine.Name
+	GameSubmarine  = "submarine" // game/submarine's Name
 	GameBattleship = battleship.Name
 	GameAbilities  = abilities.Name
 
@@ -38,36 +39,31 @@ const (
 )
 
 // Game is one game as the server serves it (ListenerConfig.Game): the
-// house AI of its listeners without an opponent, the step that validates
-// a listener and builds its setup, and the play step of one pairing. The
-// submarine game is registered in this package (submarine.go, config.go);
-// every other game on the contract is built by NewGame from its descriptor
-// and registered with Register.
+// house AI of its listeners without an opponent and the step that
+// validates a listener and builds its setup (with the play step of its
+// pairings). Every game is on the contract (package game), built by
+// NewGame from its descriptor and registered with Register: this package
+// serves no game by itself.
 type Game struct {
 	name    string
 	house   string // the opponent when unset ("" = the config default: pair clients)
 	compile func(l ListenerConfig) (*setup, error)
-	// play is the play step of one pairing (nil: the setup's own, which
-	// compile built).
-	play func(m *match) func(ctx context.Context, k int) (*Result, []byte)
 }
 
 // Name is the game's name (ListenerConfig.Game).
 func (g Game) Name() string { return g.name }
 
-// games are the games a listener can serve, the submarine game first; the
-// games registry (package games) checks that the server serves all of
-// its games with a network host.
-var games = []Game{
-	{name: GameSubmarine, compile: ListenerConfig.compileSubmarine,
-		play: func(m *match) func(context.Context, int) (*Result, []byte) { return newSubTurns(m).play }},
-}
+// games are the games a listener can serve, in the order they were
+// registered (the games registry registers the submarine game first); the
+// registry checks that the server serves all of its games with a network
+// host.
+var games []Game
 
 // ErrRegister is wrapped by Register's errors.
 var ErrRegister = errors.New("server: register game")
 
-// Register adds g to the games a listener can serve, after the built-in
-// ones. Call it before any server is configured (from an init function,
+// Register adds g to the games a listener can serve, after those
+// registered before. Call it before any server is configured (from an init function,
 // or through the games registry's Register): it is not safe for
 // concurrent use. It fails on a game built without NewGame and on a name
 // already registered.
@@ -114,7 +110,8 @@ func DefaultHouse(game string) string {
 // what NewGame needs to serve it with the one turn loop. R is the game's
 // rules type. A listener of the game has the settings every game has
 // (address, opponent, house_config, games, first, humans) and those of the
-// game (Settings); the submarine dialect and board settings stay unset.
+// game (Settings), or the game's own listener settings (Listen: the
+// submarine game's dialect and board).
 type Contract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct {
 	// Name is the game's name (ListenerConfig.Game, the replay header's
 	// "game").
@@ -136,7 +133,19 @@ type Contract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] s
 	// AI builds the house AI called name for rules, its settings overlaid
 	// by load (house_config); an unknown name is an error.
 	AI func(name string, rules R, load func(any) error) (game.Factory[P, A, O], error)
-	// Wire makes the server side of the game's wire codec for one pairing.
+	// Listen, when set, is what listener l plays, from the listener's
+	// settings of the game (the submarine game: its dialect and board, the
+	// series it may play), instead of Rules, Settings and Wire: its rules,
+	// its wire dialect (the end lines, Result.Dialect, the log line) and
+	// the server side of its wire codec per pairing. Only a game with a
+	// Listen takes the dialect and board settings (Dialect, Width, Height,
+	// Rocks, Rounded; ListenerConfig.Board builds the board). Its error
+	// joins every problem with the settings.
+	Listen func(l ListenerConfig) (Listening[R, P, A, O], error)
+	// Wire makes the server side of the game's wire codec for one pairing
+	// (unused with Listen). A codec that is a game.Hooked adds its hooks
+	// to the turn loop, one that is a game.Forfeits tells faults as
+	// actions.
 	Wire func(rules R) game.ServerCodec[P, A, O]
 	// View, when set, is the public view of a game in play, which the
 	// server's spectators (Server.Watch, Feed) see; nil: they are told
@@ -161,6 +170,16 @@ type Outcomes interface {
 	Outcome(outcome string, winner int, c game.Count, ff []replay.Forfeit)
 }
 
+// Listening is what one listener of a game with its own listener
+// settings plays (Contract.Listen): its rules, its wire dialect and the
+// server side of its wire codec, one per pairing (the submarine game's:
+// game/submarine/wire's Listener).
+type Listening[R, P, A, O any] interface {
+	Rules() R
+	Dialect() protocol.Dialect
+	Server() game.ServerCodec[P, A, O]
+}
+
 // NewGame returns the server's game that c describes, for Register: its
 // listeners validated with the settings every game shares and built with
 // c's rules and house AI, its pairings played by the turn loop with c's
@@ -174,10 +193,10 @@ func NewGame[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](c 
 func compileContract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](l ListenerConfig, c Contract[R, G, P, A, S, O]) (*setup, error) {
 	errs, bad := l.commonChecks()
 	l.checkFirst(bad)
-	if l.Dialect != DefaultDialect {
+	if c.Listen == nil && l.Dialect != DefaultDialect {
 		bad("dialect %q: %s has one wire format; leave dialect unset", l.Dialect, c.Name)
 	}
-	if l.Width != 5 || l.Height != 5 || l.Rocks != "" || l.Rounded {
+	if c.Listen == nil && !l.PlainBoard() {
 		bad("%s plays its own board; leave width, height, rocks and rounded unset", c.Name)
 	}
 	switch {
@@ -186,11 +205,16 @@ func compileContract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O
 	case l.Games > 1 && c.OneGame:
 		bad("games is %d: %s plays one game per connection", l.Games, c.Name)
 	}
-	rules, err := contractRules(l, c)
+	lis, err := contractListening(l, c)
 	if err != nil {
-		bad("%w", err)
+		if c.Listen != nil {
+			badEach(bad, err) // one error per problem, as the other checks give them
+		} else {
+			bad("%w", err)
+		}
 		return nil, errors.Join(*errs...)
 	}
+	rules := lis.Rules()
 	house := houseAI(l, bad, func(name string, load func(any) error) (game.Factory[P, A, O], error) {
 		return c.AI(name, rules, load)
 	})
@@ -198,6 +222,9 @@ func compileContract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O
 		return nil, err
 	}
 	def := &served[G, P, A, S, O]{dialect: c.Name, rules: rules, house: house, view: c.View}
+	if c.Listen != nil {
+		def.dialect = lis.Dialect().String()
+	}
 	if c.Record != nil {
 		def.record = func(w *bytes.Buffer, h replayHeader) gameRecord[P, A, S] {
 			return &contractRecord[P, A, S]{w: c.Record(rules, w, arena.RecordHeader{Seed: h.Seed, First: h.First, Players: h.Players})}
@@ -206,14 +233,63 @@ func compileContract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O
 	if c.Board != nil { // the listener log line prints the board from Width and Height
 		l.Width, l.Height = c.Board(rules)
 	}
-	st := &setup{cfg: l, dialect: protocol.Classic, hasHouse: house != nil, served: def}
+	st := &setup{cfg: l, dialect: lis.Dialect(), hasHouse: house != nil, served: def}
 	st.play = func(m *match) func(context.Context, int) (*Result, []byte) {
-		d := *def // one wire codec per pairing
-		d.wire = c.Wire(rules)
-		return newTurns(m, &d).play
+		return newTurns(m, def.pairing(lis.Server())).play
 	}
 	return st, nil
 }
+
+// pairing is the game as one pairing plays it: def with the pairing's
+// wire codec w, and what w tells as actions when it is a game.Forfeits.
+func (def *served[G, P, A, S, O]) pairing(w game.ServerCodec[P, A, O]) *served[G, P, A, S, O] {
+	d := *def
+	d.wire = w
+	if f, ok := w.(game.Forfeits[G, P, A, O]); ok {
+		inv := f.Invalid()
+		d.invalid, d.forfeits = &inv, f
+	}
+	return &d
+}
+
+// badEach adds each of the errors err joins (or err) with bad.
+func badEach(bad func(format string, args ...any), err error) {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			bad("%w", e)
+		}
+		return
+	}
+	bad("%w", err)
+}
+
+// contractListening is what a listener l of the game c describes plays:
+// c.Listen's listening, or else the rules of contractRules in the one
+// dialect, with c's wire.
+func contractListening[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](l ListenerConfig, c Contract[R, G, P, A, S, O]) (Listening[R, P, A, O], error) {
+	if c.Listen != nil {
+		if l.abilitiesSet() {
+			return nil, fmt.Errorf("abilities settings on a %s listener; leave abilities unset", c.Name)
+		}
+		return c.Listen(l)
+	}
+	rules, err := contractRules(l, c)
+	if err != nil {
+		return nil, err
+	}
+	return oneDialect[R, P, A, O]{rules: rules, wire: c.Wire}, nil
+}
+
+// oneDialect is the Listening of a game with one wire format and no
+// listener settings of its own: the classic framing, c.Wire of its rules.
+type oneDialect[R, P, A, O any] struct {
+	rules R
+	wire  func(rules R) game.ServerCodec[P, A, O]
+}
+
+func (o oneDialect[R, P, A, O]) Rules() R                          { return o.rules }
+func (oneDialect[R, P, A, O]) Dialect() protocol.Dialect           { return protocol.Classic }
+func (o oneDialect[R, P, A, O]) Server() game.ServerCodec[P, A, O] { return o.wire(o.rules) }
 
 // contractRules are the rules a listener l of the game c describes plays:
 // those of its settings (Contract.Settings), or else c.Rules, the

@@ -16,9 +16,62 @@ import (
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	bswire "github.com/kaisen-ai/kaisen/game/battleship/wire"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
+	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
+	"github.com/kaisen-ai/kaisen/players"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
+	_ "github.com/kaisen-ai/kaisen/players/admiral" // links admiral and admiral-series into the registry
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
+
+// subServedGame is the submarine game as a listener serves it.
+type subServedGame = served[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]
+
+// subGame is the submarine game as the registry (package games) describes
+// it to the server: each listener's dialect and board from a
+// subwire.Listener, whose codec tells faults as invalid actions.
+func subGame() Game {
+	return NewGame(Contract[*submarine.Rules, *submarine.Game, submarine.Placement, submarine.Action, submarine.Step, submarine.Told]{
+		Name:  GameSubmarine,
+		Rules: func() (*submarine.Rules, error) { return submarine.DefaultRules(), nil },
+		Listen: func(l ListenerConfig) (Listening[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told], error) {
+			sl, err := subwire.NewListener(subwire.ListenerSettings{Dialect: l.Dialect, Board: l.Board, Plain: l.PlainBoard(), Games: l.Games})
+			if err != nil {
+				return nil, err
+			}
+			return sl, nil
+		},
+		AI: func(name string, r *submarine.Rules, load func(any) error) (game.Factory[submarine.Placement, submarine.Action, submarine.Told], error) {
+			f, err := players.New(name, r, load)
+			if err != nil {
+				return nil, err
+			}
+			return players.Adapt(f), nil
+		},
+		View: func(g *submarine.Game) game.View[submarine.Step] { return submarine.NewPublicView(g) },
+		Record: func(r *submarine.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[submarine.Placement, submarine.Action, submarine.Step] {
+			return subrecord.NewServerRecorder(w, r, h)
+		},
+	})
+}
+
+// subServed is the game a submarine listener's pairings play (its
+// setup's), whose house AI a test may replace before the listener serves.
+func subServed(t *testing.T, st *setup) *subServedGame {
+	t.Helper()
+	d, ok := st.served.(*subServedGame)
+	require.True(t, ok, "a submarine listener's setup")
+	return d
+}
+
+// subRules are the rules a submarine listener's pairings play.
+func subRules(t *testing.T, st *setup) *submarine.Rules {
+	t.Helper()
+	r, ok := subServed(t, st).rules.(*submarine.Rules)
+	require.True(t, ok)
+	return r
+}
 
 // bsContract is Battleship described by a Contract alone (what a game
 // registered with Register gives the server), under another name.
@@ -97,11 +150,11 @@ func adaptedAI[R, F, P, A, O any](build func(string, R, func(any) error) (F, err
 	}
 }
 
-// The games of the tests, in the registry's order: Battleship and the
-// abilities game under their names, then Battleship under gameContract (a
-// game registered after the built-in ones).
+// The games of the tests, in the registry's order: the submarine game,
+// Battleship and the abilities game under their names, then Battleship
+// under gameContract (a game registered after the built-in ones).
 func init() {
-	for _, g := range []Game{bsGame(GameBattleship), abGame(), bsGame(gameContract)} {
+	for _, g := range []Game{subGame(), bsGame(GameBattleship), abGame(), bsGame(gameContract)} {
 		if err := Register(g); err != nil {
 			panic(err)
 		}

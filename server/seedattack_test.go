@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/submarine"
@@ -107,9 +108,9 @@ func oldGameSeed(serverSeed uint64, idx int, seq uint64, k int) uint64 {
 // games compare alike.
 type houseFleet func(gameSeed uint64, seat int) string
 
-func subHouse(f players.Factory) houseFleet {
+func subHouse(f game.Factory[submarine.Placement, submarine.Action, submarine.Told]) houseFleet {
 	return func(seed uint64, seat int) string {
-		return fmt.Sprint(f(rand.New(rand.NewPCG(seed, uint64(seat)))).Place())
+		return fmt.Sprint(f(rand.New(rand.NewPCG(seed, uint64(seat))), seat).Place())
 	}
 }
 
@@ -149,8 +150,8 @@ func TestSeedAttackBreaksOldDerivation(t *testing.T) {
 		games int // games per pairing (the published one is any of them)
 		house houseFleet
 	}{
-		{"stateplayer2, 53-bit seed", 53, 1, subHouse(sp2)},
-		{"stateplayer2, 64-bit seed, series", 64, 3, subHouse(sp2)},
+		{"stateplayer2, 53-bit seed", 53, 1, subHouse(players.Adapt(sp2))},
+		{"stateplayer2, 64-bit seed, series", 64, 3, subHouse(players.Adapt(sp2))},
 		{"gridbot, 64-bit seed", 64, 1, bsHouse(grid)},
 	}
 	for _, tt := range tests {
@@ -233,7 +234,7 @@ func attackServer(t *testing.T, tt attackCase) {
 		require.NoError(t, err)
 		house = bsHouse(f)
 	} else {
-		house = subHouse(st.house)
+		house = subHouse(subServed(t, st).house)
 	}
 	const games = 12
 	var wire []string

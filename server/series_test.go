@@ -55,18 +55,18 @@ func TestHouseLearnerKeptPerSeries(t *testing.T) {
 	cfg.Listeners[0].First = FirstAlternate
 	s, err := New(cfg, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
-	rules := s.setups[0].rules
+	rules := subRules(t, s.setups[0])
 	var (
 		mu   sync.Mutex
 		made []*houseLearner
 	)
-	s.setups[0].house = func(rng *rand.Rand) players.Player {
+	subServed(t, s.setups[0]).house = players.Adapt(func(rng *rand.Rand) players.Player {
 		h := &houseLearner{Player: players.NewRandom(rules, rng), rules: rules, mu: &mu}
 		mu.Lock()
 		made = append(made, h)
 		mu.Unlock()
 		return h
-	}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx) }()

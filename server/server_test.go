@@ -762,8 +762,8 @@ func TestHouseAIPanicLosesOnlyItsGame(t *testing.T) {
 	logs := &logBuf{}
 	s, err := New(cfg, slog.New(slog.NewJSONHandler(logs, nil)))
 	require.NoError(t, err)
-	rules := s.setups[0].rules
-	s.setups[0].house = func(rng *rand.Rand) players.Player { return panicky{players.NewRandom(rules, rng)} }
+	rules := subRules(t, s.setups[0])
+	subServed(t, s.setups[0]).house = players.Adapt(func(rng *rand.Rand) players.Player { return panicky{players.NewRandom(rules, rng)} })
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx) }()
@@ -904,7 +904,7 @@ func TestHostileNameIsStoredClean(t *testing.T) {
 	cfg.Listeners[0].Dialect = "submarine-py"
 	cfg.Listeners[0].Opponent = "random"
 	ts := startServer(t, cfg)
-	_, err := randomClient(ts.addr(0), protocol.SubmarinePy, ts.setups[0].rules, 1, "evil\x1b[2J\x07"+strings.Repeat("z", 100))
+	_, err := randomClient(ts.addr(0), protocol.SubmarinePy, subRules(t, ts.setups[0]), 1, "evil\x1b[2J\x07"+strings.Repeat("z", 100))
 	require.NoError(t, err)
 	rs := ts.waitResults(t, 1)
 	want := "evil?[2J?" + strings.Repeat("z", maxNameBytes-9)

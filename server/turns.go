@@ -66,13 +66,12 @@ type served[G game.State[A, S], P, A, S, O any] struct {
 	// invalid, when set, is the action a mover's fault is taken as: it is
 	// applied, recorded and told like any other action, then the mover
 	// forfeits (the submarine game, as its reference server does). Then
-	// forfeitTold fills what seat is told of a forfeit while it waited,
-	// and walkover tells seat w, which won a game whose handshake its
-	// opponent failed, that it won (p: its placement). nil: a fault
-	// forfeits at once with the wire's forfeit lines.
-	invalid     *A
-	forfeitTold func(g G, seat int, o *O)
-	walkover    func(m *match, w int, p P)
+	// forfeits, the wire codec (a game.Forfeits), says what a seat is told
+	// of a forfeit while it waited and tells the winner of a game whose
+	// handshake its opponent failed that it won. nil: a fault forfeits at
+	// once with the wire's forfeit lines. Set per pairing (pairing).
+	invalid  *A
+	forfeits game.Forfeits[G, P, A, O]
 }
 
 // turns plays the games of one pairing of a game on the contract, with
@@ -339,7 +338,7 @@ func (r *run[G, P, A, S, O]) confirms(h game.TurnHooks[A, S], st *S) bool {
 // while it was not its turn (err says how), in a dialect that tells a
 // forfeit as an invalid action (served.invalid). The seats have been sent
 // "your turn" and "waiting"; each client is now told the forfeit
-// (served.forfeitTold) — the mover mv's line first, the outcome true to
+// (game.Forfeits.ForfeitTold) — the mover mv's line first, the outcome true to
 // the winner, false to w — and the end lines follow. n is the game's
 // action count; it returns the replay's forfeits.
 func (t *turns[G, P, A, S, O]) waitingForfeit(res *Result, g G, mv, w int, err error, n int, log *slog.Logger) []replay.Forfeit {
@@ -353,7 +352,7 @@ func (t *turns[G, P, A, S, O]) waitingForfeit(res *Result, g G, mv, w int, err e
 		if i == w {
 			outcome = protocol.Lost
 		}
-		t.def.forfeitTold(g, i, &t.told)
+		t.def.forfeits.ForfeitTold(g, i, &t.told)
 		c := t.to(i)
 		c.wbuf = t.def.wire.AppendTold(c.wbuf, i, &t.told, outcome)
 		c.wbuf = append(c.wbuf, '\n')
@@ -540,8 +539,13 @@ func (t *turns[G, P, A, S, O]) placementFailed(res *Result, log *slog.Logger) []
 			}
 		}
 	}
-	if t.def.walkover != nil && res.Outcome == OutcomeWin {
-		t.def.walkover(t.match, res.Winner, t.place[res.Winner])
+	if f := t.def.forfeits; f != nil && res.Outcome == OutcomeWin {
+		w := res.Winner // told "waiting", then that it won (game.Forfeits.AppendWalkover)
+		t.sendString(w, protocol.Waiting)
+		if s := t.seats[w]; s.c != nil && s.c.werr == nil {
+			c := t.to(w)
+			c.wbuf = append(f.AppendWalkover(c.wbuf, w, t.place[w]), '\n')
+		}
 	}
 	return ff
 }

@@ -22,6 +22,21 @@ func NewRecorder(w io.Writer, r *submarine.Rules, s replay.Start) Recorder {
 	return Recorder{NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players, Adjudication: s.Adjudication})}
 }
 
+// NewServerRecorder starts the replay of a game a server plays under r on
+// w, its header saying s with s.First recorded (the listener's
+// first-player policy picks it); its Outcome records the server's
+// outcomes as they are.
+func NewServerRecorder(w io.Writer, r *submarine.Rules, s replay.Start) Recorder {
+	return Recorder{NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players, First: s.First, Adjudication: s.Adjudication})}
+}
+
+// Outcome records how a game the server played ended, as the server says
+// it (server.Outcomes): outcome is a replay.Outcome* (aborted too), c the
+// rules' count of the game, ff its forfeits.
+func (r Recorder) Outcome(outcome string, winner int, c game.Count, ff []replay.Forfeit) {
+	r.w.Result(Result{Outcome: outcome, Winner: winner, Actions: c.Actions, Forfeits: ff})
+}
+
 // Placement implements game.Recorder.
 func (r Recorder) Placement(seat int, p submarine.Placement, _ bool) { r.w.Placement(seat, p) }
 

@@ -78,15 +78,38 @@ func (s *Server) AppendTold(b []byte, seat int, o *submarine.Told, outcome int) 
 	return s.enc.AppendResult(b, o.Event, outcome, o.View, s.orders[seat], s.orders[1-seat])
 }
 
-// AppendWalkover appends the result line that tells seat, whose opponent
-// failed its handshake, that it won: an invalid action's result with v,
-// the seat's own fleet (and the enemy's ships in fleet order).
-func (s *Server) AppendWalkover(b []byte, seat int, v *submarine.View) []byte {
-	return s.enc.AppendResult(b, InvalidEvent, protocol.Won, v, s.orders[seat], nil)
+// Invalid is the action a mover's fault is taken as (game.Forfeits): an
+// invalid action, told to both seats as InvalidEvent.
+func (*Server) Invalid() submarine.Action { return invalidAction }
+
+// invalidAction is Invalid's action.
+var invalidAction = submarine.Action{Kind: submarine.Invalid, Ship: submarine.NoShip, To: grid.None}
+
+// ForfeitTold fills o with what seat is told when a seat of g forfeits
+// while it was not its turn (game.Forfeits): the result of an invalid
+// action, with the seat's view of g.
+func (*Server) ForfeitTold(g *submarine.Game, seat int, o *submarine.Told) {
+	if o.View == nil {
+		o.View = new(submarine.View)
+	}
+	o.Event = InvalidEvent
+	*o.View = g.View(seat)
+}
+
+// AppendWalkover appends the result line that tells seat, which placed p
+// and whose opponent failed its handshake, that it won (game.Forfeits):
+// an invalid action's result with the seat's own fleet, untouched, and the
+// enemy's ships at full health in fleet order.
+func (s *Server) AppendWalkover(b []byte, seat int, p submarine.Placement) []byte {
+	v := submarine.View{Me: submarine.NewFleet(s.rules, p)}
+	for i, sp := range s.rules.Fleet {
+		v.EnemyHP[i] = int8(sp.HP)
+	}
+	return s.enc.AppendResult(b, InvalidEvent, protocol.Won, &v, s.orders[seat], nil)
 }
 
 // ForfeitLine is nil: the dialect tells a forfeit as an invalid action
-// (AppendTold of InvalidEvent).
+// (game.Forfeits).
 func (*Server) ForfeitLine(_, _ bool) []byte { return nil }
 
 // ErrorLine is nil: the dialect tells no error lines.
