@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"reflect"
 	"slices"
 
 	"github.com/kaisen-ai/kaisen/arena"
@@ -226,9 +225,7 @@ func compileContract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O
 		def.dialect = lis.Dialect().String()
 	}
 	if c.Record != nil {
-		def.record = func(w *bytes.Buffer, h replayHeader) gameRecord[P, A, S] {
-			return &contractRecord[P, A, S]{w: c.Record(rules, w, arena.RecordHeader{Seed: h.Seed, First: h.First, Players: h.Players})}
-		}
+		def.record = func(w *bytes.Buffer, h arena.RecordHeader) arena.Recorder[P, A, S] { return c.Record(rules, w, h) }
 	}
 	if c.Board != nil { // the listener log line prints the board from Width and Height
 		l.Width, l.Height = c.Board(rules)
@@ -309,21 +306,12 @@ func contractRules[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O a
 	return rules, nil
 }
 
-// contractRecord is the replay of a game described by a Contract
-// (gameRecord), written by the game's own arena.Recorder. An aborted game
-// reads as a draw in it (game.Result has no aborted outcome).
-type contractRecord[P, A, S any] struct{ w arena.Recorder[P, A, S] }
-
-func (r *contractRecord[P, A, S]) Placement(seat int, p P) {
-	r.w.Placement(seat, p, !reflect.ValueOf(&p).Elem().IsZero())
-}
-
-func (r *contractRecord[P, A, S]) Action(n, seat int, a A, st *S, err error, actor any) {
-	r.w.Action(n, seat, a, st, err, explanation(actor))
-}
-
-func (r *contractRecord[P, A, S]) Result(outcome string, winner int, c game.Count, ff []replay.Forfeit) {
-	if o, ok := r.w.(Outcomes); ok {
+// recordResult records on w how a game the server played ended: outcome
+// is a replay.Outcome* (aborted too), c the rules' count of the game, ff
+// its forfeits; as they are when w is an Outcomes, else as a game.Result,
+// in which an aborted game reads as a draw.
+func recordResult[P, A, S any](w arena.Recorder[P, A, S], outcome string, winner int, c game.Count, ff []replay.Forfeit) {
+	if o, ok := w.(Outcomes); ok {
 		o.Outcome(outcome, winner, c, ff)
 		return
 	}
@@ -339,10 +327,8 @@ func (r *contractRecord[P, A, S]) Result(outcome string, winner int, c game.Coun
 			res.Started = false
 		}
 	}
-	r.w.Result(&res)
+	w.Result(&res)
 }
-
-func (r *contractRecord[P, A, S]) Flush() error { return r.w.Flush() }
 
 // commonChecks starts the checks of a listener of a game on the contract:
 // the error list, bad adding one more error to it, and the address

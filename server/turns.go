@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"reflect"
 
+	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
@@ -29,37 +31,15 @@ type namer interface {
 	FieldLine() []byte
 }
 
-// gameRecord writes the replay of one game the server plays.
-type gameRecord[P, A, S any] interface {
-	// Placement records seat's placement as received (the zero P: none).
-	Placement(seat int, p P)
-	// Action records the n-th action applied: a by seat, the step and the
-	// rules' error; actor is the seat's house AI (nil for a client), whose
-	// decision the replay may keep.
-	Action(n, seat int, a A, st *S, err error, actor any)
-	// Result records how the game ended: c is the rules' count of the game
-	// (zero when it never started).
-	Result(outcome string, winner int, c game.Count, ff []replay.Forfeit)
-	Flush() error
-}
-
-// replayHeader is what a game's replay header says: its seed, first seat
-// and players.
-type replayHeader struct {
-	Seed    uint64
-	First   int
-	Players [2]replay.SeatInfo
-}
-
 // served is one game as a listener serves it.
 type served[G game.State[A, S], P, A, S, O any] struct {
 	dialect string // Result.Dialect
 	rules   game.Rules[G, P, A, S, O]
 	wire    game.ServerCodec[P, A, O]
 	house   game.Factory[P, A, O] // nil for pair listeners
-	// record starts a game's replay (header and nothing else) on w (nil:
-	// the game writes none).
-	record func(w *bytes.Buffer, h replayHeader) gameRecord[P, A, S]
+	// record starts a game's replay (header and nothing else) on w, with
+	// the game's own recorder (Contract.Record; nil: the game writes none).
+	record func(w *bytes.Buffer, h arena.RecordHeader) arena.Recorder[P, A, S]
 	// view is the public view of game g, which a spectator's Feed sees
 	// (nil: a spectator is told only the game's end, Spectator.Finished).
 	view func(g G) game.View[S]
@@ -95,7 +75,7 @@ func newTurns[G game.State[A, S], P, A, S, O any](m *match, def *served[G, P, A,
 // off) records nothing.
 type gameReplay[P, A, S any] struct {
 	buf bytes.Buffer
-	w   gameRecord[P, A, S]
+	w   arena.Recorder[P, A, S]
 	log *slog.Logger
 }
 
@@ -107,13 +87,13 @@ func (t *turns[G, P, A, S, O]) startReplay(res *Result, log *slog.Logger) *gameR
 		return nil
 	}
 	rec := &gameReplay[P, A, S]{log: log}
-	h := replayHeader{Seed: res.Seed, First: res.First}
+	h := arena.RecordHeader{Seed: res.Seed, First: res.First}
 	for i, s := range t.seats {
 		h.Players[i] = replay.SeatInfo{Seat: i, Name: s.replayName()}
 	}
 	rec.w = t.def.record(&rec.buf, h)
 	for i, p := range t.place {
-		rec.w.Placement(i, p)
+		rec.w.Placement(i, p, !reflect.ValueOf(&p).Elem().IsZero()) // the zero P: none received
 	}
 	return rec
 }
@@ -124,7 +104,7 @@ func (rec *gameReplay[P, A, S]) finish(res *Result, c game.Count, ff []replay.Fo
 	if rec == nil {
 		return nil
 	}
-	rec.w.Result(replayOutcome(res), res.Winner, c, ff)
+	recordResult(rec.w, replayOutcome(res), res.Winner, c, ff)
 	if err := rec.w.Flush(); err != nil {
 		rec.log.Error("replay", "err", err)
 		return nil
@@ -257,7 +237,7 @@ func (t *turns[G, P, A, S, O]) loop(ctx context.Context, g G, res *Result, log *
 			feed.Step(r.shown, &st, err)
 		}
 		if rec != nil {
-			rec.w.Action(r.n, mv, a, &st, err, actor)
+			rec.w.Action(r.n, mv, a, &st, err, explanation(actor))
 		}
 		if err != nil && invalid == nil {
 			return r.forfeit(mv, err, replay.ForfeitIllegal)
