@@ -6,7 +6,7 @@
 //
 // A Server has one or more listeners (Config.Listeners), each with its own
 // address, game, wire dialect (classic or submarine-py), board, opponent
-// (pair clients in arrival order, or a house AI from package players),
+// (pair clients in arrival order, or a house AI of the game),
 // number of games per pairing (a series) and first-player policy. Every
 // pairing runs in its own goroutine, which owns the game state and both
 // connections. The session plumbing is game-independent (match and seat:
@@ -16,22 +16,27 @@
 // observe), with the server side of the game's wire codec for the lines:
 // game/submarine/wire's Server (its allocation-free DecodeActionFast and
 // ResultEncoder on the hot path), game/battleship/wire's and
-// game/abilities/wire's, framed by package protocol. The submarine game's
-// own file (submarine.go, its compile step in config.go) builds its served
-// game: the listener's dialect, rules and house AI, the wire's Server and
-// the hooks it adds (its replay, its public view for the spectators, its
-// forfeits told as an invalid action).
+// game/abilities/wire's, framed by package protocol.
 //
 // The games a listener serves are a registry (games.go): a Game is one
-// name with its compile and play steps. The submarine game is registered
-// here; every other game on the contract — Battleship and the abilities
-// game too — is described by a Contract (its rules or its listener
-// settings, house AIs, the server side of its wire codec,
-// game.ServerCodec, its public view and its replay), built by NewGame and
-// added with Register, which the games registry (package games) calls for
-// every games.Def with a wire codec: such a game is served with no line of
-// this package naming it. A codec that is a game.Hooked adds its turn
-// hooks (the abilities game's constant shape).
+// name with its compile step, and this package serves no game by itself.
+// Every game — the submarine game, Battleship and the abilities game — is
+// described by a Contract (its rules or its listener settings, house AIs,
+// the server side of its wire codec, game.ServerCodec, its public view and
+// its replay), built by NewGame and added with Register, which the games
+// registry (package games) calls for every games.Def with a wire codec:
+// such a game is served with no line of this package naming it, and this
+// package imports no submarine package outside its tests. What is
+// particular to a game is its descriptor's or its codec's: a Contract's
+// Listen takes the game's own listener settings (the submarine game's
+// dialect and board: game/submarine/wire's Listener, which gives the
+// rules, the dialect of the end lines and one codec per pairing); a codec
+// that is a game.Hooked adds its turn hooks (the abilities game's constant
+// shape), one that is a game.Forfeits tells a fault as an action (the
+// submarine game's: a mover's fault is applied as an invalid action, a
+// forfeit while waiting and a walkover are told as the result of one),
+// and one with Names and FieldLine reads a client's name before its
+// placement (the submarine-py dialect).
 //
 // The write order of each turn is the reference server's: "your turn" to the
 // mover, "waiting" to the other side, read the mover's line, the mover's
