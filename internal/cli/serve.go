@@ -49,12 +49,24 @@ type serveFlags struct {
 // listenerFlags are the flags that describe the single listener.
 var listenerFlags = []string{"listen", "game", "dialect", "house", "house-weights", "series", "first", "width", "height", "rocks", "rounded", "humans", "human-timeout"}
 
+// newServeCmd is kaisen serve: the turn server, its flags and its help.
 func newServeCmd(e *env) *cobra.Command {
 	var f serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Run the turn server (submarine game, both dialects; battleship; abilities)",
-		Long: `Run Kaisen's turn server for the submarine game. Existing Ruby and Python
+		Use:         "serve",
+		Short:       "Run the turn server (submarine game, both dialects; battleship; abilities)",
+		Long:        serveLong,
+		Example:     serveExample,
+		Annotations: map[string]string{settingsFileKey: "configs/server.yaml"},
+		Args:        cobra.NoArgs,
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runServe(cmd, e, f) },
+	}
+	addServeFlags(cmd, &f)
+	return cmd
+}
+
+// serveLong is kaisen serve's help text.
+const serveLong = `Run Kaisen's turn server for the submarine game. Existing Ruby and Python
 clients, and kaisen play, connect over TCP and play each other (clients are
 paired in arrival order) or a house AI, byte for byte as on the reference
 servers. Many games run at once; a client that sends garbage, a float
@@ -108,8 +120,10 @@ registered with kaisen ladder register first sends "auth NAME TOKEN", then
 speaks the classic protocol; bots are paired by rating, and every decided
 game is committed to the database (a SQLite file, or PostgreSQL with
 --db postgres://...) with both rating changes
-before its players are told the result.`,
-		Example: `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
+before its players are told the result.`
+
+// serveExample is kaisen serve's examples.
+const serveExample = `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
   kaisen serve --house stateplayer2                      every client plays the house AI
   kaisen serve --series 10 --first alternate             series of 10 games per pair
   kaisen serve --dialect submarine-py --width 6 --height 5 --rounded --listen 127.0.0.1:8000
@@ -122,73 +136,77 @@ before its players are told the result.`,
   kaisen serve --house admiral --humans --listen 127.0.0.1:2001   people play it (kaisen play --human)
   kaisen serve --house random --max-connections-per-ip 2000   for kaisen loadtest
   kaisen serve --ladder --db ladder.db                   the rated ladder (kaisen ladder register)
-  kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
-		Annotations: map[string]string{settingsFileKey: "configs/server.yaml"},
-		Args:        cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			data, dataErr := dataDir()
-			cfg, err := serveConfig(cmd.Flags(), f, data)
-			if err != nil {
-				return &UsageError{Err: err}
-			}
-			if f.webReveal && f.web == "" {
-				return usageError("--web-reveal shows the fleets on the spectator pages: it needs --web")
-			}
-			if dataErr != nil {
-				e.log.Warn("no data directory: results and replays are not written unless --result-log and --replay-dir are given", "err", dataErr)
-			}
-			if err := makeDataDir(cfg, data); err != nil {
-				return err
-			}
-			var rated web.LadderReader // the ladder pages of --web
-			if f.ladder {
-				store, err := openLadder(cmd, f.db)
-				if err != nil {
-					return err
-				}
-				defer store.Close()
-				cfg.Ladder, rated = store, store
-			} else if f.db != "" {
-				return usageError("--db is the rated ladder's database: it needs --ladder")
-			}
-			s, err := server.New(cfg, e.log)
-			if err != nil {
-				return &UsageError{Err: err}
-			}
-			if err := s.Listen(); err != nil {
-				return err
-			}
-			for i, a := range s.Addrs() {
-				l := cfg.Listeners[i].WithDefaults()
-				fmt.Fprintf(e.stdout, "listening on %s (%s, opponent %s, %d game(s) per pairing)\n", a, l.Dialect, l.Opponent, l.Games)
-			}
-			if a := s.MetricsAddr(); a != nil {
-				fmt.Fprintf(e.stdout, "metrics on http://%s/metrics\n", a)
-			}
-			fmt.Fprintf(e.stdout, "result log: %s\nreplays: %s\n", orNone(cfg.ResultLog), orNone(cfg.ReplayDir))
-			if f.ladder {
-				fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
-			}
-			if f.web != "" {
-				stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(f, cfg), rated, f.webLimits)
-				if err != nil {
-					_ = s.Close()
-					return err
-				}
-				defer stop()
-			}
-			stopProfile, err := startCPUProfile(f.cpuProfile)
-			if err != nil {
-				_ = s.Close()
-				return err
-			}
-			defer stopProfile()
-			if err := s.Serve(cmd.Context()); err != nil && !errors.Is(err, server.ErrServerClosed) {
-				return err
-			}
-			return nil
-		},
+  kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`
+
+// runServe runs kaisen serve with the flags f: the config, the data
+// directory, the ladder, the server with its listeners, the spectator
+// pages and the CPU profile, until the command's context ends.
+func runServe(cmd *cobra.Command, e *env, f serveFlags) error {
+	data, dataErr := dataDir()
+	cfg, err := serveConfig(cmd.Flags(), f, data)
+	if err != nil {
+		return &UsageError{Err: err}
 	}
+	if f.webReveal && f.web == "" {
+		return usageError("--web-reveal shows the fleets on the spectator pages: it needs --web")
+	}
+	if dataErr != nil {
+		e.log.Warn("no data directory: results and replays are not written unless --result-log and --replay-dir are given", "err", dataErr)
+	}
+	if err := makeDataDir(cfg, data); err != nil {
+		return err
+	}
+	var rated web.LadderReader // the ladder pages of --web
+	if f.ladder {
+		store, err := openLadder(cmd, f.db)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		cfg.Ladder, rated = store, store
+	} else if f.db != "" {
+		return usageError("--db is the rated ladder's database: it needs --ladder")
+	}
+	s, err := server.New(cfg, e.log)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	if err := s.Listen(); err != nil {
+		return err
+	}
+	for i, a := range s.Addrs() {
+		l := cfg.Listeners[i].WithDefaults()
+		fmt.Fprintf(e.stdout, "listening on %s (%s, opponent %s, %d game(s) per pairing)\n", a, l.Dialect, l.Opponent, l.Games)
+	}
+	if a := s.MetricsAddr(); a != nil {
+		fmt.Fprintf(e.stdout, "metrics on http://%s/metrics\n", a)
+	}
+	fmt.Fprintf(e.stdout, "result log: %s\nreplays: %s\n", orNone(cfg.ResultLog), orNone(cfg.ReplayDir))
+	if f.ladder {
+		fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
+	}
+	if f.web != "" {
+		stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(f, cfg), rated, f.webLimits)
+		if err != nil {
+			_ = s.Close()
+			return err
+		}
+		defer stop()
+	}
+	stopProfile, err := startCPUProfile(f.cpuProfile)
+	if err != nil {
+		_ = s.Close()
+		return err
+	}
+	defer stopProfile()
+	if err := s.Serve(cmd.Context()); err != nil && !errors.Is(err, server.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// addServeFlags defines kaisen serve's flags into f.
+func addServeFlags(cmd *cobra.Command, f *serveFlags) {
 	fl := cmd.Flags()
 	d := server.DefaultListener()
 	lim := server.DefaultLimits()
@@ -236,7 +254,6 @@ before its players are told the result.`,
 	completeWords(cmd, "first", server.FirstConnected, server.FirstAlternate, server.FirstHalves, server.FirstRandom)
 	completePlayers(cmd, "house", false, anyGame)
 	completeYAML(cmd, "config", "house-weights")
-	return cmd
 }
 
 // serveConfig builds the server config: defaults (the result log and the
@@ -258,6 +275,17 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			return cfg, err
 		}
 	}
+	if err := applyListenerFlags(fl, f, &cfg); err != nil {
+		return cfg, err
+	}
+	applyServerFlags(fl, f, &cfg)
+	return cfg, cfg.Validate()
+}
+
+// applyListenerFlags sets the flags that describe the single listener
+// (listenerFlags) that were given on cfg's one listener: more than one in
+// the config, or a bad value, is an error.
+func applyListenerFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) error {
 	var set []string
 	for _, name := range listenerFlags {
 		if fl.Changed(name) {
@@ -266,7 +294,7 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 	}
 	if len(set) > 0 {
 		if len(cfg.Listeners) != 1 {
-			return cfg, fmt.Errorf("%s describe one listener, but the config has %d", strings.Join(set, ", "), len(cfg.Listeners))
+			return fmt.Errorf("%s describe one listener, but the config has %d", strings.Join(set, ", "), len(cfg.Listeners))
 		}
 		l := &cfg.Listeners[0]
 		apply := map[string]func(){
@@ -290,7 +318,7 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			}
 		}
 		if t := f.humanTimeout; fl.Changed("human-timeout") && (t < server.MinHumanActionTimeout || t > server.MaxHumanActionTimeout) {
-			return cfg, fmt.Errorf("--human-timeout %v: want a duration from %v to %v", t, server.MinHumanActionTimeout, server.MaxHumanActionTimeout)
+			return fmt.Errorf("--human-timeout %v: want a duration from %v to %v", t, server.MinHumanActionTimeout, server.MaxHumanActionTimeout)
 		}
 		if fl.Changed("house") && f.house == "" {
 			l.Opponent = server.OpponentPair
@@ -306,10 +334,15 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			val  int
 		}{{"series", f.games}, {"width", f.width}, {"height", f.height}} {
 			if fl.Changed(v.name) && v.val < 1 {
-				return cfg, fmt.Errorf("--%s %d: want at least 1", v.name, v.val)
+				return fmt.Errorf("--%s %d: want at least 1", v.name, v.val)
 			}
 		}
 	}
+	return nil
+}
+
+// applyServerFlags sets the server-wide flags that were given on cfg.
+func applyServerFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) {
 	if fl.Changed("seed") {
 		cfg.Seed = f.seed
 	}
@@ -348,7 +381,6 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			*v.dst = v.val
 		}
 	}
-	return cfg, cfg.Validate()
 }
 
 // Names of kaisen serve's default outputs inside the data directory.
