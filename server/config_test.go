@@ -51,6 +51,7 @@ func TestConfigValidate(t *testing.T) {
 			c.Listeners[0].Dialect, c.Listeners[0].Width, c.Listeners[0].Height = "submarine-py", 2, 1
 		}, "do not fit"},
 		{"bad address", func(c *Config) { c.Listeners[0].Address = "localhost" }, `address "localhost"`},
+		{"abilities settings", func(c *Config) { c.Listeners[0].Abilities.AlternateFirst = true }, "abilities settings on a submarine listener"},
 		{"same name twice", func(c *Config) { c.Listeners = append(c.Listeners, c.Listeners[0]) }, "used twice"},
 		{"zero limit", func(c *Config) { c.Limits.MaxGames = 0 }, "limits.max_games is 0"},
 		{"ipv4 prefix too long", func(c *Config) { c.Limits.IPv4Prefix = 33 }, "limits.ipv4_prefix is 33, want a prefix length from 8 to 32"},

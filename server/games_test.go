@@ -1,8 +1,11 @@
 package server
 
 import (
+	"go/parser"
+	"go/token"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -208,4 +211,35 @@ func TestContractGame(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, bsrecord.Verify(rp))
 	require.Equal(t, got.Shots, rp.Result.Shots)
+}
+
+// TestNoGameImports: package server imports no submarine package outside
+// its tests (the submarine game is registered like the others), no game
+// folder imports package server, and the default game's name is the
+// submarine game's.
+func TestNoGameImports(t *testing.T) {
+	require.Equal(t, submarine.Name, GameSubmarine)
+	for _, tt := range []struct {
+		glob   string
+		banned string
+	}{
+		{"*.go", "github.com/kaisen-ai/kaisen/game/submarine"},
+		{"../game/*/*.go", "github.com/kaisen-ai/kaisen/server"},
+		{"../game/*/*/*.go", "github.com/kaisen-ai/kaisen/server"},
+	} {
+		files, err := filepath.Glob(tt.glob)
+		require.NoError(t, err)
+		require.NotEmpty(t, files)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			require.NoError(t, err)
+			for _, im := range af.Imports {
+				path := strings.Trim(im.Path.Value, `"`)
+				require.False(t, path == tt.banned || strings.HasPrefix(path, tt.banned+"/"), "%s imports %s", f, path)
+			}
+		}
+	}
 }
