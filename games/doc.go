@@ -12,9 +12,9 @@
 // one line, registering it with the server too: a new game is its folder
 // plus that line (game/sonar, registered by games/matrix's test).
 // The three real games are Defs too (submarine.go, battleship.go,
-// abilities.go; this package's init registers Battleship and the
-// abilities game with the server, which serves the submarine game's
-// dialects by itself).
+// abilities.go), which this package's init registers with the server,
+// the submarine game first (its dialects and boards per listener through
+// Def.Wire.Listen: server.Contract.Listen).
 //
 // Lookup refuses an unknown name with an error that lists the games.
 package games

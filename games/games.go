@@ -73,8 +73,9 @@ type Game struct {
 	// alone (a game with no network seat: a games.Def with a Text).
 	HumanLocal func(in *bufio.Reader, out io.Writer, opt HumanOptions) error
 	// Server, when set, is the game as the turn server serves it
-	// (server.NewGame), for a game the server does not serve by itself (a
-	// games.Def with a Wire): Register registers it with the server.
+	// (server.NewGame), for a game with a network host (a games.Def with a
+	// Wire that has a Server or a Listen): Register registers it with the
+	// server.
 	Server server.Game
 	// Unserved, when set, says why the game has no network host yet: the
 	// server does not serve it and its NewClient refuses every AI (with an
@@ -168,16 +169,16 @@ func All() []Game { return slices.Clone(all) }
 
 var all = []Game{submarineGame, battleshipGame, abilitiesGame}
 
-// init registers the built-in games that the server does not serve by
-// itself (a Server, from their Def) with package server, in the order of
-// All, as Register does for the others.
+// init registers the built-in games (their Server, from their Def) with
+// package server, in the order of All (the submarine game, the default,
+// first), as Register does for the others.
 func init() {
 	for _, g := range all {
 		if g.Server.Name() == "" {
 			continue
 		}
 		if err := server.Register(g.Server); err != nil {
-			panic(fmt.Sprintf("games: built-in game %s: %v", g.Name, err)) // a name the server serves itself: a bug here
+			panic(fmt.Sprintf("games: built-in game %s: %v", g.Name, err)) // a name registered twice: a bug here
 		}
 	}
 }

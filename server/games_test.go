@@ -85,9 +85,8 @@ const gameContract = "battleship-contract"
 
 // bsGame is Battleship as the registry (package games) describes it to
 // the server, under name: what the tests of this package serve for
-// listeners of game battleship (the server serves the submarine game alone
-// by itself; package games registers the others, and cannot be imported
-// here).
+// listeners of game battleship (package games registers every game with
+// the server, and cannot be imported here).
 func bsGame(name string) Game {
 	return NewGame(bsContract{
 		Name:  name,

@@ -15,9 +15,13 @@
 // server side of one pairing for the server's turn loop: the greeting and
 // the field line, placements read with the order they name the ships in,
 // actions read by DecodeActionFast, result lines written by the
-// ResultEncoder, and the dialect's way of telling a forfeit (InvalidEvent,
-// AppendWalkover). Framing, dialects, greetings, end lines and errors are
-// package protocol's.
+// ResultEncoder, and the dialect's way of telling a fault as an action
+// (game.Forfeits: Invalid, ForfeitTold, AppendWalkover; InvalidEvent).
+// Listener (listener.go) is the game on one server listener: its dialect
+// and board settings checked into rules, a dialect and the ResultEncoder
+// its pairings share, and one Server per pairing (the server's
+// Contract.Listen). Framing, dialects, greetings, end lines and errors
+// are package protocol's.
 //
 // The classic dialect prints compact JSON exactly like the reference Ruby
 // server (key order included), the submarine-py dialect prints Python
