@@ -288,6 +288,9 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	if d.Text != nil {
 		g.HumanLocal = func(in *bufio.Reader, out io.Writer, opt HumanOptions) error { return defHuman(d, in, out, opt) }
 	}
+	if browsable(d) == "" {
+		g.Browse = func(b Browser) (func() BrowserResult, error) { return defBrowse(d, b) }
+	}
 	if d.Text != nil && d.Wire != nil {
 		g.HumanClient = func(name string, in *bufio.Reader, out io.Writer) Client { return defHumanClient(d, name, in, out) }
 	}

@@ -50,7 +50,10 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 		Text: func(r *submarine.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
 			return human.SubmarineText(r, out, rng)
 		},
-		Local:   human.SubmarineLocal,
+		Local: human.SubmarineLocal,
+		// The public view: the server serves the game by itself
+		// (server/submarine.go); browser play draws it (Browse).
+		View:    func(g *submarine.Game) game.View[submarine.Step] { return submarine.NewPublicView(g) },
 		Illegal: []submarine.Action{{Kind: submarine.Invalid}, submarine.AttackAt(grid.None), submarine.MoveTo(submarine.NoShip, 0)},
 		Perft:   submarinePerft(),
 	}
