@@ -95,10 +95,9 @@ func Play(o PlayOptions) Option {
 
 // table is one game a person plays against the house AI.
 type table struct {
-	id     string      // unguessable (crypto/rand), public: the spectators' /games/ID
-	secret string      // the person's session, in their cookie only
-	addr   string      // the client address that started it
-	acts   chan string // the person's actions (their labels), checked legal
+	id     string // unguessable (crypto/rand), public: the spectators' /games/ID
+	secret string // the person's session, in their cookie only
+	addr   string // the client address that started it
 	// started is closed once the game started (or ended without).
 	started   chan struct{}
 	startOnce sync.Once
@@ -106,7 +105,11 @@ type table struct {
 	mu       sync.Mutex
 	state    PlayState
 	deadline time.Time // the person's action is due then (their turn)
-	timedOut string    // why the person's time ran out ("": it did not)
+	// inbox takes the person's action (its label) on their turn, until
+	// turnEnd is closed (nil between turns).
+	inbox    chan string
+	turnEnd  chan struct{}
+	timedOut string // why the person's time ran out ("": it did not)
 	change   chan struct{}
 }
 
@@ -181,7 +184,7 @@ func (h *Hub) startTable(addr, name string) (*table, error) {
 		return nil, err
 	}
 	id, secret := crand.Text(), crand.Text() // 130 bits each, A-Z and 2-7
-	t := &table{id: "web-" + id, secret: secret, addr: addr, acts: make(chan string), started: make(chan struct{}), change: make(chan struct{})}
+	t := &table{id: "web-" + id, secret: secret, addr: addr, started: make(chan struct{}), change: make(chan struct{})}
 	t.state = PlayState{ID: t.id, Game: g.Name, House: p.House, Timeout: o.Timeout.String(), Shots: map[int]string{}, Attacked: map[int]string{}}
 	peers := [2]server.Peer{{Addr: "browser", Name: "you (browser)"}, {Addr: "house", Name: p.House}}
 	hdr := replay.Start{Seed: k, First: 0}
@@ -333,8 +336,8 @@ func (h *Hub) act(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad action: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	s, _ := t.snapshot()
-	if !s.Turn {
+	s, inbox, end := t.turnNow()
+	if !s.Turn || inbox == nil {
 		http.Error(w, "not your turn", http.StatusConflict)
 		return
 	}
@@ -343,9 +346,10 @@ func (h *Hub) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	select {
-	case t.acts <- m.Action: // the game is waiting for it
+	case inbox <- m.Action: // the game takes it
 		w.WriteHeader(http.StatusAccepted)
-	default:
+	case <-end: // the turn is over (the time ran out, another click was taken)
 		http.Error(w, "not your turn", http.StatusConflict)
+	case <-r.Context().Done():
 	}
 }

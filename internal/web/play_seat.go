@@ -99,6 +99,14 @@ func (t *table) snapshot() (PlayState, chan struct{}) {
 	return s, t.change
 }
 
+// turnNow is the state's turn and actions with the inbox and end of the
+// same turn (nil between turns).
+func (t *table) turnNow() (PlayState, chan string, chan struct{}) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return PlayState{Turn: t.state.Turn, Actions: t.state.Actions}, t.inbox, t.turnEnd
+}
+
 func cellInts(cells []grid.Cell) []int {
 	out := make([]int, 0, len(cells))
 	for _, c := range cells {
@@ -205,18 +213,23 @@ func (p *webSeat) Act(turn games.Turn) (int, string) {
 	for i, c := range turn.Choices {
 		choices[i] = Choice{Label: c.Label, At: int(c.Aim.At), From: int(c.Aim.From), To: int(c.Aim.To)}
 	}
+	inbox, end := make(chan string), make(chan struct{})
 	t.publish(func(s *PlayState) {
-		t.deadline = turn.Due
+		t.deadline, t.inbox, t.turnEnd = turn.Due, inbox, end
 		s.Turn, s.Actions, s.Prompt = true, choices, turn.Prompt
 		s.Seq++
 	})
-	defer t.publish(func(s *PlayState) { s.Turn, s.Actions, s.Prompt = false, nil, "" })
+	defer t.publish(func(s *PlayState) {
+		close(end)
+		t.inbox, t.turnEnd = nil, nil
+		s.Turn, s.Actions, s.Prompt = false, nil, ""
+	})
 	for {
 		select {
-		case label := <-t.acts:
+		case label := <-inbox:
 			if i := slices.IndexFunc(turn.Choices, func(c games.Choice) bool { return c.Label == label }); i >= 0 {
 				return i, ""
-			} // else checked against a past turn: ignored
+			} // else not one of this turn's (the handler checked the state's): ignored
 		case <-timeout:
 			t.mu.Lock()
 			t.timedOut = fmt.Sprintf("no action within %v", p.h.play.Timeout)
