@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"sync"
 	"testing"
@@ -17,7 +18,9 @@ import (
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/browsertest"
+	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/server"
@@ -124,4 +127,65 @@ func TestLiveInBrowser(t *testing.T) {
 	counter, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("counter").textContent`))
 	require.NoError(t, err)
 	require.Regexp(t, `^turn 0 / \d+$`, counter)
+}
+
+// TestPlayBattleshipInBrowser plays a whole game of Battleship against its
+// house AI in headless Chromium through the same page as the submarine
+// game's: the person's fleet is drawn on their waters, each turn a click
+// on a green cell of the house's waters not shot yet fires at it (a hit
+// earns another shot), until the game is over; the game is then in the
+// server's result log with a replay that verifies.
+func TestPlayBattleshipInBrowser(t *testing.T) {
+	s := servertest.Start(t, servertest.Config(t, 5))
+	hub := web.NewHub(s.Config.ReplayDir, web.Play(web.PlayOptions{Game: "battleship", House: "bs-random", Timeout: time.Minute, Key: keystream.FromSeed(5), Record: s}))
+	site := httptest.NewServer(hub.Handler())
+	defer site.Close()
+	ctx := browsertest.Start(t, 3*time.Minute)
+	rng := rand.New(rand.NewPCG(5, 0))
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/"), chromedp.Click(chromedp.CSS(`#play`)),
+		chromedp.WaitVisible(chromedp.CSS(`#mine div[data-ship]`))))
+	title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("title").textContent`))
+	require.NoError(t, err)
+	require.Equal(t, "you against the house AI bs-random (battleship)", title)
+	ships, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#mine div[data-ship]").length`))
+	require.NoError(t, err)
+	require.Equal(t, 20, ships, "the classic fleet's 20 cells on the person's waters")
+	cols, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#enemy .lbl")].slice(1, 11).map(d => d.textContent).join("")`))
+	require.NoError(t, err)
+	require.Equal(t, "ABCDEFGHIJ", cols, "the game's own column names")
+
+	turns := 0
+	for ; turns < 300; turns++ {
+		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-turn="1"], body[data-over="1"]`))))
+		over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.dataset.over === "1"`))
+		require.NoError(t, err)
+		if over {
+			break
+		}
+		targets, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#enemy .target")].filter(d => d.textContent === "").map(d => d.dataset.cell)`))
+		require.NoError(t, err)
+		require.NotEmpty(t, targets, "a cell not shot yet")
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#enemy div[data-cell="`+targets[rng.IntN(len(targets))]+`"]`))))
+	}
+	require.Less(t, turns, 300, "the game ends")
+	status, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+	require.NoError(t, err)
+	require.Regexp(t, `^over: seat \d (you \(browser\)|bs-random \(house AI\)) wins after \d+ moves \(sunk\)$`, status)
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	browsertest.Screenshot(t, "play-battleship", png)
+
+	rs := s.WaitResults(t, 1)
+	require.Equal(t, web.WebListener, rs[0].Listener)
+	require.NotEmpty(t, rs[0].Replay)
+	g, err := games.Lookup("battleship")
+	require.NoError(t, err)
+	rp, err := g.OpenReplay(filepath.Join(s.Config.ReplayDir, rs[0].Replay))
+	require.NoError(t, err)
+	require.NoError(t, rp.Verify(), "the replay is the rules' game")
+	logged, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#log li").length`))
+	require.NoError(t, err)
+	require.Equal(t, rs[0].Actions, logged, "every shot logged")
+	t.Logf("%d turns of the person, %d shots in all: %s", turns, logged, status)
 }
