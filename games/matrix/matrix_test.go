@@ -18,11 +18,14 @@
 // network clients (games.Game.NewClient, the same code) over loopback;
 // in both the server's live view (server.Spectator, fed by each game's
 // public view) sees the game, and the replay the server wrote verifies
-// (games.Game.OpenReplay) for a game that writes replays.
+// (games.Game.OpenReplay) for a game that writes replays; and browser
+// play (browser_test.go: internal/web's one page and HTTP flow, which the
+// hub's live view watches), a person playing the house AI through the
+// HTTP API.
 //
 // Not in the matrix yet (they are written per game today, or are being
 // made generic; add a column when they take any registered game): the
-// web spectator and browser play (internal/web), the human seat over the
+// web spectator of the server's own games (internal/web), the human seat over the
 // network (games.Game.HumanClient), replay round trips of a game on the
 // contract alone (the record codec), the wire round trips per dialect
 // (protocol), shard/merge and the queue, and tournament --timing
@@ -88,6 +91,7 @@ func TestMatrix(t *testing.T) {
 		{"server house", serverHouseHost},
 		{"server pair", serverPairHost},
 		{"server series", serverSeriesHost},
+		{"browser play", browserHost},
 	}
 	for _, g := range games.All() {
 		for _, h := range hosts {

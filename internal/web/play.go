@@ -214,6 +214,13 @@ func (h *Hub) startTable(addr, name string) (*table, error) {
 	return t, nil
 }
 
+// Playing is the number of games against the house AI running.
+func (h *Hub) Playing() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.playing
+}
+
 // sessionCookie names the cookie that holds a person's secret; it is
 // scoped to the table's path (/play/ID), so one browser may hold several.
 const sessionCookie = "kaisen-seat"

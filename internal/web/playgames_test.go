@@ -1,19 +1,13 @@
 package web_test
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +17,7 @@ import (
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/internal/web"
+	"github.com/kaisen-ai/kaisen/internal/web/webtest"
 	"github.com/kaisen-ai/kaisen/server"
 )
 
@@ -32,129 +27,6 @@ func init() {
 	if err := games.Register(games.Define(sonar.Def())); err != nil {
 		panic(err)
 	}
-}
-
-// memRecorder keeps the results and replays the hub hands it, as the
-// server's Record would store them (the replay named after the game).
-type memRecorder struct {
-	mu      sync.Mutex
-	results []server.Result
-	replays map[string][]byte
-}
-
-func (m *memRecorder) Record(res *server.Result, rp []byte) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if rp != nil {
-		res.Replay = res.Game + ".jsonl"
-		m.replays[res.Replay] = append([]byte(nil), rp...)
-	}
-	m.results = append(m.results, *res)
-}
-
-// person plays a table through the HTTP API, as the page does.
-type person struct {
-	t      *testing.T
-	site   string
-	id     string
-	cookie *http.Cookie
-	rng    *rand.Rand
-}
-
-// startGame starts a table of game name (POST /play {"game": name}).
-func startGame(t *testing.T, site, name string, rng *rand.Rand) *person {
-	t.Helper()
-	body, err := json.Marshal(web.NewGame{Game: name})
-	require.NoError(t, err)
-	resp, err := http.Post(site+"/play", "application/json", bytes.NewReader(body))
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(resp.Body)
-	require.Equal(t, http.StatusOK, resp.StatusCode, string(msg))
-	var started struct{ ID, Page string }
-	require.NoError(t, json.Unmarshal(msg, &started))
-	require.Len(t, resp.Cookies(), 1)
-	return &person{t: t, site: site, id: started.ID, cookie: resp.Cookies()[0], rng: rng}
-}
-
-// post sends the person's action and returns the status and the body.
-func (p *person) post(label string) (int, string) {
-	body, err := json.Marshal(web.Act{Action: label})
-	require.NoError(p.t, err)
-	req, err := http.NewRequest(http.MethodPost, p.site+"/play/"+p.id+"/act", bytes.NewReader(body))
-	require.NoError(p.t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.AddCookie(p.cookie)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(p.t, err)
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(msg)
-}
-
-// choose picks one of the state's actions: mostly an attack on a cell of
-// the house's waters not marked yet, so that games end soon.
-func (p *person) choose(s *web.PlayState) web.Choice {
-	var fresh []web.Choice
-	for _, c := range s.Actions {
-		if _, marked := s.Shots[c.At]; c.At >= 0 && !marked {
-			fresh = append(fresh, c)
-		}
-	}
-	if len(fresh) > 0 && p.rng.IntN(10) > 0 {
-		return fresh[p.rng.IntN(len(fresh))]
-	}
-	return s.Actions[p.rng.IntN(len(s.Actions))]
-}
-
-// play plays the table to its end from its events stream: on each of the
-// person's turns one of its actions, chosen from the state. It returns
-// every state received (the last one is over).
-func (p *person) play() (states []web.PlayState) {
-	t := p.t
-	req, err := http.NewRequest(http.MethodGet, p.site+"/play/"+p.id+"/events", nil)
-	require.NoError(t, err)
-	req.AddCookie(p.cookie)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<22)
-	acted, buttons := -1, 0
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
-		var s web.PlayState
-		dec := json.NewDecoder(strings.NewReader(data))
-		dec.DisallowUnknownFields() // nothing but the state's fields: no field could carry the house's fleet
-		require.NoError(t, dec.Decode(&s))
-		states = append(states, s)
-		if s.Over {
-			t.Logf("%d states, %d actions by button (no cell)", len(states), buttons)
-			return states
-		}
-		if !s.Turn || s.Seq == acted {
-			continue
-		}
-		require.NotEmpty(t, s.Actions, "a turn has legal actions")
-		if acted < 0 { // refused, and the turn goes on
-			code, msg := p.post("no such action")
-			require.Equal(t, http.StatusBadRequest, code, msg)
-		}
-		c := p.choose(&s)
-		if c.At < 0 && c.From < 0 {
-			buttons++
-		}
-		code, msg := p.post(c.Label)
-		require.Equal(t, http.StatusAccepted, code, msg)
-		acted = s.Seq
-	}
-	require.NoError(t, sc.Err())
-	t.Fatal("the stream ended before the game")
-	return nil
 }
 
 func sortedInts(v []int) []int {
@@ -185,27 +57,28 @@ func TestBrowserPlayEveryGame(t *testing.T) {
 			g, err := games.Lookup(tt.game)
 			require.NoError(t, err)
 			require.NotNil(t, g.Browse, "every registered game has browser play")
-			rec := &memRecorder{replays: map[string][]byte{}}
+			rec := &webtest.Recorder{}
 			hub := web.NewHub("", web.Reveal(), web.Play(web.PlayOptions{Game: tt.game, House: tt.house, Timeout: time.Minute,
 				Key: keystream.FromSeed(26), Record: rec}))
 			site := httptest.NewServer(hub.Handler())
 			defer site.Close()
 
-			p := startGame(t, site.URL, tt.game, rand.New(rand.NewPCG(26, 1)))
-			states := p.play()
+			p := webtest.Start(t, site.URL, tt.game, rand.New(rand.NewPCG(26, 1)))
+			states := p.Play()
+			t.Logf("%d states, %d actions by button (no cell)", len(states), p.Buttons)
 			last := states[len(states)-1]
 			require.Equal(t, tt.game, last.Game)
 			require.Equal(t, tt.house, last.House)
 			require.Regexp(t, `^seat \d (you \(browser\)|`+tt.house+` \(house AI\)) wins after \d+ moves|^draw`, last.Result)
 			require.Eventually(t, func() bool { return hub.Playing() == 0 }, 10*time.Second, 5*time.Millisecond)
 			turns := slices.DeleteFunc(slices.Clone(states), func(s web.PlayState) bool { return len(s.Actions) == 0 })
-			code, msg := p.post(turns[len(turns)-1].Actions[0].Label) // a stale click, after the end
+			code, msg := p.Post(turns[len(turns)-1].Actions[0].Label) // a stale click, after the end
 			require.Equal(t, http.StatusConflict, code, msg)
 
 			// The spectators' record of the same game, with the fleets
 			// (web.Reveal, for this test): the public moves the person's
 			// log lists, and whose fleet is whose.
-			info, moves, end := stream(t, site.URL+"/games/"+p.id+"/events")
+			info, moves, end := stream(t, site.URL+"/games/"+p.ID+"/events")
 			require.Equal(t, last.Result, end.Result)
 			require.Len(t, last.Log, len(moves))
 			require.Equal(t, len(moves), last.N)
@@ -252,23 +125,22 @@ func TestBrowserPlayEveryGame(t *testing.T) {
 			}
 
 			// The game is recorded, as the server records its own.
-			rec.mu.Lock()
-			defer rec.mu.Unlock()
-			require.Len(t, rec.results, 1)
-			res := rec.results[0]
-			require.Equal(t, p.id, res.Game)
+			results := rec.Results()
+			require.Len(t, results, 1)
+			res := results[0]
+			require.Equal(t, p.ID, res.Game)
 			require.Equal(t, web.WebListener, res.Listener)
 			require.Equal(t, [2]server.Peer{{Addr: "browser", Name: "you (browser)"}, {Addr: "house", Name: tt.house}}, res.Players)
 			require.Positive(t, res.Actions)
 			require.Empty(t, res.Forfeits, "nobody forfeits")
-			path := filepath.Join(t.TempDir(), p.id+".jsonl")
+			path := filepath.Join(t.TempDir(), p.ID+".jsonl")
 			_, noReplay := g.OpenReplay(path)
 			if errors.Is(noReplay, games.ErrNoHost) {
 				require.Empty(t, res.Replay, "%s writes no replays", tt.game)
 				return
 			}
-			require.Equal(t, p.id+".jsonl", res.Replay)
-			require.NoError(t, os.WriteFile(path, rec.replays[res.Replay], 0o600))
+			require.Equal(t, p.ID+".jsonl", res.Replay)
+			require.NoError(t, os.WriteFile(path, rec.Replay(res.Replay), 0o600))
 			rp, err := g.OpenReplay(path)
 			require.NoError(t, err)
 			require.NoError(t, rp.Verify(), "the replay is the rules' game")
