@@ -1,13 +1,16 @@
 package web_test
 
 import (
+	"encoding/json"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,6 +148,54 @@ func TestBrowserPlayEveryGame(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, rp.Verify(), "the replay is the rules' game")
 			require.Regexp(t, `^\d+ (actions|shots)`, rp.Summary())
+		})
+	}
+}
+
+// TestBrowserPlayOffers: the list has one button per game offered (the
+// first the default), POST /play plays the game it names, and refuses a
+// game not offered or a body that is not JSON (400) without starting any.
+func TestBrowserPlayOffers(t *testing.T) {
+	hub := web.NewHub("", web.Play(web.PlayOptions{Timeout: 300 * time.Millisecond, Key: keystream.FromSeed(3),
+		Games: []web.PlayGame{{Game: "submarine", House: "random"}, {Game: "battleship"}}}))
+	site := httptest.NewServer(hub.Handler())
+	defer site.Close()
+	defer func() { // the tables time out: no game outlives the test
+		require.Eventually(t, func() bool { return hub.Playing() == 0 }, 10*time.Second, 10*time.Millisecond)
+	}()
+	resp, err := http.Get(site.URL + "/")
+	require.NoError(t, err)
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Contains(t, string(page), `id="play" class="play" data-game="submarine" type="button">Play the house AI (random, submarine)`)
+	require.Contains(t, string(page), `id="play-battleship" class="play" data-game="battleship" type="button">Play the house AI (gridbot, battleship)`, "the game's default AI")
+
+	for _, tt := range []struct {
+		name, body string
+		code       int
+		game, msg  string
+	}{
+		{"default", `{}`, http.StatusOK, "submarine", ""},
+		{"empty body", ``, http.StatusOK, "submarine", ""},
+		{"named", `{"game":"battleship"}`, http.StatusOK, "battleship", ""},
+		{"not offered", `{"game":"abilities"}`, http.StatusBadRequest, "", `"abilities" is not offered here (offered: submarine, battleship)`},
+		{"unknown", `{"game":"chess"}`, http.StatusBadRequest, "", `"chess" is not offered here`},
+		{"not json", `game=battleship`, http.StatusBadRequest, "", "bad request body"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := http.Post(site.URL+"/play", "application/json", strings.NewReader(tt.body))
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			require.Equal(t, tt.code, resp.StatusCode, string(body))
+			if tt.code != http.StatusOK {
+				require.Contains(t, string(body), tt.msg)
+				return
+			}
+			var started struct{ ID string }
+			require.NoError(t, json.Unmarshal(body, &started))
+			info, _, _ := stream(t, site.URL+"/games/"+started.ID+"/events")
+			require.Equal(t, tt.game, info.Game, "the game started is listed at once")
 		})
 	}
 }
