@@ -89,9 +89,9 @@ func checkAims[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](
 type nobody struct{}
 
 func (nobody) Start(game.Public, []grid.Cell) {}
-func (nobody) Seen(int, *game.Seen)          {}
-func (nobody) Told(string, []grid.Cell)      {}
-func (nobody) Act(Turn) (int, string)        { return -1, "nobody" }
+func (nobody) Seen(int, *game.Seen)           {}
+func (nobody) Told(string, []grid.Cell)       {}
+func (nobody) Act(Turn) (int, string)         { return -1, "nobody" }
 
 // TestBrowseRefuses: Browse says why a game cannot be made, wrapping
 // ErrBrowser (and the game's error for an unknown house AI).

@@ -138,13 +138,7 @@ func TestLiveInBrowser(t *testing.T) {
 func TestPlayBattleshipInBrowser(t *testing.T) {
 	s := servertest.Start(t, servertest.Config(t, 5))
 	hub := web.NewHub(s.Config.ReplayDir, web.Play(web.PlayOptions{Game: "battleship", House: "bs-random", Timeout: time.Minute, Key: keystream.FromSeed(5), Record: s}))
-	site := httptest.NewServer(hub.Handler())
-	defer site.Close()
-	ctx := browsertest.Start(t, 3*time.Minute)
-	rng := rand.New(rand.NewPCG(5, 0))
-
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/"), chromedp.Click(chromedp.CSS(`#play`)),
-		chromedp.WaitVisible(chromedp.CSS(`#mine div[data-ship]`))))
+	ctx, _, rng := playInBrowser(t, hub, 5)
 	title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("title").textContent`))
 	require.NoError(t, err)
 	require.Equal(t, "you against the house AI bs-random (battleship)", title)
@@ -188,4 +182,18 @@ func TestPlayBattleshipInBrowser(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, rs[0].Actions, logged, "every shot logged")
 	t.Logf("%d turns of the person, %d shots in all: %s", turns, logged, status)
+}
+
+// playInBrowser serves hub on a test site and, in headless Chromium,
+// starts a game from the first button of the list, up to the person's
+// fleet drawn on their page; it returns the browser, the site and the
+// stream the test's clicks draw from (seed).
+func playInBrowser(t *testing.T, hub *web.Hub, seed uint64) (context.Context, *httptest.Server, *rand.Rand) {
+	t.Helper()
+	site := httptest.NewServer(hub.Handler())
+	t.Cleanup(site.Close)
+	ctx := browsertest.Start(t, 3*time.Minute)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/"), chromedp.Click(chromedp.CSS(`#play`)),
+		chromedp.WaitVisible(chromedp.CSS(`#mine div[data-ship]`))))
+	return ctx, site, rand.New(rand.NewPCG(seed, 0))
 }
