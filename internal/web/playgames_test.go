@@ -85,47 +85,7 @@ func TestBrowserPlayEveryGame(t *testing.T) {
 			require.Equal(t, last.Result, end.Result)
 			require.Len(t, last.Log, len(moves))
 			require.Equal(t, len(moves), last.N)
-			fleetAfter := func(n int) [2][]int { // the fleets after n public moves
-				if n == 0 {
-					return info.Fleet
-				}
-				return moves[n-1].Fleet
-			}
-			for i, s := range states[:len(states)-1] {
-				require.False(t, s.Over)
-				mine := sortedInts(s.Fleet)
-				// The public record shows the fleets after each public
-				// move; the person is told their own move just after it
-				// is shown, and a move of theirs the public record does
-				// not show appears with the next move shown.
-				own := [][]int{sortedInts(fleetAfter(s.N)[0])}
-				if s.N > 0 {
-					own = append(own, sortedInts(fleetAfter(s.N - 1)[0]))
-				}
-				if s.N < len(moves) {
-					own = append(own, sortedInts(fleetAfter(s.N + 1)[0]))
-				}
-				require.Contains(t, own, mine, "state %d: the person's fleet is their own", i)
-				if house := sortedInts(fleetAfter(s.N)[1]); !slices.ContainsFunc(own, func(o []int) bool { return slices.Equal(o, house) }) {
-					require.NotEqual(t, house, mine, "state %d: never the house's fleet", i)
-				}
-				public := map[int]bool{} // the cells of the person's public actions so far
-				for _, e := range moves[:min(s.N+1, len(moves))] {
-					if e.Seat != 0 {
-						continue
-					}
-					public[e.At] = true
-					for _, sh := range e.Shots {
-						public[sh.At] = true
-					}
-					for _, c := range e.Sunk {
-						public[c] = true
-					}
-				}
-				for c := range s.Shots {
-					require.True(t, public[c], "state %d: the house's waters show cell %d, which no public action of the person's names", i, c)
-				}
-			}
+			hidden(t, states[:len(states)-1], info, moves)
 
 			// The game is recorded, as the server records its own.
 			results := rec.Results()
@@ -197,5 +157,55 @@ func TestBrowserPlayOffers(t *testing.T) {
 			info, _, _ := stream(t, site.URL+"/games/"+started.ID+"/events")
 			require.Equal(t, tt.game, info.Game, "the game started is listed at once")
 		})
+	}
+}
+
+// hidden checks that the states of a game before its end carry nothing of
+// the house's fleet, against the spectators' record of the same game with
+// the fleets revealed (info, moves): the person's fleet is their own at
+// every step, never the house's, and the house's waters show only cells a
+// public action of the person's named.
+func hidden(t *testing.T, states []web.PlayState, info web.Info, moves []web.Event) {
+	t.Helper()
+	fleetAfter := func(n int) [2][]int { // the fleets after n public moves
+		if n == 0 {
+			return info.Fleet
+		}
+		return moves[n-1].Fleet
+	}
+	for i, s := range states[:len(states)-1] {
+		require.False(t, s.Over)
+		mine := sortedInts(s.Fleet)
+		// The public record shows the fleets after each public
+		// move; the person is told their own move just after it
+		// is shown, and a move of theirs the public record does
+		// not show appears with the next move shown.
+		own := [][]int{sortedInts(fleetAfter(s.N)[0])}
+		if s.N > 0 {
+			own = append(own, sortedInts(fleetAfter(s.N - 1)[0]))
+		}
+		if s.N < len(moves) {
+			own = append(own, sortedInts(fleetAfter(s.N + 1)[0]))
+		}
+		require.Contains(t, own, mine, "state %d: the person's fleet is their own", i)
+		if house := sortedInts(fleetAfter(s.N)[1]); !slices.ContainsFunc(own, func(o []int) bool { return slices.Equal(o, house) }) {
+			require.NotEqual(t, house, mine, "state %d: never the house's fleet", i)
+		}
+		public := map[int]bool{} // the cells of the person's public actions so far
+		for _, e := range moves[:min(s.N+1, len(moves))] {
+			if e.Seat != 0 {
+				continue
+			}
+			public[e.At] = true
+			for _, sh := range e.Shots {
+				public[sh.At] = true
+			}
+			for _, c := range e.Sunk {
+				public[c] = true
+			}
+		}
+		for c := range s.Shots {
+			require.True(t, public[c], "state %d: the house's waters show cell %d, which no public action of the person's names", i, c)
+		}
 	}
 }
