@@ -72,7 +72,7 @@ type submarineReplay struct{ rp *subrecord.Replay }
 func (s submarineReplay) Verify() error { return subrecord.Verify(s.rp) }
 
 func (s submarineReplay) Summary() string {
-	return fmt.Sprintf("%d actions, %s", s.rp.Result.Actions, winner(s.rp.Result.Outcome, s.rp.Result.Winner, s.rp.Header.Players))
+	return fmt.Sprintf("%d actions, %s", s.rp.Result.Actions, winner(s.rp.Result.Outcome, s.rp.Result.Winner, s.rp.Header.Players, s.rp.Result.Adjudicated))
 }
 
 func (s submarineReplay) Moves() int   { return len(s.rp.Steps) }
@@ -90,9 +90,13 @@ func (s submarineReplay) HTML(w io.Writer) error {
 	return replay.WriteHTML(w, d)
 }
 
-// winner is "draw" or "seat S NAME wins".
-func winner(outcome string, seat int, players [2]replay.SeatInfo) string {
+// winner is "draw" or "seat S NAME wins", and why a research run
+// adjudicated the draw when it did ("draw (adjudicated: cap)").
+func winner(outcome string, seat int, players [2]replay.SeatInfo, adjudicated string) string {
 	if outcome != replay.OutcomeWin {
+		if adjudicated != "" {
+			return "draw (adjudicated: " + adjudicated + ")"
+		}
 		return "draw"
 	}
 	return fmt.Sprintf("seat %d %s wins", seat, players[seat].Name)
