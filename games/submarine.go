@@ -36,9 +36,12 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 		DefaultPlayers:   [2]string{"stateplayer2", "random"},
 		PlayDefault:      "random",
 		Family:           submarineFamily,
-		OpenReplay:       openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
-		ReplayFlags:      []string{"heatmap", "audit", "fold"},
-		Tools:            []Tool{ToolTournament, ToolLoadtest},
+		Record: func(r *submarine.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[submarine.Placement, submarine.Action, submarine.Step] {
+			return subrecord.NewRecorder(w, r, h)
+		},
+		OpenReplay:  openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
+		ReplayFlags: []string{"heatmap", "audit", "fold"},
+		Tools:       []Tool{ToolTournament, ToolLoadtest},
 		// Every dialect subwire.Client knows (classic, series,
 		// submarine-py, which asks for the client's name).
 		Wire: &Wire[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told]{
