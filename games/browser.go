@@ -11,7 +11,9 @@ import (
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/human"
+	"github.com/kaisen-ai/kaisen/internal/roster"
 	"github.com/kaisen-ai/kaisen/server"
 )
 
@@ -25,8 +27,9 @@ type Browser struct {
 	// House is the house AI, one of the game's AIs ("": PlayDefault).
 	House string
 	// Listener, when set, is the server listener whose settings give the
-	// rules, for a game whose wire reads them (Wire.Settings); else the
-	// game's default rules.
+	// rules, for a game whose wire reads them (Wire.Settings; else the
+	// game's default rules), and the weights of its house AI (its
+	// house_config) when House is its opponent.
 	Listener *server.ListenerConfig
 	// Rands are the person's stream (their random placement: the
 	// terminal seat's "random") and the house AI's.
@@ -134,7 +137,11 @@ func defBrowse[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](
 	if b.House == "" {
 		b.House = d.PlayDefault
 	}
-	house, err := d.AIs.New(b.House, rules, nil)
+	var load roster.Loader // the listener's house_config, for its own house AI
+	if l := b.Listener; l != nil && l.Opponent == b.House {
+		load = config.File(l.HouseConfig)
+	}
+	house, err := d.AIs.New(b.House, rules, load)
 	if err != nil {
 		return nil, fmt.Errorf("%w: house AI: %w", ErrBrowser, err)
 	}

@@ -3,6 +3,7 @@ package games
 import (
 	"io"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -10,6 +11,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/internal/human"
+	"github.com/kaisen-ai/kaisen/server"
 )
 
 // TestBrowsePieces: for each built-in game, along a seeded random game,
@@ -104,6 +106,8 @@ func TestBrowseRefuses(t *testing.T) {
 		msg  string
 	}{
 		{"unknown house AI", Browser{House: "nemo", Rands: rands, Person: nobody{}}, battleshipDef().ErrUnknownPlayer, "house AI"},
+		{"house weights unreadable", Browser{House: "gridbot", Rands: rands, Person: nobody{},
+			Listener: &server.ListenerConfig{Game: "battleship", Opponent: "gridbot", HouseConfig: filepath.Join(t.TempDir(), "none.yaml")}}, ErrBrowser, "none.yaml"},
 		{"no person", Browser{Rands: rands}, ErrBrowser, "a person and both random streams are required"},
 		{"no streams", Browser{Person: nobody{}}, ErrBrowser, "a person and both random streams are required"},
 	} {
