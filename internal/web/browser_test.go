@@ -197,3 +197,52 @@ func playInBrowser(t *testing.T, hub *web.Hub, seed uint64) (context.Context, *h
 		chromedp.WaitVisible(chromedp.CSS(`#mine div[data-ship]`))))
 	return ctx, site, rand.New(rand.NewPCG(seed, 0))
 }
+
+// TestPlayAbilitiesInBrowser plays the abilities game against ab-random in
+// headless Chromium on the same page: a cell of the house's waters that
+// several actions share (a shot, a special shot, salvos) offers them as
+// buttons, and the defender's answers to the house's questions are
+// buttons too, until the game is over.
+func TestPlayAbilitiesInBrowser(t *testing.T) {
+	hub := web.NewHub("", web.Play(web.PlayOptions{Game: "abilities", House: "ab-random", Timeout: time.Minute, Key: keystream.FromSeed(6)}))
+	ctx, _, rng := playInBrowser(t, hub, 6)
+	pick := func(list []string) string { return list[rng.IntN(len(list))] }
+	strs := func(js string) []string {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](js))
+		require.NoError(t, err)
+		return v
+	}
+	turns, chose, answered := 0, 0, 0
+	for ; turns < 400; turns++ {
+		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-turn="1"], body[data-over="1"]`))))
+		over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.dataset.over === "1"`))
+		require.NoError(t, err)
+		if over {
+			break
+		}
+		targets := strs(`[...document.querySelectorAll("#enemy .target")].filter(d => d.textContent === "").map(d => d.dataset.cell)`)
+		if len(targets) == 0 { // a question: its answers are buttons
+			answers := strs(`[...document.querySelectorAll("#actions button")].map(b => b.dataset.label)`)
+			require.NotEmpty(t, answers, "the answers to the house's question")
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#actions button[data-label="`+pick(answers)+`"]`))))
+			answered++
+			continue
+		}
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#enemy div[data-cell="`+pick(targets)+`"]`))))
+		choices := strs(`[...document.querySelectorAll("#choices button")].map(b => b.dataset.label)`)
+		if len(choices) > 0 { // several actions on the cell
+			require.GreaterOrEqual(t, len(choices), 2)
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#choices button[data-label="`+pick(choices)+`"]`))))
+			chose++
+		}
+	}
+	require.Less(t, turns, 400, "the game ends")
+	require.Positive(t, chose, "a cell offered several actions")
+	status, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+	require.NoError(t, err)
+	require.Regexp(t, `^over: seat \d (you \(browser\)|ab-random \(house AI\)) wins after \d+ moves`, status)
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	browsertest.Screenshot(t, "play-abilities", png)
+	t.Logf("%d turns of the person (%d chosen among a cell's actions, %d answers): %s", turns, chose, answered, status)
+}
