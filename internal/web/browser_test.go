@@ -151,10 +151,7 @@ func TestPlayBattleshipInBrowser(t *testing.T) {
 
 	turns := 0
 	for ; turns < 300; turns++ {
-		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-turn="1"], body[data-over="1"]`))))
-		over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.dataset.over === "1"`))
-		require.NoError(t, err)
-		if over {
+		if gameOver(t, ctx) {
 			break
 		}
 		targets, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#enemy .target")].filter(d => d.textContent === "").map(d => d.dataset.cell)`))
@@ -214,10 +211,7 @@ func TestPlayAbilitiesInBrowser(t *testing.T) {
 	}
 	turns, chose, answered := 0, 0, 0
 	for ; turns < 400; turns++ {
-		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-turn="1"], body[data-over="1"]`))))
-		over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.dataset.over === "1"`))
-		require.NoError(t, err)
-		if over {
+		if gameOver(t, ctx) {
 			break
 		}
 		targets := strs(`[...document.querySelectorAll("#enemy .target")].filter(d => d.textContent === "").map(d => d.dataset.cell)`)
@@ -245,4 +239,14 @@ func TestPlayAbilitiesInBrowser(t *testing.T) {
 	require.NoError(t, err)
 	browsertest.Screenshot(t, "play-abilities", png)
 	t.Logf("%d turns of the person (%d chosen among a cell's actions, %d answers): %s", turns, chose, answered, status)
+}
+
+// gameOver waits for the person's turn or the end of the game on the play
+// page and reports whether the game is over.
+func gameOver(t *testing.T, ctx context.Context) bool {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-turn="1"], body[data-over="1"]`))))
+	over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.dataset.over === "1"`))
+	require.NoError(t, err)
+	return over
 }

@@ -36,10 +36,7 @@ func TestPlayHouseInBrowser(t *testing.T) {
 
 	turns, moves := 0, 0
 	for ; turns < 2000; turns++ {
-		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-turn="1"], body[data-over="1"]`))))
-		over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.dataset.over === "1"`))
-		require.NoError(t, err)
-		if over {
+		if gameOver(t, ctx) {
 			break
 		}
 		if turns == 0 {
