@@ -151,7 +151,9 @@ type Ended struct {
 
 // Describe is why followed by how the program ended, for an error or a
 // log line.
-func (e Ended) Describe(why string) string { return withOutput(why, output{status: e.Status, line: e.Line}) }
+func (e Ended) Describe(why string) string {
+	return withOutput(why, output{status: e.Status, line: e.Line})
+}
 
 // Close closes the connection, gives the program up to grace to exit by
 // itself (it may still be reading its last lines), then ends its whole
