@@ -41,6 +41,10 @@ type Launcher struct {
 	LogDir string
 }
 
+// ExitGrace is how long a program may take to exit by itself once its
+// connection is over (Session.Close), before its group is killed.
+const ExitGrace = exitGrace
+
 // Validate checks the settings.
 func (l *Launcher) Validate() error {
 	var errs []error

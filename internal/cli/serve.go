@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kaisen-ai/kaisen/extern"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/internal/web"
@@ -44,6 +46,9 @@ type serveFlags struct {
 	// The rated ladder.
 	ladder bool
 	db     string
+	// A house program (--house exec:).
+	bot launchFlags
+	log *slog.Logger // its failures
 }
 
 // listenerFlags are the flags that describe the single listener.
@@ -127,6 +132,7 @@ before its players are told the result.`,
 		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			data, dataErr := dataDir()
+			f.log = e.log
 			cfg, err := serveConfig(cmd.Flags(), f, data)
 			if err != nil {
 				return &UsageError{Err: err}
@@ -197,7 +203,7 @@ before its players are told the result.`,
 	fl.StringVar(&f.game, "game", server.GameSubmarine, gameFlagHelp("game")+" (battleship: 10x10, house AIs gridbot, density, bs-random; abilities: house AIs ab-density, ab-plain, ab-random)")
 	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	fl.StringVar(&f.dialect, "dialect", d.Dialect, "wire dialect: classic or submarine-py")
-	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), or pair; default: pair clients (submarine), gridbot (battleship)")
+	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), a program exec:'CMD {host} {port}' started per pairing, or pair; default: pair clients (submarine), gridbot (battleship)")
 	addWeightsFlag(cmd, &f.houseConfig, "house-weights", "YAML weights of the house AI", "house-config")
 	fl.IntVar(&f.games, "series", d.Games, "games per pairing; more than 1 plays a series (classic dialect and battleship)")
 	alias(cmd, "games", "series")
@@ -232,6 +238,7 @@ before its players are told the result.`,
 	fl.IntVar(&f.maxLine, "max-line-bytes", lim.MaxLineBytes, "longest line a client may send")
 	fl.BoolVar(&f.ladder, "ladder", false, `rated listener: bots authenticate ("auth NAME TOKEN"), are paired by rating and rated (needs --db; docs/ladder.md)`)
 	addDBFlag(cmd, &f.db)
+	addLaunchFlags(cmd, &f.bot, "each pairing's house program output (house-PAIRING.log)")
 	completeWords(cmd, "dialect", "classic", "submarine-py")
 	completeWords(cmd, "first", server.FirstConnected, server.FirstAlternate, server.FirstHalves, server.FirstRandom)
 	completePlayers(cmd, "house", false, anyGame)
@@ -313,6 +320,7 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 	if fl.Changed("seed") {
 		cfg.Seed = f.seed
 	}
+
 	if fl.Changed("result-log") {
 		cfg.ResultLog = f.resultLog
 	}
@@ -348,7 +356,32 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			*v.dst = v.val
 		}
 	}
+	if err := houseSeats(&cfg, f); err != nil {
+		return cfg, err
+	}
 	return cfg, cfg.Validate()
+}
+
+// houseSeats makes the house of every listener whose opponent is an
+// exec: program that program (server.ListenerConfig.HouseSeat), started
+// for each pairing with the limits of f; it has the handshake timeout to
+// connect.
+func houseSeats(cfg *server.Config, f serveFlags) error {
+	for i, l := range cfg.Listeners {
+		if !extern.Is(l.Opponent) {
+			continue
+		}
+		cmd, err := extern.Parse(l.Opponent)
+		if err != nil {
+			return fmt.Errorf("listener %d: %w", i, err)
+		}
+		la := &extern.Launcher{Bot: cmd, Limits: f.bot.limits(), ConnectTimeout: cfg.Limits.HandshakeTimeout, LogDir: f.bot.logs}
+		if err := la.Validate(); err != nil {
+			return fmt.Errorf("listener %d: %w", i, err)
+		}
+		cfg.Listeners[i].HouseSeat = la.HouseDialer(f.log)
+	}
+	return nil
 }
 
 // Names of kaisen serve's default outputs inside the data directory.

@@ -55,7 +55,8 @@ func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, pla
 }
 
 // webPlay is the "play the house AI" of the spectator pages, nil when off:
-// the first listener's house AI if it has a submarine one, else random,
+// the first listener's house AI if it has a submarine one (not a
+// program), else random,
 // with the listener's human action timeout.
 func webPlay(f serveFlags, cfg server.Config) *web.PlayOptions {
 	if !f.webPlay || len(cfg.Listeners) == 0 {
@@ -63,7 +64,7 @@ func webPlay(f serveFlags, cfg server.Config) *web.PlayOptions {
 	}
 	l := cfg.Listeners[0].WithDefaults()
 	house := "random"
-	if l.Opponent != server.OpponentPair && (l.Game == "" || l.Game == server.GameSubmarine) {
+	if l.Opponent != server.OpponentPair && l.HouseSeat == nil && (l.Game == "" || l.Game == server.GameSubmarine) {
 		house = l.Opponent
 	}
 	return &web.PlayOptions{House: house, Timeout: l.HumanActionTimeout, Key: webKey(cfg.Seed), MaxPerAddr: f.webTablesPerIP}

@@ -27,8 +27,8 @@ func Survivors(dir string) ([]string, error) {
 	self := strconv.Itoa(os.Getpid())
 	var out []string
 	for _, e := range ents {
-		if e.Name() == self {
-			continue
+		if _, err := strconv.Atoi(e.Name()); err != nil || e.Name() == self {
+			continue // not a process (self, thread-self, ...), or this one
 		}
 		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
 		if err != nil || !bytes.Contains(cmdline, []byte(dir)) {
