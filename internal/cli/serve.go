@@ -113,7 +113,20 @@ registered with kaisen ladder register first sends "auth NAME TOKEN", then
 speaks the classic protocol; bots are paired by rating, and every decided
 game is committed to the database (a SQLite file, or PostgreSQL with
 --db postgres://...) with both rating changes
-before its players are told the result.`,
+before its players are told the result.
+
+House program: --house exec:'CMD {host} {port}' (opponent: "exec:..." in
+the config file) makes a program of your own the house
+(docs/cli.md#external-players-exec): for every pairing kaisen serve starts
+it (through /bin/sh -c when it uses the shell) with {host} and {port}
+replaced by a loopback port of its own and {seed} by the pairing's first
+seed; it has --handshake-timeout to connect, then plays seat 1 through the
+same code as any client (a series on that one connection). A program that
+crashes, hangs, sends garbage or never connects forfeits its own game only,
+and the server serves on; its process group is ended when the pairing is
+over. --bot-memory and --bot-cpu set rlimits, --bot-logs DIR keeps each
+pairing's output (DIR/house-PAIRING.log). Not with --house-weights or
+--ladder.`,
 		Example: `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
   kaisen serve --house stateplayer2                      every client plays the house AI
   kaisen serve --series 10 --first alternate             series of 10 games per pair
@@ -127,6 +140,7 @@ before its players are told the result.`,
   kaisen serve --house admiral --humans --listen 127.0.0.1:2001   people play it (kaisen play --human)
   kaisen serve --house random --max-connections-per-ip 2000   for kaisen loadtest
   kaisen serve --ladder --db ladder.db                   the rated ladder (kaisen ladder register)
+  kaisen serve --house exec:'python3 bot.py {host} {port}'   your program is the house, one per pairing
   kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
 		Annotations: map[string]string{settingsFileKey: "configs/server.yaml"},
 		Args:        cobra.NoArgs,

@@ -94,7 +94,18 @@ Output: --out (default NAME-tuned.yaml) is the starting config with the tuned
 values, its comments kept, under a header that records the command, the seed,
 the games played and the measured win rate with its 95% interval, next to
 the starting weights' rate on the same games. The same seed and settings give
-the same file (except the date).`
+the same file (except the date).
+
+External opponents: an --against entry exec:'CMD {host} {port}' is a
+program of your own (docs/cli.md#external-players-exec): every game against
+it is served on a loopback port of its own, the candidate (its weights in
+memory) being the house AI, and the program plays it over TCP as in kaisen
+match; a crash, hang or garbage line forfeits its game. --dialect,
+--action-timeout, --handshake-timeout, --game-timeout, --bot-memory,
+--bot-cpu and --bot-logs as in kaisen match (--bot-logs keeps the latest
+evaluation's games). The command has no comma (the list's separator). The
+run stays reproducible from --seed when the program is: it gets each game's
+seed as {seed}. Not with --rules or --nats.`
 
 func newTuneCmd(e *env) *cobra.Command {
 	var f tuneFlags
@@ -108,6 +119,7 @@ func newTuneCmd(e *env) *cobra.Command {
   kaisen tune --player admiral --against stateplayer2,stateplayer2@sp2-vs-admiral.yaml --objective min
   kaisen tune --game abilities --player ab-belief --against ab-plain,ab-density --budget-games 2000 --batch 40
   kaisen tune --game battleship --player density --against greedy,gridbot --budget-games 2000
+  kaisen tune --player admiral --against stateplayer2,exec:'python3 bot.py {host} {port} --seed {seed}' --budget-games 2000
   kaisen match --p1 admiral --p1-weights admiral-tuned.yaml --p2 stateplayer2 -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
