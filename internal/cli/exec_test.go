@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -205,4 +206,53 @@ func TestExecUsage(t *testing.T) {
 			require.Contains(t, stderr, tt.want)
 		})
 	}
+}
+
+// TestLadderExecPlayer: kaisen play --player exec: --name --token plays a
+// program on the rated ladder: kaisen play authenticates, then relays;
+// a refused token never starts the program.
+func TestLadderExecPlayer(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ladder.db")
+	tokens := map[string]string{"alice": registerBot(t, db, "alice"), "bob": registerBot(t, db, "bob")}
+	dir := t.TempDir()
+	addr, stop := serveRun(t, "--ladder", "--db", db, "--listen", "127.0.0.1:0", "--seed", "3",
+		"--result-log", filepath.Join(dir, "results.jsonl"), "--replay-dir", "")
+	bot := selfPlayer(t, "--player random")
+	logs := t.TempDir()
+	code, _, stderr := playRun(t, "play", "--addr", addr, "--player", bot, "--name", "alice", "--token", tokens["bob"], "--bot-logs", logs)
+	require.Equal(t, ExitFailure, code, stderr)
+	require.Contains(t, stderr, "auth_failed")
+	left, err := os.ReadDir(logs)
+	require.NoError(t, err)
+	require.Empty(t, left, "the program was not started")
+
+	var wg sync.WaitGroup
+	var codes [2]int
+	var errs [2]string
+	for i, b := range []string{"alice", "bob"} {
+		args := []string{"play", "--addr", addr, "--name", b, "--token", tokens[b], "-c", "2", "--seed", "5", "--timeout", "20s"}
+		if b == "alice" {
+			args = append(args, "--player", bot)
+		}
+		wg.Go(func() { codes[i], _, errs[i] = playRun(t, args...) })
+	}
+	wg.Wait()
+	for i := range codes {
+		require.Equal(t, ExitOK, codes[i], errs[i])
+	}
+	code, serr := stop()
+	require.Equal(t, ExitOK, code, serr)
+	res := readResults(t, filepath.Join(dir, "results.jsonl"))
+	require.Len(t, res, 2)
+	for _, r := range res {
+		require.Empty(t, r.Forfeits, r.Reason)
+	}
+	code, out, stderr := playRun(t, "ladder", "table", "--db", db, "--json")
+	require.Equal(t, ExitOK, code, stderr)
+	var table []botJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &table))
+	for _, b := range table {
+		require.Equal(t, 2, b.Games, b.Name)
+	}
+	requireNoProgramLeft(t)
 }
