@@ -54,12 +54,8 @@ type serveFlags struct {
 // listenerFlags are the flags that describe the single listener.
 var listenerFlags = []string{"listen", "game", "dialect", "house", "house-weights", "series", "first", "width", "height", "rocks", "rounded", "humans", "human-timeout"}
 
-func newServeCmd(e *env) *cobra.Command {
-	var f serveFlags
-	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Run the turn server (submarine game, both dialects; battleship; abilities)",
-		Long: `Run Kaisen's turn server for the submarine game. Existing Ruby and Python
+// serveLong is kaisen serve's --help text.
+const serveLong = `Run Kaisen's turn server for the submarine game. Existing Ruby and Python
 clients, and kaisen play, connect over TCP and play each other (clients are
 paired in arrival order) or a house AI, byte for byte as on the reference
 servers. Many games run at once; a client that sends garbage, a float
@@ -126,7 +122,14 @@ crashes, hangs, sends garbage or never connects forfeits its own game only,
 and the server serves on; its process group is ended when the pairing is
 over. --bot-memory and --bot-cpu set rlimits, --bot-logs DIR keeps each
 pairing's output (DIR/house-PAIRING.log). Not with --house-weights or
---ladder.`,
+--ladder.`
+
+func newServeCmd(e *env) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the turn server (submarine game, both dialects; battleship; abilities)",
+		Long:  serveLong,
 		Example: `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
   kaisen serve --house stateplayer2                      every client plays the house AI
   kaisen serve --series 10 --first alternate             series of 10 games per pair
@@ -144,70 +147,7 @@ pairing's output (DIR/house-PAIRING.log). Not with --house-weights or
   kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
 		Annotations: map[string]string{settingsFileKey: "configs/server.yaml"},
 		Args:        cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			data, dataErr := dataDir()
-			f.log = e.log
-			cfg, err := serveConfig(cmd.Flags(), f, data)
-			if err != nil {
-				return &UsageError{Err: err}
-			}
-			if f.webReveal && f.web == "" {
-				return usageError("--web-reveal shows the fleets on the spectator pages: it needs --web")
-			}
-			if dataErr != nil {
-				e.log.Warn("no data directory: results and replays are not written unless --result-log and --replay-dir are given", "err", dataErr)
-			}
-			if err := makeDataDir(cfg, data); err != nil {
-				return err
-			}
-			var rated web.LadderReader // the ladder pages of --web
-			if f.ladder {
-				store, err := openLadder(cmd, f.db)
-				if err != nil {
-					return err
-				}
-				defer store.Close()
-				cfg.Ladder, rated = store, store
-			} else if f.db != "" {
-				return usageError("--db is the rated ladder's database: it needs --ladder")
-			}
-			s, err := server.New(cfg, e.log)
-			if err != nil {
-				return &UsageError{Err: err}
-			}
-			if err := s.Listen(); err != nil {
-				return err
-			}
-			for i, a := range s.Addrs() {
-				l := cfg.Listeners[i].WithDefaults()
-				fmt.Fprintf(e.stdout, "listening on %s (%s, opponent %s, %d game(s) per pairing)\n", a, l.Dialect, l.Opponent, l.Games)
-			}
-			if a := s.MetricsAddr(); a != nil {
-				fmt.Fprintf(e.stdout, "metrics on http://%s/metrics\n", a)
-			}
-			fmt.Fprintf(e.stdout, "result log: %s\nreplays: %s\n", orNone(cfg.ResultLog), orNone(cfg.ReplayDir))
-			if f.ladder {
-				fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
-			}
-			if f.web != "" {
-				stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(f, cfg), rated, f.webLimits)
-				if err != nil {
-					_ = s.Close()
-					return err
-				}
-				defer stop()
-			}
-			stopProfile, err := startCPUProfile(f.cpuProfile)
-			if err != nil {
-				_ = s.Close()
-				return err
-			}
-			defer stopProfile()
-			if err := s.Serve(cmd.Context()); err != nil && !errors.Is(err, server.ErrServerClosed) {
-				return err
-			}
-			return nil
-		},
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runServe(cmd, e, &f) },
 	}
 	fl := cmd.Flags()
 	d := server.DefaultListener()
@@ -258,6 +198,72 @@ pairing's output (DIR/house-PAIRING.log). Not with --house-weights or
 	completePlayers(cmd, "house", false, anyGame)
 	completeYAML(cmd, "config", "house-weights")
 	return cmd
+}
+
+// runServe is kaisen serve: the server of the flags f until ctx's end.
+func runServe(cmd *cobra.Command, e *env, f *serveFlags) error {
+	data, dataErr := dataDir()
+	f.log = e.log
+	cfg, err := serveConfig(cmd.Flags(), *f, data)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	if f.webReveal && f.web == "" {
+		return usageError("--web-reveal shows the fleets on the spectator pages: it needs --web")
+	}
+	if dataErr != nil {
+		e.log.Warn("no data directory: results and replays are not written unless --result-log and --replay-dir are given", "err", dataErr)
+	}
+	if err := makeDataDir(cfg, data); err != nil {
+		return err
+	}
+	var rated web.LadderReader // the ladder pages of --web
+	if f.ladder {
+		store, err := openLadder(cmd, f.db)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		cfg.Ladder, rated = store, store
+	} else if f.db != "" {
+		return usageError("--db is the rated ladder's database: it needs --ladder")
+	}
+	s, err := server.New(cfg, e.log)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	if err := s.Listen(); err != nil {
+		return err
+	}
+	for i, a := range s.Addrs() {
+		l := cfg.Listeners[i].WithDefaults()
+		fmt.Fprintf(e.stdout, "listening on %s (%s, opponent %s, %d game(s) per pairing)\n", a, l.Dialect, l.Opponent, l.Games)
+	}
+	if a := s.MetricsAddr(); a != nil {
+		fmt.Fprintf(e.stdout, "metrics on http://%s/metrics\n", a)
+	}
+	fmt.Fprintf(e.stdout, "result log: %s\nreplays: %s\n", orNone(cfg.ResultLog), orNone(cfg.ReplayDir))
+	if f.ladder {
+		fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
+	}
+	if f.web != "" {
+		stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(*f, cfg), rated, f.webLimits)
+		if err != nil {
+			_ = s.Close()
+			return err
+		}
+		defer stop()
+	}
+	stopProfile, err := startCPUProfile(f.cpuProfile)
+	if err != nil {
+		_ = s.Close()
+		return err
+	}
+	defer stopProfile()
+	if err := s.Serve(cmd.Context()); err != nil && !errors.Is(err, server.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 // serveConfig builds the server config: defaults (the result log and the
@@ -331,10 +337,18 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			}
 		}
 	}
+	serverFlags(fl, f, &cfg)
+	if err := houseSeats(&cfg, f); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// serverFlags applies the server-wide flags that were given to cfg.
+func serverFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) {
 	if fl.Changed("seed") {
 		cfg.Seed = f.seed
 	}
-
 	if fl.Changed("result-log") {
 		cfg.ResultLog = f.resultLog
 	}
@@ -370,10 +384,6 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			*v.dst = v.val
 		}
 	}
-	if err := houseSeats(&cfg, f); err != nil {
-		return cfg, err
-	}
-	return cfg, cfg.Validate()
 }
 
 // houseSeats makes the house of every listener whose opponent is an
