@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/kaisen-ai/kaisen/server"
@@ -134,14 +133,7 @@ func (l *Launcher) output(name string) (*os.File, error) {
 		}
 		return f, nil
 	}
-	if err := os.MkdirAll(l.LogDir, 0o755); err != nil {
-		return nil, fmt.Errorf("extern: log dir: %w", err)
-	}
-	f, err := os.OpenFile(filepath.Join(l.LogDir, name+".log"), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("extern: output: %w", err)
-	}
-	return f, nil
+	return openLog(l.LogDir, name+".log")
 }
 
 // Ended is how a program ended.

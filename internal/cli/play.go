@@ -294,22 +294,32 @@ func printLine(e *env) func(string) error {
 	}
 }
 
-// playConn plays every game of one new connection.
-func playConn(ctx context.Context, f playFlags, c games.Client, first int, opt games.PlayOptions) (int, error) {
+// connect dials the server of f and sends the auth line of --token.
+func connect(ctx context.Context, f playFlags) (net.Conn, error) {
 	d := net.Dialer{Timeout: f.dialTimeout}
 	conn, err := d.DialContext(ctx, "tcp", f.addr)
 	if err != nil {
 		if f.human && errors.Is(err, syscall.ECONNREFUSED) {
-			return 0, fmt.Errorf("connect: %w\nno server listens at %s: to play a built-in AI without a server, add --against NAME (e.g. --against admiral; kaisen players lists them), or start one: kaisen serve --humans --listen %s", err, f.addr, f.addr)
+			return nil, fmt.Errorf("connect: %w\nno server listens at %s: to play a built-in AI without a server, add --against NAME (e.g. --against admiral; kaisen players lists them), or start one: kaisen serve --humans --listen %s", err, f.addr, f.addr)
 		}
-		return 0, fmt.Errorf("connect: %w", err)
+		return nil, fmt.Errorf("connect: %w", err)
 	}
-	defer conn.Close()
 	if f.token != "" {
 		if err := client.Authenticate(conn, f.name, f.token, f.timeout); err != nil {
-			return 0, err
+			_ = conn.Close()
+			return nil, err
 		}
 	}
+	return conn, nil
+}
+
+// playConn plays every game of one new connection.
+func playConn(ctx context.Context, f playFlags, c games.Client, first int, opt games.PlayOptions) (int, error) {
+	conn, err := connect(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
 	wn := newWaitNotice(conn, f.stderr, waitingFor(f))
 	defer wn.stop()
 	return c.Play(ctx, wn, first, opt)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"strings"
 	"time"
 
@@ -67,17 +66,11 @@ func execSeed(seed uint64, i int) uint64 { return rand.New(rand.NewPCG(seed, uin
 
 // playExecConn plays connection i with the program of la.
 func playExecConn(ctx context.Context, e *env, f playFlags, la *extern.Launcher, i int) error {
-	d := net.Dialer{Timeout: f.dialTimeout}
-	conn, err := d.DialContext(ctx, "tcp", f.addr)
+	conn, err := connect(ctx, f)
 	if err != nil {
-		return fmt.Errorf("connect: %w", err)
+		return err
 	}
 	defer conn.Close()
-	if f.token != "" {
-		if err := client.Authenticate(conn, f.name, f.token, f.timeout); err != nil {
-			return err
-		}
-	}
 	wn := newWaitNotice(conn, f.stderr, waitingFor(f))
 	defer wn.stop()
 	in := bufio.NewReader(wn)
