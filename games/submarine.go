@@ -36,9 +36,12 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 		DefaultPlayers:   [2]string{"stateplayer2", "random"},
 		PlayDefault:      "random",
 		Family:           submarineFamily,
-		OpenReplay:       openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
-		ReplayFlags:      []string{"heatmap", "audit", "fold"},
-		Tools:            []Tool{ToolTournament, ToolLoadtest},
+		Record: func(r *submarine.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[submarine.Placement, submarine.Action, submarine.Step] {
+			return subrecord.NewRecorder(w, r, h)
+		},
+		OpenReplay:  openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
+		ReplayFlags: []string{"heatmap", "audit", "fold"},
+		Tools:       []Tool{ToolTournament, ToolLoadtest},
 		// Every dialect subwire.Client knows (classic, series,
 		// submarine-py, which asks for the client's name).
 		Wire: &Wire[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told]{
@@ -72,7 +75,7 @@ type submarineReplay struct{ rp *subrecord.Replay }
 func (s submarineReplay) Verify() error { return subrecord.Verify(s.rp) }
 
 func (s submarineReplay) Summary() string {
-	return fmt.Sprintf("%d actions, %s", s.rp.Result.Actions, winner(s.rp.Result.Outcome, s.rp.Result.Winner, s.rp.Header.Players))
+	return fmt.Sprintf("%d actions, %s", s.rp.Result.Actions, winner(s.rp.Result.Outcome, s.rp.Result.Winner, s.rp.Header.Players, s.rp.Result.Adjudicated))
 }
 
 func (s submarineReplay) Moves() int   { return len(s.rp.Steps) }
@@ -90,9 +93,13 @@ func (s submarineReplay) HTML(w io.Writer) error {
 	return replay.WriteHTML(w, d)
 }
 
-// winner is "draw" or "seat S NAME wins".
-func winner(outcome string, seat int, players [2]replay.SeatInfo) string {
+// winner is "draw" or "seat S NAME wins", and why a research run
+// adjudicated the draw when it did ("draw (adjudicated: cap)").
+func winner(outcome string, seat int, players [2]replay.SeatInfo, adjudicated string) string {
 	if outcome != replay.OutcomeWin {
+		if adjudicated != "" {
+			return "draw (adjudicated: " + adjudicated + ")"
+		}
 		return "draw"
 	}
 	return fmt.Sprintf("seat %d %s wins", seat, players[seat].Name)
