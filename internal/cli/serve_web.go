@@ -60,8 +60,8 @@ func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, pla
 // or when no listener's game has browser play (games.Game.Browse): one
 // game per listener game, in listener order, each against its listener's
 // house AI (the game's default AI, kaisen play's, when the listener pairs
-// clients) on the listener's rules, with the first listener's human
-// action timeout.
+// clients or its house is a program) on the listener's rules, with the
+// first listener's human action timeout.
 func webPlay(f serveFlags, cfg server.Config) *web.PlayOptions {
 	if !f.webPlay || len(cfg.Listeners) == 0 {
 		return nil
@@ -78,7 +78,7 @@ func webPlay(f serveFlags, cfg server.Config) *web.PlayOptions {
 			continue
 		}
 		house := g.PlayDefault
-		if l.Opponent != server.OpponentPair {
+		if l.Opponent != server.OpponentPair && l.HouseSeat == nil {
 			house = l.Opponent
 		}
 		o.Games = append(o.Games, web.PlayGame{Game: name, House: house, Listener: &l})
