@@ -116,7 +116,7 @@ func (a abilitiesReplay) Verify() error { return abrecord.Verify(a.rp) }
 
 func (a abilitiesReplay) Summary() string {
 	res := a.rp.Result
-	return fmt.Sprintf("%d actions (%d cells fired at by seat 0, %d by seat 1), %s", len(a.rp.Actions), res.Shots[0], res.Shots[1], winner(res.Outcome, res.Winner, a.rp.Header.Players))
+	return fmt.Sprintf("%d actions (%d cells fired at by seat 0, %d by seat 1), %s", len(a.rp.Actions), res.Shots[0], res.Shots[1], winner(res.Outcome, res.Winner, a.rp.Header.Players, ""))
 }
 
 func (a abilitiesReplay) Moves() int   { return len(a.rp.Actions) }

@@ -89,7 +89,7 @@ func (b battleshipReplay) Verify() error { return bsrecord.Verify(b.rp) }
 
 func (b battleshipReplay) Summary() string {
 	res := b.rp.Result
-	return fmt.Sprintf("%d shots (%d by seat 0, %d by seat 1), %s", len(b.rp.Shots), res.Shots[0], res.Shots[1], winner(res.Outcome, res.Winner, b.rp.Header.Players))
+	return fmt.Sprintf("%d shots (%d by seat 0, %d by seat 1), %s", len(b.rp.Shots), res.Shots[0], res.Shots[1], winner(res.Outcome, res.Winner, b.rp.Header.Players, res.Adjudicated))
 }
 
 func (b battleshipReplay) Moves() int   { return len(b.rp.Shots) }

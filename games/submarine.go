@@ -40,7 +40,7 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 		PlayDefault:      "random",
 		Family:           submarineFamily,
 		Record: func(r *submarine.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[submarine.Placement, submarine.Action, submarine.Step] {
-			return subrecord.NewServerRecorder(w, r, h)
+			return subrecord.NewRecorder(w, r, h)
 		},
 		OpenReplay:  openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
 		ReplayFlags: []string{"heatmap", "audit", "fold"},
@@ -54,11 +54,13 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 			Wording: client.WordSubmarine,
 			Listen:  submarineListen,
 		},
-		View: func(g *submarine.Game) game.View[submarine.Step] { return submarine.NewPublicView(g) },
 		Text: func(r *submarine.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
 			return human.SubmarineText(r, out, rng)
 		},
-		Local:   human.SubmarineLocal,
+		Local: human.SubmarineLocal,
+		// The public view: the server's spectators see it, browser play
+		// draws it (Browse).
+		View:    func(g *submarine.Game) game.View[submarine.Step] { return submarine.NewPublicView(g) },
 		Illegal: []submarine.Action{{Kind: submarine.Invalid}, submarine.AttackAt(grid.None), submarine.MoveTo(submarine.NoShip, 0)},
 		Perft:   submarinePerft(),
 	}
@@ -90,7 +92,7 @@ type submarineReplay struct{ rp *subrecord.Replay }
 func (s submarineReplay) Verify() error { return subrecord.Verify(s.rp) }
 
 func (s submarineReplay) Summary() string {
-	return fmt.Sprintf("%d actions, %s", s.rp.Result.Actions, winner(s.rp.Result.Outcome, s.rp.Result.Winner, s.rp.Header.Players))
+	return fmt.Sprintf("%d actions, %s", s.rp.Result.Actions, winner(s.rp.Result.Outcome, s.rp.Result.Winner, s.rp.Header.Players, s.rp.Result.Adjudicated))
 }
 
 func (s submarineReplay) Moves() int   { return len(s.rp.Steps) }
@@ -108,9 +110,13 @@ func (s submarineReplay) HTML(w io.Writer) error {
 	return replay.WriteHTML(w, d)
 }
 
-// winner is "draw" or "seat S NAME wins".
-func winner(outcome string, seat int, players [2]replay.SeatInfo) string {
+// winner is "draw" or "seat S NAME wins", and why a research run
+// adjudicated the draw when it did ("draw (adjudicated: cap)").
+func winner(outcome string, seat int, players [2]replay.SeatInfo, adjudicated string) string {
 	if outcome != replay.OutcomeWin {
+		if adjudicated != "" {
+			return "draw (adjudicated: " + adjudicated + ")"
+		}
 		return "draw"
 	}
 	return fmt.Sprintf("seat %d %s wins", seat, players[seat].Name)

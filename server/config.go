@@ -140,6 +140,17 @@ type ListenerConfig struct {
 	// HouseConfig is the YAML weights file of the house AI. Default "" (the
 	// AI's built-in defaults).
 	HouseConfig string `mapstructure:"house_config"`
+	// HouseLoad, when set, loads the house AI's settings instead of
+	// HouseConfig: weights held in memory (kaisen tune's candidates
+	// against an exec: program). Set by code, not in the YAML file.
+	HouseLoad func(into any) error `mapstructure:"-"`
+	// HouseSeat, when set, makes the house of every pairing a program
+	// instead of an AI (kaisen serve --house exec:, package extern): seat
+	// 1 is then the connection it returns, played as a client's, started
+	// for each pairing (a series plays on it). Opponent only names it in
+	// logs and replays; not with HouseConfig or a ladder. Set by code, not
+	// in the YAML file.
+	HouseSeat HouseDialer `mapstructure:"-"`
 	// Games per pairing. More than 1 plays a series on the same connections
 	// (the classic dialect and battleship): "roundN. please send me initial
 	// state." starts each game and a summary follows the last. Default 1.
@@ -391,7 +402,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%w: listener %d (%s): human_action_timeout is %v, want a duration from %v to %v",
 				ErrConfig, i, l.Name, t, MinHumanActionTimeout, MaxHumanActionTimeout))
 		}
-		if c.Ladder != nil && l.Opponent != OpponentPair {
+		if c.Ladder != nil && (l.Opponent != OpponentPair || l.HouseSeat != nil) {
 			errs = append(errs, fmt.Errorf("%w: listener %d (%s): a rated listener pairs bots: opponent %q, want %q", ErrConfig, i, l.Name, l.Opponent, OpponentPair))
 		}
 	}

@@ -54,7 +54,7 @@ func subGame() Game {
 		},
 		View: func(g *submarine.Game) game.View[submarine.Step] { return submarine.NewPublicView(g) },
 		Record: func(r *submarine.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[submarine.Placement, submarine.Action, submarine.Step] {
-			return subrecord.NewServerRecorder(w, r, h)
+			return subrecord.NewRecorder(w, r, h)
 		},
 	})
 }

@@ -77,7 +77,10 @@ and lost and the length of the longest game won by a player.
 
 With --json the replay is checked as with --verify and summarised as one
 JSON object: file, game, version, seed, players, first, outcome, winner,
-actions (submarine) or shots (battleship), forfeits.
+actions (submarine) or shots (battleship), forfeits, and adjudicated when a
+research run (kaisen match --adjudicate, --max-actions) ended it as a draw.
+--verify DIR and --json DIR check every replay (*.jsonl) of a directory,
+a line each, and name the files that do not verify.
 
 A file of many games (kaisen match, tournament or gauntlet --games-out)
 lists its games, one line each (number, players, seats, result); --verify
@@ -99,6 +102,7 @@ func newReplayCmd(e *env) *cobra.Command {
   kaisen replay out/game-000003.jsonl --turn 42 --heatmap   with each side's belief (submarine)
   kaisen replay out/game-000003.jsonl --fold 0    every action, the quiet stretches too (submarine)
   kaisen replay out/game-000003.jsonl --verify    check the file, print a one-line summary
+  kaisen replay out/ --verify                     check every replay of a directory
   kaisen replay out/game-000003.jsonl --html game.html   a web page to step through (with heatmaps)
   kaisen replay out/game-000003.jsonl --audit     lost after a position the exact solver holds? (submarine)
   kaisen replay out/ --audit --json               the same for every replay of a match (submarine)
@@ -115,6 +119,9 @@ func newReplayCmd(e *env) *cobra.Command {
 			}
 			if gamelog.IsFile(path) {
 				return runGamesReplay(e, cmd, path, index, &f)
+			}
+			if st, err := os.Stat(path); err == nil && st.IsDir() && !f.audit {
+				return runReplayDir(e, cmd, path, &f)
 			}
 			return runReplay(e, cmd, path, &f)
 		},
@@ -222,7 +229,10 @@ type replayJSON struct {
 	Actions  *int    `json:"actions,omitempty"` // submarine
 	Shots    *[2]int `json:"shots,omitempty"`   // battleship, by seat
 	Forfeits []any   `json:"forfeits"`
-	Verified bool    `json:"verified"` // re-played through the rules (else an error)
+	// Adjudicated is why a research run ended the game as a draw
+	// (match --adjudicate, --max-actions), absent when it did not.
+	Adjudicated string `json:"adjudicated,omitempty"`
+	Verified    bool   `json:"verified"` // re-played through the rules (else an error)
 }
 
 // replaySummary reads the header and result lines of a verified replay.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -34,6 +35,48 @@ func gamesPath(arg string, index int) (path string, game int, err error) {
 		return "", 0, usageError("%s is not a file of many games (kaisen match --games-out): no game to pick", path)
 	}
 	return path, game, nil
+}
+
+// runReplayDir is kaisen replay --verify or --json on a directory (one
+// written by kaisen match --replays, say): every *.jsonl in it, in name
+// order, checked as if named alone. A replay that does not verify is
+// reported and the others are still checked; the command then fails.
+func runReplayDir(e *env, cmd *cobra.Command, dir string, f *replayFlags) error {
+	if !f.verifyOnly && !f.json {
+		return usageError("%s is a directory: check its replays with --verify or --json, audit them with --audit, or name one file", dir)
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return fmt.Errorf("%s: no replay (*.jsonl) in the directory", dir)
+	}
+	var failed []string
+	for _, p := range paths {
+		run := runReplay
+		if gamelog.IsFile(p) {
+			run = func(e *env, cmd *cobra.Command, p string, f *replayFlags) error {
+				return runGamesReplay(e, cmd, p, -1, f)
+			}
+		}
+		if err := run(e, cmd, p, f); err != nil {
+			var u *UsageError
+			if errors.As(err, &u) {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "kaisen replay: %v\n", err)
+			failed = append(failed, filepath.Base(p))
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%s: %d of %d files do not verify: %s", dir, len(failed), len(paths), strings.Join(failed, ", "))
+	}
+	if f.json {
+		return nil
+	}
+	_, err = fmt.Fprintf(e.stdout, "%s: %d files, every one verified\n", dir, len(paths))
+	return err
 }
 
 // runGamesReplay is kaisen replay on a games file (--games-out): game N
@@ -82,6 +125,9 @@ func runGamesReplay(e *env, cmd *cobra.Command, path string, index int, f *repla
 func gameLine(g *gamelog.Game) string {
 	r := g.Result.Arena()
 	out := "draw"
+	if r.Adjudicated != "" {
+		out += " (adjudicated: " + r.Adjudicated + ")"
+	}
 	switch {
 	case r.P1Won():
 		out = "p1 " + g.P1 + " wins"

@@ -88,3 +88,36 @@ func TestReplayCommand(t *testing.T) {
 	code, _, _ = matchRun(t, context.Background(), "replay")
 	require.Equal(t, ExitUsage, code)
 }
+
+// TestReplayDirectory checks every replay of a directory: the games of a
+// match's --replays, a --games-out file among them, each on its line with
+// how it ended (an adjudicated draw says so), and a file that does not
+// verify named without hiding the others.
+func TestReplayDirectory(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"match", "--p1", "random", "--p2", "random", "-n", "2", "--seed", "4", "--max-actions", "20", "--progress", "never"}
+	code, _, stderr := matchRun(t, context.Background(), append(args, "--replays", dir)...)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = matchRun(t, context.Background(), append(args, "--games-out", filepath.Join(dir, "all.jsonl"))...)
+	require.Equal(t, 0, code, stderr)
+
+	code, stdout, stderr := matchRun(t, context.Background(), "replay", dir, "--verify")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 4, strings.Count(stdout, ": ok: 20 actions, draw (adjudicated: cap)\n"), stdout)
+	require.Contains(t, stdout, "all.jsonl#1: ok: ")
+	require.Contains(t, stdout, dir+": 3 files, every one verified\n")
+
+	code, stdout, stderr = matchRun(t, context.Background(), "replay", dir, "--json")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 4, strings.Count(stdout, `"adjudicated":"cap","verified":true}`), stdout)
+
+	code, _, stderr = matchRun(t, context.Background(), "replay", dir)
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, "is a directory: check its replays with --verify")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.jsonl"), []byte("garbage\n"), 0o644))
+	code, stdout, stderr = matchRun(t, context.Background(), "replay", dir, "--verify")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "1 of 4 files do not verify: bad.jsonl")
+	require.Contains(t, stdout, "game-000001.jsonl: ok: ", "the other files are still checked")
+}

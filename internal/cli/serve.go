@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kaisen-ai/kaisen/extern"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/internal/web"
@@ -44,28 +46,15 @@ type serveFlags struct {
 	// The rated ladder.
 	ladder bool
 	db     string
+	// A house program (--house exec:).
+	bot launchFlags
+	log *slog.Logger // its failures
 }
 
 // listenerFlags are the flags that describe the single listener.
 var listenerFlags = []string{"listen", "game", "dialect", "house", "house-weights", "series", "first", "width", "height", "rocks", "rounded", "humans", "human-timeout"}
 
-// newServeCmd is kaisen serve: the turn server, its flags and its help.
-func newServeCmd(e *env) *cobra.Command {
-	var f serveFlags
-	cmd := &cobra.Command{
-		Use:         "serve",
-		Short:       "Run the turn server (submarine game, both dialects; battleship; abilities)",
-		Long:        serveLong,
-		Example:     serveExample,
-		Annotations: map[string]string{settingsFileKey: "configs/server.yaml"},
-		Args:        cobra.NoArgs,
-		RunE:        func(cmd *cobra.Command, _ []string) error { return runServe(cmd, e, f) },
-	}
-	addServeFlags(cmd, &f)
-	return cmd
-}
-
-// serveLong is kaisen serve's help text.
+// serveLong is kaisen serve's --help text.
 const serveLong = `Run Kaisen's turn server for the submarine game. Existing Ruby and Python
 clients, and kaisen play, connect over TCP and play each other (clients are
 paired in arrival order) or a house AI, byte for byte as on the reference
@@ -120,10 +109,28 @@ registered with kaisen ladder register first sends "auth NAME TOKEN", then
 speaks the classic protocol; bots are paired by rating, and every decided
 game is committed to the database (a SQLite file, or PostgreSQL with
 --db postgres://...) with both rating changes
-before its players are told the result.`
+before its players are told the result.
 
-// serveExample is kaisen serve's examples.
-const serveExample = `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
+House program: --house exec:'CMD {host} {port}' (opponent: "exec:..." in
+the config file) makes a program of your own the house
+(docs/cli.md#external-players-exec): for every pairing kaisen serve starts
+it (through /bin/sh -c when it uses the shell) with {host} and {port}
+replaced by a loopback port of its own and {seed} by the pairing's first
+seed; it has --handshake-timeout to connect, then plays seat 1 through the
+same code as any client (a series on that one connection). A program that
+crashes, hangs, sends garbage or never connects forfeits its own game only,
+and the server serves on; its process group is ended when the pairing is
+over. --bot-memory and --bot-cpu set rlimits, --bot-logs DIR keeps each
+pairing's output (DIR/house-PAIRING.log). Not with --house-weights or
+--ladder.`
+
+func newServeCmd(e *env) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the turn server (submarine game, both dialects; battleship; abilities)",
+		Long:  serveLong,
+		Example: `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
   kaisen serve --house stateplayer2                      every client plays the house AI
   kaisen serve --series 10 --first alternate             series of 10 games per pair
   kaisen serve --dialect submarine-py --width 6 --height 5 --rounded --listen 127.0.0.1:8000
@@ -136,14 +143,68 @@ const serveExample = `  kaisen serve                                          cl
   kaisen serve --house admiral --humans --listen 127.0.0.1:2001   people play it (kaisen play --human)
   kaisen serve --house random --max-connections-per-ip 2000   for kaisen loadtest
   kaisen serve --ladder --db ladder.db                   the rated ladder (kaisen ladder register)
-  kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`
+  kaisen serve --house exec:'python3 bot.py {host} {port}'   your program is the house, one per pairing
+  kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
+		Annotations: map[string]string{settingsFileKey: "configs/server.yaml"},
+		Args:        cobra.NoArgs,
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runServe(cmd, e, &f) },
+	}
+	fl := cmd.Flags()
+	d := server.DefaultListener()
+	lim := server.DefaultLimits()
+	fl.StringVar(&f.config, "config", "", "YAML config file (see configs/server.yaml); flags override it")
+	fl.StringVar(&f.listen, "listen", d.Address, "address to listen on, host:port (port 0 = any free port)")
+	fl.StringVar(&f.game, "game", server.GameSubmarine, gameFlagHelp("game")+" (battleship: 10x10, house AIs gridbot, density, bs-random; abilities: house AIs ab-density, ab-plain, ab-random)")
+	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
+	fl.StringVar(&f.dialect, "dialect", d.Dialect, "wire dialect: classic or submarine-py")
+	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), a program exec:'CMD {host} {port}' started per pairing, or pair; default: pair clients (submarine), gridbot (battleship)")
+	addWeightsFlag(cmd, &f.houseConfig, "house-weights", "YAML weights of the house AI", "house-config")
+	fl.IntVar(&f.games, "series", d.Games, "games per pairing; more than 1 plays a series (classic dialect and battleship)")
+	alias(cmd, "games", "series")
+	fl.StringVar(&f.first, "first", d.First, "who moves first: first-connected, alternate, halves, random or second-connected")
+	fl.IntVar(&f.width, "width", d.Width, "board width (submarine-py only)")
+	fl.IntVar(&f.height, "height", d.Height, "board height (submarine-py only)")
+	fl.StringVar(&f.rocks, "rocks", "", `rock cells "x,y;x,y" (submarine-py only)`)
+	fl.BoolVar(&f.rounded, "rounded", false, "make the four corners rocks (submarine-py only)")
+	addSeedFlag(cmd, &f.seed, "seed every game's seed derives from (else the file's seed, else a secret key drawn at start)")
+	fl.StringVar(&f.resultLog, "result-log", "", `JSON-lines result log ("" = none; default: results.jsonl in the data directory)`)
+	fl.StringVar(&f.replayDir, "replay-dir", "", `directory of replay files ("" = none; default: replays/ in the data directory)`)
+	fl.StringVar(&f.metrics, "metrics", "", "HTTP address for /healthz and /metrics (off by default)")
+	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the server to this file until it stops (go tool pprof)")
+	fl.StringVar(&f.web, "web", "", "HTTP address of the read-only spectator pages, e.g. 127.0.0.1:8080 (off by default)")
+	fl.BoolVar(&f.humans, "humans", false, "the listener is for people (kaisen play --human): each client has --human-timeout per action instead of --action-timeout")
+	fl.DurationVar(&f.humanTimeout, "human-timeout", d.HumanActionTimeout, "time a person has for each action on a listener for people (1s to 24h)")
+	fl.BoolVar(&f.webPlay, "web-play", true, "offer \"play the house AI\" on the spectator pages (a person plays it by clicking, with --human-timeout per action)")
+	fl.IntVar(&f.webLimits.MaxConns, "web-max-connections", web.DefaultLimits.MaxConns, "open connections to the --web pages in total (past it a connection is answered 503)")
+	fl.IntVar(&f.webLimits.MaxConnsPerAddr, "web-max-connections-per-ip", web.DefaultLimits.MaxConnsPerAddr, "open connections to the --web pages per remote IP")
+	fl.Float64Var(&f.webLimits.Rate, "web-rate", web.DefaultLimits.Rate, "requests per second per remote IP to the --web pages (bursts of --web-burst; over it a request waits up to 2s, then 429; -1: no limit)")
+	fl.IntVar(&f.webLimits.Burst, "web-burst", web.DefaultLimits.Burst, "burst of --web-rate")
+	fl.IntVar(&f.webLimits.MaxStreams, "web-max-streams", web.DefaultLimits.MaxStreams, "event streams of the --web pages open at once (spectators and players)")
+	fl.IntVar(&f.webTablesPerIP, "web-play-per-ip", 2, "games against the house AI (--web-play) per remote IP at once (past it 429)")
+	fl.BoolVar(&f.webReveal, "web-reveal", false, "show both hidden fleets on the spectator pages during the games (default: only after the end, in the replay)")
+	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "time a client has for each action")
+	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "time a client has for its name and placement")
+	fl.DurationVar(&f.idleOut, "idle-timeout", lim.IdleTimeout, "time a client may wait for an opponent")
+	fl.DurationVar(&f.grace, "shutdown-grace", server.DefaultShutdownGrace, "time running games get to finish after SIGINT/SIGTERM")
+	fl.IntVar(&f.maxConns, "max-connections", lim.MaxConnections, "open client connections in total")
+	fl.IntVar(&f.maxPerIP, "max-connections-per-ip", lim.MaxConnectionsPerIP, "open client connections per remote IP")
+	fl.IntVar(&f.maxGames, "max-games", lim.MaxGames, "games (pairings) running at once")
+	fl.IntVar(&f.maxLine, "max-line-bytes", lim.MaxLineBytes, "longest line a client may send")
+	fl.BoolVar(&f.ladder, "ladder", false, `rated listener: bots authenticate ("auth NAME TOKEN"), are paired by rating and rated (needs --db; docs/ladder.md)`)
+	addDBFlag(cmd, &f.db)
+	addLaunchFlags(cmd, &f.bot, "each pairing's house program output (house-PAIRING.log)")
+	completeWords(cmd, "dialect", "classic", "submarine-py")
+	completeWords(cmd, "first", server.FirstConnected, server.FirstAlternate, server.FirstHalves, server.FirstRandom)
+	completePlayers(cmd, "house", false, anyGame)
+	completeYAML(cmd, "config", "house-weights")
+	return cmd
+}
 
-// runServe runs kaisen serve with the flags f: the config, the data
-// directory, the ladder, the server with its listeners, the spectator
-// pages and the CPU profile, until the command's context ends.
-func runServe(cmd *cobra.Command, e *env, f serveFlags) error {
+// runServe is kaisen serve: the server of the flags f until ctx's end.
+func runServe(cmd *cobra.Command, e *env, f *serveFlags) error {
 	data, dataErr := dataDir()
-	cfg, err := serveConfig(cmd.Flags(), f, data)
+	f.log = e.log
+	cfg, err := serveConfig(cmd.Flags(), *f, data)
 	if err != nil {
 		return &UsageError{Err: err}
 	}
@@ -186,7 +247,7 @@ func runServe(cmd *cobra.Command, e *env, f serveFlags) error {
 		fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
 	}
 	if f.web != "" {
-		stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(f, cfg), rated, f.webLimits)
+		stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(*f, cfg), rated, f.webLimits)
 		if err != nil {
 			_ = s.Close()
 			return err
@@ -203,57 +264,6 @@ func runServe(cmd *cobra.Command, e *env, f serveFlags) error {
 		return err
 	}
 	return nil
-}
-
-// addServeFlags defines kaisen serve's flags into f.
-func addServeFlags(cmd *cobra.Command, f *serveFlags) {
-	fl := cmd.Flags()
-	d := server.DefaultListener()
-	lim := server.DefaultLimits()
-	fl.StringVar(&f.config, "config", "", "YAML config file (see configs/server.yaml); flags override it")
-	fl.StringVar(&f.listen, "listen", d.Address, "address to listen on, host:port (port 0 = any free port)")
-	fl.StringVar(&f.game, "game", server.GameSubmarine, gameFlagHelp("game")+" (battleship: 10x10, house AIs gridbot, density, bs-random; abilities: house AIs ab-density, ab-plain, ab-random)")
-	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
-	fl.StringVar(&f.dialect, "dialect", d.Dialect, "wire dialect: classic or submarine-py")
-	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), or pair; default: pair clients (submarine), gridbot (battleship)")
-	addWeightsFlag(cmd, &f.houseConfig, "house-weights", "YAML weights of the house AI", "house-config")
-	fl.IntVar(&f.games, "series", d.Games, "games per pairing; more than 1 plays a series (classic dialect and battleship)")
-	alias(cmd, "games", "series")
-	fl.StringVar(&f.first, "first", d.First, "who moves first: first-connected, alternate, halves, random or second-connected")
-	fl.IntVar(&f.width, "width", d.Width, "board width (submarine-py only)")
-	fl.IntVar(&f.height, "height", d.Height, "board height (submarine-py only)")
-	fl.StringVar(&f.rocks, "rocks", "", `rock cells "x,y;x,y" (submarine-py only)`)
-	fl.BoolVar(&f.rounded, "rounded", false, "make the four corners rocks (submarine-py only)")
-	addSeedFlag(cmd, &f.seed, "seed every game's seed derives from (else the file's seed, else a secret key drawn at start)")
-	fl.StringVar(&f.resultLog, "result-log", "", `JSON-lines result log ("" = none; default: results.jsonl in the data directory)`)
-	fl.StringVar(&f.replayDir, "replay-dir", "", `directory of replay files ("" = none; default: replays/ in the data directory)`)
-	fl.StringVar(&f.metrics, "metrics", "", "HTTP address for /healthz and /metrics (off by default)")
-	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the server to this file until it stops (go tool pprof)")
-	fl.StringVar(&f.web, "web", "", "HTTP address of the read-only spectator pages, e.g. 127.0.0.1:8080 (off by default)")
-	fl.BoolVar(&f.humans, "humans", false, "the listener is for people (kaisen play --human): each client has --human-timeout per action instead of --action-timeout")
-	fl.DurationVar(&f.humanTimeout, "human-timeout", d.HumanActionTimeout, "time a person has for each action on a listener for people (1s to 24h)")
-	fl.BoolVar(&f.webPlay, "web-play", true, "offer \"play the house AI\" on the spectator pages (a person plays it by clicking, with --human-timeout per action)")
-	fl.IntVar(&f.webLimits.MaxConns, "web-max-connections", web.DefaultLimits.MaxConns, "open connections to the --web pages in total (past it a connection is answered 503)")
-	fl.IntVar(&f.webLimits.MaxConnsPerAddr, "web-max-connections-per-ip", web.DefaultLimits.MaxConnsPerAddr, "open connections to the --web pages per remote IP")
-	fl.Float64Var(&f.webLimits.Rate, "web-rate", web.DefaultLimits.Rate, "requests per second per remote IP to the --web pages (bursts of --web-burst; over it a request waits up to 2s, then 429; -1: no limit)")
-	fl.IntVar(&f.webLimits.Burst, "web-burst", web.DefaultLimits.Burst, "burst of --web-rate")
-	fl.IntVar(&f.webLimits.MaxStreams, "web-max-streams", web.DefaultLimits.MaxStreams, "event streams of the --web pages open at once (spectators and players)")
-	fl.IntVar(&f.webTablesPerIP, "web-play-per-ip", 2, "games against the house AI (--web-play) per remote IP at once (past it 429)")
-	fl.BoolVar(&f.webReveal, "web-reveal", false, "show both hidden fleets on the spectator pages during the games (default: only after the end, in the replay)")
-	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "time a client has for each action")
-	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "time a client has for its name and placement")
-	fl.DurationVar(&f.idleOut, "idle-timeout", lim.IdleTimeout, "time a client may wait for an opponent")
-	fl.DurationVar(&f.grace, "shutdown-grace", server.DefaultShutdownGrace, "time running games get to finish after SIGINT/SIGTERM")
-	fl.IntVar(&f.maxConns, "max-connections", lim.MaxConnections, "open client connections in total")
-	fl.IntVar(&f.maxPerIP, "max-connections-per-ip", lim.MaxConnectionsPerIP, "open client connections per remote IP")
-	fl.IntVar(&f.maxGames, "max-games", lim.MaxGames, "games (pairings) running at once")
-	fl.IntVar(&f.maxLine, "max-line-bytes", lim.MaxLineBytes, "longest line a client may send")
-	fl.BoolVar(&f.ladder, "ladder", false, `rated listener: bots authenticate ("auth NAME TOKEN"), are paired by rating and rated (needs --db; docs/ladder.md)`)
-	addDBFlag(cmd, &f.db)
-	completeWords(cmd, "dialect", "classic", "submarine-py")
-	completeWords(cmd, "first", server.FirstConnected, server.FirstAlternate, server.FirstHalves, server.FirstRandom)
-	completePlayers(cmd, "house", false, anyGame)
-	completeYAML(cmd, "config", "house-weights")
 }
 
 // serveConfig builds the server config: defaults (the result log and the
@@ -275,17 +285,6 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			return cfg, err
 		}
 	}
-	if err := applyListenerFlags(fl, f, &cfg); err != nil {
-		return cfg, err
-	}
-	applyServerFlags(fl, f, &cfg)
-	return cfg, cfg.Validate()
-}
-
-// applyListenerFlags sets the flags that describe the single listener
-// (listenerFlags) that were given on cfg's one listener: more than one in
-// the config, or a bad value, is an error.
-func applyListenerFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) error {
 	var set []string
 	for _, name := range listenerFlags {
 		if fl.Changed(name) {
@@ -294,7 +293,7 @@ func applyListenerFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) err
 	}
 	if len(set) > 0 {
 		if len(cfg.Listeners) != 1 {
-			return fmt.Errorf("%s describe one listener, but the config has %d", strings.Join(set, ", "), len(cfg.Listeners))
+			return cfg, fmt.Errorf("%s describe one listener, but the config has %d", strings.Join(set, ", "), len(cfg.Listeners))
 		}
 		l := &cfg.Listeners[0]
 		apply := map[string]func(){
@@ -318,7 +317,7 @@ func applyListenerFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) err
 			}
 		}
 		if t := f.humanTimeout; fl.Changed("human-timeout") && (t < server.MinHumanActionTimeout || t > server.MaxHumanActionTimeout) {
-			return fmt.Errorf("--human-timeout %v: want a duration from %v to %v", t, server.MinHumanActionTimeout, server.MaxHumanActionTimeout)
+			return cfg, fmt.Errorf("--human-timeout %v: want a duration from %v to %v", t, server.MinHumanActionTimeout, server.MaxHumanActionTimeout)
 		}
 		if fl.Changed("house") && f.house == "" {
 			l.Opponent = server.OpponentPair
@@ -334,15 +333,19 @@ func applyListenerFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) err
 			val  int
 		}{{"series", f.games}, {"width", f.width}, {"height", f.height}} {
 			if fl.Changed(v.name) && v.val < 1 {
-				return fmt.Errorf("--%s %d: want at least 1", v.name, v.val)
+				return cfg, fmt.Errorf("--%s %d: want at least 1", v.name, v.val)
 			}
 		}
 	}
-	return nil
+	serverFlags(fl, f, &cfg)
+	if err := houseSeats(&cfg, f); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
 }
 
-// applyServerFlags sets the server-wide flags that were given on cfg.
-func applyServerFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) {
+// serverFlags applies the server-wide flags that were given to cfg.
+func serverFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) {
 	if fl.Changed("seed") {
 		cfg.Seed = f.seed
 	}
@@ -381,6 +384,28 @@ func applyServerFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) {
 			*v.dst = v.val
 		}
 	}
+}
+
+// houseSeats makes the house of every listener whose opponent is an
+// exec: program that program (server.ListenerConfig.HouseSeat), started
+// for each pairing with the limits of f; it has the handshake timeout to
+// connect.
+func houseSeats(cfg *server.Config, f serveFlags) error {
+	for i, l := range cfg.Listeners {
+		if !extern.Is(l.Opponent) {
+			continue
+		}
+		cmd, err := extern.Parse(l.Opponent)
+		if err != nil {
+			return fmt.Errorf("listener %d: %w", i, err)
+		}
+		la := &extern.Launcher{Bot: cmd, Limits: f.bot.limits(), ConnectTimeout: cfg.Limits.HandshakeTimeout, LogDir: f.bot.logs}
+		if err := la.Validate(); err != nil {
+			return fmt.Errorf("listener %d: %w", i, err)
+		}
+		cfg.Listeners[i].HouseSeat = la.HouseDialer(f.log)
+	}
+	return nil
 }
 
 // Names of kaisen serve's default outputs inside the data directory.

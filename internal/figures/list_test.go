@@ -14,6 +14,7 @@ const (
 	reference  = "docs/reference-players.md"
 	hirota     = "docs/hirota.md"
 	abilities  = "docs/abilities.md"
+	cliPage    = "docs/cli.md"
 )
 
 // figures lists every seeded figure the docs quote that a CI machine can
@@ -140,6 +141,9 @@ func figures() []figure {
 
 	// hirota's placements learnt from a corpus of its replays (docs/admiral.md).
 	fs = append(fs, corpusFigure())
+
+	// A bot against the pool (docs/cli.md, kaisen gauntlet).
+	fs = append(fs, gauntletFigure())
 
 	// Battleship on the turn server: a learning house AI over a series.
 	fs = append(fs, serverSeriesFigure())

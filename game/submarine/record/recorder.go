@@ -15,18 +15,11 @@ type Recorder struct{ w *Writer }
 
 var _ game.Recorder[submarine.Placement, submarine.Action, submarine.Step] = Recorder{}
 
-// NewRecorder starts the replay of a game under r on w, its header saying s
-// (s.First is not recorded: seat 0 acts first in the hosts' submarine
-// games).
+// NewRecorder starts the replay of a game under r on w, its header saying
+// s (the first seat too: 0 in the arena's and the terminal's submarine
+// games, the listener's first-player policy's in the server's); its
+// Outcome records a server's outcomes as they are.
 func NewRecorder(w io.Writer, r *submarine.Rules, s replay.Start) Recorder {
-	return Recorder{NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players, Adjudication: s.Adjudication})}
-}
-
-// NewServerRecorder starts the replay of a game a server plays under r on
-// w, its header saying s with s.First recorded (the listener's
-// first-player policy picks it); its Outcome records the server's
-// outcomes as they are.
-func NewServerRecorder(w io.Writer, r *submarine.Rules, s replay.Start) Recorder {
 	return Recorder{NewWriter(w, r, Header{Seed: s.Seed, Match: s.Match, Players: s.Players, First: s.First, Adjudication: s.Adjudication})}
 }
 

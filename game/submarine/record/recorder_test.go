@@ -30,7 +30,7 @@ func TestServerRecorder(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
 			players := [2]replay.SeatInfo{{Seat: 0, Name: "a"}, {Seat: 1, Name: "b"}}
-			rec := subrecord.NewServerRecorder(&b, r, replay.Start{Seed: 7, First: tt.first, Players: players})
+			rec := subrecord.NewRecorder(&b, r, replay.Start{Seed: 7, First: tt.first, Players: players})
 			rec.Placement(0, nil, false)
 			rec.Placement(1, nil, false)
 			rec.Outcome(tt.outcome, tt.winner, game.Count{Actions: 3}, tt.ff)
