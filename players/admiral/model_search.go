@@ -389,16 +389,11 @@ func (s *modelSearch) ourActions(st *msState, ok func(submarine.Action) bool, ou
 	return out
 }
 
-// replies are the opponent's modelled replies (them to move against us):
-// the actions the mixture gives at least the support probability, with
-// the position's entry in the reply table (its key and the failed depth,
-// see provesIn).
-func (s *modelSearch) replies(st *msState) (acts []msAction, k msKey, off int32, fail int) {
-	k = s.key(st)
-	if o, nb, ok := s.replyTT.get(&k); ok {
-		n := nb & msReplyMask
-		return s.acts[o : o+n : o+n], k, o, int(nb >> msFailShift)
-	}
+// replies are the opponent's modelled replies (them to move against us),
+// for a position of key k not yet in the reply table: the actions the
+// mixture gives at least the support probability, and their offset in
+// acts.
+func (s *modelSearch) replies(st *msState, k *msKey) ([]msAction, int32) {
 	s.nodes++
 	s.vthem, s.vus = st.them, st.us
 	v := &s.view
@@ -416,8 +411,8 @@ func (s *modelSearch) replies(st *msState) (acts []msAction, k msKey, off int32,
 	}
 	end := len(s.acts)
 	s.gen++
-	s.replyTT.put(&k, int32(start), int32(end-start))
-	return s.acts[start:end:end], k, int32(start), 0
+	s.replyTT.put(k, int32(start), int32(end-start))
+	return s.acts[start:end:end], int32(start)
 }
 
 // A reply table entry holds the replies' offset in acts, and their count
@@ -530,15 +525,23 @@ func (s *modelSearch) provesIn(st msState, a submarine.Action, depth int) bool {
 		s.nodes++
 		return true
 	}
+	k := s.key(&st2)
+	off, nb, known := s.replyTT.get(&k)
+	if known && int(nb>>msFailShift) >= depth {
+		return false // marked positions passed the solver's check below
+	}
 	if s.solverSays(&st2.them, &st2.us) == endgame.Win {
 		s.nodes++
 		return false // a step into a loss under perfect play: never
 	}
-	replies, k, off, fail := s.replies(&st2)
-	if fail >= depth {
-		return false
-	}
 	s.nodes++
+	var replies []msAction
+	if known {
+		n := nb & msReplyMask
+		replies = s.acts[off : off+n : off+n]
+	} else {
+		replies, off = s.replies(&st2, &k)
+	}
 	if len(replies) == 0 {
 		return false
 	}
