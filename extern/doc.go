@@ -28,4 +28,15 @@
 // workers, seats alternate as in any match (the bot acts first in the
 // games where it sits in seat 0, through the listener's first-player
 // policy), and the results land in the same Summary as a built-in match's.
+// Its house AI may have its weights in memory (HouseLoad: kaisen tune's
+// and kaisen exploit's candidates against a program).
+//
+// A Launcher starts a program for one connection of another's: it listens
+// on a loopback port of its own, starts the command (in its process group,
+// under its Limits) and hands over the connection the program makes as a
+// Session, whose Close ends the group. Its HouseDialer is a server
+// listener's house seat (server.ListenerConfig.HouseSeat: kaisen serve
+// --house exec:, a program per pairing; package server does not import
+// this one), and Relay plays a remote server's connection with it (kaisen
+// play --player exec:, a program per connection, the rated ladder too).
 package extern

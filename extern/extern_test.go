@@ -1,7 +1,6 @@
 package extern_test
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -17,33 +16,13 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/extern"
+	"github.com/kaisen-ai/kaisen/internal/proctest"
 )
-
-// survivors lists the processes still running a program under dir (the
-// test binaries' directory): a bot or a child it forked.
-func survivors(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	require.NoError(t, err)
-	var out []string
-	for _, e := range ents {
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !bytes.Contains(cmdline, []byte(dir)) {
-			continue
-		}
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] == "Z" {
-			continue // a zombie holds no resources; its parent reaps it
-		}
-		out = append(out, e.Name()+": "+strings.ReplaceAll(string(cmdline), "\x00", " "))
-	}
-	return out
-}
 
 // requireNoSurvivor fails when a bot's process outlived its games.
 func requireNoSurvivor(t *testing.T) {
 	t.Helper()
-	require.Empty(t, survivors(t, filepath.Dir(kaisenBin)), "processes left behind")
+	proctest.RequireNoSurvivor(t, filepath.Dir(kaisenBin))
 }
 
 // player is the spec of kaisen play as a well-behaved bot.

@@ -36,6 +36,9 @@ type Family struct {
 	// House is the built-in AI (a name of kaisen players for Game) and
 	// HouseWeights its YAML weights file ("" = its defaults).
 	House, HouseWeights string
+	// HouseLoad, when set, loads the house AI's settings instead of
+	// HouseWeights: weights held in memory (kaisen tune's candidates).
+	HouseLoad func(into any) error
 	// Abilities are the abilities game's sides (seat 0's, seat 1's, as in
 	// arena.Abilities: default ai then humans) and options.
 	Abilities arena.AbilitiesConfig
@@ -136,13 +139,13 @@ func (f *Family) config(d arena.Deal, replayDir string) server.Config {
 	}
 	l := server.ListenerConfig{
 		Name: "bot", Address: "127.0.0.1:0", Game: f.Name, Dialect: f.Dialect,
-		Opponent: f.House, HouseConfig: f.HouseWeights, Games: 1, First: server.FirstConnected,
+		Opponent: f.House, HouseConfig: f.HouseWeights, HouseLoad: f.HouseLoad, Games: 1, First: server.FirstConnected,
 	}
 	if f.firstSeat(d) != bs {
 		l.First = server.FirstSecond
 	}
 	if f.Bot2.Line != "" {
-		l.Opponent, l.HouseConfig = server.OpponentPair, ""
+		l.Opponent, l.HouseConfig, l.HouseLoad = server.OpponentPair, "", nil
 	}
 	if f.Name == server.GameAbilities {
 		sides := f.Abilities.Sides

@@ -109,12 +109,18 @@ func (t *table) PlayContext(ctx context.Context, d arena.Deal) (arena.GameResult
 func (t *table) output(tmp string, d arena.Deal, role string) (*os.File, error) {
 	dir := tmp
 	if t.f.LogDir != "" {
-		if err := os.MkdirAll(t.f.LogDir, 0o755); err != nil {
-			return nil, fmt.Errorf("extern: log dir: %w", err)
-		}
 		dir = t.f.LogDir
 	}
-	f, err := os.OpenFile(filepath.Join(dir, LogName(d.Index, role)), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	return openLog(dir, LogName(d.Index, role))
+}
+
+// openLog creates the file name in dir (dir too when missing), or
+// truncates it, for a program's output.
+func openLog(dir, name string) (*os.File, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("extern: log dir: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("extern: output: %w", err)
 	}

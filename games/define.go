@@ -41,9 +41,11 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	// First is the seat that acts first in game index of a match (nil:
 	// seat 0).
 	First func(index int) int
-	// Record starts a game's replay (nil: the game writes none).
-	Record func(rules R, w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S]
-	// OpenReplay reads a replay file of the game (nil: it has none).
+	// Record starts a game's replay and OpenReplay reads a replay file of
+	// the game: its own record format (game/<g>/record). With neither set
+	// the game's replays are package jsonrecord's (its own types as JSON
+	// lines, verified under its default rules, drawn as text).
+	Record     func(rules R, w io.Writer, h arena.RecordHeader) arena.Recorder[P, A, S]
 	OpenReplay func(path string) (Replay, error)
 	// Shots: the game counts each seat's shots (arena.Summary.P1Shots).
 	Shots bool
@@ -221,6 +223,9 @@ var ErrNoHost = errors.New("games: not available for this game")
 // arena.Game family, and the hooks it lacks refusing with an error that
 // wraps ErrNoHost.
 func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) Game {
+	if d.Record == nil && d.OpenReplay == nil {
+		d.Record, d.OpenReplay = jsonRecord(d)
+	}
 	ais := aiRoster[R, game.Factory[P, A, O]]{d.AIs.Entries, d.AIs.Lookup, d.AIs.New}
 	g := Game{
 		Name:             d.Name,
@@ -287,6 +292,9 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	}
 	if d.Text != nil {
 		g.HumanLocal = func(in *bufio.Reader, out io.Writer, opt HumanOptions) error { return defHuman(d, in, out, opt) }
+	}
+	if browsable(d) == "" {
+		g.Browse = func(b Browser) (func() BrowserResult, error) { return defBrowse(d, b) }
 	}
 	if d.Text != nil && d.Wire != nil {
 		g.HumanClient = func(name string, in *bufio.Reader, out io.Writer) Client { return defHumanClient(d, name, in, out) }
@@ -423,6 +431,9 @@ func Checks[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 			s.Opponent = len(s.AIs)
 		}
 		s.AIs = append(s.AIs, arena.Entrant[P, A, O]{Name: e.Name, Factory: f})
+	}
+	if d.Record != nil && d.OpenReplay != nil {
+		s.Extra = append(s.Extra, replayCheck(d, &s))
 	}
 	return conformance.Checks(s)
 }

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"io/fs"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -67,7 +69,7 @@ func TestDefinePlaysLikeTheGame(t *testing.T) {
 	_, err = def.NewClient(games.ClientOptions{Player: "gridbot"})
 	require.ErrorIs(t, err, games.ErrNoHost)
 	_, err = def.OpenReplay("x.jsonl")
-	require.ErrorIs(t, err, games.ErrNoHost)
+	require.ErrorIs(t, err, fs.ErrNotExist, "a Def without a record format reads package jsonrecord's files")
 }
 
 func TestRegister(t *testing.T) {
@@ -113,10 +115,22 @@ func TestDefineHumanSeat(t *testing.T) {
 	}{
 		{"unknown AI", games.HumanOptions{Against: "nobody"}, bsplayers.ErrUnknownPlayer},
 		{"unknown typist", games.HumanOptions{Against: "bs-random", Typist: "nobody"}, bsplayers.ErrUnknownPlayer},
-		{"no record", games.HumanOptions{Against: "bs-random", Replays: t.TempDir()}, games.ErrNoHost},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			require.ErrorIs(t, def.HumanLocal(in, io.Discard, c.opt), c.want)
 		})
 	}
+
+	// Without a record format of its own, the person's game is kept in
+	// package jsonrecord's, which the entry reads back and verifies.
+	dir := t.TempDir()
+	opt := games.HumanOptions{Against: "bs-random", Seed: 7, Games: 1, Typist: "gridbot", Replays: dir}
+	require.NoError(t, def.HumanLocal(bufio.NewReader(strings.NewReader("")), io.Discard, opt))
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	rp, err := def.OpenReplay(files[0])
+	require.NoError(t, err)
+	require.NoError(t, rp.Verify())
+	require.Contains(t, rp.Summary(), "actions, ")
 }

@@ -7,8 +7,9 @@
 // is described by a Def (define.go): its rules, AIs, record, terminal text
 // and wire codec (Def.Wire: the server and client sides of its lines, and
 // Def.View, its public view); Define builds its entry with the generic
-// hosts (arena.Game, the client loop, the human seat, the conformance
-// suite, the turn server through server.NewGame), and Register adds it in
+// hosts (arena.Game, the client loop, the human seat, browser play
+// through Browse (browser.go), the conformance suite, the turn server
+// through server.NewGame), and Register adds it in
 // one line, registering it with the server too: a new game is its folder
 // plus that line (game/sonar, registered by games/matrix's test).
 // The three real games are Defs too (submarine.go, battleship.go,

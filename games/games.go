@@ -84,6 +84,12 @@ type Game struct {
 	// (game/conformance): its rules and AIs under the suite every game
 	// passes (Checks builds them from a Def); a test runs them.
 	Conformance func() []conformance.Check
+	// Browse, when set, makes one game of a person against a house AI for
+	// a host that seats the person outside a terminal (internal/web's
+	// browser play; Browser), which the returned function plays to its
+	// end. Define sets it for every game with a terminal seat, a public
+	// view, its legal actions listed and an action always refused.
+	Browse func(b Browser) (func() BrowserResult, error)
 }
 
 // Tool is a kaisen command written for some games only: it plays the
@@ -230,7 +236,7 @@ func OfReplay(path string) Game {
 }
 
 // optional are the fields of Game an entry may leave unset.
-var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true, "HumanLocal": true, "Unserved": true, "Server": true}
+var optional = map[string]bool{"ReplayFlags": true, "CheckRender": true, "Shots": true, "Tools": true, "HumanClient": true, "HumanLocal": true, "Unserved": true, "Server": true, "Browse": true}
 
 // Missing lists the required fields of g that are unset (zero, or an
 // array with a zero element), in the order of Game: an entry with any is

@@ -36,9 +36,12 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 		DefaultPlayers:   [2]string{"stateplayer2", "random"},
 		PlayDefault:      "random",
 		Family:           submarineFamily,
-		OpenReplay:       openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
-		ReplayFlags:      []string{"heatmap", "audit", "fold"},
-		Tools:            []Tool{ToolTournament, ToolLoadtest},
+		Record: func(r *submarine.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[submarine.Placement, submarine.Action, submarine.Step] {
+			return subrecord.NewRecorder(w, r, h)
+		},
+		OpenReplay:  openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
+		ReplayFlags: []string{"heatmap", "audit", "fold"},
+		Tools:       []Tool{ToolTournament, ToolLoadtest},
 		// Every dialect subwire.Client knows (classic, series,
 		// submarine-py, which asks for the client's name).
 		Wire: &Wire[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told]{
@@ -50,7 +53,10 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 		Text: func(r *submarine.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
 			return human.SubmarineText(r, out, rng)
 		},
-		Local:   human.SubmarineLocal,
+		Local: human.SubmarineLocal,
+		// The public view: the server serves the game by itself
+		// (server/submarine.go); browser play draws it (Browse).
+		View:    func(g *submarine.Game) game.View[submarine.Step] { return submarine.NewPublicView(g) },
 		Illegal: []submarine.Action{{Kind: submarine.Invalid}, submarine.AttackAt(grid.None), submarine.MoveTo(submarine.NoShip, 0)},
 		Perft:   submarinePerft(),
 	}

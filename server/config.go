@@ -13,7 +13,6 @@ import (
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
-	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/players"
 	_ "github.com/kaisen-ai/kaisen/players/admiral" // links admiral and admiral-series into the registry
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -145,6 +144,17 @@ type ListenerConfig struct {
 	// HouseConfig is the YAML weights file of the house AI. Default "" (the
 	// AI's built-in defaults).
 	HouseConfig string `mapstructure:"house_config"`
+	// HouseLoad, when set, loads the house AI's settings instead of
+	// HouseConfig: weights held in memory (kaisen tune's candidates
+	// against an exec: program). Set by code, not in the YAML file.
+	HouseLoad func(into any) error `mapstructure:"-"`
+	// HouseSeat, when set, makes the house of every pairing a program
+	// instead of an AI (kaisen serve --house exec:, package extern): seat
+	// 1 is then the connection it returns, played as a client's, started
+	// for each pairing (a series plays on it). Opponent only names it in
+	// logs and replays; not with HouseConfig or a ladder. Set by code, not
+	// in the YAML file.
+	HouseSeat HouseDialer `mapstructure:"-"`
 	// Games per pairing. More than 1 plays a series on the same connections
 	// (the classic dialect and battleship): "roundN. please send me initial
 	// state." starts each game and a summary follows the last. Default 1.
@@ -396,7 +406,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%w: listener %d (%s): human_action_timeout is %v, want a duration from %v to %v",
 				ErrConfig, i, l.Name, t, MinHumanActionTimeout, MaxHumanActionTimeout))
 		}
-		if c.Ladder != nil && l.Opponent != OpponentPair {
+		if c.Ladder != nil && (l.Opponent != OpponentPair || l.HouseSeat != nil) {
 			errs = append(errs, fmt.Errorf("%w: listener %d (%s): a rated listener pairs bots: opponent %q, want %q", ErrConfig, i, l.Name, l.Opponent, OpponentPair))
 		}
 	}
@@ -525,15 +535,18 @@ func (l ListenerConfig) compileSubmarine() (*setup, error) {
 		errs = append(errs, err)
 	}
 	s := &setup{cfg: l, dialect: d, rules: rules}
-	if l.Opponent != OpponentPair {
+	if p := l.houseSeatProblem(); p != "" {
+		bad("%s", p)
+	}
+	if l.houseIsAI() {
 		if errs == nil {
-			f, err := players.New(l.Opponent, rules, config.File(l.HouseConfig))
+			f, err := players.New(l.Opponent, rules, l.houseLoader())
 			if err != nil {
 				bad("opponent %q: %v (or %q to pair clients)", l.Opponent, err, OpponentPair)
 			}
 			s.house = f
 		}
-	} else if l.HouseConfig != "" {
+	} else if l.HouseConfig != "" && l.HouseSeat == nil {
 		bad("house_config is set but opponent is %q", OpponentPair)
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -72,6 +72,7 @@ type conn struct {
 	linger   bool          // set before done is closed: drain the input before closing
 	stopOnce sync.Once
 
+	house  bool    // a house program's (HouseDialer): not counted against the limits
 	bot    string  // a rated listener's authenticated bot; set once, with rating
 	rating float64 // its rating when it authenticated (pairing)
 

@@ -15,7 +15,6 @@ import (
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -300,13 +299,16 @@ func (l ListenerConfig) abilitiesSet() bool {
 // bad.
 func houseAI[F any](l ListenerConfig, bad func(format string, args ...any), build func(name string, load func(any) error) (F, error)) F {
 	var f F
-	if l.Opponent == OpponentPair {
-		if l.HouseConfig != "" {
+	if p := l.houseSeatProblem(); p != "" {
+		bad("%s", p)
+	}
+	if !l.houseIsAI() {
+		if l.HouseConfig != "" && l.HouseSeat == nil {
 			bad("house_config is set but opponent is %q", OpponentPair)
 		}
 		return f
 	}
-	f, err := build(l.Opponent, config.File(l.HouseConfig))
+	f, err := build(l.Opponent, l.houseLoader())
 	if err != nil {
 		bad("opponent %q: %v (or %q to pair clients)", l.Opponent, err, OpponentPair)
 	}

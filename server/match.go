@@ -49,6 +49,9 @@ func (s *seat) peer() Peer {
 	if name == "" { // a rated bot that sent no name is named by its ladder name
 		name = s.bot
 	}
+	if name == "" { // a house program that sent none, by the listener's opponent
+		name = s.house
+	}
 	return Peer{Addr: s.c.addr, Name: name, Bot: s.bot}
 }
 

@@ -436,7 +436,7 @@ func (s *Server) handle(l *listener, nc net.Conn) {
 		s.wg.Go(func() { s.authenticate(l, c) })
 		return
 	}
-	if l.st.hasHouse {
+	if l.st.hasHouse || l.st.cfg.HouseSeat != nil {
 		if !s.reserveGame() {
 			s.refuse(l, c, rejectMaxGames)
 			return
@@ -515,6 +515,9 @@ func (s *Server) release(c *conn) {
 
 // releaseLocked is release with mu held.
 func (s *Server) releaseLocked(c *conn) {
+	if c.house {
+		return // never admitted
+	}
 	s.conns--
 	if c.bot != "" && s.online[c.bot] == c {
 		delete(s.online, c.bot)
@@ -576,6 +579,9 @@ func (s *Server) startMatch(l *listener, seats [2]*seat) {
 			s.releaseGame()
 			s.gamesWG.Done()
 		}()
+		if m.st.cfg.HouseSeat != nil {
+			defer m.dialHouse(s.gameCtx)() // ended before the game slot is given back
+		}
 		m.runGame(s.gameCtx)
 	}()
 }

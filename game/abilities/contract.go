@@ -65,3 +65,20 @@ func (r *Rules) Legal(g *Game) []Action { return g.Legal() }
 
 // Clone returns an independent copy of g (game.Legal): Game.Clone.
 func (r *Rules) Clone(g *Game) *Game { return g.Clone() }
+
+// Rules say where an action points (game.Aimer).
+var _ game.Aimer[*Game, Action] = (*Rules)(nil)
+
+// Aim is where a points (game.Aimer): a shot's or a salvo's (first) cell
+// on the enemy's board, a 1-deck's move on the actor's; an answer points
+// nowhere.
+func (r *Rules) Aim(_ *Game, a Action) game.Aim {
+	aim := game.NoAim
+	switch a.Kind {
+	case Shoot, Salvo:
+		aim.At = a.At
+	case Move:
+		aim.From, aim.To = a.At, a.To
+	}
+	return aim
+}

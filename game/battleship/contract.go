@@ -56,3 +56,13 @@ func (r *Rules) Clone(g *Game) *Game {
 	}
 	return &c
 }
+
+// Rules say where a shot points (game.Aimer).
+var _ game.Aimer[*Game, grid.Cell] = (*Rules)(nil)
+
+// Aim is the cell shot at, on the enemy's board (game.Aimer).
+func (r *Rules) Aim(_ *Game, c grid.Cell) game.Aim {
+	a := game.NoAim
+	a.At = c
+	return a
+}

@@ -48,8 +48,9 @@
 //     legal games in which every placement and every legal action, typed
 //     (PlaceLine, Line), reads back as itself (Place, Parse).
 //
-// Hooks for the contract pieces still being added: the replay round trip
-// and verification (a game's record codec), and the wire round trips in
-// every dialect, both ways, will come as more checks; a Subject takes them
-// in Extra until the contract names them.
+// Checks that need more than the contract come in Subject.Extra: the
+// registry adds the replay round trip and verification of every game's
+// record (games.Checks: recorded games read back, verified, drawn, and
+// refused once cut); the wire round trips in every dialect, both ways,
+// are the wire packages' own tests until the contract names them.
 package conformance

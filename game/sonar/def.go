@@ -12,7 +12,8 @@ import (
 // seat (Text, text.go), its wire codec (wire.go, wire_client.go: the
 // server serves it and kaisen play plays it) and its public view
 // (public.go: the server's spectators see it). It has no replay format
-// yet: games.Define refuses that.
+// of its own: its replays are package jsonrecord's, which games.Define
+// gives every game without one.
 func Def() games.Def[*Rules, *Game, Placement, Action, Step, Told] {
 	r := DefaultRules()
 	none := []Action(nil)

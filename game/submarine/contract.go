@@ -66,3 +66,19 @@ func (r *Rules) Clone(g *Game) *Game {
 	c := *g
 	return &c
 }
+
+// Rules say where an action points (game.Aimer).
+var _ game.Aimer[*Game, Action] = (*Rules)(nil)
+
+// Aim is where a points in g (game.Aimer): an attack's cell on the enemy's
+// board, a move's ship from its cell to its destination on the actor's.
+func (r *Rules) Aim(g *Game, a Action) game.Aim {
+	aim := game.NoAim
+	switch {
+	case a.Kind == Attack:
+		aim.At = a.To
+	case a.Kind == Move && a.Ship >= 0 && a.Ship < len(r.Fleet):
+		aim.From, aim.To = g.fleets[g.turn].Pos[a.Ship], a.To
+	}
+	return aim
+}

@@ -174,6 +174,7 @@ func TestServeLadderFlags(t *testing.T) {
 		{"ladder without db", []string{"serve", "--ladder"}, "--db"},
 		{"db without ladder", []string{"serve", "--db", db}, "needs --ladder"},
 		{"house AI", []string{"serve", "--ladder", "--db", db, "--house", "random"}, "rated listener pairs bots"},
+		{"house program", []string{"serve", "--ladder", "--db", db, "--house", "exec:./bot {host} {port}"}, "rated listener pairs bots"},
 		{"token without name", []string{"play", "--token", "kt_x"}, "--token needs --name"},
 	}
 	for _, tt := range tests {

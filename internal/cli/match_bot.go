@@ -15,15 +15,36 @@ import (
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
+// launchFlags are the settings of an exec: program's processes: its
+// limits and where its output is kept.
+type launchFlags struct {
+	memoryMiB  int64
+	cpuSeconds int
+	logs       string
+}
+
+// limits are the program's rlimits.
+func (l launchFlags) limits() extern.Limits {
+	return extern.Limits{MemoryBytes: l.memoryMiB << 20, CPUSeconds: l.cpuSeconds}
+}
+
+// addLaunchFlags registers the flags of launchFlags; logs says what a
+// file of --bot-logs holds.
+func addLaunchFlags(cmd *cobra.Command, f *launchFlags, logs string) {
+	fl := cmd.Flags()
+	fl.Int64Var(&f.memoryMiB, "bot-memory", 0, "exec: players: data memory limit (heap, ulimit -d) of each of the program's processes in MiB (0: none)")
+	fl.IntVar(&f.cpuSeconds, "bot-cpu", 0, "exec: players: CPU seconds limit of each of the program's processes (0: none)")
+	fl.StringVar(&f.logs, "bot-logs", "", "exec: players: keep "+logs+" in this directory")
+	must(cmd.MarkFlagDirname("bot-logs"))
+}
+
 // botFlags are match's settings of exec: players (package extern).
 type botFlags struct {
 	dialect          string
 	actionTimeout    time.Duration
 	handshakeTimeout time.Duration
 	gameTimeout      time.Duration
-	memoryMiB        int64
-	cpuSeconds       int
-	logs             string
+	launchFlags
 }
 
 // botHelp is match's help on exec: players.
@@ -55,10 +76,7 @@ func addBotFlags(cmd *cobra.Command, f *botFlags) {
 	fl.DurationVar(&f.actionTimeout, "action-timeout", lim.ActionTimeout, "exec: players: time the program has for each action")
 	fl.DurationVar(&f.handshakeTimeout, "handshake-timeout", lim.HandshakeTimeout, "exec: players: time the program has for its name and placement")
 	fl.DurationVar(&f.gameTimeout, "game-timeout", extern.DefaultGameTimeout, "exec: players: time the program has for a whole game, from its start")
-	fl.Int64Var(&f.memoryMiB, "bot-memory", 0, "exec: players: data memory limit (heap, ulimit -d) of each of the program's processes in MiB (0: none)")
-	fl.IntVar(&f.cpuSeconds, "bot-cpu", 0, "exec: players: CPU seconds limit of each of the program's processes (0: none)")
-	fl.StringVar(&f.logs, "bot-logs", "", "exec: players: keep each game's program output in this directory (game-000000.log, ...)")
-	must(cmd.MarkFlagDirname("bot-logs"))
+	addLaunchFlags(cmd, &f.launchFlags, "each game's program output (game-000000.p1.log, ...)")
 }
 
 // hasBot reports whether a player of the match is an exec: program.
@@ -76,7 +94,8 @@ func botFamily(g games.Game, cfg arena.Config, f *matchFlags) (arena.Family, err
 }
 
 // family is the family of a match of p1 against p2, one of them at least
-// an exec: program (weights: the YAML files of the built-in ones).
+// an exec: program (weights: the YAML files of the built-in ones; an
+// entrant's Load, when set, loads its weights instead).
 func (b *botFlags) family(g games.Game, cfg arena.Config, p [2]games.Entrant, weights [2]string) (arena.Family, error) {
 	if b.dialect != server.DefaultDialect && g.Name != server.GameSubmarine {
 		return nil, usageError("--dialect is the submarine game's; %s has one wire format", g.Name)
@@ -100,8 +119,8 @@ func (b *botFlags) family(g games.Game, cfg arena.Config, p [2]games.Entrant, we
 		return nil, &UsageError{Err: err}
 	}
 	fam := &extern.Family{
-		Name: g.Name, Dialect: b.dialect, Bot: cmd, Bot2: cmd2, BotIsP2: me == 1, House: house, HouseWeights: weights[other],
-		Abilities: cfg.Abilities, Limits: extern.Limits{MemoryBytes: b.memoryMiB << 20, CPUSeconds: b.cpuSeconds},
+		Name: g.Name, Dialect: b.dialect, Bot: cmd, Bot2: cmd2, BotIsP2: me == 1, House: house, HouseWeights: weights[other], HouseLoad: p[other].Load,
+		Abilities: cfg.Abilities, Limits: b.limits(),
 		ActionTimeout: b.actionTimeout, HandshakeTimeout: b.handshakeTimeout, GameTimeout: b.gameTimeout, LogDir: b.logs,
 	}
 	if g.Name != server.GameSubmarine {

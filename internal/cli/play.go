@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/client"
+	"github.com/kaisen-ai/kaisen/extern"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -33,6 +34,7 @@ type playFlags struct {
 	replays                    string        // with against: where each game's replay goes (play_human.go)
 	side                       string        // with against: the person's side in a game with sides (abilities)
 	turnTime                   time.Duration // with human on a server: its time per action, shown as the time left
+	bot                        launchFlags   // --player exec: (play_exec.go)
 	tally                      *playTally    // the games' ends, for --json
 	stderr                     io.Writer     // where a slow server's first line is said (waitNotice)
 }
@@ -173,7 +175,7 @@ func newPlayCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "play",
 		Short: "Connect a built-in AI to a turn server (ours or the reference ones) and play",
-		Long:  playLong,
+		Long:  playLong + playExecHelp,
 		Example: `  kaisen play --addr 127.0.0.1:2000 --player stateplayer2
   kaisen play --addr 192.0.2.7:2000 --player state -c 20 --seed 7 --json
   kaisen play --addr 127.0.0.1:8000 --player simple --name tanaka   (submarine-py)
@@ -185,7 +187,9 @@ func newPlayCmd(e *env) *cobra.Command {
   kaisen play --human --game battleship --against density   Battleship against density, in this terminal
   kaisen play --human --game battleship --against adaptive -c 10   a series: it learns your fleets
   kaisen play --human --game abilities --against ab-density --side humans   the abilities variant, Humans side
-  kaisen play --name mybot --token kt_... -c 100         100 rated games (kaisen serve --ladder)`,
+  kaisen play --name mybot --token kt_... -c 100         100 rated games (kaisen serve --ladder)
+  kaisen play --player exec:'python3 bot.py {host} {port}' --addr 192.0.2.7:2000 -c 50   your program, 50 games on a remote server
+  kaisen play --player exec:'./mybot {host} {port}' --name mybot --token kt_... -c 100   your program on the rated ladder`,
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{seedLaterKey: "against"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -204,6 +208,9 @@ func newPlayCmd(e *env) *cobra.Command {
 				return usageError("--token needs --name: the bot's registered name")
 			}
 			if f.human || f.against != "" {
+				if extern.Is(f.player) {
+					return usageError("--player exec: is a program's seat: not with --human or --against")
+				}
 				if f.token != "" {
 					return usageError("--token plays a rated listener with an AI, not --human")
 				}
@@ -217,12 +224,15 @@ func newPlayCmd(e *env) *cobra.Command {
 				f.player = g.PlayDefault
 				f.tally.Player = f.player
 			}
+			if extern.Is(f.player) {
+				return runPlayExec(cmd.Context(), e, f)
+			}
 			return runPlay(cmd.Context(), e, f, g)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:2000", "server address host:port")
-	fl.StringVar(&f.player, "player", "random", "built-in AI to play with (see kaisen players)")
+	fl.StringVar(&f.player, "player", "random", "built-in AI to play with (see kaisen players), or a program exec:'CMD {host} {port}' started per connection")
 	fl.StringVar(&f.game, "game", games.Default().Name, gameFlagHelp("game the server plays"))
 	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	addWeightsFlag(cmd, &f.config, "weights", "YAML weights for the AI (default: its built-in defaults)", "config")
@@ -244,6 +254,7 @@ func newPlayCmd(e *env) *cobra.Command {
 	fl.DurationVar(&f.turnTime, "turn-time", 0, "with --human on a server: the server's time for each action and the placement, to show the time left at every prompt (kaisen serve --humans: 10m; a server for bots: 10s an action, 30s the placement)")
 	fl.StringVar(&f.side, "side", "", "with --against --game abilities: the side you play, ai (seat 0, the default) or humans (seat 1)")
 	completePlayers(cmd, "against", false, hasHuman)
+	addLaunchFlags(cmd, &f.bot, "each connection's program output (connection-000000.log, ...)")
 	return cmd
 }
 
@@ -283,22 +294,32 @@ func printLine(e *env) func(string) error {
 	}
 }
 
-// playConn plays every game of one new connection.
-func playConn(ctx context.Context, f playFlags, c games.Client, first int, opt games.PlayOptions) (int, error) {
+// connect dials the server of f and sends the auth line of --token.
+func connect(ctx context.Context, f playFlags) (net.Conn, error) {
 	d := net.Dialer{Timeout: f.dialTimeout}
 	conn, err := d.DialContext(ctx, "tcp", f.addr)
 	if err != nil {
 		if f.human && errors.Is(err, syscall.ECONNREFUSED) {
-			return 0, fmt.Errorf("connect: %w\nno server listens at %s: to play a built-in AI without a server, add --against NAME (e.g. --against admiral; kaisen players lists them), or start one: kaisen serve --humans --listen %s", err, f.addr, f.addr)
+			return nil, fmt.Errorf("connect: %w\nno server listens at %s: to play a built-in AI without a server, add --against NAME (e.g. --against admiral; kaisen players lists them), or start one: kaisen serve --humans --listen %s", err, f.addr, f.addr)
 		}
-		return 0, fmt.Errorf("connect: %w", err)
+		return nil, fmt.Errorf("connect: %w", err)
 	}
-	defer conn.Close()
 	if f.token != "" {
 		if err := client.Authenticate(conn, f.name, f.token, f.timeout); err != nil {
-			return 0, err
+			_ = conn.Close()
+			return nil, err
 		}
 	}
+	return conn, nil
+}
+
+// playConn plays every game of one new connection.
+func playConn(ctx context.Context, f playFlags, c games.Client, first int, opt games.PlayOptions) (int, error) {
+	conn, err := connect(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
 	wn := newWaitNotice(conn, f.stderr, waitingFor(f))
 	defer wn.stop()
 	return c.Play(ctx, wn, first, opt)

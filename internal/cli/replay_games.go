@@ -56,7 +56,9 @@ func runReplayDir(e *env, cmd *cobra.Command, dir string, f *replayFlags) error 
 	for _, p := range paths {
 		run := runReplay
 		if gamelog.IsFile(p) {
-			run = func(e *env, cmd *cobra.Command, p string, f *replayFlags) error { return runGamesReplay(e, cmd, p, -1, f) }
+			run = func(e *env, cmd *cobra.Command, p string, f *replayFlags) error {
+				return runGamesReplay(e, cmd, p, -1, f)
+			}
 		}
 		if err := run(e, cmd, p, f); err != nil {
 			var u *UsageError

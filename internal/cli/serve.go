@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kaisen-ai/kaisen/extern"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/keystream"
 	"github.com/kaisen-ai/kaisen/internal/web"
@@ -44,17 +46,16 @@ type serveFlags struct {
 	// The rated ladder.
 	ladder bool
 	db     string
+	// A house program (--house exec:).
+	bot launchFlags
+	log *slog.Logger // its failures
 }
 
 // listenerFlags are the flags that describe the single listener.
 var listenerFlags = []string{"listen", "game", "dialect", "house", "house-weights", "series", "first", "width", "height", "rocks", "rounded", "humans", "human-timeout"}
 
-func newServeCmd(e *env) *cobra.Command {
-	var f serveFlags
-	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Run the turn server (submarine game, both dialects; battleship; abilities)",
-		Long: `Run Kaisen's turn server for the submarine game. Existing Ruby and Python
+// serveLong is kaisen serve's --help text.
+const serveLong = `Run Kaisen's turn server for the submarine game. Existing Ruby and Python
 clients, and kaisen play, connect over TCP and play each other (clients are
 paired in arrival order) or a house AI, byte for byte as on the reference
 servers. Many games run at once; a client that sends garbage, a float
@@ -108,7 +109,27 @@ registered with kaisen ladder register first sends "auth NAME TOKEN", then
 speaks the classic protocol; bots are paired by rating, and every decided
 game is committed to the database (a SQLite file, or PostgreSQL with
 --db postgres://...) with both rating changes
-before its players are told the result.`,
+before its players are told the result.
+
+House program: --house exec:'CMD {host} {port}' (opponent: "exec:..." in
+the config file) makes a program of your own the house
+(docs/cli.md#external-players-exec): for every pairing kaisen serve starts
+it (through /bin/sh -c when it uses the shell) with {host} and {port}
+replaced by a loopback port of its own and {seed} by the pairing's first
+seed; it has --handshake-timeout to connect, then plays seat 1 through the
+same code as any client (a series on that one connection). A program that
+crashes, hangs, sends garbage or never connects forfeits its own game only,
+and the server serves on; its process group is ended when the pairing is
+over. --bot-memory and --bot-cpu set rlimits, --bot-logs DIR keeps each
+pairing's output (DIR/house-PAIRING.log). Not with --house-weights or
+--ladder.`
+
+func newServeCmd(e *env) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the turn server (submarine game, both dialects; battleship; abilities)",
+		Long:  serveLong,
 		Example: `  kaisen serve                                          classic, pairs clients, 127.0.0.1:2000
   kaisen serve --house stateplayer2                      every client plays the house AI
   kaisen serve --series 10 --first alternate             series of 10 games per pair
@@ -122,72 +143,11 @@ before its players are told the result.`,
   kaisen serve --house admiral --humans --listen 127.0.0.1:2001   people play it (kaisen play --human)
   kaisen serve --house random --max-connections-per-ip 2000   for kaisen loadtest
   kaisen serve --ladder --db ladder.db                   the rated ladder (kaisen ladder register)
+  kaisen serve --house exec:'python3 bot.py {host} {port}'   your program is the house, one per pairing
   kaisen play --addr 127.0.0.1:2000 --player random      a client for any of them`,
 		Annotations: map[string]string{settingsFileKey: "configs/server.yaml"},
 		Args:        cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			data, dataErr := dataDir()
-			cfg, err := serveConfig(cmd.Flags(), f, data)
-			if err != nil {
-				return &UsageError{Err: err}
-			}
-			if f.webReveal && f.web == "" {
-				return usageError("--web-reveal shows the fleets on the spectator pages: it needs --web")
-			}
-			if dataErr != nil {
-				e.log.Warn("no data directory: results and replays are not written unless --result-log and --replay-dir are given", "err", dataErr)
-			}
-			if err := makeDataDir(cfg, data); err != nil {
-				return err
-			}
-			var rated web.LadderReader // the ladder pages of --web
-			if f.ladder {
-				store, err := openLadder(cmd, f.db)
-				if err != nil {
-					return err
-				}
-				defer store.Close()
-				cfg.Ladder, rated = store, store
-			} else if f.db != "" {
-				return usageError("--db is the rated ladder's database: it needs --ladder")
-			}
-			s, err := server.New(cfg, e.log)
-			if err != nil {
-				return &UsageError{Err: err}
-			}
-			if err := s.Listen(); err != nil {
-				return err
-			}
-			for i, a := range s.Addrs() {
-				l := cfg.Listeners[i].WithDefaults()
-				fmt.Fprintf(e.stdout, "listening on %s (%s, opponent %s, %d game(s) per pairing)\n", a, l.Dialect, l.Opponent, l.Games)
-			}
-			if a := s.MetricsAddr(); a != nil {
-				fmt.Fprintf(e.stdout, "metrics on http://%s/metrics\n", a)
-			}
-			fmt.Fprintf(e.stdout, "result log: %s\nreplays: %s\n", orNone(cfg.ResultLog), orNone(cfg.ReplayDir))
-			if f.ladder {
-				fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
-			}
-			if f.web != "" {
-				stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(f, cfg), rated, f.webLimits)
-				if err != nil {
-					_ = s.Close()
-					return err
-				}
-				defer stop()
-			}
-			stopProfile, err := startCPUProfile(f.cpuProfile)
-			if err != nil {
-				_ = s.Close()
-				return err
-			}
-			defer stopProfile()
-			if err := s.Serve(cmd.Context()); err != nil && !errors.Is(err, server.ErrServerClosed) {
-				return err
-			}
-			return nil
-		},
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runServe(cmd, e, &f) },
 	}
 	fl := cmd.Flags()
 	d := server.DefaultListener()
@@ -197,7 +157,7 @@ before its players are told the result.`,
 	fl.StringVar(&f.game, "game", server.GameSubmarine, gameFlagHelp("game")+" (battleship: 10x10, house AIs gridbot, density, bs-random; abilities: house AIs ab-density, ab-plain, ab-random)")
 	_ = cmd.RegisterFlagCompletionFunc("game", completeGames)
 	fl.StringVar(&f.dialect, "dialect", d.Dialect, "wire dialect: classic or submarine-py")
-	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), or pair; default: pair clients (submarine), gridbot (battleship)")
+	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), a program exec:'CMD {host} {port}' started per pairing, or pair; default: pair clients (submarine), gridbot (battleship)")
 	addWeightsFlag(cmd, &f.houseConfig, "house-weights", "YAML weights of the house AI", "house-config")
 	fl.IntVar(&f.games, "series", d.Games, "games per pairing; more than 1 plays a series (classic dialect and battleship)")
 	alias(cmd, "games", "series")
@@ -232,11 +192,78 @@ before its players are told the result.`,
 	fl.IntVar(&f.maxLine, "max-line-bytes", lim.MaxLineBytes, "longest line a client may send")
 	fl.BoolVar(&f.ladder, "ladder", false, `rated listener: bots authenticate ("auth NAME TOKEN"), are paired by rating and rated (needs --db; docs/ladder.md)`)
 	addDBFlag(cmd, &f.db)
+	addLaunchFlags(cmd, &f.bot, "each pairing's house program output (house-PAIRING.log)")
 	completeWords(cmd, "dialect", "classic", "submarine-py")
 	completeWords(cmd, "first", server.FirstConnected, server.FirstAlternate, server.FirstHalves, server.FirstRandom)
 	completePlayers(cmd, "house", false, anyGame)
 	completeYAML(cmd, "config", "house-weights")
 	return cmd
+}
+
+// runServe is kaisen serve: the server of the flags f until ctx's end.
+func runServe(cmd *cobra.Command, e *env, f *serveFlags) error {
+	data, dataErr := dataDir()
+	f.log = e.log
+	cfg, err := serveConfig(cmd.Flags(), *f, data)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	if f.webReveal && f.web == "" {
+		return usageError("--web-reveal shows the fleets on the spectator pages: it needs --web")
+	}
+	if dataErr != nil {
+		e.log.Warn("no data directory: results and replays are not written unless --result-log and --replay-dir are given", "err", dataErr)
+	}
+	if err := makeDataDir(cfg, data); err != nil {
+		return err
+	}
+	var rated web.LadderReader // the ladder pages of --web
+	if f.ladder {
+		store, err := openLadder(cmd, f.db)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		cfg.Ladder, rated = store, store
+	} else if f.db != "" {
+		return usageError("--db is the rated ladder's database: it needs --ladder")
+	}
+	s, err := server.New(cfg, e.log)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	if err := s.Listen(); err != nil {
+		return err
+	}
+	for i, a := range s.Addrs() {
+		l := cfg.Listeners[i].WithDefaults()
+		fmt.Fprintf(e.stdout, "listening on %s (%s, opponent %s, %d game(s) per pairing)\n", a, l.Dialect, l.Opponent, l.Games)
+	}
+	if a := s.MetricsAddr(); a != nil {
+		fmt.Fprintf(e.stdout, "metrics on http://%s/metrics\n", a)
+	}
+	fmt.Fprintf(e.stdout, "result log: %s\nreplays: %s\n", orNone(cfg.ResultLog), orNone(cfg.ReplayDir))
+	if f.ladder {
+		fmt.Fprintf(e.stdout, "rated ladder: %s (bots send \"auth NAME TOKEN\" first)\n", ladder.Redact(f.db))
+	}
+	if f.web != "" {
+		stop, err := startWeb(e, s, f.web, cfg.ReplayDir, f.webReveal, webPlay(*f, cfg), rated, f.webLimits)
+		if err != nil {
+			_ = s.Close()
+			return err
+		}
+		defer stop()
+	}
+	stopProfile, err := startCPUProfile(f.cpuProfile)
+	if err != nil {
+		_ = s.Close()
+		return err
+	}
+	defer stopProfile()
+	if err := s.Serve(cmd.Context()); err != nil && !errors.Is(err, server.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 // serveConfig builds the server config: defaults (the result log and the
@@ -310,6 +337,15 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			}
 		}
 	}
+	serverFlags(fl, f, &cfg)
+	if err := houseSeats(&cfg, f); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// serverFlags applies the server-wide flags that were given to cfg.
+func serverFlags(fl *pflag.FlagSet, f serveFlags, cfg *server.Config) {
 	if fl.Changed("seed") {
 		cfg.Seed = f.seed
 	}
@@ -348,7 +384,28 @@ func serveConfig(fl *pflag.FlagSet, f serveFlags, data string) (server.Config, e
 			*v.dst = v.val
 		}
 	}
-	return cfg, cfg.Validate()
+}
+
+// houseSeats makes the house of every listener whose opponent is an
+// exec: program that program (server.ListenerConfig.HouseSeat), started
+// for each pairing with the limits of f; it has the handshake timeout to
+// connect.
+func houseSeats(cfg *server.Config, f serveFlags) error {
+	for i, l := range cfg.Listeners {
+		if !extern.Is(l.Opponent) {
+			continue
+		}
+		cmd, err := extern.Parse(l.Opponent)
+		if err != nil {
+			return fmt.Errorf("listener %d: %w", i, err)
+		}
+		la := &extern.Launcher{Bot: cmd, Limits: f.bot.limits(), ConnectTimeout: cfg.Limits.HandshakeTimeout, LogDir: f.bot.logs}
+		if err := la.Validate(); err != nil {
+			return fmt.Errorf("listener %d: %w", i, err)
+		}
+		cfg.Listeners[i].HouseSeat = la.HouseDialer(f.log)
+	}
+	return nil
 }
 
 // Names of kaisen serve's default outputs inside the data directory.

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 
+	"github.com/kaisen-ai/kaisen/extern"
+	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/server"
 )
@@ -54,17 +57,36 @@ func startWeb(e *env, s *server.Server, addr, replayDir string, reveal bool, pla
 	}, nil
 }
 
-// webPlay is the "play the house AI" of the spectator pages, nil when off:
-// the first listener's house AI if it has a submarine one, else random,
-// with the listener's human action timeout.
+// webPlay is the "play the house AI" of the spectator pages, nil when off
+// or when no listener's game has browser play (games.Game.Browse): one
+// game per listener game, in listener order, each against its listener's
+// house AI (the game's default AI, kaisen play's, when the listener pairs
+// clients or its house is a program) on the listener's rules, with the
+// first listener's human action timeout.
 func webPlay(f serveFlags, cfg server.Config) *web.PlayOptions {
 	if !f.webPlay || len(cfg.Listeners) == 0 {
 		return nil
 	}
-	l := cfg.Listeners[0].WithDefaults()
-	house := "random"
-	if l.Opponent != server.OpponentPair && (l.Game == "" || l.Game == server.GameSubmarine) {
-		house = l.Opponent
+	o := &web.PlayOptions{Timeout: cfg.Listeners[0].WithDefaults().HumanActionTimeout, Key: webKey(cfg.Seed), MaxPerAddr: f.webTablesPerIP}
+	for _, lc := range cfg.Listeners {
+		l := lc.WithDefaults()
+		name := l.Game
+		if name == "" {
+			name = server.GameSubmarine
+		}
+		g, err := games.Lookup(name)
+		if err != nil || g.Browse == nil || slices.ContainsFunc(o.Games, func(p web.PlayGame) bool { return p.Game == name }) {
+			continue
+		}
+		house := g.PlayDefault
+		if l.Opponent != server.OpponentPair && l.HouseSeat == nil && !extern.Is(l.Opponent) {
+			house = l.Opponent
+		}
+		o.Games = append(o.Games, web.PlayGame{Game: name, House: house, Listener: &l})
 	}
-	return &web.PlayOptions{House: house, Timeout: l.HumanActionTimeout, Key: webKey(cfg.Seed), MaxPerAddr: f.webTablesPerIP}
+	if len(o.Games) == 0 {
+		return nil
+	}
+	o.Game, o.House = o.Games[0].Game, o.Games[0].House
+	return o
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/server"
 )
 
@@ -63,11 +64,15 @@ func TestServeWebPlay(t *testing.T) {
 		name  string
 		args  []string
 		house string // "": off
+		game  string
 	}{
-		{"pair listener", nil, "random"},
-		{"house AI", []string{"--house", "simple", "--human-timeout", "2m"}, "simple"},
-		{"battleship", []string{"--game", "battleship"}, "random"},
-		{"off", []string{"--web-play=false"}, ""},
+		{"pair listener", nil, "random", "submarine"},
+		{"house AI", []string{"--house", "simple", "--human-timeout", "2m"}, "simple", "submarine"},
+		{"battleship", []string{"--game", "battleship"}, server.DefaultBattleshipHouse, "battleship"},
+		{"battleship house AI", []string{"--game", "battleship", "--house", "bs-random"}, "bs-random", "battleship"},
+		{"battleship pair", []string{"--game", "battleship", "--house", "pair"}, "gridbot", "battleship"},
+		{"abilities", []string{"--game", "abilities"}, server.DefaultAbilitiesHouse, "abilities"},
+		{"off", []string{"--web-play=false"}, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := newServeCmd(&env{})
@@ -86,6 +91,13 @@ func TestServeWebPlay(t *testing.T) {
 			}
 			require.NotNil(t, p)
 			require.Equal(t, tt.house, p.House)
+			require.Equal(t, tt.game, p.Game)
+			require.Len(t, p.Games, 1, "one game per listener game")
+			require.Equal(t, web.PlayGame{Game: tt.game, House: tt.house, Listener: p.Games[0].Listener}, p.Games[0])
+			require.NotNil(t, p.Games[0].Listener, "the listener's settings give the rules")
+			if tt.game != "submarine" {
+				require.Equal(t, tt.game, p.Games[0].Listener.Game)
+			}
 			require.Equal(t, cfg.Listeners[0].WithDefaults().HumanActionTimeout, p.Timeout)
 		})
 	}

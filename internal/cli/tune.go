@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/extern"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/tune"
 )
@@ -38,6 +39,7 @@ type tuneFlags struct {
 	temperature float64
 	a, c        float64
 	queue       queueFlags
+	bot         botFlags // exec: opponents
 }
 
 // tuneLong is kaisen tune --help's description.
@@ -92,7 +94,18 @@ Output: --out (default NAME-tuned.yaml) is the starting config with the tuned
 values, its comments kept, under a header that records the command, the seed,
 the games played and the measured win rate with its 95% interval, next to
 the starting weights' rate on the same games. The same seed and settings give
-the same file (except the date).`
+the same file (except the date).
+
+External opponents: an --against entry exec:'CMD {host} {port}' is a
+program of your own (docs/cli.md#external-players-exec): every game against
+it is served on a loopback port of its own, the candidate (its weights in
+memory) being the house AI, and the program plays it over TCP as in kaisen
+match; a crash, hang or garbage line forfeits its game. --dialect,
+--action-timeout, --handshake-timeout, --game-timeout, --bot-memory,
+--bot-cpu and --bot-logs as in kaisen match (--bot-logs keeps the latest
+evaluation's games). The command has no comma (the list's separator). The
+run stays reproducible from --seed when the program is: it gets each game's
+seed as {seed}. Not with --rules or --nats.`
 
 func newTuneCmd(e *env) *cobra.Command {
 	var f tuneFlags
@@ -106,6 +119,7 @@ func newTuneCmd(e *env) *cobra.Command {
   kaisen tune --player admiral --against stateplayer2,stateplayer2@sp2-vs-admiral.yaml --objective min
   kaisen tune --game abilities --player ab-belief --against ab-plain,ab-density --budget-games 2000 --batch 40
   kaisen tune --game battleship --player density --against greedy,gridbot --budget-games 2000
+  kaisen tune --player admiral --against stateplayer2,exec:'python3 bot.py {host} {port} --seed {seed}' --budget-games 2000
   kaisen match --p1 admiral --p1-weights admiral-tuned.yaml --p2 stateplayer2 -n 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -144,6 +158,7 @@ func newTuneCmd(e *env) *cobra.Command {
 	fl.Float64Var(&f.a, "spsa-a", 0, "SPSA step gain a (0 = default 0.5)")
 	fl.Float64Var(&f.c, "spsa-c", 0, "SPSA perturbation c, a fraction of each range (0 = default 0.1)")
 	addQueueFlags(cmd, &f.queue, defaultTuneShardGames)
+	addBotFlags(cmd, &f.bot)
 	return cmd
 }
 
@@ -151,8 +166,10 @@ func newTuneCmd(e *env) *cobra.Command {
 // named, else the game of the --rules config (the submarine game without
 // either), under the rules of that config. The arena builds matches
 // through the game's registry entry (games.Game.Family), so every game of
-// the registry is tuned alike.
-func tuneGame(game, rules string) (games.Game, tune.Arena, error) {
+// the registry is tuned alike; a match with an exec: entrant is played
+// through package extern with the settings of bots (nil: refused), the
+// built-in side's weights in memory.
+func tuneGame(game, rules string, bots *botFlags) (games.Game, tune.Arena, error) {
 	cfg, err := loadMatchConfig(rules)
 	if err != nil {
 		return games.Game{}, nil, err
@@ -167,8 +184,38 @@ func tuneGame(game, rules string) (games.Game, tune.Arena, error) {
 		return g, nil, err
 	}
 	return g, func(p1, p2 tune.Entrant) (arena.Family, error) {
-		return g.Family(cfg, games.Entrant{Name: p1.Player, Load: p1.Load}, games.Entrant{Name: p2.Player, Load: p2.Load})
+		es := [2]games.Entrant{{Name: p1.Player, Load: p1.Load}, {Name: p2.Player, Load: p2.Load}}
+		if !extern.Is(p1.Player) && !extern.Is(p2.Player) {
+			return g.Family(cfg, es[0], es[1])
+		}
+		switch {
+		case bots == nil:
+			return nil, usageError("exec: players are not played here")
+		case rules != "":
+			return nil, usageError("exec: players play the served rules of --game and --dialect, not --rules")
+		}
+		return bots.family(g, cfg, es, [2]string{})
 	}, nil
+}
+
+// tunedPlayer checks that the tuned player is an AI of g (gamePlayer):
+// an exec: program has no weights to tune.
+func tunedPlayer(g games.Game, flag, player string) error {
+	if extern.Is(player) {
+		return usageError("%s %s: an exec: program has no weights to tune; it can be the opponent (kaisen tune --against, kaisen exploit --target)", flag, player)
+	}
+	return gamePlayer(g, flag, player)
+}
+
+// execQueued refuses exec: opponents in a run on the queue's workers
+// (url): the program runs on this machine.
+func execQueued(url string, opps []tune.Entrant) error {
+	for _, o := range opps {
+		if url != "" && extern.Is(o.Player) {
+			return usageError("%s: exec: programs play on this machine, not with --nats", o.Name)
+		}
+	}
+	return nil
 }
 
 // gamePlayer checks that player is an AI of g: a usage error (exit 2)
@@ -237,7 +284,7 @@ func tuneSpace(g games.Game, a tune.Arena, player, config, keys string) (baseNam
 }
 
 func runTune(ctx context.Context, e *env, f *tuneFlags) error {
-	g, a, err := tuneGame(f.game, f.matchConfig)
+	g, a, err := tuneGame(f.game, f.matchConfig, &f.bot)
 	if err != nil {
 		return err
 	}
@@ -255,7 +302,7 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	if err != nil {
 		return usageError("--objective %s --min-temperature %g: %v", f.objective, f.temperature, err)
 	}
-	if err := gamePlayer(g, "--player", f.player); err != nil {
+	if err := tunedPlayer(g, "--player", f.player); err != nil {
 		return err
 	}
 	baseName, base, space, err := tuneSpace(g, a, f.player, f.config, f.keys)
@@ -287,6 +334,9 @@ func runTune(ctx context.Context, e *env, f *tuneFlags) error {
 	iters, _, err := t.Plan()
 	if err != nil {
 		return usageError("%v", err)
+	}
+	if err := execQueued(f.queue.url, opps); err != nil {
+		return err
 	}
 	if f.queue.url != "" {
 		qt := queuedTuning{command: "tune", q: f.queue, against: splitList(f.against), game: f.game, matchConfig: f.matchConfig, gameName: g.Name}

@@ -9,10 +9,3 @@ func (h *Hub) ListRenders() int {
 
 // Streams is the number of event streams open.
 func (h *Hub) Streams() int64 { return h.streams.Load() }
-
-// Playing is the number of games against the house AI running.
-func (h *Hub) Playing() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.playing
-}

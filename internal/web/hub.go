@@ -9,7 +9,9 @@
 // (known.go); the fleets themselves appear only in the replay, after the
 // end, unless the hub was made with Reveal (kaisen serve --web-reveal):
 // then every page shows both fleets from the first move. People may also
-// play the house AI of the submarine game in the browser (play.go).
+// play the house AI in the browser, any registered game through one page
+// and one HTTP flow (play.go, play_seat.go: games.Game.Browse, written
+// once over the game contract); package webtest plays it in tests.
 package web
 
 import (

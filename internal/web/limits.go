@@ -287,12 +287,12 @@ func (h *Hub) listPageBytes() ([]byte, string, error) {
 	h.mu.Lock()
 	kept := h.finished
 	h.mu.Unlock()
-	var house string
+	var offers []PlayGame
 	if h.play != nil {
-		house = h.play.House
+		offers = h.play.Games
 	}
 	var b bytes.Buffer
-	if err := listPage.Execute(&b, map[string]any{"Running": running, "Finished": finished, "Kept": kept, "House": house, "Ladder": h.ladder != nil}); err != nil {
+	if err := listPage.Execute(&b, map[string]any{"Running": running, "Finished": finished, "Kept": kept, "Offers": offers, "Several": len(offers) > 1, "Ladder": h.ladder != nil}); err != nil {
 		return nil, "", err
 	}
 	sum := fnv.New64a()

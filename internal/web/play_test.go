@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -30,23 +29,14 @@ import (
 func TestPlayHouseInBrowser(t *testing.T) {
 	s := servertest.Start(t, servertest.Config(t, 4))
 	hub := web.NewHub(s.Config.ReplayDir, web.Play(web.PlayOptions{House: "random", Timeout: time.Minute, Key: keystream.FromSeed(4), Record: s}))
-	site := httptest.NewServer(hub.Handler())
-	defer site.Close()
-	ctx := browsertest.Start(t, 3*time.Minute)
-	rng := rand.New(rand.NewPCG(4, 0))
-
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(site.URL+"/"), chromedp.Click(chromedp.CSS(`#play`)),
-		chromedp.WaitVisible(chromedp.CSS(`#mine div[data-ship]`))))
+	ctx, site, rng := playInBrowser(t, hub, 4)
 	url, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
 	require.NoError(t, err)
 	require.Regexp(t, `^/play/web-[A-Z2-7]{26}$`, url)
 
 	turns, moves := 0, 0
 	for ; turns < 2000; turns++ {
-		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-turn="1"], body[data-over="1"]`))))
-		over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.dataset.over === "1"`))
-		require.NoError(t, err)
-		if over {
+		if gameOver(t, ctx) {
 			break
 		}
 		if turns == 0 {
