@@ -50,6 +50,9 @@ func TestAdmiralConfigValidate(t *testing.T) {
 		{name: "particles", yaml: "belief:\n  particles: 1\n", want: "belief.particles"},
 		{name: "refuge", yaml: "model:\n  refuge: 2\n", want: "model.refuge"},
 		{name: "aware", yaml: "placement:\n  aware: -0.1\n", want: "placement.aware"},
+		{name: "exploit patience", yaml: "opponent:\n  exploit_patience: -1\n", want: "opponent.exploit_patience"},
+		{name: "exploit lean", yaml: "opponent:\n  exploit_lean: 0\n", want: "opponent.exploit_lean"},
+		{name: "drawn candidates", yaml: "search:\n  drawn_candidates: 0\n", want: "search.drawn_candidates"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

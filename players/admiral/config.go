@@ -56,6 +56,14 @@ type AdmiralSearch struct {
 	// means none, so play is a pure function of the seed; a cap makes play
 	// depend on the machine's speed whenever it triggers. Default 0.
 	MaxMillis int `mapstructure:"max_millis"`
+	// DrawnCandidates is how many candidates are played out (at most
+	// Candidates) in a stalled drawn position: the solver values it a draw
+	// (the enemy fleet known) and the stall rule has started (at least
+	// endgame.stall of our turns without a hit). Such positions fill the
+	// long drawn games; the play-outs are there to find an opponent's
+	// mistake, not to hold the draw, which the solver's actions keep.
+	// 1 to 1024. Default 2.
+	DrawnCandidates int `mapstructure:"drawn_candidates"`
 }
 
 // AdmiralValue weighs the terms of an action's value (in "hits": one enemy
@@ -272,12 +280,23 @@ type AdmiralOpponent struct {
 	// play stays a function of the seed). 0 (off) to 10000000.
 	// Default 2000.
 	ExploitNodes int `mapstructure:"exploit_nodes"`
+	// ExploitPatience is the number of consecutive searches that ran out
+	// of their budget without a proof, with nothing changed in between (no
+	// hit or sinking by either side, no change of the enemy's chart of
+	// us), after which the search runs on ExploitLean nodes until
+	// something changes or a proof is found. 0 = never lean. 0 to 1000000.
+	// Default 10.
+	ExploitPatience int `mapstructure:"exploit_patience"`
+	// ExploitLean is the node budget of a search once ExploitPatience
+	// searches in a row have failed (at most ExploitNodes). 1 to 10000000.
+	// Default 400.
+	ExploitLean int `mapstructure:"exploit_lean"`
 }
 
 // DefaultAdmiralConfig returns the built-in weights (configs/admiral.yaml).
 func DefaultAdmiralConfig() AdmiralConfig {
 	return AdmiralConfig{
-		Search: AdmiralSearch{Worlds: 48, Candidates: 5, Depth: 3, Discount: 0.924, EvalCap: 2000, MaxMillis: 0},
+		Search: AdmiralSearch{Worlds: 48, Candidates: 5, Depth: 3, Discount: 0.924, EvalCap: 2000, MaxMillis: 0, DrawnCandidates: 2},
 		Value: AdmiralValue{Hit: 1.33, Sink: 0.51, Win: 10.4, Hurt: 1.1, Lost: 1.22, Info: 0.62, Leak: 0.21, Detect: 0.186,
 			Next: 0.198, Edge: 2, Repeat: 0.01},
 		Model:     AdmiralModel{Flee: 1, Sure: 0.959, Attack: 0.113, Refuge: 0},
@@ -285,7 +304,8 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 4, Aware: 0.5, Candidates: 20000},
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5, EnemyPrior: [][]int{}},
 		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
-			Model: true, Epsilon: 0.05, ExploitMin: 0.8, ExploitSupport: 0.05, ExploitDepth: 6, ExploitNodes: 2000},
+			Model: true, Epsilon: 0.05, ExploitMin: 0.8, ExploitSupport: 0.05, ExploitDepth: 6, ExploitNodes: 2000,
+			ExploitPatience: 10, ExploitLean: 400},
 	}
 }
 
@@ -303,6 +323,7 @@ func (c *AdmiralConfig) Validate() error {
 	check(s.Depth >= 1 && s.Depth <= 16, "search.depth %d: want 1 to 16", s.Depth)
 	check(s.Discount > 0 && s.Discount <= 1, "search.discount %g: want 0 < discount <= 1", s.Discount)
 	check(s.EvalCap >= 100 && s.EvalCap <= 10_000_000, "search.eval_cap %d: want 100 to 10000000", s.EvalCap)
+	check(s.DrawnCandidates >= 1 && s.DrawnCandidates <= 1024, "search.drawn_candidates %d: want 1 to 1024", s.DrawnCandidates)
 	check(s.MaxMillis >= 0 && s.MaxMillis <= 60_000, "search.max_millis %d: want 0 to 60000", s.MaxMillis)
 	v := c.Value
 	for _, w := range []struct {
@@ -355,6 +376,8 @@ func (c *AdmiralConfig) Validate() error {
 	check(o.ExploitSupport >= 0 && o.ExploitSupport <= 1, "opponent.exploit_support %g: want 0 to 1", o.ExploitSupport)
 	check(o.ExploitDepth >= 1 && o.ExploitDepth <= 64, "opponent.exploit_depth %d: want 1 to 64", o.ExploitDepth)
 	check(o.ExploitNodes >= 0 && o.ExploitNodes <= 10_000_000, "opponent.exploit_nodes %d: want 0 to 10000000", o.ExploitNodes)
+	check(o.ExploitPatience >= 0 && o.ExploitPatience <= 1_000_000, "opponent.exploit_patience %d: want 0 to 1000000", o.ExploitPatience)
+	check(o.ExploitLean >= 1 && o.ExploitLean <= 10_000_000, "opponent.exploit_lean %d: want 1 to 10000000", o.ExploitLean)
 	return errors.Join(errs...)
 }
 

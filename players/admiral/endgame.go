@@ -128,9 +128,10 @@ func (p *planner) exploit(s *solved) (submarine.Action, explain.Decision, bool) 
 	if ms.m == nil {
 		*ms = modelSearch{r: a.rules, sv: a.shared.solver, m: &a.model, support: o.ExploitSupport}
 	}
-	ms.reset(o.ExploitNodes)
+	ms.reset(p.lean.budget(o, a.lastHit, a.pub.Total()))
 	root := msState{us: s.pos.Mover, them: s.pos.Other, chart: slices.Clone(a.pub.Placements())}
 	act, depth, ok := ms.exploit(root, func(x submarine.Action) bool { return s.allowed[x] }, o.ExploitDepth)
+	p.lean.after(ok, ms.aborted())
 	if !ok {
 		return submarine.Action{}, explain.Decision{}, false
 	}

@@ -68,13 +68,7 @@ func TestExploitMemoChangesNothing(t *testing.T) {
 	hits := 0
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newOppModel(fam, 0.05)
-			for j := range fam {
-				if j != tc.policy {
-					m.logw[j] = -50
-				}
-			}
-			m.normalise()
+			m := pointModel(fam, tc.policy)
 			rng := rand.New(rand.NewPCG(5, uint64(tc.policy)))
 			type root struct {
 				st      msState
@@ -82,17 +76,8 @@ func TestExploitMemoChangesNothing(t *testing.T) {
 			}
 			var roots []root
 			for len(roots) < 4 {
-				us, them := randomKnown(r, rng)
-				if !sv.Tablebase().Covers(us.Alive.Count(), them.Alive.Count()) {
-					continue
-				}
-				pos, err := endgame.NewPosition(r, us, them)
-				require.NoError(t, err)
-				if v, err := sv.Solve(pos); err != nil || v.Outcome != endgame.Draw {
-					continue
-				}
-				st := msState{us: pos.Mover, them: pos.Other, chart: []uint64{packLiving(r, &pos.Mover)}}
-				roots = append(roots, root{st, safeSet(t, sv, pos)})
+				st, allowed := drawnRoot(t, r, sv, rng)
+				roots = append(roots, root{st, allowed})
 			}
 			with := modelSearch{r: r, sv: sv, m: &m, support: 0.05}
 			without := modelSearch{r: r, sv: sv, m: &m, support: 0.05}

@@ -389,13 +389,11 @@ func (s *modelSearch) ourActions(st *msState, ok func(submarine.Action) bool, ou
 	return out
 }
 
-// replies are the opponent's modelled replies (them to move against us):
-// the actions the mixture gives at least the support probability.
-func (s *modelSearch) replies(st *msState) []msAction {
-	k := s.key(st)
-	if off, n, ok := s.replyTT.get(&k); ok {
-		return s.acts[off : off+n : off+n]
-	}
+// replies are the opponent's modelled replies (them to move against us),
+// for a position of key k not yet in the reply table: the actions the
+// mixture gives at least the support probability, and their offset in
+// acts.
+func (s *modelSearch) replies(st *msState, k *msKey) ([]msAction, int32) {
 	s.nodes++
 	s.vthem, s.vus = st.them, st.us
 	v := &s.view
@@ -405,7 +403,7 @@ func (s *modelSearch) replies(st *msState) []msAction {
 	for _, ap := range s.buf {
 		total += ap.p
 	}
-	off := len(s.acts)
+	start := len(s.acts)
 	for _, ap := range s.buf {
 		if ap.p >= s.support*total {
 			s.acts = append(s.acts, packAction(ap.a))
@@ -413,8 +411,23 @@ func (s *modelSearch) replies(st *msState) []msAction {
 	}
 	end := len(s.acts)
 	s.gen++
-	s.replyTT.put(&k, int32(off), int32(end-off))
-	return s.acts[off:end:end]
+	s.replyTT.put(k, int32(start), int32(end-start))
+	return s.acts[start:end:end], int32(start)
+}
+
+// A reply table entry holds the replies' offset in acts, and their count
+// (the low bits) with the largest depth at which the position was searched
+// to a failure (above msFailShift).
+const (
+	msFailShift       = 16
+	msReplyMask int32 = 1<<msFailShift - 1
+)
+
+// failed records that the position of key k (them to move, its n replies
+// at off in acts) holds no proof within depth of our moves.
+func (s *modelSearch) failed(k *msKey, off int32, n, depth int) {
+	s.gen++
+	s.replyTT.put(k, off, int32(n)|int32(depth)<<msFailShift)
 }
 
 // after is our action a applied to st: the position after it and whether
@@ -501,22 +514,46 @@ func (s *modelSearch) proves(st msState, a submarine.Action, depth int) bool {
 	return ok
 }
 
+// provesIn is proves without the charts' cleanup. A position after our
+// action that an earlier search took to a failure at this depth or deeper
+// fails again without a node counted: the tables hold facts about the
+// model (cleared with it), so such a failure is final, and a stalled
+// game's searches spend their budgets on positions not yet searched.
 func (s *modelSearch) provesIn(st msState, a submarine.Action, depth int) bool {
-	s.nodes++
 	st2, won := s.after(st, a)
 	if won {
+		s.nodes++
 		return true
 	}
+	k := s.key(&st2)
+	off, nb, known := s.replyTT.get(&k)
+	if known && int(nb>>msFailShift) >= depth {
+		return false // marked positions passed the solver's check below
+	}
 	if s.solverSays(&st2.them, &st2.us) == endgame.Win {
+		s.nodes++
 		return false // a step into a loss under perfect play: never
 	}
-	replies := s.replies(&st2)
+	s.nodes++
+	var replies []msAction
+	if known {
+		n := nb & msReplyMask
+		replies = s.acts[off : off+n : off+n]
+	} else {
+		replies, off = s.replies(&st2, &k)
+	}
 	if len(replies) == 0 {
 		return false
 	}
 	for _, b := range replies {
 		st3, lost := s.reply(st2, b.action())
-		if lost || !s.wins(&st3, depth-1) || s.aborted() {
+		if lost || !s.wins(&st3, depth-1) {
+			if !s.aborted() {
+				s.failed(&k, off, len(replies), depth)
+			}
+			return false
+		}
+		if s.aborted() {
 			return false
 		}
 	}

@@ -230,6 +230,37 @@ func safeSet(t *testing.T, sv *endgame.Solver, pos endgame.Position) map[submari
 	return out
 }
 
+// pointModel is a posterior with all its weight on policy k of fam.
+func pointModel(fam []modelPolicy, k int) oppModel {
+	m := newOppModel(fam, 0.05)
+	for j := range fam {
+		if j != k {
+			m.logw[j] = -50
+		}
+	}
+	m.normalise()
+	return m
+}
+
+// drawnRoot draws random positions of perfect information until one the
+// table covers is drawn, and returns it as a root of the model's search
+// with its safe set.
+func drawnRoot(t *testing.T, r *submarine.Rules, sv *endgame.Solver, rng *rand.Rand) (msState, map[submarine.Action]bool) {
+	t.Helper()
+	for {
+		us, them := randomKnown(r, rng)
+		if !sv.Tablebase().Covers(us.Alive.Count(), them.Alive.Count()) {
+			continue
+		}
+		pos, err := endgame.NewPosition(r, us, them)
+		require.NoError(t, err)
+		if v, err := sv.Solve(pos); err != nil || v.Outcome != endgame.Draw {
+			continue
+		}
+		return msState{us: pos.Mover, them: pos.Other, chart: []uint64{packLiving(r, &pos.Mover)}}, safeSet(t, sv, pos)
+	}
+}
+
 // TestExploitKeepsSolverValue: on random positions of perfect information
 // covered by the table that are drawn, against each joint-greedy point,
 // every action the search plays is one the solver values as a draw
@@ -247,13 +278,7 @@ func TestExploitKeepsSolverValue(t *testing.T) {
 	}
 	found := 0
 	for k := range 4 {
-		m := newOppModel(fam, 0.05)
-		for j := range fam {
-			if j != k {
-				m.logw[j] = -50
-			}
-		}
-		m.normalise()
+		m := pointModel(fam, k)
 		rng := rand.New(rand.NewPCG(3, uint64(k)))
 		for range n {
 			us, them := randomKnown(r, rng)

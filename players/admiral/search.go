@@ -48,6 +48,7 @@ type planner struct {
 	attackCells []grid.Cell
 	ro          rollState
 	ms          modelSearch // the search against the opponent model (model_search.go)
+	lean        patience    // its node budget in stalled games (exploit_lean.go)
 	memo        actionsMemo // the solver's answers to this player's positions
 	note        searchNote  // the last searched decision, for its explanation
 }
@@ -126,7 +127,7 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 	slices.SortStableFunc(p.cands, byKey(oneply))
 	if a.cfg.Search.Worlds > 0 {
 		// The best candidates by the one-ply value are played out.
-		k := min(len(p.cands), a.cfg.Search.Candidates)
+		k := min(len(p.cands), p.playouts(&sol, bold))
 		k = p.keepRetreat(k)
 		evaluated := 0
 		for i := range k {
