@@ -6,6 +6,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/replay"
 	"github.com/kaisen-ai/kaisen/replay/jsonrecord"
 )
 
@@ -30,7 +31,7 @@ func jsonRecord[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any]
 		if err != nil {
 			return nil, err
 		}
-		return jsonReplay[G, P, A, S]{name: d.Name, rp: rp, rules: rules}, nil
+		return jsonReplay[G, P, A, S]{name: d.Name, rp: rp, rules: rules, view: d.View}, nil
 	}
 	return record, open
 }
@@ -40,6 +41,7 @@ type jsonReplay[G game.State[A, S], P, A, S any] struct {
 	name  string
 	rp    *jsonrecord.Replay
 	rules jsonrecord.Rules[G, P, A, S]
+	view  func(G) game.View[S] // the game's public view (nil: no HTML page)
 }
 
 func (j jsonReplay[G, P, A, S]) Verify() error   { return jsonrecord.Verify(j.rp, j.rules) }
@@ -51,6 +53,15 @@ func (j jsonReplay[G, P, A, S]) Render(w io.Writer, opt RenderOptions) error {
 	return jsonrecord.Render(w, j.rp, j.rules, opt.From, opt.To)
 }
 
-func (j jsonReplay[G, P, A, S]) HTML(io.Writer) error {
-	return fmt.Errorf("%w: %s has no HTML replay page (its replays are package jsonrecord's JSON lines; kaisen replay draws them as text)", ErrNoHost, j.name)
+// HTML draws the page from the game's public view (Def.View), as its
+// spectators see the game, both fleets shown.
+func (j jsonReplay[G, P, A, S]) HTML(w io.Writer) error {
+	if j.view == nil {
+		return fmt.Errorf("%w: %s has no HTML replay page (its Def has no public view; kaisen replay draws it as text)", ErrNoHost, j.name)
+	}
+	d, err := jsonrecord.HTML(j.rp, j.rules, j.view)
+	if err != nil {
+		return err
+	}
+	return replay.WriteHTML(w, d)
 }

@@ -5,7 +5,8 @@
 // Kaisen replay (a header, a placement line per seat, the action lines,
 // the result line). A new game gets replays, their verification, their
 // text rendering, --games-out and the server's replay directory from it
-// without a line of its own; a game that wants a compact or
+// without a line of its own, and HTML draws its page from the game's
+// public view; a game that wants a compact or
 // wire-compatible record writes its own format (game/<g>/record) and
 // sets games.Def.Record and OpenReplay instead.
 //

@@ -153,3 +153,40 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestHTML draws a game's page from its public view: a frame per action
+// and the start, every board as large as the sea, both fleets shown, each
+// ping that hit marked on the other seat's board.
+func TestHTML(t *testing.T) {
+	rp := read(t, record(t, 4, true))
+	d, err := jsonrecord.HTML(rp, sonar.DefaultRules(), sonar.NewPublicView)
+	require.NoError(t, err)
+	require.Equal(t, sonar.Name, d.Game)
+	require.Equal(t, 4, d.W)
+	require.Equal(t, 4, d.H)
+	require.Len(t, d.Frames, len(rp.Actions)+1)
+	require.Equal(t, "result: "+jsonrecord.Summary(rp), "result: "+d.Result)
+	hits := 0
+	for _, a := range rp.Actions {
+		if strings.Contains(string(a.Step), `"Echo":2`) {
+			hits++
+		}
+	}
+	require.Positive(t, hits, "the game has hits to mark")
+	last := d.Frames[len(d.Frames)-1]
+	marked := 0
+	for s, b := range last.Boards {
+		require.Len(t, b.Cells, 16, "seat %d", s)
+		marked += strings.Count(b.Cells, "x") + strings.Count(b.Cells, "#")
+	}
+	require.Equal(t, hits, marked, "every hit is on the board it hit")
+	require.Contains(t, d.Frames[0].Boards[0].Cells, "O", "the fleets are shown")
+	require.NotEmpty(t, d.Frames[1].Why, "the reasons of an AI asked for them")
+
+	// A game that never started has nothing to draw.
+	rp.Placements[0].Placement = []byte("[99]")
+	rp.Actions, rp.Result = nil, jsonrecord.Result{Type: "result", Outcome: "win", Winner: 1,
+		Forfeits: []replay.Forfeit{{Seat: 0, Kind: replay.ForfeitPlacement}}}
+	_, err = jsonrecord.HTML(rp, sonar.DefaultRules(), sonar.NewPublicView)
+	require.ErrorContains(t, err, "never started")
+}

@@ -19,18 +19,7 @@ func Render[G game.State[A, S], P, A, S any](w io.Writer, rp *Replay, rules Rule
 		return err
 	}
 	var b bytes.Buffer
-	h := &rp.Header
-	fmt.Fprintf(&b, "%s, seed %d\n", h.Game, h.Seed)
-	for s, p := range h.Players {
-		fmt.Fprintf(&b, "seat %d: %s", s, p.Name)
-		if p.Role != "" {
-			fmt.Fprintf(&b, " (%s)", p.Role)
-		}
-		if s == h.First {
-			b.WriteString(", acts first")
-		}
-		b.WriteByte('\n')
-	}
+	renderHeader(&b, rp)
 	if from <= 0 {
 		for s, p := range rp.Placements {
 			fmt.Fprintf(&b, "seat %d places %s\n", s, p.Placement)
@@ -53,6 +42,23 @@ func Render[G game.State[A, S], P, A, S any](w io.Writer, rp *Replay, rules Rule
 	}
 	_, err = w.Write(b.Bytes())
 	return err
+}
+
+// renderHeader writes who played where: the game and its seed, then a
+// line per seat.
+func renderHeader(b *bytes.Buffer, rp *Replay) {
+	h := &rp.Header
+	fmt.Fprintf(b, "%s, seed %d\n", h.Game, h.Seed)
+	for s, p := range h.Players {
+		fmt.Fprintf(b, "seat %d: %s", s, p.Name)
+		if p.Role != "" {
+			fmt.Fprintf(b, " (%s)", p.Role)
+		}
+		if s == h.First {
+			b.WriteString(", acts first")
+		}
+		b.WriteByte('\n')
+	}
 }
 
 // Summary is how the game ended in a few words: "17 actions, seat 0
