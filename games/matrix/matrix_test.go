@@ -21,8 +21,9 @@
 // (games.Game.OpenReplay); the run hosts (runs_test.go): a match split in
 // shards and merged (kaisen match --shard, kaisen merge), recorded in one
 // file and resumed from it (--games-out, --recover), a gauntlet (kaisen
-// gauntlet --pool), and its replays checked, drawn and refused once
-// edited (kaisen replay). Every game writes replays: its own format, or
+// gauntlet --pool), its replays checked, drawn, written as pages and
+// refused once edited (kaisen replay), and a match through the work queue
+// (kaisen match --nats, two workers playing its items). Every game writes replays: its own format, or
 // package jsonrecord's for a game without one (the test game's). And
 // browser play (browser_test.go: internal/web's one page and HTTP flow,
 // which the hub's live view watches), a person playing the house AI
@@ -31,7 +32,7 @@
 // Not in the matrix yet (add a column when they take any registered
 // game): the web spectator of the server's own games (internal/web), the
 // human seat over the network (games.Game.HumanClient), the wire round
-// trips per dialect (protocol), the queue, and tournament --timing
+// trips per dialect (protocol), and tournament --timing
 // (internal/cli/tournament_timing.go switches on the three built-in
 // families).
 package matrix_test
@@ -97,6 +98,7 @@ func TestMatrix(t *testing.T) {
 		{"games-out recover", gamesOutHost},
 		{"gauntlet", gauntletHost},
 		{"replay", replayHost},
+		{"queue", queueHost},
 		{"browser play", browserHost},
 	}
 	for _, g := range games.All() {
