@@ -4,21 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/cli"
-	"github.com/kaisen-ai/kaisen/queue"
+	"github.com/kaisen-ai/kaisen/queue/queuetest"
 )
 
 // The run hosts of the matrix: the commands that split, record, resume
@@ -174,31 +171,11 @@ func replayHost(t *testing.T, g games.Game) {
 // kaisen worker does (queue.PlayItem, the typed library call of each
 // item), and the queued match prints the local one's result.
 func queueHost(t *testing.T, g games.Game) {
-	b, err := queue.StartBroker(queue.BrokerConfig{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
-	require.NoError(t, err)
-	nc, js, err := queue.Connect(b.URL(), "matrix", "")
-	require.NoError(t, err)
-	h, err := queue.Setup(context.Background(), js, queue.Settings{AckWait: 5 * time.Second})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for i := range 2 {
-		wg.Go(func() {
-			w := &queue.Worker{Q: h, Play: queue.PlayItem, Name: "w" + strconv.Itoa(i), Workers: 1,
-				Log: slog.New(slog.DiscardHandler), Poll: 200 * time.Millisecond}
-			_ = w.Run(ctx)
-		})
-	}
-	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
-		nc.Close()
-		b.Close()
-	})
+	url := queuetest.Start(t, 2)
 	n, _ := matrixGames()
 	local := lastJSON(t, kaisen(t, matchArgs(g, n, "--json")...))
 	var out, errOut bytes.Buffer
-	code := cli.Run(context.Background(), matchArgs(g, n, "--json", "--nats", b.URL(), "--shard-games", "2"), strings.NewReader(""), &out, &errOut)
+	code := cli.Run(context.Background(), matchArgs(g, n, "--json", "--nats", url, "--shard-games", "2"), strings.NewReader(""), &out, &errOut)
 	require.Zero(t, code, errOut.String())
 	require.Contains(t, errOut.String(), "run id match-", "the match went through the queue")
 	require.Equal(t, local, lastJSON(t, out.String()), "the queued match is the local one")

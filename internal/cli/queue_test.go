@@ -15,36 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/queue"
+	"github.com/kaisen-ai/kaisen/queue/queuetest"
 )
 
-// startWorkers starts a broker on a free loopback port with a temporary
-// store and n workers as goroutines (playing with queue.PlayItem, as kaisen
-// worker does); everything stops when the test ends.
-func startWorkers(t *testing.T, n int) string {
-	t.Helper()
-	b, err := queue.StartBroker(queue.BrokerConfig{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
-	require.NoError(t, err)
-	nc, js, err := queue.Connect(b.URL(), "test", "")
-	require.NoError(t, err)
-	h, err := queue.Setup(context.Background(), js, queue.Settings{AckWait: 5 * time.Second})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			w := &queue.Worker{Q: h, Play: queue.PlayItem, Name: "w" + string(rune('1'+i)), Workers: 1,
-				Log: slog.New(slog.DiscardHandler), Poll: 200 * time.Millisecond}
-			_ = w.Run(ctx)
-		})
-	}
-	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
-		nc.Close()
-		b.Close()
-	})
-	return b.URL()
-}
+// startWorkers starts a broker and n workers (queuetest.Start).
+func startWorkers(t *testing.T, n int) string { return queuetest.Start(t, n) }
 
 // TestQueuedEqualsLocal: match, tournament and shots played by three
 // workers through the queue print what the local run prints, --json and
