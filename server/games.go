@@ -364,7 +364,7 @@ func houseAI[F any](l ListenerConfig, bad func(format string, args ...any), buil
 	if p := l.houseSeatProblem(); p != "" {
 		bad("%s", p)
 	}
-	if !l.houseIsAI() {
+	if !l.HouseIsAI() {
 		if l.HouseConfig != "" && l.HouseSeat == nil {
 			bad("house_config is set but opponent is %q", OpponentPair)
 		}

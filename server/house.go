@@ -16,9 +16,9 @@ import (
 // house's game: the seat is then a connection already closed.
 type HouseDialer func(ctx context.Context, pairing string, seed uint64) (net.Conn, func(), error)
 
-// houseIsAI reports whether the clients of l play a house AI in-process
-// (not each other, not a program).
-func (l ListenerConfig) houseIsAI() bool { return l.Opponent != OpponentPair && l.HouseSeat == nil }
+// HouseIsAI reports whether the clients of l play a house AI in-process
+// (not each other, not a program: HouseSeat).
+func (l ListenerConfig) HouseIsAI() bool { return l.Opponent != OpponentPair && l.HouseSeat == nil }
 
 // houseLoader is the loader of the house AI's settings: HouseLoad, else
 // the file HouseConfig (none: the AI's defaults).

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/kaisen-ai/kaisen/extern"
 	"github.com/kaisen-ai/kaisen/games"
 	"github.com/kaisen-ai/kaisen/internal/web"
 	"github.com/kaisen-ai/kaisen/server"
@@ -79,7 +78,7 @@ func webPlay(f serveFlags, cfg server.Config) *web.PlayOptions {
 			continue
 		}
 		house := g.PlayDefault
-		if l.Opponent != server.OpponentPair && l.HouseSeat == nil && !extern.Is(l.Opponent) {
+		if l.HouseIsAI() {
 			house = l.Opponent
 		}
 		o.Games = append(o.Games, web.PlayGame{Game: name, House: house, Listener: &l})

@@ -72,6 +72,7 @@ func TestServeWebPlay(t *testing.T) {
 		{"battleship house AI", []string{"--game", "battleship", "--house", "bs-random"}, "bs-random", "battleship"},
 		{"battleship pair", []string{"--game", "battleship", "--house", "pair"}, "gridbot", "battleship"},
 		{"abilities", []string{"--game", "abilities"}, server.DefaultAbilitiesHouse, "abilities"},
+		{"a program as the house", []string{"--house", "exec:true {host} {port}"}, "random", "submarine"},
 		{"off", []string{"--web-play=false"}, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
