@@ -72,9 +72,16 @@ func (p *planner) resetSlots() {
 	clear(p.keySlot)
 }
 
-// add counts placement t into slot sl.
+// add counts placement t into slot sl (its support is filled by
+// finishSlots).
 func (p *planner) add(sl *slot, t uint64, skip int) {
-	first := sl.count == 0
+	if sl.count == 0 {
+		for _, i := range p.pe.ships {
+			if i != skip {
+				sl.first[i] = cellOf(t, i)
+			}
+		}
+	}
 	sl.count++
 	for _, i := range p.pe.ships {
 		if i == skip {
@@ -82,30 +89,47 @@ func (p *planner) add(sl *slot, t uint64, skip int) {
 		}
 		c := cellOf(t, i)
 		sl.occ[c]++
-		sl.sup.Add(c)
-		if first {
-			sl.first[i] = c
-		} else if sl.first[i] != c {
+		if sl.first[i] != c {
 			sl.same[i] = false
 		}
 	}
-	if len(sl.worlds) < p.a.cfg.Search.Worlds {
+	if len(sl.worlds) < p.worldsCap {
 		sl.worlds = append(sl.worlds, t)
 	}
 }
 
-// partitionAttack splits the enemy pool by the answer an attack on at gets.
-func (p *planner) partitionAttack(at grid.Cell) {
+// finishSlots fills every slot's support from its occupancies and trims
+// its worlds.
+func (p *planner) finishSlots() {
+	for k := range p.slots {
+		sl := &p.slots[k]
+		for c, n := range sl.occ {
+			if n != 0 {
+				sl.sup.Add(grid.Cell(c))
+			}
+		}
+	}
+	p.trimWorlds()
+}
+
+// partitionAttack splits the enemy pool by the answer an attack on at
+// gets; the slots keep worlds for the play-outs only withWorlds.
+func (p *planner) partitionAttack(at grid.Cell, withWorlds bool) {
 	p.resetSlots()
+	p.worldsCap = 0
+	if withWorlds {
+		p.worldsCap = p.a.cfg.Search.Worlds
+	}
 	b := p.a.rules.Board
 	var code [256]uint8
 	for c := range b.Around(at).All() {
 		code[c] = 1
 	}
 	code[at] = 2
+	ships := p.pe.ships
 	for _, t := range p.peSeq {
 		hit, near := submarine.NoShip, submarine.ShipMask(0)
-		for _, i := range p.pe.ships {
+		for _, i := range ships {
 			switch code[cellOf(t, i)] {
 			case 2:
 				hit = i
@@ -121,18 +145,38 @@ func (p *planner) partitionAttack(at grid.Cell) {
 		}
 		p.add(sl, t, skip)
 	}
-	p.trimWorlds()
+	p.finishSlots()
 }
 
 // partitionNone puts the whole enemy pool in one slot (a move tells us
-// nothing about the enemy).
+// nothing about the enemy). The slot is the same for every move of a
+// decision: it is counted once (p.none, cleared by snapshot) and copied.
 func (p *planner) partitionNone() {
 	p.resetSlots()
 	sl := p.slotFor(0, submarine.NoShip, 0)
-	for _, t := range p.peSeq {
-		p.add(sl, t, submarine.NoShip)
+	if !p.noneOK {
+		p.worldsCap = p.a.cfg.Search.Worlds
+		for _, t := range p.peSeq {
+			p.add(sl, t, submarine.NoShip)
+		}
+		p.finishSlots()
+		p.none.copyFrom(sl, p.size)
+		p.noneOK = true
+		return
 	}
-	p.trimWorlds()
+	sl.copyFrom(&p.none, p.size)
+}
+
+// copyFrom makes sl a copy of src (occupancies of size cells), keeping
+// sl's own buffers.
+func (sl *slot) copyFrom(src *slot, size int) {
+	occ, worlds := sl.occ, sl.worlds
+	if len(occ) < size {
+		occ = make([]uint32, size)
+	}
+	*sl = *src
+	sl.occ = append(occ[:0], src.occ...)
+	sl.worlds = append(worlds[:0], src.worlds...)
 }
 
 // trimWorlds keeps, for every answer, a share of the worlds proportional to

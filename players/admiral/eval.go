@@ -19,7 +19,7 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	switch s.act.Kind {
 	case submarine.Attack:
 		x = p.fireExposure(s.act.To, deepen)
-		p.partitionAttack(s.act.To)
+		p.partitionAttack(s.act.To, deepen)
 	default:
 		from := us.Pos[s.act.Ship]
 		fx, fy := a.rules.Board.XY(from)

@@ -61,12 +61,7 @@ func (p *planner) detectBits(x *exposure, us *submarine.Fleet) float64 {
 		return 0
 	}
 	p.attackCells = p.attackCells[:0]
-	for k := range n {
-		t := p.peSeq[k]
-		var r grid.Set
-		for _, i := range p.pe.ships {
-			r = r.Union(b.Around(cellOf(t, i)))
-		}
+	for _, r := range p.detectReach[:n] {
 		at, best := grid.None, -1.0
 		for c := range r.All() {
 			if x.occ[c] > best {
@@ -76,6 +71,11 @@ func (p *planner) detectBits(x *exposure, us *submarine.Fleet) float64 {
 		p.attackCells = append(p.attackCells, at)
 	}
 	slices.Sort(p.attackCells)
+	ships := p.po.ships
+	// Count the survivors that answer the same (an even subsample of at
+	// most admiralDetectScan of them).
+	step := max(1, len(p.survivors)/admiralDetectScan)
+	seen := (len(p.survivors) + step - 1) / step
 	total := 0.0
 	for i := 0; i < len(p.attackCells); {
 		at := p.attackCells[i]
@@ -85,50 +85,39 @@ func (p *planner) detectBits(x *exposure, us *submarine.Fleet) float64 {
 		}
 		weight := float64(j-i) / float64(n)
 		i = j
-		// Our answer to an attack on at, as a code: hit ship (+1) and near set.
+		// Our answer to an attack on at, ship by ship: 2 hit, 1 near, 0
+		// neither. A placement answers the same (the same hit ship and
+		// near set) when every ship's code is ours.
 		var code [256]uint8
 		for c := range b.Around(at).All() {
 			code[c] = 1
 		}
 		code[at] = 2
-		ours := 0
-		for _, sh := range p.po.ships {
-			switch code[us.Pos[sh]] {
-			case 2:
-				ours |= (sh + 1) << submarine.MaxShips
-			case 1:
-				ours |= 1 << sh
-			}
+		var ours [submarine.MaxShips]uint8
+		for _, sh := range ships {
+			ours[sh] = code[us.Pos[sh]]
 		}
-		// Count the survivors that answer the same (an even subsample of at
-		// most admiralDetectScan of them).
-		step := max(1, len(p.survivors)/admiralDetectScan)
-		same, seen := 0, 0
+		same := 0
+	scan:
 		for k := 0; k < len(p.survivors); k += step {
 			t := p.survivors[k]
-			seen++
-			key := 0
-			for _, sh := range p.po.ships {
-				switch code[uint8(t>>(8*sh))] {
-				case 2:
-					key |= (sh + 1) << submarine.MaxShips
-				case 1:
-					key |= 1 << sh
+			for _, sh := range ships {
+				if code[uint8(t>>(8*sh))] != ours[sh] {
+					continue scan
 				}
 			}
-			if key == ours {
-				same++
-			}
+			same++
 		}
 		total += weight * math.Log2(float64(seen)/float64(max(same, 1)))
-		continue
 	}
 	return total
 }
 
 // enemyReach estimates, for every cell, the probability that the enemy can
 // attack it (some enemy ship within 1), from up to admiralReachSamples
-// placements of the enemy pool.
+// placements of the enemy pool. It keeps the reach of the first
+// admiralDetectWorlds of them (p.detectReach), the worlds in which
+// detectBits models the enemy's next attack for every candidate.
 func (p *planner) enemyReach() {
 	b := p.a.rules.Board
 	clear(p.reachCnt)
@@ -138,6 +127,9 @@ func (p *planner) enemyReach() {
 		var r grid.Set
 		for _, i := range p.pe.ships {
 			r = r.Union(b.Around(cellOf(t, i)))
+		}
+		if k < admiralDetectWorlds {
+			p.detectReach[k] = r
 		}
 		for c := range r.All() {
 			p.reachCnt[c]++
@@ -156,14 +148,18 @@ func (p *planner) fireExposure(at grid.Cell, withReach bool) *exposure {
 	for c := range b.Around(at).All() {
 		near[c] = true
 	}
-	return p.expose(func(t uint64) (uint64, bool) {
-		for _, i := range p.po.ships {
+	ships := p.po.ships
+	out := p.survivors[:0]
+	for _, t := range p.poSeq {
+		for _, i := range ships {
 			if near[cellOf(t, i)] {
-				return t, true
+				out = append(out, t)
+				break
 			}
 		}
-		return 0, false
-	}, withReach)
+	}
+	p.survivors = out
+	return p.expose(withReach)
 }
 
 // moveExposure is what the enemy learns from our move of ship by (dx, dy):
@@ -180,48 +176,50 @@ func (p *planner) moveExposure(ship, dx, dy int, withReach bool) *exposure {
 		}
 	}
 	sh := uint(8 * ship)
-	return p.expose(func(t uint64) (uint64, bool) {
+	ships := p.po.ships
+	out := p.survivors[:0]
+scan:
+	for _, t := range p.poSeq {
 		nc := to[uint8(t>>sh)]
 		if nc < 0 {
-			return 0, false
+			continue
 		}
-		for _, i := range p.po.ships {
+		for _, i := range ships {
 			if i != ship && int16(cellOf(t, i)) == nc {
-				return 0, false
+				continue scan
 			}
 		}
-		return t&^(0xff<<sh) | uint64(nc)<<sh, true
-	}, withReach)
+		out = append(out, t&^(0xff<<sh)|uint64(nc)<<sh)
+	}
+	p.survivors = out
+	return p.expose(withReach)
 }
 
-// expose filters (and maps) our exposure pool and summarises the survivors.
-// Only the play-outs read the reach fields (reachP, reachAll, reachAny):
-// without withReach they are not computed (and not to be read), which
-// saves the reach of every survivor in the one-ply pass over every
-// candidate.
-func (p *planner) expose(f func(uint64) (uint64, bool), withReach bool) *exposure {
+// expose summarises the placements of our exposure pool that survive the
+// candidate action (p.survivors, in visiting order, filled by
+// fireExposure or moveExposure). Only the play-outs read the reach fields
+// (reachP, reachAll, reachAny): without withReach they are not computed
+// (and not to be read), which saves the reach of every survivor in the
+// one-ply pass over every candidate.
+func (p *planner) expose(withReach bool) *exposure {
 	x := &p.exp
 	clear(p.expCount)
 	clear(p.reachCnt)
 	b := p.a.rules.Board
-	n, sampled := 0, 0
-	p.survivors = p.survivors[:0]
+	sampled := 0
 	x.reachAll, x.reachAny = b.Usable(), grid.Set{}
-	for _, t := range p.poSeq {
-		t, ok := f(t)
-		if !ok {
-			continue
-		}
-		n++
-		for _, i := range p.po.ships {
-			p.expCount[i*p.size+int(cellOf(t, i))]++
+	n := len(p.survivors)
+	ships := p.po.ships
+	size := p.size
+	for _, t := range p.survivors {
+		for _, i := range ships {
+			p.expCount[i*size+int(cellOf(t, i))]++
 		}
 		if !withReach {
-			p.survivors = append(p.survivors, t) // for detectBits, in the one-ply pass only
 			continue
 		}
 		var r grid.Set
-		for _, i := range p.po.ships {
+		for _, i := range ships {
 			r = r.Union(b.Around(cellOf(t, i)))
 		}
 		x.reachAll, x.reachAny = x.reachAll.Intersect(r), x.reachAny.Union(r)
@@ -256,10 +254,13 @@ func (p *planner) expose(f func(uint64) (uint64, bool), withReach bool) *exposur
 	inv := 1 / float64(n)
 	rinv := 1 / float64(sampled)
 	clear(x.occ)
-	for k, n := range p.expCount {
-		q := float64(n) * inv
-		x.ship[k] = q
-		x.occ[k%p.size] += q
+	for i := range p.nf {
+		row, counts := x.ship[i*size:(i+1)*size], p.expCount[i*size:(i+1)*size]
+		for c, k := range counts {
+			q := float64(k) * inv
+			row[c] = q
+			x.occ[c] += q
+		}
 	}
 	if withReach {
 		for c := range p.size {

@@ -99,7 +99,8 @@ func TestExposureReachBounds(t *testing.T) {
 			}
 			p := &a.plan
 			p.snapshot()
-			x := p.expose(func(t uint64) (uint64, bool) { return t, true }, true)
+			p.survivors = append(p.survivors[:0], p.poSeq...) // every placement survives
+			x := p.expose(true)
 			require.Equal(t, len(p.po.tup), x.n)
 			var all, any grid.Set
 			all = r.Board.Usable()

@@ -49,6 +49,7 @@ func (p *planner) snapshot() {
 	p.oo = p.newOrder(len(p.po.tup))
 	p.peSeq = p.oe.visit(p.pe.tup, p.peSeq)
 	p.poSeq = p.oo.visit(p.po.tup, p.poSeq)
+	p.noneOK = false
 }
 
 // visit lists tup in the visiting order o (tup[start], tup[(start+step)

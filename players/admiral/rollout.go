@@ -81,37 +81,14 @@ func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, b
 				target, tp = c, q
 			}
 		}
-		fled := false
-		// The risk of a cell in the enemy's eyes: exact at 0 and 1 for the
-		// refuge rule (refuge < 1), sampled otherwise.
-		exact := m.Refuge < 1
-		if tp < m.Sure {
-			ship, worst := -1, -1.0
-			for i := range p.nf {
-				if c := ro.known[i]; c != grid.None && ro.ealive.Has(i) && x.risk(c, exact) > worst {
-					ship, worst = i, x.risk(c, exact)
-				}
-			}
-			if ship >= 0 && worst >= m.Flee {
-				c := ro.known[ship]
-				dest, dr, dd := grid.None, 2.0, -1
-				for d := range b.Lines(c).AndNot(eocc).All() {
-					r := x.risk(d, exact)
-					dist := b.Chebyshev(c, d)
-					if r < dr || (r == dr && dist > dd) {
-						dest, dr, dd = d, r, dist
-					}
-				}
-				if dest != grid.None && dr < worst && dr <= m.Refuge {
-					ro.moved = append(ro.moved, [2]grid.Cell{c, dest})
-					ro.known[ship], ro.ecell[ship] = dest, dest
-					fled = true
-				}
-			}
-		}
+		fled := tp < m.Sure && p.rolloutFlee(x, eocc)
+		last := ply+1 >= a.cfg.Search.Depth
 		if !fled && target != grid.None {
 			hit := us.ShipAt(target)
-			p.enemyLearns(&us, target, hit)
+			if !last {
+				// (After the last reply nothing reads the enemy's belief.)
+				p.enemyLearns(&us, target, hit)
+			}
 			if hit != submarine.NoShip {
 				// The stall rule's boldness discounts no hit by a located
 				// enemy ship at least as strong as ours.
@@ -129,7 +106,7 @@ func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, b
 			}
 		}
 		reach := a.rules.Reach(&us)
-		if ply+1 >= a.cfg.Search.Depth {
+		if last {
 			// The endgame the position leads to: whose strongest ship has
 			// more hp decides who can seek contact once all is known.
 			edge := float64(strongest(&us.HP, us.Alive)) - float64(strongest(&ro.ehp, ro.ealive))
@@ -170,6 +147,45 @@ func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, b
 	}
 }
 
+// rolloutFlee is the modelled enemy's flight, when no attack of its reach
+// is sure (eocc: the cells of its living ships): if one of its located
+// ships is within our reach with probability at least model.flee, it
+// moves that ship to the safest cell of its row or column, if that cell's
+// risk is below the ship's and at most model.refuge. It reports whether
+// the enemy fled.
+func (p *planner) rolloutFlee(x *exposure, eocc grid.Set) bool {
+	b := p.a.rules.Board
+	m := &p.a.cfg.Model
+	ro := &p.ro
+	// The risk of a cell in the enemy's eyes: exact at 0 and 1 for the
+	// refuge rule (refuge < 1), sampled otherwise.
+	exact := m.Refuge < 1
+	ship, worst := -1, -1.0
+	for i := range p.nf {
+		if c := ro.known[i]; c != grid.None && ro.ealive.Has(i) && x.risk(c, exact) > worst {
+			ship, worst = i, x.risk(c, exact)
+		}
+	}
+	if ship < 0 || worst < m.Flee {
+		return false
+	}
+	c := ro.known[ship]
+	dest, dr, dd := grid.None, 2.0, -1
+	for d := range b.Lines(c).AndNot(eocc).All() {
+		r := x.risk(d, exact)
+		dist := b.Chebyshev(c, d)
+		if r < dr || (r == dr && dist > dd) {
+			dest, dr, dd = d, r, dist
+		}
+	}
+	if dest == grid.None || dr >= worst || dr > m.Refuge {
+		return false
+	}
+	ro.moved = append(ro.moved, [2]grid.Cell{c, dest})
+	ro.known[ship], ro.ecell[ship] = dest, dest
+	return true
+}
+
 // enemyLearns updates the rollout's model of the enemy's belief about our
 // ships after its attack on target (hit: our ship hit there, or NoShip): the
 // hit ship is located, a ship reported near is within 1 of target, every
@@ -188,22 +204,28 @@ func (p *planner) enemyLearns(us *submarine.Fleet, target grid.Cell, hit int) {
 			row[target] = 1
 			continue
 		}
-		near := b.Chebyshev(us.Pos[j], target) <= 1
+		// A ship reported near is on a cell around target (target
+		// excluded), any other one off them all.
+		keep := around
+		if b.Chebyshev(us.Pos[j], target) > 1 {
+			keep = b.Usable().AndNot(around)
+		}
+		keep.Remove(target)
 		sum := 0.0
-		for c := range row {
-			in := around.Has(grid.Cell(c)) && grid.Cell(c) != target
-			if in != near || grid.Cell(c) == target {
+		for c, q := range row {
+			if !keep.Has(grid.Cell(c)) {
 				row[c] = 0
+				continue
 			}
-			sum += row[c]
+			sum += q
 		}
 		if sum <= 0 {
 			clear(row)
 			row[us.Pos[j]] = 1
 			continue
 		}
-		for c := range row {
-			row[c] /= sum
+		for c := range keep.All() {
+			row[c] /= sum // (0 elsewhere)
 		}
 	}
 }

@@ -27,25 +27,30 @@ type planner struct {
 	peSeq, poSeq []uint64
 
 	// scratch
-	slots    []slot
-	keySlot  []int16
-	occBuf   []uint32
-	exp      exposure
-	expCount []uint32
-	reachCnt []uint32
-	buf      submarine.Placement
-	cands    []scored
-	reachE   []float64 // P(the enemy can attack c)
-	guard    []int8    // per cell: hp of the strongest located enemy ship that can attack it
-	margin   int8      // hp over a located enemy ship that the stall rule needs to approach it
-	kind     opponentKind
-	seen     float64 // P(our ship on its cell), in the enemy's eyes, from which it is seen
-	leakW    float64 // the leak weight against this opponent
+	slots  []slot
+	none   slot // the slot of every move this decision (partitionNone)
+	noneOK bool // none is this decision's
+	// worldsCap: the worlds a slot keeps while the pool is partitioned.
+	worldsCap int
+	keySlot   []int16
+	occBuf    []uint32
+	exp       exposure
+	expCount  []uint32
+	reachCnt  []uint32
+	buf       submarine.Placement
+	cands     []scored
+	reachE    []float64 // P(the enemy can attack c)
+	guard     []int8    // per cell: hp of the strongest located enemy ship that can attack it
+	margin    int8      // hp over a located enemy ship that the stall rule needs to approach it
+	kind      opponentKind
+	seen      float64 // P(our ship on its cell), in the enemy's eyes, from which it is seen
+	leakW     float64 // the leak weight against this opponent
 	// survivors: our placements still consistent after the candidate
 	// action (filled by expose in the one-ply pass, without the reach).
 	survivors []uint64
 	// attackCells: the enemy's modelled next attack in each sampled world.
 	attackCells []grid.Cell
+	detectReach [admiralDetectWorlds]grid.Set // the enemy's reach in those worlds (enemyReach)
 	ro          rollState
 	ms          modelSearch // the search against the opponent model (model_search.go)
 	lean        patience    // its node budget in stalled games (exploit_lean.go)
