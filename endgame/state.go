@@ -108,13 +108,6 @@ func fromPosition(p *Position) state {
 	return state{s: [2]side{fromFleet(p.Rules, &p.Mover), fromFleet(p.Rules, &p.Other)}}
 }
 
-// canPass reports whether the mover has an attack that hits nothing (an
-// attack on a reachable cell without an enemy ship), which leaves the
-// position as it is with the other side to move.
-func canPass(b *grid.Board, mover, other *side) bool {
-	return !mover.reach(b).AndNot(other.occupied()).Empty()
-}
-
 // appendSuccessors appends to dst every distinct position the mover can
 // reach in one action, with the other side to move (child.s[0] is the old
 // other side): every hit first, then the pass when there is one, then every

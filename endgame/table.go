@@ -64,6 +64,11 @@ type placements struct {
 	// of their moves.
 	occ, reach []grid.Set
 	moves      []uint16
+	// next[first[r]:first[r+1]] are the ranks one move of a ship leads to
+	// from placement r, by ship (canonical order) then destination: the
+	// retrograde analysis's predecessors (moves are reversible).
+	next  []int32
+	first []int32
 }
 
 // pair is the unit of work: the class A-to-move-against-B and its mirror.
@@ -237,8 +242,30 @@ func (t *Tablebase) placementsOf(m material) *placements {
 		}
 	}
 	rec(0)
+	p.link(t.board, m)
 	t.mats[m] = p
 	return p
+}
+
+// link fills p.next and p.first: the placements one move leads to.
+func (p *placements) link(b *grid.Board, m material) {
+	p.first = make([]int32, 0, p.count+1)
+	var sd, to side
+	sd.n, sd.hp = p.k, m.hp
+	for r := range p.count {
+		p.first = append(p.first, int32(len(p.next)))
+		p.fill(&sd, r)
+		occ := p.occ[r]
+		for j := range p.k {
+			for c := range b.Lines(grid.Cell(sd.cell[j])).AndNot(occ).All() {
+				to = sd
+				to.cell[j] = uint8(c)
+				to.fix(j)
+				p.next = append(p.next, p.rankOf(&to))
+			}
+		}
+	}
+	p.first = append(p.first, int32(len(p.next)))
 }
 
 func (p *placements) rankOf(sd *side) int32 {
@@ -285,19 +312,6 @@ func (t *Tablebase) solve(p *pair, a, b material) error {
 		}
 		buckets[d] = append(buckets[d], int32(g))
 	}
-	// decode fills st with position g and returns its class (0 or 1).
-	decode := func(g int, st *state) int {
-		c := 0
-		if g >= n0 {
-			c, g = 1, g-n0
-		}
-		mv, ot := pl[c], pl[1-c]
-		mv.fill(&st.s[0], g/ot.count)
-		ot.fill(&st.s[1], g%ot.count)
-		st.s[0].n, st.s[1].n = mv.k, ot.k
-		st.s[0].hp, st.s[1].hp = mats[c].hp, mats[1-c].hp
-		return c
-	}
 	var st state
 	for c := range 2 {
 		if c == 1 && same {
@@ -321,12 +335,26 @@ func (t *Tablebase) solve(p *pair, a, b material) error {
 			}
 			hitCls[j] = hc
 		}
+		// hitRank[j*ot.count+ro]: the rank, in the hit class's mover
+		// placements, of placement ro of the other side after a hit on
+		// its ship j.
+		hitRank := make([]int32, ot.k*ot.count)
 		st.s[1].n, st.s[1].hp = ot.k, mats[1-c].hp
+		for j := range ot.k {
+			if hitCls[j] == nil {
+				continue
+			}
+			for ro := range ot.count {
+				ot.fill(&st.s[1], ro)
+				hit := st.s[1]
+				hit.hit(j)
+				hitRank[j*ot.count+ro] = hitCls[j].mover.rankOf(&hit)
+			}
+		}
 		for rm := range mv.count {
 			reach := mv.reach[rm]
 			for ro := range ot.count {
 				g := base[c] + rm*ot.count + ro
-				ot.fill(&st.s[1], ro)
 				moves := int(mv.moves[rm])
 				if !reach.AndNot(ot.occ[ro]).Empty() {
 					moves++
@@ -337,7 +365,7 @@ func (t *Tablebase) solve(p *pair, a, b material) error {
 				cnt[g] = uint8(moves)
 				win := 0
 				for j := range ot.k {
-					if !reach.Has(grid.Cell(st.s[1].cell[j])) {
+					if !reach.Has(grid.Cell(ot.cells[ro*ot.k+j])) {
 						continue
 					}
 					hc := hitCls[j]
@@ -345,9 +373,7 @@ func (t *Tablebase) solve(p *pair, a, b material) error {
 						win = 1
 						break
 					}
-					hit := st.s[1]
-					hit.hit(j)
-					d := hc.dist[int(hc.mover.rankOf(&hit))*hc.other.count+rm]
+					d := hc.dist[int(hitRank[j*ot.count+ro])*hc.other.count+rm]
 					switch {
 					case d == 0:
 						cnt[g] = noLoss
@@ -370,7 +396,6 @@ func (t *Tablebase) solve(p *pair, a, b material) error {
 			}
 		}
 	}
-	var pred state
 	for d := 1; d < len(buckets); d++ {
 		for _, g32 := range buckets[d] {
 			g := int(g32)
@@ -381,16 +406,19 @@ func (t *Tablebase) solve(p *pair, a, b material) error {
 				return fmt.Errorf("%w: a result %d plies away", ErrTooDeep, d)
 			}
 			dist[g] = uint8(d)
-			c := decode(g, &st)
-			// Predecessors: the other side (now st.s[1]) to move, in the
-			// other class, before a move of one of its ships (moves are
-			// reversible) or before a pass.
+			c, l := 0, g
+			if l >= n0 {
+				c, l = 1, l-n0
+			}
+			// Predecessors: the other side (placement qr, now the one not
+			// to move) to move, in the other class, before a move of one
+			// of its ships (moves are reversible) or before a pass.
 			qc := 1 - c
 			if same {
 				qc = 0
 			}
-			mv, ot := pl[qc], pl[1-qc] // q's mover is st.s[1], q's other is st.s[0]
-			otRank := int(ot.rankOf(&st.s[0]))
+			mv, ot := pl[qc], pl[1-qc] // q's mover is the side not to move, q's other the side to move
+			otRank, qr := l/mv.count, l%mv.count
 			visit := func(q int) {
 				if dist[q] != 0 {
 					return
@@ -407,18 +435,11 @@ func (t *Tablebase) solve(p *pair, a, b material) error {
 					push(max(d+1, int(floor[q])), q)
 				}
 			}
-			qm, qo := &st.s[1], &st.s[0]
-			if canPass(t.board, qm, qo) {
-				visit(base[qc] + int(mv.rankOf(qm))*ot.count + otRank)
+			if !mv.reach[qr].AndNot(ot.occ[otRank]).Empty() { // a pass
+				visit(base[qc] + qr*ot.count + otRank)
 			}
-			occ := qm.occupied()
-			for j := range qm.n {
-				for to := range t.board.Lines(grid.Cell(qm.cell[j])).AndNot(occ).All() {
-					pred.s[0] = *qm
-					pred.s[0].cell[j] = uint8(to)
-					pred.s[0].fix(j)
-					visit(base[qc] + int(mv.rankOf(&pred.s[0]))*ot.count + otRank)
-				}
+			for _, r := range mv.next[mv.first[qr]:mv.first[qr+1]] {
+				visit(base[qc] + int(r)*ot.count + otRank)
 			}
 		}
 		buckets[d] = nil
