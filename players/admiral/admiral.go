@@ -108,7 +108,7 @@ func newAdmiral(rules *submarine.Rules, cfg AdmiralConfig, rng *rand.Rand, sh *a
 		a.enemyHP[i] = int8(s.HP)
 	}
 	if cfg.Opponent.Model && a.enemyJ != nil {
-		if all, err := chart.Enumerate(rules, chart.MaxPlacements); err == nil {
+		if all, err := sh.chartPlacements(rules); err == nil {
 			a.model = newOppModel(modelFamily(sh.solver), cfg.Opponent.Epsilon)
 			a.pub.Reset(rules.Board, len(rules.Fleet), false, all)
 		}

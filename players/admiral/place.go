@@ -11,6 +11,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
+	"github.com/kaisen-ai/kaisen/players/chart"
 )
 
 // admiralShared is what every Admiral of one factory shares, read-only: the
@@ -27,6 +28,20 @@ type admiralShared struct {
 	once  sync.Once
 	all   [][]grid.Cell
 	cumul []float64
+
+	// Every placement of the fleet, packed (chart.Enumerate), for the
+	// enemy's chart of us that the opponent model reads: enumerated once,
+	// on the first game, and copied by every game (read it only).
+	chartOnce sync.Once
+	chartAll  []uint64
+	chartErr  error
+}
+
+// chartPlacements is chart.Enumerate(rules, chart.MaxPlacements), computed
+// once for every game that shares sh.
+func (sh *admiralShared) chartPlacements(rules *submarine.Rules) ([]uint64, error) {
+	sh.chartOnce.Do(func() { sh.chartAll, sh.chartErr = chart.Enumerate(rules, chart.MaxPlacements) })
+	return sh.chartAll, sh.chartErr
 }
 
 // placementRiskSeed seeds the risk simulation: the risk is a property of the
