@@ -52,6 +52,7 @@ func TestAdmiralConfigValidate(t *testing.T) {
 		{name: "aware", yaml: "placement:\n  aware: -0.1\n", want: "placement.aware"},
 		{name: "exploit patience", yaml: "opponent:\n  exploit_patience: -1\n", want: "opponent.exploit_patience"},
 		{name: "exploit lean", yaml: "opponent:\n  exploit_lean: 0\n", want: "opponent.exploit_lean"},
+		{name: "exploit floor", yaml: "opponent:\n  exploit_floor: 0\n", want: "opponent.exploit_floor"},
 		{name: "drawn candidates", yaml: "search:\n  drawn_candidates: 0\n", want: "search.drawn_candidates"},
 	}
 	for _, tt := range tests {

@@ -291,6 +291,11 @@ type AdmiralOpponent struct {
 	// searches in a row have failed (at most ExploitNodes). 1 to 10000000.
 	// Default 400.
 	ExploitLean int `mapstructure:"exploit_lean"`
+	// ExploitFloor: once lean, the budget halves after every further
+	// ExploitPatience searches in a row that failed with nothing changed,
+	// down to ExploitFloor nodes (at or above ExploitLean: it never
+	// halves). 1 to 10000000. Default 100.
+	ExploitFloor int `mapstructure:"exploit_floor"`
 }
 
 // DefaultAdmiralConfig returns the built-in weights (configs/admiral.yaml).
@@ -305,7 +310,7 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5, EnemyPrior: [][]int{}},
 		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
 			Model: true, Epsilon: 0.05, ExploitMin: 0.8, ExploitSupport: 0.05, ExploitDepth: 6, ExploitNodes: 2000,
-			ExploitPatience: 10, ExploitLean: 400},
+			ExploitPatience: 10, ExploitLean: 400, ExploitFloor: 100},
 	}
 }
 
@@ -378,6 +383,7 @@ func (c *AdmiralConfig) Validate() error {
 	check(o.ExploitNodes >= 0 && o.ExploitNodes <= 10_000_000, "opponent.exploit_nodes %d: want 0 to 10000000", o.ExploitNodes)
 	check(o.ExploitPatience >= 0 && o.ExploitPatience <= 1_000_000, "opponent.exploit_patience %d: want 0 to 1000000", o.ExploitPatience)
 	check(o.ExploitLean >= 1 && o.ExploitLean <= 10_000_000, "opponent.exploit_lean %d: want 1 to 10000000", o.ExploitLean)
+	check(o.ExploitFloor >= 1 && o.ExploitFloor <= 10_000_000, "opponent.exploit_floor %d: want 1 to 10000000", o.ExploitFloor)
 	return errors.Join(errs...)
 }
 
