@@ -121,26 +121,27 @@ func (p *planner) partitionAttack(at grid.Cell, withWorlds bool) {
 		p.worldsCap = p.a.cfg.Search.Worlds
 	}
 	b := p.a.rules.Board
-	var code [256]uint8
-	for c := range b.Around(at).All() {
-		code[c] = 1
-	}
-	code[at] = 2
+	// part[c][k]: the bits of the answer key, (hit+1)<<nf | near, that the
+	// pool's k-th living ship on cell c gives (at most one ship is hit).
+	var part [256][submarine.MaxShips]uint16
 	ships := p.pe.ships
-	for _, t := range p.peSeq {
-		hit, near := submarine.NoShip, submarine.ShipMask(0)
-		for _, i := range ships {
-			switch code[cellOf(t, i)] {
-			case 2:
-				hit = i
-			case 1:
-				near = near.With(i)
-			}
+	for c := range b.Around(at).All() {
+		for k, i := range ships {
+			part[c][k] = uint16(1) << i
 		}
-		key := (hit+1)<<p.nf | int(near)
-		sl := p.slotFor(key, hit, near)
+	}
+	for k, i := range ships {
+		part[at][k] = uint16(i+1) << p.nf
+	}
+	nearMask := 1<<p.nf - 1
+	for _, t := range p.peSeq {
+		key := 0
+		for k, i := range ships {
+			key |= int(part[uint8(t>>(8*i))][k])
+		}
+		sl := p.slotFor(key, key>>p.nf-1, submarine.ShipMask(key&nearMask))
 		skip := submarine.NoShip
-		if hit != submarine.NoShip && p.a.enemyHP[hit] <= 1 {
+		if hit := sl.hit; hit != submarine.NoShip && p.a.enemyHP[hit] <= 1 {
 			skip = hit // sunk: it leaves the belief
 		}
 		p.add(sl, t, skip)
