@@ -34,12 +34,7 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	reach := a.rules.Reach(&us)
 	rep := 0
 	if s.act.Kind == submarine.Move {
-		f := formation(&us, p.nf)
-		for _, h := range a.history {
-			if h == f {
-				rep++
-			}
-		}
+		rep = p.repeats(&us)
 	}
 	if !deepen {
 		s.detect = p.detectBits(x, &us) // kept for the deep pass
@@ -49,16 +44,11 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	// each of our ships is, can reach it.
 	// The stall rule's boldness scales it only where no located enemy ship
 	// at least as strong can attack.
-	danger, scaled := 0.0, 0.0
-	for j := range p.nf {
-		if us.Alive.Has(j) {
-			c := us.Pos[j]
-			d := p.reachE[c] * x.ship[j*p.size+int(c)]
-			danger += d
-			scaled += caution(bold, us.HP[j], p.guard[c]) * d
-		}
-	}
+	danger, scaled := p.danger(x, &us, bold)
 	s.danger = danger
+	if deepen {
+		p.firstMass(x, &us)
+	}
 	total := float64(len(p.pe.tup))
 	oneply, deep, nextNow := 0.0, 0.0, 0.0
 	living := p.pe.alive.Count()
@@ -116,4 +106,32 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 	// threat it poses next turn, and the turn after, counts whatever the
 	// enemy may do about it.
 	s.deep = deep + v.Info*s.ig + fixed + (1-bold)*v.Next*nextNow
+}
+
+// repeats is the number of our formations of the last endgame.memory turns
+// that us repeats.
+func (p *planner) repeats(us *submarine.Fleet) int {
+	f, n := formation(us, p.nf), 0
+	for _, h := range p.a.history {
+		if h == f {
+			n++
+		}
+	}
+	return n
+}
+
+// danger is the one-ply danger of our fleet us after a candidate whose
+// exposure is x: the chance that the enemy, attacking where it believes
+// each of our ships is, can reach it; scaled is the same with the stall
+// rule's boldness on the ships that still win the exchange that follows.
+func (p *planner) danger(x *exposure, us *submarine.Fleet, bold float64) (danger, scaled float64) {
+	for j := range p.nf {
+		if us.Alive.Has(j) {
+			c := us.Pos[j]
+			d := p.reachE[c] * x.ship[j*p.size+int(c)]
+			danger += d
+			scaled += caution(bold, us.HP[j], p.guard[c]) * d
+		}
+	}
+	return danger, scaled
 }

@@ -16,6 +16,7 @@ type rollState struct {
 	known   [submarine.MaxShips]grid.Cell
 	ealive  submarine.ShipMask
 	eship   []float64 // the enemy's belief about each of our ships
+	first   []float64 // ourMass of every cell before the first reply (firstMass)
 	moved   [][2]grid.Cell
 	cleared []grid.Cell
 }
@@ -71,11 +72,9 @@ func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, b
 		}
 		target, tp := grid.None, -1.0
 		for c := range ereach.All() {
-			q := 0.0
-			for j := range p.nf {
-				if us.Alive.Has(j) {
-					q += ro.eship[j*p.size+int(c)]
-				}
+			q := ro.first[c] // before the first reply: the same in every world
+			if ply > 0 {
+				q = p.ourMass(ro.eship, &us, c)
 			}
 			if q > tp {
 				target, tp = c, q
@@ -144,6 +143,28 @@ func (p *planner) rollout(w uint64, sl *slot, x *exposure, us submarine.Fleet, b
 		if ap < 1 {
 			ro.cleared = append(ro.cleared, at) // hit or not, the cell is resolved
 		}
+	}
+}
+
+// ourMass is the probability mass of our living ships on c in the enemy's
+// belief eship (ship by ship, in fleet order).
+func (p *planner) ourMass(eship []float64, us *submarine.Fleet, c grid.Cell) float64 {
+	q := 0.0
+	for j := range p.nf {
+		if us.Alive.Has(j) {
+			q += eship[j*p.size+int(c)]
+		}
+	}
+	return q
+}
+
+// firstMass fills ro.first, ourMass of every cell in the exposure x after
+// the candidate (our fleet us): the enemy's first reply in every world of
+// the candidate's play-outs reads it.
+func (p *planner) firstMass(x *exposure, us *submarine.Fleet) {
+	p.ro.first = slices.Grow(p.ro.first[:0], p.size)[:p.size]
+	for c := range p.size {
+		p.ro.first[c] = p.ourMass(x.ship, us, grid.Cell(c))
 	}
 }
 
