@@ -168,6 +168,26 @@ func (j *Joint) weight(e *entry) int {
 	return e.piv.Count()
 }
 
+// AppendPacked appends every consistent placement to dst in the order of
+// Placement (k = 0, 1, ..., Count()-1), packed: byte i is the cell of ship
+// i, 0 for a sunk ship. It reads the belief once, where a call of
+// Placement for each k searches for its entry.
+func (j *Joint) AppendPacked(dst []uint64) []uint64 {
+	dst = slices.Grow(dst, j.total)
+	for e := range j.ent {
+		en := &j.ent[e]
+		if j.pivot == submarine.NoShip {
+			dst = append(dst, en.rest)
+			continue
+		}
+		sh := 8 * uint(j.pivot)
+		for c := range en.piv.All() {
+			dst = append(dst, en.rest|uint64(uint8(c))<<sh)
+		}
+	}
+	return dst
+}
+
 // Placement returns the k-th consistent placement (0 <= k < Count(); others
 // give nil) in fleet order, sunk ships at grid.None. It reuses dst when it
 // has room.

@@ -302,6 +302,29 @@ func FuzzJointExact(f *testing.F) {
 	})
 }
 
+// checkPacked fails t unless AppendPacked lists Placement's placements of
+// j (a fleet of n ships) in order, packed.
+func checkPacked(t *testing.T, j *belief.Joint, n int) {
+	t.Helper()
+	packed := j.AppendPacked([]uint64{42})
+	if len(packed) != j.Count()+1 || packed[0] != 42 {
+		t.Fatalf("AppendPacked gave %d placements after the one kept, want %d", len(packed)-1, j.Count())
+	}
+	var pl submarine.Placement
+	for k, got := range packed[1:] {
+		pl = j.Placement(k, pl)
+		var want uint64
+		for i := range n {
+			if pl[i] != grid.None {
+				want |= uint64(uint8(pl[i])) << (8 * i)
+			}
+		}
+		if got != want {
+			t.Fatalf("placement %d of %d: packed %#x, Placement %v", k, j.Count(), got, pl)
+		}
+	}
+}
+
 // TestJointSound plays many random games on the default rules and checks
 // after every action that the true placement is in the joint, that the
 // marginals of living ships sum to 1, that the per-ship sets (careful and
@@ -354,6 +377,9 @@ func TestJointSound(t *testing.T) {
 							}
 							if sum != j.Count() {
 								t.Fatalf("step %d: outcomes of an attack on %d cover %d placements of %d", k, at, sum, j.Count())
+							}
+							if j.Count() <= 5000 {
+								checkPacked(t, j, len(r.Fleet))
 							}
 						}
 						for i := range len(r.Fleet) {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/kaisen-ai/kaisen/belief"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )
@@ -38,9 +39,9 @@ func (p *planner) snapshot() {
 	limit := a.cfg.Search.EvalCap
 	if a.enemyJ != nil && a.enemyJ.Count() > 0 && a.ownJ.Count() > 0 {
 		if !p.weighEnemy(limit) {
-			p.fromJoint(&p.pe, a.enemyJ.Count(), a.enemyJ.Alive(), limit, a.enemyJ.Placement)
+			p.fromJoint(&p.pe, a.enemyJ, limit)
 		}
-		p.fromJoint(&p.po, a.ownJ.Count(), a.ownJ.Alive(), limit, a.ownJ.Placement)
+		p.fromJoint(&p.po, a.ownJ, limit)
 	} else {
 		p.fromShips(&p.pe, true)
 		p.fromShips(&p.po, false)
@@ -77,7 +78,10 @@ func (p *planner) newOrder(n int) order {
 	return order{start, step, n}
 }
 
-func (p *planner) fromJoint(dst *pool, count int, alive submarine.ShipMask, cap int, get func(int, submarine.Placement) submarine.Placement) {
+// fromJoint fills dst from the joint belief j: every placement, or an
+// evenly spaced subsample of cap of them.
+func (p *planner) fromJoint(dst *pool, j *belief.Joint, cap int) {
+	count, alive := j.Count(), j.Alive()
 	dst.alive = alive
 	dst.ships = dst.ships[:0]
 	for i := range p.nf {
@@ -87,13 +91,22 @@ func (p *planner) fromJoint(dst *pool, count int, alive submarine.ShipMask, cap 
 	}
 	dst.full = count
 	m := min(count, cap)
+	if m == count {
+		dst.tup = j.AppendPacked(dst.tup[:0])
+		return
+	}
 	dst.tup = slices.Grow(dst.tup[:0], m)[:m]
-	for k := range m {
-		idx := k
-		if m < count {
-			idx = int(int64(k) * int64(count) / int64(m))
+	if count <= admiralPackAll*m {
+		// Listing the whole belief once is cheaper than finding each
+		// placement of the subsample.
+		p.packed = j.AppendPacked(p.packed[:0])
+		for k := range m {
+			dst.tup[k] = p.packed[int64(k)*int64(count)/int64(m)]
 		}
-		p.buf = get(idx, p.buf)
+		return
+	}
+	for k := range m {
+		p.buf = j.Placement(int(int64(k)*int64(count)/int64(m)), p.buf)
 		var t uint64
 		for _, i := range dst.ships {
 			t |= uint64(uint8(p.buf[i])) << (8 * i)
@@ -101,6 +114,11 @@ func (p *planner) fromJoint(dst *pool, count int, alive submarine.ShipMask, cap 
 		dst.tup[k] = t
 	}
 }
+
+// admiralPackAll: a subsample of a joint belief is read from the whole
+// belief listed at once (Joint.AppendPacked) when the belief is at most
+// this many times its size.
+const admiralPackAll = 16
 
 // fromShips draws particles from the per-ship beliefs (the fallback): each
 // living ship uniformly in its set, redrawn when two ships collide.
@@ -184,7 +202,7 @@ func (p *planner) weighEnemy(limit int) bool {
 	if (!spreadOn && a.learnt == nil) || count > admiralPriorMaxPool {
 		return false
 	}
-	p.fromJoint(&p.pall, count, a.enemyJ.Alive(), count, a.enemyJ.Placement)
+	p.fromJoint(&p.pall, a.enemyJ, count)
 	ships := p.pall.ships
 	plain, spread := 1.0, 1.0
 	if spreadOn {

@@ -38,6 +38,7 @@ type planner struct {
 	expCount  []uint32
 	reachCnt  []uint32
 	buf       submarine.Placement
+	packed    []uint64 // a whole joint belief, packed (fromJoint)
 	cands     []scored
 	reachE    []float64 // P(the enemy can attack c)
 	guard     []int8    // per cell: hp of the strongest located enemy ship that can attack it
