@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
 )
 
@@ -199,6 +200,21 @@ func (rr *Rerun[G, P, A, S, L]) Frames(visit func(f *Frame[G, S, L])) error {
 			f.Line, f.St, f.Err = l, *st, err
 		}
 		visit(f)
+	})
+}
+
+// HTMLFrames is Frames that adds to d the frame of each position: the
+// start (seat -1, "start", no decision), then one per recorded action,
+// told by action (the acting seat, the action in words and the actor's
+// recorded decision); board draws each seat's board after it.
+func (rr *Rerun[G, P, A, S, L]) HTMLFrames(d *HTMLData, action func(f *Frame[G, S, L]) (seat int, text string, why *explain.Decision),
+	board func(f *Frame[G, S, L], seat int) HTMLBoard) error {
+	return rr.Frames(func(f *Frame[G, S, L]) {
+		seat, text, why := -1, "start", (*explain.Decision)(nil)
+		if f.Line != nil {
+			seat, text, why = action(f)
+		}
+		d.AddFrame(f.N, seat, text, why, func(s int) HTMLBoard { return board(f, s) })
 	})
 }
 
