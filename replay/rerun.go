@@ -174,6 +174,15 @@ func (rr *Rerun[G, P, A, S, L]) playLines(g G, visit Visit[G, S, L]) (string, er
 	return "", nil
 }
 
+// Verify is rr.Play without a visit, for a game's Verify on what its
+// record format built: an error building rr (err) is returned as it is.
+func Verify[G game.State[A, S], P, A, S, L any](rr *Rerun[G, P, A, S, L], err error) error {
+	if err != nil {
+		return err
+	}
+	return rr.Play(nil)
+}
+
 // Frame is a re-played game as its renderings draw it, after its N-th
 // recorded action (0: the start, Line nil then): Line the action's line,
 // St the step the rules gave and Err why the action was illegal (nil when
