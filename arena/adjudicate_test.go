@@ -217,7 +217,7 @@ func TestAdjudicatedReplayVerify(t *testing.T) {
 }
 
 func TestAdjudicateValidate(t *testing.T) {
-	bs := &arena.Battleship{Rules: nil}
+	bs := &bsFamily{Name: "battleship"}
 	tests := []struct {
 		name string
 		m    arena.Match

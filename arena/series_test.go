@@ -111,9 +111,7 @@ func TestSeriesKeepsLearnersPerSeries(t *testing.T) {
 		{"submarine", &arena.Submarine{Rules: subRules,
 			P1: arena.SubmarineEntrant{Name: "l1", Factory: subLearners(subRules, &j1)},
 			P2: arena.SubmarineEntrant{Name: "l2", Factory: subLearners(subRules, &j2)}}},
-		{"battleship", &arena.Battleship{Rules: bsRules,
-			P1: arena.BattleshipEntrant{Name: "l1", Factory: bsLearners(t, bsRules, &j1)},
-			P2: arena.BattleshipEntrant{Name: "l2", Factory: bsLearners(t, bsRules, &j2)}}},
+		{"battleship", bsGame(bsRules, "l1", bsLearners(t, bsRules, &j1), "l2", bsLearners(t, bsRules, &j2))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			j1.reset()
@@ -229,8 +227,7 @@ func TestSeriesAdaptiveLearnsAsInShots(t *testing.T) {
 		mu.Unlock()
 		return &sitter{layout: l}
 	}
-	fam := &arena.Battleship{Rules: r, P1: arena.BattleshipEntrant{Name: "adaptive", Factory: adaptive},
-		P2: arena.BattleshipEntrant{Name: "sitter", Factory: opponent}}
+	fam := bsGame(r, "adaptive", adaptive, "sitter", opponent)
 	const seed = 5
 	table := fam.NewTable(nil)
 	var got []int

@@ -8,11 +8,9 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/abilities"
-	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
-	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
@@ -27,14 +25,14 @@ func timeDecisions(fam arena.Family, p1, p2 *tournament.Clock) (arena.Family, er
 		t := *f
 		t.P1.Factory, t.P2.Factory = timedSubmarine(f.P1.Factory, p1), timedSubmarine(f.P2.Factory, p2)
 		return &t, nil
-	case *arena.Battleship:
-		t := *f
-		t.P1.Factory, t.P2.Factory = timedBattleship(f.P1.Factory, p1), timedBattleship(f.P2.Factory, p2)
-		return &t, nil
 	case *arena.Abilities:
 		t := *f
 		t.P1.Factory, t.P2.Factory = timedAbilities(f.P1.Factory, p1), timedAbilities(f.P2.Factory, p2)
 		return &t, nil
+	case interface {
+		Timed(add1, add2 func(time.Duration)) arena.Family
+	}: // arena.Game: a game on the contract
+		return f.Timed(p1.Add, p2.Add), nil
 	}
 	return nil, fmt.Errorf("--timing: the players of the %s game cannot be timed", fam.Game())
 }
@@ -64,23 +62,6 @@ func (t *subTimed) Explain() explain.Decision {
 
 func timedSubmarine(f players.Factory, c *tournament.Clock) players.Factory {
 	return func(rng *rand.Rand) players.Player { return &subTimed{Player: f(rng), c: c} }
-}
-
-// bsTimed wraps a Battleship player and records the duration of every Shoot.
-type bsTimed struct {
-	bsplayers.Player
-	c *tournament.Clock
-}
-
-func (t *bsTimed) Shoot() grid.Cell {
-	start := time.Now()
-	cell := t.Player.Shoot()
-	t.c.Add(time.Since(start))
-	return cell
-}
-
-func timedBattleship(f bsplayers.Factory, c *tournament.Clock) bsplayers.Factory {
-	return func(rng *rand.Rand) bsplayers.Player { return &bsTimed{Player: f(rng), c: c} }
 }
 
 // abTimed wraps an abilities player and records the duration of every Act
