@@ -35,7 +35,7 @@ func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement,
 		ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
 		DefaultPlayers:   [2]string{"ab-density", "ab-random"},
 		PlayDefault:      "ab-density",
-		Family:           abilitiesFamily,
+		First:            abilitiesFirst,
 		Record: func(r *abilities.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, abilities.Action, abilities.Step] {
 			return abrecord.NewRecorder(w, r, h)
 		},
@@ -68,16 +68,16 @@ func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement,
 	}
 }
 
-// abilitiesFamily is the arena family of an abilities match
-// (arena.Abilities, on the AIs in their own type, seat 1 acting first in
-// some games with alternate_first), which kaisen tournament --timing
-// switches on.
-var abilitiesFamily = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, abplayers.Lookup, abplayers.New}.family(abilitiesRules,
-	func(cfg arena.Config, r *abilities.Rules, p1, p2 Entrant, f1, f2 abplayers.Factory) arena.Family {
-		return &arena.Abilities{Rules: r, AlternateFirst: cfg.Abilities.AlternateFirst,
-			P1: arena.AbilitiesEntrant{Name: p1.Name, Factory: f1},
-			P2: arena.AbilitiesEntrant{Name: p2.Name, Factory: f2}}
-	})
+// abilitiesFirst is the seat that acts first in game index of a match:
+// seat 0, or with the config's alternate_first seat 1 in games 2, 3, 6,
+// 7, ... (index/2 odd), so that over every four games each AI plays each
+// side both first and second.
+func abilitiesFirst(cfg arena.Config, index int) int {
+	if cfg.Abilities.AlternateFirst && index/2%2 == 1 {
+		return 1
+	}
+	return 0
+}
 
 // abilitiesRules are the abilities rules of a match config: its
 // abilities section on its battleship board and fleet.

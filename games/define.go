@@ -38,9 +38,9 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	// PlayDefault is the AI of kaisen play without --player.
 	DefaultPlayers [2]string
 	PlayDefault    string
-	// First is the seat that acts first in game index of a match (nil:
-	// seat 0).
-	First func(index int) int
+	// First is the seat that acts first in game index of a match under
+	// cfg (nil: seat 0).
+	First func(cfg arena.Config, index int) int
 	// Record starts a game's replay and OpenReplay reads a replay file of
 	// the game: its own record format (game/<g>/record). With neither set
 	// the game's replays are package jsonrecord's (its own types as JSON
@@ -99,8 +99,8 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	Tools []Tool
 	// Family, when set, builds the arena family of a match (Game.Family)
 	// instead of an arena.Game of Rules, AIs, First and Record: a game
-	// whose family has its own type, which hosts switch on
-	// (kaisen tournament --timing).
+	// whose family has its own type, which hosts switch on (the submarine
+	// game's arena.Submarine: kaisen match --audit).
 	Family func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error)
 }
 
@@ -240,8 +240,8 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		PlayDefault:      d.PlayDefault,
 		ErrUnknownPlayer: d.ErrUnknownPlayer,
 		Shots:            d.Shots,
-		Family: ais.family(d.Rules, func(_ arena.Config, rules R, p1, p2 Entrant, f1, f2 game.Factory[P, A, O]) arena.Family {
-			fam := &arena.Game[G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.First,
+		Family: ais.family(d.Rules, func(cfg arena.Config, rules R, p1, p2 Entrant, f1, f2 game.Factory[P, A, O]) arena.Family {
+			fam := &arena.Game[G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.firstOf(cfg),
 				P1: arena.Entrant[P, A, O]{Name: p1.Name, Factory: f1},
 				P2: arena.Entrant[P, A, O]{Name: p2.Name, Factory: f2}}
 			if d.Record != nil {
@@ -323,9 +323,23 @@ func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O 
 // defaultRules are the rules of the game d describes in its default
 // match config: those its server listeners and its network clients play.
 func defaultRules[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) (R, error) {
+	return d.Rules(defaultConfig(d))
+}
+
+// defaultConfig is the match config of d's game by default.
+func defaultConfig[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) arena.Config {
 	cfg := arena.DefaultConfig()
 	cfg.Game = d.Name
-	return d.Rules(cfg)
+	return cfg
+}
+
+// firstOf is First under cfg: the seat that acts first in game index of a
+// match (nil: seat 0 in every game).
+func (d *Def[R, G, P, A, S, O]) firstOf(cfg arena.Config) func(index int) int {
+	if d.First == nil {
+		return nil
+	}
+	return func(index int) int { return d.First(cfg, index) }
 }
 
 // defRules are defaultRules, which NewClient has built once already.
@@ -423,7 +437,7 @@ func Checks[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	if err != nil {
 		return failing(d.Name, fmt.Errorf("rules: %w", err))
 	}
-	s := conformance.Subject[R, G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.First, Illegal: d.Illegal, Perft: d.Perft, Opponent: -1}
+	s := conformance.Subject[R, G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.firstOf(defaultConfig(d)), Illegal: d.Illegal, Perft: d.Perft, Opponent: -1}
 	if d.Text != nil {
 		s.Text = func(seat int, rng *rand.Rand) conformance.Typed[P, A, O] { return d.Text(rules, seat, io.Discard, rng) }
 	}

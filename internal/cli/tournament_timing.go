@@ -7,27 +7,22 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/explain"
-	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/players"
-	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
 // timeDecisions is kaisen tournament's tournament.Config.Timed for the
 // families the games registry builds: it wraps both players' factories so
-// that each decision (an Act of the submarine game, a Shoot of Battleship,
-// an Act of abilities, answers included) adds its duration to the seat's
-// clock. Placements are not timed.
+// that each decision (an Act of the submarine game; of any game on the
+// contract through arena.Game.Timed: a Battleship shot, an abilities
+// action, answers included) adds its duration to the seat's clock.
+// Placements are not timed.
 func timeDecisions(fam arena.Family, p1, p2 *tournament.Clock) (arena.Family, error) {
 	switch f := fam.(type) {
 	case *arena.Submarine:
 		t := *f
 		t.P1.Factory, t.P2.Factory = timedSubmarine(f.P1.Factory, p1), timedSubmarine(f.P2.Factory, p2)
-		return &t, nil
-	case *arena.Abilities:
-		t := *f
-		t.P1.Factory, t.P2.Factory = timedAbilities(f.P1.Factory, p1), timedAbilities(f.P2.Factory, p2)
 		return &t, nil
 	case interface {
 		Timed(add1, add2 func(time.Duration)) arena.Family
@@ -62,22 +57,4 @@ func (t *subTimed) Explain() explain.Decision {
 
 func timedSubmarine(f players.Factory, c *tournament.Clock) players.Factory {
 	return func(rng *rand.Rand) players.Player { return &subTimed{Player: f(rng), c: c} }
-}
-
-// abTimed wraps an abilities player and records the duration of every Act
-// (its turns and its answers).
-type abTimed struct {
-	abplayers.Player
-	c *tournament.Clock
-}
-
-func (t *abTimed) Act(q *abilities.Question) abilities.Action {
-	start := time.Now()
-	a := t.Player.Act(q)
-	t.c.Add(time.Since(start))
-	return a
-}
-
-func timedAbilities(f abplayers.Factory, c *tournament.Clock) abplayers.Factory {
-	return func(rng *rand.Rand, seat int) abplayers.Player { return &abTimed{Player: f(rng, seat), c: c} }
 }
