@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -13,30 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/arena/arenatest"
 	"github.com/kaisen-ai/kaisen/game/battleship"
-	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 )
 
-// bsFamily is the Battleship family of p1 (named n1) and p2 (n2) under r,
-// as the games registry builds it: an arena.Game of the contract, the
-// AIs adapted to it and replays by bsrecord.Recorder.
-type bsFamily = arena.Game[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]
-
-// bsGame is the bsFamily of p1 (named n1) and p2 (n2) under r.
-func bsGame(r *battleship.Rules, n1 string, f1 bsplayers.Factory, n2 string, f2 bsplayers.Factory) *bsFamily {
-	return &bsFamily{Name: battleship.Name, Rules: r,
-		P1: arena.Entrant[battleship.Placement, grid.Cell, battleship.Event]{Name: n1, Factory: bsplayers.Adapt(f1)},
-		P2: arena.Entrant[battleship.Placement, grid.Cell, battleship.Event]{Name: n2, Factory: bsplayers.Adapt(f2)},
-		Record: func(w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, grid.Cell, battleship.Step] {
-			return bsrecord.NewRecorder(w, r, h)
-		}}
-}
-
 // smallBattleship is a 7x7 board with a small fleet: games are quick, even
 // for density.
-func smallBattleship(t *testing.T, p1, p2 string) *bsFamily {
+func smallBattleship(t *testing.T, p1, p2 string) *arenatest.BattleshipFamily {
 	t.Helper()
 	r, err := battleship.NewRules(grid.MustBoard(7, 7, nil), []int{3, 2, 2, 1, 1})
 	require.NoError(t, err)
@@ -44,7 +28,7 @@ func smallBattleship(t *testing.T, p1, p2 string) *bsFamily {
 	require.NoError(t, err)
 	f2, err := bsplayers.New(p2, r, nil)
 	require.NoError(t, err)
-	return bsGame(r, p1, f1, p2, f2)
+	return arenatest.Battleship(r, p1, f1, p2, f2)
 }
 
 func TestBattleshipMatch(t *testing.T) {
@@ -151,7 +135,7 @@ func TestBattleshipForfeits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			for p1Seat := range 2 {
 				// P1 misbehaves, P2 sweeps; P1 sits in seat p1Seat.
-				fam := bsGame(r, "bad", tc.bad, "good", good)
+				fam := arenatest.Battleship(r, "bad", tc.bad, "good", good)
 				var buf bytes.Buffer
 				res, err := fam.NewTable(nil).Play(arena.Deal{Index: p1Seat, Seed: 3, P1Seat: p1Seat, Replay: &buf})
 				require.NoError(t, err)
@@ -180,7 +164,7 @@ func TestBattleshipForfeits(t *testing.T) {
 
 	t.Run("both placements invalid: draw", func(t *testing.T) {
 		bad := mk(func() battleship.Placement { return nil }, nil, nil)
-		fam := bsGame(r, "a", bad, "b", bad)
+		fam := arenatest.Battleship(r, "a", bad, "b", bad)
 		res, err := fam.NewTable(nil).Play(arena.Deal{Seed: 1})
 		require.NoError(t, err)
 		require.True(t, res.Draw())
@@ -188,7 +172,7 @@ func TestBattleshipForfeits(t *testing.T) {
 	})
 
 	t.Run("sweepers: the first shooter wins", func(t *testing.T) {
-		fam := bsGame(r, "a", good, "b", good)
+		fam := arenatest.Battleship(r, "a", good, "b", good)
 		for p1Seat := range 2 {
 			res, err := fam.NewTable(nil).Play(arena.Deal{Seed: 1, P1Seat: p1Seat})
 			require.NoError(t, err)
@@ -265,7 +249,7 @@ func TestBattleshipReplay(t *testing.T) {
 }
 
 func TestBattleshipValidate(t *testing.T) {
-	m := arena.Match{Family: &bsFamily{Name: battleship.Name}, Games: 1}
+	m := arena.Match{Family: &arenatest.BattleshipFamily{Name: battleship.Name}, Games: 1}
 	err := m.Validate()
 	require.ErrorIs(t, err, arena.ErrMatch)
 	require.ErrorContains(t, err, "no rules")
@@ -351,7 +335,7 @@ func TestGameTimed(t *testing.T) {
 
 	var j journal
 	r := fam.Rules.(*battleship.Rules)
-	learners := bsGame(r, "l1", bsLearners(t, r, &j), "l2", bsLearners(t, r, &j)).Timed(func(time.Duration) {}, func(time.Duration) {})
+	learners := arenatest.Battleship(r, "l1", bsLearners(t, r, &j), "l2", bsLearners(t, r, &j)).Timed(func(time.Duration) {}, func(time.Duration) {})
 	m := arena.Match{Family: learners, Games: 4, Series: 2, Seed: 3, Workers: 1}
 	_, err := m.Run(context.Background(), nil)
 	require.NoError(t, err)

@@ -2,7 +2,6 @@ package replay_test
 
 import (
 	"bytes"
-	"io"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/arena/arenatest"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
@@ -76,7 +76,7 @@ var (
 // playBS plays one arena game of p0 (seat 0, "alice") against p1 (seat 1,
 // "bob") under r and returns its replay with the version pinned.
 func playBS(t testing.TB, r *battleship.Rules, p0, p1 bsplayers.Player, explain bool) []byte {
-	fam := bsGame(r, "alice", func(*rand.Rand) bsplayers.Player { return p0 }, "bob", func(*rand.Rand) bsplayers.Player { return p1 })
+	fam := arenatest.Battleship(r, "alice", func(*rand.Rand) bsplayers.Player { return p0 }, "bob", func(*rand.Rand) bsplayers.Player { return p1 })
 	var buf bytes.Buffer
 	_, err := fam.NewTable(nil).Play(arena.Deal{Seed: 99, MatchSeed: 7, Replay: &buf, Explain: explain})
 	require.NoError(t, err)
@@ -142,18 +142,5 @@ func bsFamily(t testing.TB, r *battleship.Rules, p1, p2 string) arena.Family {
 	require.NoError(t, err)
 	f2, err := bsplayers.New(p2, r, nil)
 	require.NoError(t, err)
-	return bsGame(r, p1, f1, p2, f2)
-}
-
-// bsGame is the Battleship family of p1 (named n1) and p2 (n2) under r,
-// as the games registry builds it: an arena.Game of the contract, the
-// AIs adapted to it and replays by bsrecord.Recorder.
-func bsGame(r *battleship.Rules, n1 string, f1 bsplayers.Factory, n2 string, f2 bsplayers.Factory) arena.Family {
-	type entrant = arena.Entrant[battleship.Placement, grid.Cell, battleship.Event]
-	return &arena.Game[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, battleship.Event]{
-		Name: battleship.Name, Rules: r,
-		P1: entrant{Name: n1, Factory: bsplayers.Adapt(f1)}, P2: entrant{Name: n2, Factory: bsplayers.Adapt(f2)},
-		Record: func(w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, grid.Cell, battleship.Step] {
-			return bsrecord.NewRecorder(w, r, h)
-		}}
+	return arenatest.Battleship(r, p1, f1, p2, f2)
 }

@@ -3,7 +3,6 @@ package record_test
 import (
 	"bytes"
 	"context"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/arena/arenatest"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
@@ -34,7 +34,7 @@ func TestAbilitiesReplayVerifies(t *testing.T) {
 	require.NoError(t, err)
 	f2, err := abplayers.New("ab-random", r, nil)
 	require.NoError(t, err)
-	fam := abGame(r, true, "ab-density", f1, "ab-random", f2)
+	fam := arenatest.Abilities(r, true, "ab-density", f1, "ab-random", f2)
 	dir := t.TempDir()
 	_, err = (&arena.Match{Family: fam, Games: 4, Seed: 4, Workers: 1, Replays: dir}).Run(context.Background(), nil)
 	require.NoError(t, err)
@@ -165,7 +165,7 @@ func TestAbilitiesReplayDecisions(t *testing.T) {
 	plain, err := abplayers.New("ab-random", r, nil)
 	require.NoError(t, err)
 	explaining := func(rng *rand.Rand, seat int) abplayers.Player { return abExplainer{plain(rng, seat)} }
-	fam := abGame(r, false, "why", explaining, "plain", plain)
+	fam := arenatest.Abilities(r, false, "why", explaining, "plain", plain)
 	for _, tc := range []struct {
 		name    string
 		explain bool
@@ -201,22 +201,4 @@ func TestAbilitiesReplayDecisions(t *testing.T) {
 			require.Equal(t, explained, why)
 		})
 	}
-}
-
-// abGame is the abilities family of p1 (named n1) and p2 (n2) under r, as
-// the games registry builds it: an arena.Game of the contract, the AIs
-// adapted to it, replays by abrecord.Recorder and, with alternate
-// (alternate_first), seat 1 acting first when index/2 is odd.
-func abGame(r *abilities.Rules, alternate bool, n1 string, f1 abplayers.Factory, n2 string, f2 abplayers.Factory) arena.Family {
-	type entrant = arena.Entrant[battleship.Placement, abilities.Action, abilities.Told]
-	fam := &arena.Game[*abilities.Game, battleship.Placement, abilities.Action, abilities.Step, abilities.Told]{
-		Name: abilities.Name, Rules: r,
-		P1: entrant{Name: n1, Factory: abplayers.Adapt(f1)}, P2: entrant{Name: n2, Factory: abplayers.Adapt(f2)},
-		Record: func(w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, abilities.Action, abilities.Step] {
-			return abrecord.NewRecorder(w, r, h)
-		}}
-	if alternate {
-		fam.First = func(index int) int { return index / 2 % 2 }
-	}
-	return fam
 }
