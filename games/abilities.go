@@ -56,6 +56,10 @@ func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement,
 				return l.Abilities.Listener(battleship.DefaultRules())
 			},
 			OneGame: true,
+			// The wire check plays the default sides, and the sides swapped
+			// with every option on (hidden moves, salvoes that shoot again).
+			Dialects: []server.ListenerConfig{{}, {Abilities: arena.AbilitiesConfig{Sides: []string{"humans", "ai"},
+				Options: abilities.Options{SalvoShootsAgain: true, FalseMissAnyHit: true, MoveMayTouch: true, HideMoves: true, ScanAfloatOnly: true, SuppressPassive: true}}}},
 		},
 		House:   server.DefaultAbilitiesHouse,
 		View:    func(g *abilities.Game) game.View[abilities.Step] { return abilities.NewPublicView(g) },

@@ -136,6 +136,12 @@ type Wire[R, P, A, O any] struct {
 	// OneGame: the game's listeners play one game per connection, never a
 	// series (server.Contract.OneGame), and the client's errors say so.
 	OneGame bool
+	// Dialects, when set, are the listener settings of the game that the
+	// wire conformance check plays, one per dialect (and board or options
+	// worth a check): only the game's own fields (Dialect, Width, Height,
+	// Rocks, Rounded, Abilities); the check sets the address, opponent,
+	// games and first-player policy. nil: the default listener's.
+	Dialects []server.ListenerConfig
 }
 
 // wording is how the network client on wire w words its errors.
@@ -415,9 +421,9 @@ func actingOrder(seat, first int) string {
 // Conformance hook of its entry): its default rules (d.Rules of
 // arena.DefaultConfig for the game) and every AI of d.AIs with its default
 // settings, each playing DefaultPlayers[1]. Rules or an AI that cannot be
-// built give one failing check. The replay and wire round trips will join
-// the checks (conformance.Subject.Extra) when the contract has a record
-// codec and wire dialects.
+// built give one failing check. The replay round trip (replayCheck) and,
+// for a game with a Wire, the wire round trips in every dialect
+// (wireCheck) join them (conformance.Subject.Extra).
 func Checks[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) []conformance.Check {
 	rules, err := defaultRules(d)
 	if err != nil {
@@ -439,6 +445,9 @@ func Checks[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	}
 	if d.Record != nil && d.OpenReplay != nil {
 		s.Extra = append(s.Extra, replayCheck(d, &s))
+	}
+	if d.Wire != nil {
+		s.Extra = append(s.Extra, wireCheck(d))
 	}
 	return conformance.Checks(s)
 }

@@ -27,14 +27,17 @@
 // package jsonrecord's for a game without one (the test game's). And
 // browser play (browser_test.go: internal/web's one page and HTTP flow,
 // which the hub's live view watches), a person playing the house AI
-// through the HTTP API.
+// through the HTTP API. And the wire dialects (the conformance suite's
+// wire check, through each game's entry): in every dialect the game's
+// Def lists, seeded games over a loopback server and two network clients
+// with its production codecs are the same games in-process
+// (wire_test.go: a codec that loses a field fails it).
 //
 // Not in the matrix yet (add a column when they take any registered
 // game): the web spectator of the server's own games (internal/web), the
-// human seat over the network (games.Game.HumanClient), the wire round
-// trips per dialect (protocol), and tournament --timing
-// (internal/cli/tournament_timing.go switches on the three built-in
-// families).
+// human seat over the network (games.Game.HumanClient), and tournament
+// --timing (internal/cli/tournament_timing.go switches on the three
+// built-in families).
 package matrix_test
 
 import (
@@ -100,6 +103,7 @@ func TestMatrix(t *testing.T) {
 		{"replay", replayHost},
 		{"queue", queueHost},
 		{"browser play", browserHost},
+		{"wire dialects", wireHost},
 	}
 	for _, g := range games.All() {
 		for _, h := range hosts {
@@ -289,6 +293,22 @@ func tournamentHost(t *testing.T, g games.Game) {
 	require.Equal(t, names, got.Players)
 	require.True(t, got.Complete)
 	require.Len(t, got.Ratings, len(names))
+}
+
+// wireHost runs the game's wire conformance check: in every dialect its
+// Def lists (games.Wire.Dialects), seeded games of its default AIs over a
+// loopback server (the server's one turn loop) and two clients (the
+// client loop) with its production codecs are the same games played
+// in-process, every observation and action decoded to the value meant.
+func wireHost(t *testing.T, g games.Game) {
+	ran := false
+	for _, c := range g.Conformance() {
+		if c.Name == "wire" {
+			ran = true
+			c.Run(t)
+		}
+	}
+	require.True(t, ran, "every game with a wire codec has a wire check")
 }
 
 // conformanceHost runs every conformance check of the game, in parallel
