@@ -301,23 +301,43 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		g.Browse = func(b Browser) (func() BrowserResult, error) { return defBrowse(d, b) }
 	}
 	if d.Text != nil && d.Wire != nil {
-		g.HumanClient = func(name string, in *bufio.Reader, out io.Writer) Client { return defHumanClient(d, name, in, out) }
+		g.HumanClient = func(opt HumanClientOptions, in *bufio.Reader, out io.Writer) (Client, error) {
+			return defHumanClient(d, opt, in, out)
+		}
 	}
 	return g
 }
 
 // defHumanClient is the HumanClient of the game d describes: a person
-// (human.Person through d.Text, reading in and writing out) in each game's
-// seat on the client side of d's wire, with the default rules, sending
-// name to servers that ask for one.
-func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], name string, in *bufio.Reader, out io.Writer) Client {
+// (human.Person through d.Text, reading in and writing out, or typed by
+// the AI opt.Typist) in each game's seat on the client side of d's wire,
+// with the default rules, sending opt.Name to servers that ask for one.
+func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], opt HumanClientOptions, in *bufio.Reader, out io.Writer) (Client, error) {
+	typist := func(R) (game.Factory[P, A, O], error) { return nil, nil }
+	if opt.Typist != "" {
+		typist = func(r R) (game.Factory[P, A, O], error) {
+			f, err := d.AIs.New(opt.Typist, r, nil)
+			if err != nil {
+				return nil, fmt.Errorf("typist: %w", err)
+			}
+			return f, nil
+		}
+		// Built once so that an unknown typist fails before connecting.
+		if _, err := typist(defRules(d)); err != nil {
+			return nil, err
+		}
+	}
 	return &netClient[R, P, A, O]{name: d.Name, wording: d.Wire.wording(),
-		codec: d.Wire.codec(defRules(d), name),
+		codec: d.Wire.codec(defRules(d), opt.Name),
 		build: func(r R) (game.Factory[P, A, O], error) {
+			types, err := typist(r)
+			if err != nil {
+				return nil, err
+			}
 			return func(rng *rand.Rand, seat int) game.Player[P, A, O] {
-				return human.NewPerson(d.Text(r, seat, out, rng), in, out)
+				return seatPerson(func(me *rand.Rand) human.Text[P, A, O] { return d.Text(r, seat, out, me) }, types, rng, seat, in, out)
 			}, nil
-		}}
+		}}, nil
 }
 
 // defaultRules are the rules of the game d describes in its default

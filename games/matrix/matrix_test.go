@@ -11,7 +11,9 @@
 // tournament builds it from the registry, and the command itself), the
 // conformance suite (game/conformance), and the human terminal seat
 // in-process (internal/human through games.Game.HumanLocal, a scripted
-// person typing an AI's actions through the game's Text), and the turn
+// person typing an AI's actions through the game's Text), the human seat
+// over the network (human_net_test.go: games.Game.HumanClient, the same
+// scripted person against a server's house AI), and the turn
 // server (serve_test.go): a listener of the game against its house AI,
 // played by kaisen play itself (one game, and a series of three where the
 // game's listeners play series), and a pair listener, played by two
@@ -31,8 +33,7 @@
 //
 // Not in the matrix yet (add a column when they take any registered
 // game): the web spectator of the server's own games (internal/web), the
-// human seat over the network (games.Game.HumanClient), the wire round
-// trips per dialect (protocol), and tournament --timing
+// wire round trips per dialect (protocol), and tournament --timing
 // (internal/cli/tournament_timing.go switches on the three built-in
 // families).
 package matrix_test
@@ -94,6 +95,7 @@ func TestMatrix(t *testing.T) {
 		{"server house", serverHouseHost},
 		{"server pair", serverPairHost},
 		{"server series", serverSeriesHost},
+		{"network human seat", networkHumanHost},
 		{"shard merge", shardHost},
 		{"games-out recover", gamesOutHost},
 		{"gauntlet", gauntletHost},
