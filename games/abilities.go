@@ -55,7 +55,6 @@ func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement,
 			Settings: func(l server.ListenerConfig) (*abilities.Rules, error) {
 				return l.Abilities.Listener(battleship.DefaultRules())
 			},
-			OneGame: true,
 		},
 		House:   server.DefaultAbilitiesHouse,
 		View:    func(g *abilities.Game) game.View[abilities.Step] { return abilities.NewPublicView(g) },

@@ -124,7 +124,7 @@ type Wire[R, P, A, O any] struct {
 	// non-blank line) or the human seat's.
 	Named func(rules R, name string) game.ClientCodec[R, P, A, O]
 	// Wording, when set, words the client's errors (client.WordSubmarine);
-	// unset: by OneGame.
+	// unset: client.WordGames.
 	Wording client.Wording
 	// Board, when set, is the size of the board rules play on, which a
 	// listener's log line names (server.Contract.Board).
@@ -133,21 +133,10 @@ type Wire[R, P, A, O any] struct {
 	// settings of the game (server.Contract.Settings); nil: the default
 	// rules, the same the clients play.
 	Settings func(l server.ListenerConfig) (R, error)
-	// OneGame: the game's listeners play one game per connection, never a
-	// series (server.Contract.OneGame), and the client's errors say so.
-	OneGame bool
 }
 
 // wording is how the network client on wire w words its errors.
-func (w *Wire[R, P, A, O]) wording() client.Wording {
-	switch {
-	case w.Wording != client.WordGames:
-		return w.Wording
-	case w.OneGame:
-		return client.WordOneGame
-	}
-	return client.WordGames
-}
+func (w *Wire[R, P, A, O]) wording() client.Wording { return w.Wording }
 
 // codec makes the client side of each connection playing rules, sending
 // name to servers that ask for one.
@@ -371,7 +360,6 @@ func defServer[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](
 		Record:   d.Record,
 		Board:    d.Wire.Board,
 		Settings: d.Wire.Settings,
-		OneGame:  d.Wire.OneGame,
 	})
 }
 

@@ -24,9 +24,7 @@ const netHumanGames = 2
 // (Game.HumanClient) with a scripted person: the game's DefaultPlayers[0]
 // types the seat's placement and actions through the game's Text
 // (HumanClientOptions.Typist) against a listener's house AI
-// (PlayDefault), two games: a series on one connection, or two
-// connections of one game each where the game's listeners play one game
-// per connection (abilities). Twice, on two servers of the same seed: the
+// (PlayDefault), a series of two games on one connection. Twice, on two servers of the same seed: the
 // same transcript, both games end decided by the rules, every typed line
 // is taken (each placement at its first prompt), and the server's live
 // view and replays are checkServed's.
@@ -47,11 +45,7 @@ func playNetHuman(t *testing.T, g games.Game) string {
 	t.Helper()
 	w := &watcher{started: map[string]game.Public{}, steps: map[string]int{}}
 	dir := t.TempDir()
-	perConn := netHumanGames
-	if oneGame(t, g, netHumanGames) {
-		perConn = 1
-	}
-	addr := serve(t, g, g.PlayDefault, perConn, dir, w)
+	addr := serve(t, g, g.PlayDefault, netHumanGames, dir, w)
 	var out bytes.Buffer
 	c, err := g.HumanClient(games.HumanClientOptions{Name: "matrix-human", Typist: g.DefaultPlayers[0]}, bufio.NewReader(strings.NewReader("")), &out)
 	require.NoError(t, err)
@@ -60,15 +54,12 @@ func playNetHuman(t *testing.T, g games.Game) string {
 	opt := games.PlayOptions{Seed: 26, ReadTimeout: time.Minute, Log: slog.New(slog.DiscardHandler),
 		OnEnd: func(e protocol.End) { ends = append(ends, e) },
 		Print: func(line string) error { printed = append(printed, line); return nil }}
-	for played := 0; played < netHumanGames; {
-		conn, err := net.Dial("tcp", addr)
-		require.NoError(t, err)
-		n, err := c.Play(context.Background(), conn, played, opt)
-		require.NoError(t, conn.Close())
-		require.NoError(t, err)
-		require.Equal(t, perConn, n, "the games of connection %d", played/perConn+1)
-		played += n
-	}
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	n, err := c.Play(context.Background(), conn, 0, opt)
+	require.NoError(t, conn.Close())
+	require.NoError(t, err)
+	require.Equal(t, netHumanGames, n, "the games of the series")
 	require.Len(t, ends, netHumanGames, "both games end")
 	for _, e := range ends {
 		require.Contains(t, []protocol.End{protocol.EndWin, protocol.EndLose, protocol.EndDraw}, e)

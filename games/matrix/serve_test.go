@@ -79,29 +79,8 @@ func serve(t *testing.T, g games.Game, opponent string, n int, dir string, w *wa
 func serverHouseHost(t *testing.T, g games.Game) { playHouse(t, g, 1) }
 
 // serverSeriesHost is serverHouseHost with a series of three games on
-// the connection, for the games whose listeners play series (abilities
-// plays one game per connection: its listener refuses games: 3).
-func serverSeriesHost(t *testing.T, g games.Game) {
-	if oneGame(t, g, 3) {
-		t.Skipf("%s: its listeners play one game per connection", g.Name)
-	}
-	playHouse(t, g, 3)
-}
-
-// oneGame reports whether g's house listeners refuse a series of n games
-// on a connection: they play one game per connection (abilities alone).
-func oneGame(t *testing.T, g games.Game, n int) bool {
-	t.Helper()
-	cfg := server.DefaultConfig()
-	cfg.Listeners[0].Game, cfg.Listeners[0].Opponent, cfg.Listeners[0].Games = g.Name, g.PlayDefault, n
-	err := cfg.Validate()
-	if err == nil {
-		return false
-	}
-	require.ErrorIs(t, err, server.ErrConfig)
-	require.Equal(t, "abilities", g.Name, "only abilities plays one game per connection: %v", err)
-	return true
-}
+// the connection.
+func serverSeriesHost(t *testing.T, g games.Game) { playHouse(t, g, 3) }
 
 // playHouse plays n games on one connection of kaisen play to a house
 // listener of g.
