@@ -41,7 +41,6 @@ func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement,
 		},
 		OpenReplay: openReplay(abrecord.ReadFile, func(rp *abrecord.Replay) Replay { return abilitiesReplay{rp} }),
 		Shots:      true,
-		Tools:      []Tool{ToolTournament, ToolLoadtest},
 		Wire: &Wire[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told]{
 			Server: func(r *abilities.Rules) game.ServerCodec[battleship.Placement, abilities.Action, abilities.Told] {
 				return abwire.Server{Rules: r}

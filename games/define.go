@@ -95,7 +95,9 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	ReplayFlags []string
 	CheckRender func(opt RenderOptions) error
 	// Tools are the kaisen commands written for some games only that play
-	// the game (nil: ToolTournament alone).
+	// the game (kaisen shots, kaisen count). Define adds the generic ones:
+	// ToolTournament for every game, ToolLoadtest for a game the server
+	// serves.
 	Tools []Tool
 	// Family, when set, builds the arena family of a match (Game.Family)
 	// instead of an arena.Game of Rules, AIs, First and Record: a game
@@ -242,10 +244,7 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		ReplayFlags: d.ReplayFlags,
 		CheckRender: d.CheckRender,
 		Conformance: func() []conformance.Check { return Checks(d) },
-		Tools:       d.Tools,
-	}
-	if g.Tools == nil {
-		g.Tools = []Tool{ToolTournament}
+		Tools:       append([]Tool{ToolTournament}, d.Tools...),
 	}
 	if d.Family != nil {
 		g.Family = d.Family
@@ -258,6 +257,7 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	if d.Wire != nil {
 		if d.Wire.Server != nil || d.Wire.Listen != nil {
 			g.Server = defServer(d)
+			g.Tools = append(g.Tools, ToolLoadtest)
 		}
 		g.NewClient = clientHook(d.Name, d.Wire.wording(), func() R { return defRules(d) }, ais,
 			func(f game.Factory[P, A, O]) game.Factory[P, A, O] { return f },

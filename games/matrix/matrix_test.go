@@ -20,7 +20,8 @@
 // network clients (games.Game.NewClient, the same code) over loopback;
 // in both the server's live view (server.Spectator, fed by each game's
 // public view) sees the game, and the replay the server wrote verifies
-// (games.Game.OpenReplay); the run hosts (runs_test.go): a match split in
+// (games.Game.OpenReplay); kaisen loadtest against a house listener (every
+// served game has it: games.ToolLoadtest); the run hosts (runs_test.go): a match split in
 // shards and merged (kaisen match --shard, kaisen merge), recorded in one
 // file and resumed from it (--games-out, --recover), a gauntlet (kaisen
 // gauntlet --pool), its replays checked, drawn, written as pages and
@@ -96,6 +97,7 @@ func TestMatrix(t *testing.T) {
 		{"server pair", serverPairHost},
 		{"server series", serverSeriesHost},
 		{"network human seat", networkHumanHost},
+		{"loadtest", loadtestHost},
 		{"shard merge", shardHost},
 		{"games-out recover", gamesOutHost},
 		{"gauntlet", gauntletHost},

@@ -102,6 +102,29 @@ func playHouse(t *testing.T, g games.Game, n int) {
 	checkServed(t, g, w, dir, n)
 }
 
+// loadtestHost runs kaisen loadtest against a house listener of g: six
+// games or more (whole series of two), three at once, played by the
+// game's network client with its DefaultPlayers[0]; every game is counted
+// and none fails, and the server's live view and replays are
+// checkServed's.
+func loadtestHost(t *testing.T, g games.Game) {
+	require.True(t, g.Has(games.ToolLoadtest), "a served game has kaisen loadtest")
+	const n, perConn = 6, 2
+	w := &watcher{started: map[string]game.Public{}, steps: map[string]int{}}
+	dir := t.TempDir()
+	addr := serve(t, g, g.PlayDefault, perConn, dir, w)
+	out := kaisen(t, "loadtest", "--game", g.Name, "--addr", addr, "--player", g.DefaultPlayers[0], "-n", "6",
+		"--concurrency", "3", "--seed", "26", "--json")
+	var rep struct{ Games, Errors int }
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &rep))
+	// Whole series only: a connection that starts plays its series out.
+	require.GreaterOrEqual(t, rep.Games, n, out)
+	require.Zero(t, rep.Games%perConn, out)
+	require.Zero(t, rep.Errors, out)
+	checkServed(t, g, w, dir, rep.Games)
+}
+
 // serverPairHost: the server pairs two network clients of the game (the
 // library's games.Game.NewClient, which kaisen play runs), each playing
 // one of the game's default AIs.
