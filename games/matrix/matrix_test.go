@@ -32,9 +32,11 @@
 // which the hub's live view watches), a person playing the house AI
 // through the HTTP API.
 //
+// And kaisen serve --web's spectator (web_test.go: internal/web's hub as
+// the server's live view, its list, event stream and replay page).
+//
 // Not in the matrix yet (add a column when they take any registered
-// game): the web spectator of the server's own games (internal/web), the
-// wire round trips per dialect (protocol), and tournament --timing
+// game): the wire round trips per dialect (protocol), and tournament --timing
 // (internal/cli/tournament_timing.go switches on the three built-in
 // families).
 package matrix_test
@@ -98,6 +100,7 @@ func TestMatrix(t *testing.T) {
 		{"server series", serverSeriesHost},
 		{"network human seat", networkHumanHost},
 		{"loadtest", loadtestHost},
+		{"web spectator", webSpectatorHost},
 		{"shard merge", shardHost},
 		{"games-out recover", gamesOutHost},
 		{"gauntlet", gauntletHost},

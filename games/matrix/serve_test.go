@@ -53,7 +53,7 @@ func (w *watcher) Finished(res server.Result) {
 // serve starts a server of one listener of game g (opponent: a house AI,
 // or server.OpponentPair; n games per pairing) writing replays to dir and
 // watched by w; it returns the listener's address. The server stops with the test.
-func serve(t *testing.T, g games.Game, opponent string, n int, dir string, w *watcher) string {
+func serve(t *testing.T, g games.Game, opponent string, n int, dir string, w server.Spectator) string {
 	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Seed, cfg.ReplayDir = 26, dir
