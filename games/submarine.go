@@ -45,7 +45,6 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 		},
 		OpenReplay:  openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
 		ReplayFlags: []string{"heatmap", "audit", "fold"},
-		Tools:       []Tool{ToolTournament, ToolLoadtest},
 		// Every dialect subwire.Client knows (classic, series,
 		// submarine-py, which asks for the client's name).
 		Wire: &Wire[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told]{

@@ -11,14 +11,17 @@
 // tournament builds it from the registry, and the command itself), the
 // conformance suite (game/conformance), and the human terminal seat
 // in-process (internal/human through games.Game.HumanLocal, a scripted
-// person typing an AI's actions through the game's Text), and the turn
+// person typing an AI's actions through the game's Text), the human seat
+// over the network (human_net_test.go: games.Game.HumanClient, the same
+// scripted person against a server's house AI), and the turn
 // server (serve_test.go): a listener of the game against its house AI,
 // played by kaisen play itself (one game, and a series of three where the
 // game's listeners play series), and a pair listener, played by two
 // network clients (games.Game.NewClient, the same code) over loopback;
 // in both the server's live view (server.Spectator, fed by each game's
 // public view) sees the game, and the replay the server wrote verifies
-// (games.Game.OpenReplay); the run hosts (runs_test.go): a match split in
+// (games.Game.OpenReplay); kaisen loadtest against a house listener (every
+// served game has it: games.ToolLoadtest); the run hosts (runs_test.go): a match split in
 // shards and merged (kaisen match --shard, kaisen merge), recorded in one
 // file and resumed from it (--games-out, --recover), a gauntlet (kaisen
 // gauntlet --pool), its replays checked, drawn, written as pages and
@@ -33,11 +36,12 @@
 // with its production codecs are the same games in-process
 // (wire_test.go: a codec that loses a field fails it).
 //
+// And kaisen serve --web's spectator (web_test.go: internal/web's hub as
+// the server's live view, its list, event stream and replay page).
+//
 // Not in the matrix yet (add a column when they take any registered
-// game): the web spectator of the server's own games (internal/web), the
-// human seat over the network (games.Game.HumanClient), and tournament
-// --timing (internal/cli/tournament_timing.go switches on the three
-// built-in families).
+// game): tournament --timing (internal/cli/tournament_timing.go switches
+// on the three built-in families).
 package matrix_test
 
 import (
@@ -97,6 +101,9 @@ func TestMatrix(t *testing.T) {
 		{"server house", serverHouseHost},
 		{"server pair", serverPairHost},
 		{"server series", serverSeriesHost},
+		{"network human seat", networkHumanHost},
+		{"loadtest", loadtestHost},
+		{"web spectator", webSpectatorHost},
 		{"shard merge", shardHost},
 		{"games-out recover", gamesOutHost},
 		{"gauntlet", gauntletHost},
