@@ -10,8 +10,8 @@
 //	}
 //
 // The registry (package games) builds every game's checks from its Def and
-// keeps them in games.Game.Conformance, and one test runs them on every
-// registered game (games/conformance_test.go).
+// keeps them in games.Game.Conformance, and the matrix test runs them on
+// every registered game (games/matrix: TestConformanceFullSize).
 //
 // The checks:
 //
