@@ -184,7 +184,7 @@ func (lt *loadRun) total(rep *Report, results []loadWorker) {
 type loadRun struct {
 	opts      Options
 	client    games.Client // the game's kaisen play client
-	target    int64                     // client-side games to finish
+	target    int64        // client-side games to finish
 	started   atomic.Int64
 	finished  atomic.Int64
 	errors    atomic.Int64
