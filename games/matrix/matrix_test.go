@@ -37,7 +37,10 @@
 // (wire_test.go: a codec that loses a field fails it).
 //
 // And kaisen serve --web's spectator (web_test.go: internal/web's hub as
-// the server's live view, its list, event stream and replay page).
+// the server's live view, its list, event stream and replay page), and the
+// rated ladder (ladder_test.go: kaisen ladder init and register, a rated
+// listener, two bots playing a series with kaisen play --token, the
+// ladder's table).
 //
 // Not in the matrix yet (add a column when they take any registered
 // game): tournament --timing (internal/cli/tournament_timing.go switches
@@ -104,6 +107,7 @@ func TestMatrix(t *testing.T) {
 		{"network human seat", networkHumanHost},
 		{"loadtest", loadtestHost},
 		{"web spectator", webSpectatorHost},
+		{"ladder", ladderHost},
 		{"shard merge", shardHost},
 		{"games-out recover", gamesOutHost},
 		{"gauntlet", gauntletHost},

@@ -59,6 +59,14 @@ func serve(t *testing.T, g games.Game, opponent string, n int, dir string, w ser
 	cfg.Seed, cfg.ReplayDir = 26, dir
 	l := &cfg.Listeners[0]
 	l.Game, l.Address, l.Opponent, l.Games = g.Name, "127.0.0.1:0", opponent, n
+	return start(t, g, cfg, w)
+}
+
+// start starts a server of cfg (its first listener's game g) watched by
+// w and returns the first listener's address. The server stops with the
+// test.
+func start(t *testing.T, g games.Game, cfg server.Config, w server.Spectator) string {
+	t.Helper()
 	srv, err := server.New(cfg, slog.New(slog.DiscardHandler))
 	require.NoError(t, err, "the server serves %s", g.Name)
 	srv.Watch(w)
