@@ -40,7 +40,9 @@
 // the server's live view, its list, event stream and replay page), and the
 // rated ladder (ladder_test.go: kaisen ladder init and register, a rated
 // listener, two bots playing a series with kaisen play --token, the
-// ladder's table).
+// ladder's table), and kaisen tune and kaisen exploit (tune_test.go: the
+// game's first AI with weights tuned, and searched as an exploiter of its
+// DefaultPlayers[1], on a tiny budget: the same seed writes the same YAML).
 //
 // Not in the matrix yet (add a column when they take any registered
 // game): tournament --timing (internal/cli/tournament_timing.go switches
@@ -108,6 +110,8 @@ func TestMatrix(t *testing.T) {
 		{"loadtest", loadtestHost},
 		{"web spectator", webSpectatorHost},
 		{"ladder", ladderHost},
+		{"tune", tuneHost},
+		{"exploit", exploitHost},
 		{"shard merge", shardHost},
 		{"games-out recover", gamesOutHost},
 		{"gauntlet", gauntletHost},
