@@ -41,7 +41,6 @@ func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement,
 		},
 		OpenReplay: openReplay(abrecord.ReadFile, func(rp *abrecord.Replay) Replay { return abilitiesReplay{rp} }),
 		Shots:      true,
-		Tools:      []Tool{ToolTournament, ToolLoadtest},
 		Wire: &Wire[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told]{
 			Server: func(r *abilities.Rules) game.ServerCodec[battleship.Placement, abilities.Action, abilities.Told] {
 				return abwire.Server{Rules: r}
@@ -55,7 +54,10 @@ func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement,
 			Settings: func(l server.ListenerConfig) (*abilities.Rules, error) {
 				return l.Abilities.Listener(battleship.DefaultRules())
 			},
-			OneGame: true,
+			// The wire check plays the default sides, and the sides swapped
+			// with every option on (hidden moves, salvoes that shoot again).
+			Dialects: []server.ListenerConfig{{}, {Abilities: arena.AbilitiesConfig{Sides: []string{"humans", "ai"},
+				Options: abilities.Options{SalvoShootsAgain: true, FalseMissAnyHit: true, MoveMayTouch: true, HideMoves: true, ScanAfloatOnly: true, SuppressPassive: true}}}},
 		},
 		House:   server.DefaultAbilitiesHouse,
 		View:    func(g *abilities.Game) game.View[abilities.Step] { return abilities.NewPublicView(g) },

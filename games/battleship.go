@@ -47,7 +47,7 @@ func battleshipDef() Def[*battleship.Rules, *battleship.Game, battleship.Placeme
 			return fmt.Errorf("--boards %q: want %s, %s or %s", opt.Boards, bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot)
 		},
 		Shots: true,
-		Tools: []Tool{ToolTournament, ToolLoadtest, ToolShots, ToolCount},
+		Tools: []Tool{ToolShots, ToolCount},
 		Wire: &Wire[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event]{
 			Server: func(r *battleship.Rules) game.ServerCodec[battleship.Placement, grid.Cell, battleship.Event] {
 				return bswire.Server{Rules: r}

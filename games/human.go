@@ -15,6 +15,18 @@ import (
 	"github.com/kaisen-ai/kaisen/series"
 )
 
+// HumanClientOptions are the settings of the network human seat
+// (kaisen play --human --addr, Game.HumanClient).
+type HumanClientOptions struct {
+	// Name is sent to servers that ask for one.
+	Name string
+	// Typist, when set, names an AI of the game that types the person's
+	// lines instead of in, as HumanOptions.Typist (a scripted seat, for
+	// the tests): game k's typist draws from the person's stream of game
+	// k (PlayOptions.Seed).
+	Typist string
+}
+
 // humanSeries plays games games in-process between a person and an AI
 // (kaisen play --human --against). Game k's AI draws from PCG(seed, 2k+1)
 // and the person's seat (its random placement) from PCG(seed, 2k); the
@@ -120,13 +132,7 @@ func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Wri
 	var werr error
 	humanSeries(out, opt.Against, opt.Seed, opt.Games, ai, seats, func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) (int, string) {
 		fmt.Fprintln(out, g.intro(seat, first, opt.Against))
-		var person *human.Person[P, A, O]
-		if typist != nil {
-			types := typist(rand.New(rand.NewPCG(me.Uint64(), me.Uint64())), seat)
-			person = human.NewTypist(g.text(out, me, seat), types, out)
-		} else {
-			person = human.NewPerson(g.text(out, me, seat), in, out)
-		}
+		person := seatPerson(func(me *rand.Rand) human.Text[P, A, O] { return g.text(out, me, seat) }, typist, me, seat, in, out)
 		res, err := human.Play(g.local, person, ai, seat, first, saved.options())
 		werr = errors.Join(werr, saved.done(err))
 		switch {
@@ -141,6 +147,18 @@ func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Wri
 		return werr
 	}
 	return saved.finish()
+}
+
+// seatPerson is the person in seat of a game, whose Text text makes
+// from the person's stream me: reading in, or, when typist is set, the
+// typist's lines (human.NewTypist; the typist draws from a stream seeded
+// by me before text does).
+func seatPerson[P, A, O any](text func(me *rand.Rand) human.Text[P, A, O], typist game.Factory[P, A, O], me *rand.Rand, seat int, in *bufio.Reader, out io.Writer) *human.Person[P, A, O] {
+	if typist == nil {
+		return human.NewPerson(text(me), in, out)
+	}
+	types := typist(rand.New(rand.NewPCG(me.Uint64(), me.Uint64())), seat)
+	return human.NewTypist(text(me), types, out)
 }
 
 // HumanOptions are the settings of kaisen play --human --against
