@@ -8,7 +8,8 @@
 // The hosts of the matrix: arena match, arena series, explanations (the
 // conformance check through arena's table, and replays with decisions),
 // tournament (the library call as kaisen
-// tournament builds it from the registry, and the command itself), the
+// tournament builds it from the registry, and the command itself with
+// --timing), the
 // conformance suite (game/conformance), and the human terminal seat
 // in-process (internal/human through games.Game.HumanLocal, a scripted
 // person typing an AI's actions through the game's Text), the human seat
@@ -44,9 +45,8 @@
 // game's first AI with weights tuned, and searched as an exploiter of its
 // DefaultPlayers[1], on a tiny budget: the same seed writes the same YAML).
 //
-// Not in the matrix yet (add a column when they take any registered
-// game): tournament --timing (internal/cli/tournament_timing.go switches
-// on the three built-in families).
+// Every host written over the contract has its column: a host that does
+// not take every registered game is a failing cell, never a skipped one.
 package matrix_test
 
 import (
@@ -299,7 +299,7 @@ func tournamentHost(t *testing.T, g games.Game) {
 	require.Len(t, res.Ratings, len(names))
 
 	var out, errOut bytes.Buffer
-	args := []string{"tournament", "--game", g.Name, "--players", strings.Join(names, ","), "-n", "2", "--seed", "26", "--workers", "1", "--bootstrap", "10", "--json"}
+	args := []string{"tournament", "--game", g.Name, "--players", strings.Join(names, ","), "-n", "2", "--seed", "26", "--workers", "1", "--bootstrap", "10", "--timing", "--json"}
 	code := cli.Run(context.Background(), args, strings.NewReader(""), &out, &errOut)
 	require.Zero(t, code, "kaisen %s: %s", strings.Join(args, " "), errOut.String())
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -308,6 +308,10 @@ func tournamentHost(t *testing.T, g games.Game) {
 	require.Equal(t, names, got.Players)
 	require.True(t, got.Complete)
 	require.Len(t, got.Ratings, len(names))
+	for _, r := range got.Ratings {
+		require.NotNil(t, r.Timing, "--timing times %s's decisions", r.Name)
+		require.Positive(t, r.Timing.Decisions, "--timing times %s's decisions", r.Name)
+	}
 }
 
 // wireHost runs the game's wire conformance check: in every dialect its
