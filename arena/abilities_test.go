@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/arena/arenatest"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
@@ -24,8 +25,7 @@ func TestAbilitiesBotFinishesItsGames(t *testing.T) {
 	require.NoError(t, err)
 	f2, err := abplayers.New("ab-random", r, nil)
 	require.NoError(t, err)
-	fam := &arena.Abilities{Rules: r, AlternateFirst: true,
-		P1: arena.AbilitiesEntrant{Name: "ab-density", Factory: f1}, P2: arena.AbilitiesEntrant{Name: "ab-random", Factory: f2}}
+	fam := arenatest.Abilities(r, true, "ab-density", f1, "ab-random", f2)
 	for _, i := range []int{125, 130, 153} {
 		res, err := fam.NewTable(nil).Play(arena.Deal{Index: i, Seed: arena.GameSeed(4, i), MatchSeed: 4, P1Seat: i % 2})
 		require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/arena/arenatest"
 	"github.com/kaisen-ai/kaisen/audit"
 	"github.com/kaisen-ai/kaisen/endgame"
 	"github.com/kaisen-ai/kaisen/game"
@@ -217,7 +218,7 @@ func TestAdjudicatedReplayVerify(t *testing.T) {
 }
 
 func TestAdjudicateValidate(t *testing.T) {
-	bs := &arena.Battleship{Rules: nil}
+	bs := &arenatest.BattleshipFamily{Name: "battleship"}
 	tests := []struct {
 		name string
 		m    arena.Match

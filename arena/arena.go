@@ -376,12 +376,7 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 			return Summary{}, fmt.Errorf("arena: replays: %w", err)
 		}
 	}
-	sum := Summary{Game: m.Family.Game(), Seed: m.Seed, Series: m.Series, Pairs: m.Pairs, Requested: m.Games, Workers: workers}
-	if m.Adjudicate.On() {
-		sum.Adjudication = m.Adjudicate
-	}
-	sum.P1, sum.P2 = m.Family.Players()
-
+	sum := m.summary(workers)
 	start := time.Now()
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
@@ -453,19 +448,39 @@ func (m *Match) Run(ctx context.Context, progress func(done int)) (Summary, erro
 		}
 	}
 	m.tally(&sum, parts)
+	return sum, m.stopErr(parent, ctx, &sum, failErr)
+}
+
+// summary is the Summary a match played by workers starts from: what it
+// plays, before any game.
+func (m *Match) summary(workers int) Summary {
+	sum := Summary{Game: m.Family.Game(), Seed: m.Seed, Series: m.Series, Pairs: m.Pairs, Requested: m.Games, Workers: workers}
+	if m.Adjudicate.On() {
+		sum.Adjudication = m.Adjudicate
+	}
+	sum.P1, sum.P2 = m.Family.Players()
+	return sum
+}
+
+// stopErr is Run's error once its games are tallied in sum: failErr (a
+// game's failure, a replay's write) first; else a match stopped early
+// (sum.Stopped) says so when the caller's context parent was cancelled,
+// and a match whose context ctx ended before all its games were played
+// says so too.
+func (m *Match) stopErr(parent, ctx context.Context, sum *Summary, failErr error) error {
 	if failErr != nil {
-		return sum, failErr
+		return failErr
 	}
 	if sum.Stopped {
 		if err := parent.Err(); err != nil {
-			return sum, fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
+			return fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
 		}
-		return sum, nil
+		return nil
 	}
 	if err := ctx.Err(); err != nil && sum.Games < m.Games {
-		return sum, fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
+		return fmt.Errorf("arena: match stopped after %d of %d games: %w", sum.Games, m.Games, err)
 	}
-	return sum, nil
+	return nil
 }
 
 // tickUntil calls tick about ten times a second until wg is done.

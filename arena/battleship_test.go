@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/arena/arenatest"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
@@ -18,7 +20,7 @@ import (
 
 // smallBattleship is a 7x7 board with a small fleet: games are quick, even
 // for density.
-func smallBattleship(t *testing.T, p1, p2 string) *arena.Battleship {
+func smallBattleship(t *testing.T, p1, p2 string) *arenatest.BattleshipFamily {
 	t.Helper()
 	r, err := battleship.NewRules(grid.MustBoard(7, 7, nil), []int{3, 2, 2, 1, 1})
 	require.NoError(t, err)
@@ -26,8 +28,7 @@ func smallBattleship(t *testing.T, p1, p2 string) *arena.Battleship {
 	require.NoError(t, err)
 	f2, err := bsplayers.New(p2, r, nil)
 	require.NoError(t, err)
-	return &arena.Battleship{Rules: r, P1: arena.BattleshipEntrant{Name: p1, Factory: f1},
-		P2: arena.BattleshipEntrant{Name: p2, Factory: f2}}
+	return arenatest.Battleship(r, p1, f1, p2, f2)
 }
 
 func TestBattleshipMatch(t *testing.T) {
@@ -134,8 +135,7 @@ func TestBattleshipForfeits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			for p1Seat := range 2 {
 				// P1 misbehaves, P2 sweeps; P1 sits in seat p1Seat.
-				fam := &arena.Battleship{Rules: r, P1: arena.BattleshipEntrant{Name: "bad", Factory: tc.bad},
-					P2: arena.BattleshipEntrant{Name: "good", Factory: good}}
+				fam := arenatest.Battleship(r, "bad", tc.bad, "good", good)
 				var buf bytes.Buffer
 				res, err := fam.NewTable(nil).Play(arena.Deal{Index: p1Seat, Seed: 3, P1Seat: p1Seat, Replay: &buf})
 				require.NoError(t, err)
@@ -164,8 +164,7 @@ func TestBattleshipForfeits(t *testing.T) {
 
 	t.Run("both placements invalid: draw", func(t *testing.T) {
 		bad := mk(func() battleship.Placement { return nil }, nil, nil)
-		fam := &arena.Battleship{Rules: r, P1: arena.BattleshipEntrant{Name: "a", Factory: bad},
-			P2: arena.BattleshipEntrant{Name: "b", Factory: bad}}
+		fam := arenatest.Battleship(r, "a", bad, "b", bad)
 		res, err := fam.NewTable(nil).Play(arena.Deal{Seed: 1})
 		require.NoError(t, err)
 		require.True(t, res.Draw())
@@ -173,8 +172,7 @@ func TestBattleshipForfeits(t *testing.T) {
 	})
 
 	t.Run("sweepers: the first shooter wins", func(t *testing.T) {
-		fam := &arena.Battleship{Rules: r, P1: arena.BattleshipEntrant{Name: "a", Factory: good},
-			P2: arena.BattleshipEntrant{Name: "b", Factory: good}}
+		fam := arenatest.Battleship(r, "a", good, "b", good)
 		for p1Seat := range 2 {
 			res, err := fam.NewTable(nil).Play(arena.Deal{Seed: 1, P1Seat: p1Seat})
 			require.NoError(t, err)
@@ -251,7 +249,7 @@ func TestBattleshipReplay(t *testing.T) {
 }
 
 func TestBattleshipValidate(t *testing.T) {
-	m := arena.Match{Family: &arena.Battleship{}, Games: 1}
+	m := arena.Match{Family: &arenatest.BattleshipFamily{Name: battleship.Name}, Games: 1}
 	err := m.Validate()
 	require.ErrorIs(t, err, arena.ErrMatch)
 	require.ErrorContains(t, err, "no rules")
@@ -306,5 +304,43 @@ func TestBattleshipConfig(t *testing.T) {
 			_, err := loadConfig(writeConfig(t, tc.yaml))
 			require.ErrorContains(t, err, tc.want)
 		})
+	}
+}
+
+// TestGameTimed: a timed family plays the very games of the untimed one
+// (results and replays), adding one duration per decision of each side;
+// a Learner is still found through the timing wrapper.
+func TestGameTimed(t *testing.T) {
+	fam := smallBattleship(t, "gridbot", "bs-random")
+	var decisions [2]int
+	timed := fam.Timed(func(time.Duration) { decisions[0]++ }, func(time.Duration) { decisions[1]++ })
+	require.Equal(t, fam.Game(), timed.Game())
+	plain, clocked := fam.NewTable(nil), timed.NewTable(nil)
+	var shots [2]int
+	for i := range 6 {
+		var want, got bytes.Buffer
+		d := arena.Deal{Index: i, Seed: uint64(i + 1), P1Seat: i % 2}
+		d.Replay = &want
+		w, err := plain.Play(d)
+		require.NoError(t, err)
+		d.Replay = &got
+		g, err := clocked.Play(d)
+		require.NoError(t, err)
+		require.Equal(t, w, g)
+		require.Equal(t, want.String(), got.String())
+		shots[0] += g.Shots[g.P1Seat]
+		shots[1] += g.Shots[1-g.P1Seat]
+	}
+	require.Equal(t, shots, decisions, "one duration per shot of P1, of P2")
+
+	var j journal
+	r := fam.Rules.(*battleship.Rules)
+	learners := arenatest.Battleship(r, "l1", bsLearners(t, r, &j), "l2", bsLearners(t, r, &j)).Timed(func(time.Duration) {}, func(time.Duration) {})
+	m := arena.Match{Family: learners, Games: 4, Series: 2, Seed: 3, Workers: 1}
+	_, err := m.Run(context.Background(), nil)
+	require.NoError(t, err)
+	require.Len(t, j.made, 4, "one learner per side and series, kept through the wrapper")
+	for _, ends := range j.made {
+		require.Len(t, ends, 2, "each told of both games of its series")
 	}
 }

@@ -10,7 +10,9 @@
 // seed, its index and the players: not on scheduling, nor on other games.
 //
 // The game itself is pluggable (Family): Submarine plays the submarine game,
-// Battleship classic Battleship (Summary.P1Shots/P2Shots count its shots).
+// Game any game on the contract (classic Battleship, whose
+// Summary.P1Shots/P2Shots count its shots, and the games package's other
+// Defs).
 // PlayGame plays a single submarine game, for tournaments and tuners.
 //
 // A player that panics, places its fleet illegally or makes an illegal

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
+	"time"
 
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
@@ -89,6 +91,56 @@ func (f *Game[G, P, A, S, O]) NewTable(log *slog.Logger) Table {
 	}
 	return newGameTable(spec, log)
 }
+
+// Timed returns a copy of f whose players add the duration of every Act
+// (every decision: a turn, or an answer in a game that asks) to add1 (P1's
+// players) or add2 (P2's); placements are not timed (kaisen tournament
+// --timing). A timed player wraps its player (game.Wrapper: its Learner
+// and Explainer are found through it) and tells it by reference when it
+// is told so (game.RefObserver).
+func (f *Game[G, P, A, S, O]) Timed(add1, add2 func(time.Duration)) Family {
+	t := *f
+	t.P1.Factory, t.P2.Factory = timedFactory(f.P1.Factory, add1), timedFactory(f.P2.Factory, add2)
+	return &t
+}
+
+func timedFactory[P, A, O any](f game.Factory[P, A, O], add func(time.Duration)) game.Factory[P, A, O] {
+	if f == nil {
+		return nil
+	}
+	return func(rng *rand.Rand, seat int) game.Player[P, A, O] {
+		p := f(rng, seat)
+		ref, _ := p.(game.RefObserver[O])
+		return &timed[P, A, O]{Player: p, ref: ref, add: add}
+	}
+}
+
+// timed is a player whose every Act adds its duration to add.
+type timed[P, A, O any] struct {
+	game.Player[P, A, O]
+	ref game.RefObserver[O] // the player, when it is told by reference
+	add func(time.Duration)
+}
+
+func (t *timed[P, A, O]) Act() A {
+	start := time.Now()
+	a := t.Player.Act()
+	t.add(time.Since(start))
+	return a
+}
+
+// ObserveRef tells the player o by reference when it is told so, else
+// by value.
+func (t *timed[P, A, O]) ObserveRef(o *O) {
+	if t.ref != nil {
+		t.ref.ObserveRef(o)
+		return
+	}
+	t.Player.Observe(*o)
+}
+
+// Unwrap implements game.Wrapper.
+func (t *timed[P, A, O]) Unwrap() any { return t.Player }
 
 // refused is the recorder of a game that records no replays: it records
 // nothing and its Flush says so.

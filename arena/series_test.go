@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/arena/arenatest"
 	bsbelief "github.com/kaisen-ai/kaisen/belief/battleship"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -111,9 +112,7 @@ func TestSeriesKeepsLearnersPerSeries(t *testing.T) {
 		{"submarine", &arena.Submarine{Rules: subRules,
 			P1: arena.SubmarineEntrant{Name: "l1", Factory: subLearners(subRules, &j1)},
 			P2: arena.SubmarineEntrant{Name: "l2", Factory: subLearners(subRules, &j2)}}},
-		{"battleship", &arena.Battleship{Rules: bsRules,
-			P1: arena.BattleshipEntrant{Name: "l1", Factory: bsLearners(t, bsRules, &j1)},
-			P2: arena.BattleshipEntrant{Name: "l2", Factory: bsLearners(t, bsRules, &j2)}}},
+		{"battleship", arenatest.Battleship(bsRules, "l1", bsLearners(t, bsRules, &j1), "l2", bsLearners(t, bsRules, &j2))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			j1.reset()
@@ -229,8 +228,7 @@ func TestSeriesAdaptiveLearnsAsInShots(t *testing.T) {
 		mu.Unlock()
 		return &sitter{layout: l}
 	}
-	fam := &arena.Battleship{Rules: r, P1: arena.BattleshipEntrant{Name: "adaptive", Factory: adaptive},
-		P2: arena.BattleshipEntrant{Name: "sitter", Factory: opponent}}
+	fam := arenatest.Battleship(r, "adaptive", adaptive, "sitter", opponent)
 	const seed = 5
 	table := fam.NewTable(nil)
 	var got []int

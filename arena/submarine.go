@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"time"
 
 	"github.com/kaisen-ai/kaisen/adjudicate"
 	"github.com/kaisen-ai/kaisen/audit"
@@ -139,3 +140,45 @@ func PlayGame(rules *submarine.Rules, f0, f1 players.Factory, seed uint64, opts 
 	}
 	return res, nil
 }
+
+// Timed returns a copy of s whose players add the duration of every Act to
+// add1 (P1's players) or add2 (P2's); placements are not timed (kaisen
+// tournament --timing), as Game.Timed does for the games on the contract.
+// A timed player explains what its player explains (an empty Decision
+// when it does not) and wraps it (game.Wrapper: its Learner is found
+// through it).
+func (s *Submarine) Timed(add1, add2 func(time.Duration)) Family {
+	t := *s
+	t.P1.Factory, t.P2.Factory = timedSubmarine(s.P1.Factory, add1), timedSubmarine(s.P2.Factory, add2)
+	return &t
+}
+
+func timedSubmarine(f players.Factory, add func(time.Duration)) players.Factory {
+	return func(rng *rand.Rand) players.Player { return &subTimed{Player: f(rng), add: add} }
+}
+
+// subTimed is a submarine-game player whose every Act adds its duration
+// to add.
+type subTimed struct {
+	players.Player
+	add func(time.Duration)
+}
+
+func (t *subTimed) Act() submarine.Action {
+	start := time.Now()
+	a := t.Player.Act()
+	t.add(time.Since(start))
+	return a
+}
+
+// Explain passes the wrapped player's explanation on (an empty Decision when
+// it has none).
+func (t *subTimed) Explain() explain.Decision {
+	if e, ok := t.Player.(explain.Explainer); ok {
+		return e.Explain()
+	}
+	return explain.Decision{}
+}
+
+// Unwrap implements game.Wrapper.
+func (t *subTimed) Unwrap() any { return t.Player }

@@ -45,7 +45,9 @@ type AbilitiesGame struct {
 // its placement, answers every "your turn" with the player's action (its
 // answer when the last result line asked this seat a question), tells the
 // player every result line as the abilities.Event the rules give that seat,
-// and returns at the end line. A malformed or unexpected line is an error
+// and returns at the end line. On a series listener use Play with a
+// factory instead: PlayAbilities builds one player, for the first game's
+// hello. A malformed or unexpected line is an error
 // wrapping a *protocol.ProtocolError. Cancelling ctx closes conn;
 // PlayAbilities leaves conn open otherwise.
 func PlayAbilities(ctx context.Context, conn net.Conn, build AbilitiesPlayerFor, opts BattleshipPlayOptions) (AbilitiesGame, error) {

@@ -142,8 +142,8 @@ const (
 	// WordSubmarine: "client: play: ERR", a game's "client: play game N:
 	// ERR", the game not named (the submarine client's).
 	WordSubmarine
-	// WordOneGame: "client: play GAME: ERR", a game's too (the abilities
-	// client's, which plays one game a connection).
+	// WordOneGame: "client: play GAME: ERR", a game's too (PlayBattleship's
+	// and PlayAbilities', which report one game).
 	WordOneGame
 )
 

@@ -40,7 +40,7 @@ type Family struct {
 	// HouseWeights: weights held in memory (kaisen tune's candidates).
 	HouseLoad func(into any) error
 	// Abilities are the abilities game's sides (seat 0's, seat 1's, as in
-	// arena.Abilities: default ai then humans) and options.
+	// arena.AbilitiesConfig: default ai then humans) and options.
 	Abilities arena.AbilitiesConfig
 	// Limits bound the bot's processes (zero: none).
 	Limits Limits

@@ -71,6 +71,15 @@ type Hooked[G, A, S any] interface {
 	Hooks(g G) TurnHooks[A, S]
 }
 
+// RoundHello is a ServerCodec whose hello a game of a series needs as
+// well as its round greeting: in a series the turn loop sends Hello after
+// each "roundK." line when HelloEachRound is true (the abilities game's
+// hello names the seat, the sides and the options, which "roundK." does
+// not).
+type RoundHello interface {
+	HelloEachRound() bool
+}
+
 // Forfeits is a ServerCodec whose dialect tells a fault as an action
 // rather than with forfeit and error lines (the submarine game's, as its
 // reference server does): a mover's fault is taken as the action Invalid

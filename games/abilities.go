@@ -35,13 +35,12 @@ func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement,
 		ErrUnknownPlayer: abplayers.ErrUnknownPlayer,
 		DefaultPlayers:   [2]string{"ab-density", "ab-random"},
 		PlayDefault:      "ab-density",
-		Family:           abilitiesFamily,
+		First:            abilitiesFirst,
 		Record: func(r *abilities.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, abilities.Action, abilities.Step] {
 			return abrecord.NewRecorder(w, r, h)
 		},
 		OpenReplay: openReplay(abrecord.ReadFile, func(rp *abrecord.Replay) Replay { return abilitiesReplay{rp} }),
 		Shots:      true,
-		Tools:      []Tool{ToolTournament, ToolLoadtest},
 		Wire: &Wire[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told]{
 			Server: func(r *abilities.Rules) game.ServerCodec[battleship.Placement, abilities.Action, abilities.Told] {
 				return abwire.Server{Rules: r}
@@ -55,7 +54,10 @@ func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement,
 			Settings: func(l server.ListenerConfig) (*abilities.Rules, error) {
 				return l.Abilities.Listener(battleship.DefaultRules())
 			},
-			OneGame: true,
+			// The wire check plays the default sides, and the sides swapped
+			// with every option on (hidden moves, salvoes that shoot again).
+			Dialects: []server.ListenerConfig{{}, {Abilities: arena.AbilitiesConfig{Sides: []string{"humans", "ai"},
+				Options: abilities.Options{SalvoShootsAgain: true, FalseMissAnyHit: true, MoveMayTouch: true, HideMoves: true, ScanAfloatOnly: true, SuppressPassive: true}}}},
 		},
 		House:   server.DefaultAbilitiesHouse,
 		View:    func(g *abilities.Game) game.View[abilities.Step] { return abilities.NewPublicView(g) },
@@ -68,16 +70,16 @@ func abilitiesDef() Def[*abilities.Rules, *abilities.Game, battleship.Placement,
 	}
 }
 
-// abilitiesFamily is the arena family of an abilities match
-// (arena.Abilities, on the AIs in their own type, seat 1 acting first in
-// some games with alternate_first), which kaisen tournament --timing
-// switches on.
-var abilitiesFamily = aiRoster[*abilities.Rules, abplayers.Factory]{abplayers.Entries, abplayers.Lookup, abplayers.New}.family(abilitiesRules,
-	func(cfg arena.Config, r *abilities.Rules, p1, p2 Entrant, f1, f2 abplayers.Factory) arena.Family {
-		return &arena.Abilities{Rules: r, AlternateFirst: cfg.Abilities.AlternateFirst,
-			P1: arena.AbilitiesEntrant{Name: p1.Name, Factory: f1},
-			P2: arena.AbilitiesEntrant{Name: p2.Name, Factory: f2}}
-	})
+// abilitiesFirst is the seat that acts first in game index of a match:
+// seat 0, or with the config's alternate_first seat 1 in games 2, 3, 6,
+// 7, ... (index/2 odd), so that over every four games each AI plays each
+// side both first and second.
+func abilitiesFirst(cfg arena.Config, index int) int {
+	if cfg.Abilities.AlternateFirst && index/2%2 == 1 {
+		return 1
+	}
+	return 0
+}
 
 // abilitiesRules are the abilities rules of a match config: its
 // abilities section on its battleship board and fleet.

@@ -34,7 +34,6 @@ func battleshipDef() Def[*battleship.Rules, *battleship.Game, battleship.Placeme
 		ErrUnknownPlayer: bsplayers.ErrUnknownPlayer,
 		DefaultPlayers:   [2]string{"gridbot", "bs-random"},
 		PlayDefault:      "gridbot",
-		Family:           battleshipFamily,
 		Record: func(r *battleship.Rules, w io.Writer, h arena.RecordHeader) arena.Recorder[battleship.Placement, grid.Cell, battleship.Step] {
 			return bsrecord.NewRecorder(w, r, h)
 		},
@@ -48,7 +47,7 @@ func battleshipDef() Def[*battleship.Rules, *battleship.Game, battleship.Placeme
 			return fmt.Errorf("--boards %q: want %s, %s or %s", opt.Boards, bsrecord.BoardsEnd, bsrecord.BoardsTurn, bsrecord.BoardsShot)
 		},
 		Shots: true,
-		Tools: []Tool{ToolTournament, ToolLoadtest, ToolShots, ToolCount},
+		Tools: []Tool{ToolShots, ToolCount},
 		Wire: &Wire[*battleship.Rules, battleship.Placement, grid.Cell, battleship.Event]{
 			Server: func(r *battleship.Rules) game.ServerCodec[battleship.Placement, grid.Cell, battleship.Event] {
 				return bswire.Server{Rules: r}
@@ -71,17 +70,6 @@ func battleshipDef() Def[*battleship.Rules, *battleship.Game, battleship.Placeme
 		Perft:   battleshipPerft(),
 	}
 }
-
-// battleshipFamily is the arena family of a Battleship match
-// (arena.Battleship, on the AIs in their own type), which kaisen
-// tournament --timing switches on.
-var battleshipFamily = aiRoster[*battleship.Rules, bsplayers.Factory]{bsplayers.Entries, bsplayers.Lookup, bsplayers.New}.family(
-	func(cfg arena.Config) (*battleship.Rules, error) { return cfg.Battleship.Build() },
-	func(_ arena.Config, r *battleship.Rules, p1, p2 Entrant, f1, f2 bsplayers.Factory) arena.Family {
-		return &arena.Battleship{Rules: r,
-			P1: arena.BattleshipEntrant{Name: p1.Name, Factory: f1},
-			P2: arena.BattleshipEntrant{Name: p2.Name, Factory: f2}}
-	})
 
 type battleshipReplay struct{ rp *bsrecord.Replay }
 

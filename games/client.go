@@ -3,13 +3,81 @@ package games
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net"
+	"time"
 
 	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
+	"github.com/kaisen-ai/kaisen/internal/roster"
 	"github.com/kaisen-ai/kaisen/protocol"
 )
+
+// ClientOptions are the settings of a network client (kaisen play).
+type ClientOptions struct {
+	Player string        // the built-in AI that plays
+	Load   roster.Loader // its settings file (nil = its built-in defaults)
+	// Name is sent to servers that ask for one ("" = "kaisen-" + Player).
+	Name string
+}
+
+// PlayOptions are the settings of one connection of a Client.
+type PlayOptions struct {
+	// Seed seeds the AI of every game: game k of the connection whose
+	// first game is first draws from rand.NewPCG(Seed, first+k).
+	Seed        uint64
+	ReadTimeout time.Duration // bound on each read from the server
+	Log         *slog.Logger  // never nil
+	// OnEnd is called once per game finished, with its end for this client.
+	OnEnd func(end protocol.End)
+	// OnGame, when set, is called after OnEnd with how the game went
+	// (client.Game: its end, who acted first, what the player was told).
+	OnGame func(g client.Game)
+	// Print, when set, takes every line for the user: each game's end line
+	// exactly as the server sent it, then any trailer (a series' tally).
+	Print func(line string) error
+}
+
+// Client plays one AI over the game's wire protocol (kaisen play).
+type Client interface {
+	// Play plays every game the server offers on conn (one game, or a
+	// whole series); first is the number of games played on earlier
+	// connections. It returns the games finished, also on an error.
+	Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error)
+}
+
+// printer prints what a Client shows the user (PlayOptions.Print): each
+// game's end line as it ends, then a series' trailer. It keeps the first
+// write error, which done returns.
+type printer struct {
+	print func(line string) error
+	err   error
+}
+
+func (p *printer) line(l string) {
+	if p.print != nil && p.err == nil {
+		p.err = p.print(l)
+	}
+}
+
+// trailer prints the lines of a series' tally (none for nil).
+func (p *printer) trailer(t *protocol.Tally) {
+	if t == nil {
+		return
+	}
+	for _, l := range protocol.SeriesTrailer(*t) {
+		p.line(l)
+	}
+}
+
+// done returns Play's values: games, and err or else the write error.
+func (p *printer) done(games int, err error) (int, error) {
+	if err == nil && p.err != nil {
+		err = fmt.Errorf("write output: %w", p.err)
+	}
+	return games, err
+}
 
 // netClient is the Client of every game (kaisen play): the generic client
 // loop (client.Play) with a codec from the game's wire package for each

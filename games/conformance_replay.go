@@ -51,8 +51,8 @@ func replayCheck[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any
 func recordGame[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], s *conformance.Subject[R, G, P, A, S, O], ai [2]int, k int, path string) (int, error) {
 	var buf bytes.Buffer
 	first := 0 // as in the game's matches (Def.First)
-	if d.First != nil {
-		first = d.First(k)
+	if f := d.firstOf(defaultConfig(d)); f != nil {
+		first = f(k)
 	}
 	h := arena.RecordHeader{Seed: uint64(k + 1), First: first,
 		Players: [2]replay.SeatInfo{{Seat: 0, Name: s.AIs[ai[0]].Name}, {Seat: 1, Name: s.AIs[ai[1]].Name}}}

@@ -38,9 +38,9 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	// PlayDefault is the AI of kaisen play without --player.
 	DefaultPlayers [2]string
 	PlayDefault    string
-	// First is the seat that acts first in game index of a match (nil:
-	// seat 0).
-	First func(index int) int
+	// First is the seat that acts first in game index of a match under
+	// cfg (nil: seat 0).
+	First func(cfg arena.Config, index int) int
 	// Record starts a game's replay and OpenReplay reads a replay file of
 	// the game: its own record format (game/<g>/record). With neither set
 	// the game's replays are package jsonrecord's (its own types as JSON
@@ -95,12 +95,14 @@ type Def[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] struct
 	ReplayFlags []string
 	CheckRender func(opt RenderOptions) error
 	// Tools are the kaisen commands written for some games only that play
-	// the game (nil: ToolTournament alone).
+	// the game (kaisen shots, kaisen count). Define adds the generic ones:
+	// ToolTournament for every game, ToolLoadtest for a game the server
+	// serves.
 	Tools []Tool
 	// Family, when set, builds the arena family of a match (Game.Family)
 	// instead of an arena.Game of Rules, AIs, First and Record: a game
-	// whose family has its own type, which hosts switch on
-	// (kaisen tournament --timing).
+	// whose family has its own type, which hosts switch on (the submarine
+	// game's arena.Submarine: kaisen match --audit).
 	Family func(cfg arena.Config, p1, p2 Entrant) (arena.Family, error)
 }
 
@@ -124,7 +126,7 @@ type Wire[R, P, A, O any] struct {
 	// non-blank line) or the human seat's.
 	Named func(rules R, name string) game.ClientCodec[R, P, A, O]
 	// Wording, when set, words the client's errors (client.WordSubmarine);
-	// unset: by OneGame.
+	// unset: client.WordGames.
 	Wording client.Wording
 	// Board, when set, is the size of the board rules play on, which a
 	// listener's log line names (server.Contract.Board).
@@ -133,21 +135,16 @@ type Wire[R, P, A, O any] struct {
 	// settings of the game (server.Contract.Settings); nil: the default
 	// rules, the same the clients play.
 	Settings func(l server.ListenerConfig) (R, error)
-	// OneGame: the game's listeners play one game per connection, never a
-	// series (server.Contract.OneGame), and the client's errors say so.
-	OneGame bool
+	// Dialects, when set, are the listener settings of the game that the
+	// wire conformance check plays, one per dialect (and board or options
+	// worth a check): only the game's own fields (Dialect, Width, Height,
+	// Rocks, Rounded, Abilities); the check sets the address, opponent,
+	// games and first-player policy. nil: the default listener's.
+	Dialects []server.ListenerConfig
 }
 
 // wording is how the network client on wire w words its errors.
-func (w *Wire[R, P, A, O]) wording() client.Wording {
-	switch {
-	case w.Wording != client.WordGames:
-		return w.Wording
-	case w.OneGame:
-		return client.WordOneGame
-	}
-	return client.WordGames
-}
+func (w *Wire[R, P, A, O]) wording() client.Wording { return w.Wording }
 
 // codec makes the client side of each connection playing rules, sending
 // name to servers that ask for one.
@@ -240,8 +237,8 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		PlayDefault:      d.PlayDefault,
 		ErrUnknownPlayer: d.ErrUnknownPlayer,
 		Shots:            d.Shots,
-		Family: ais.family(d.Rules, func(_ arena.Config, rules R, p1, p2 Entrant, f1, f2 game.Factory[P, A, O]) arena.Family {
-			fam := &arena.Game[G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.First,
+		Family: ais.family(d.Rules, func(cfg arena.Config, rules R, p1, p2 Entrant, f1, f2 game.Factory[P, A, O]) arena.Family {
+			fam := &arena.Game[G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.firstOf(cfg),
 				P1: arena.Entrant[P, A, O]{Name: p1.Name, Factory: f1},
 				P2: arena.Entrant[P, A, O]{Name: p2.Name, Factory: f2}}
 			if d.Record != nil {
@@ -253,10 +250,7 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		ReplayFlags: d.ReplayFlags,
 		CheckRender: d.CheckRender,
 		Conformance: func() []conformance.Check { return Checks(d) },
-		Tools:       d.Tools,
-	}
-	if g.Tools == nil {
-		g.Tools = []Tool{ToolTournament}
+		Tools:       append([]Tool{ToolTournament}, d.Tools...),
 	}
 	if d.Family != nil {
 		g.Family = d.Family
@@ -269,6 +263,7 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	if d.Wire != nil {
 		if d.Wire.Server != nil || d.Wire.Listen != nil {
 			g.Server = defServer(d)
+			g.Tools = append(g.Tools, ToolLoadtest)
 		}
 		g.NewClient = clientHook(d.Name, d.Wire.wording(), func() R { return defRules(d) }, ais,
 			func(f game.Factory[P, A, O]) game.Factory[P, A, O] { return f },
@@ -301,31 +296,65 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 		g.Browse = func(b Browser) (func() BrowserResult, error) { return defBrowse(d, b) }
 	}
 	if d.Text != nil && d.Wire != nil {
-		g.HumanClient = func(name string, in *bufio.Reader, out io.Writer) Client { return defHumanClient(d, name, in, out) }
+		g.HumanClient = func(opt HumanClientOptions, in *bufio.Reader, out io.Writer) (Client, error) {
+			return defHumanClient(d, opt, in, out)
+		}
 	}
 	return g
 }
 
 // defHumanClient is the HumanClient of the game d describes: a person
-// (human.Person through d.Text, reading in and writing out) in each game's
-// seat on the client side of d's wire, with the default rules, sending
-// name to servers that ask for one.
-func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], name string, in *bufio.Reader, out io.Writer) Client {
+// (human.Person through d.Text, reading in and writing out, or typed by
+// the AI opt.Typist) in each game's seat on the client side of d's wire,
+// with the default rules, sending opt.Name to servers that ask for one.
+func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O], opt HumanClientOptions, in *bufio.Reader, out io.Writer) (Client, error) {
+	typist := func(R) (game.Factory[P, A, O], error) { return nil, nil }
+	if opt.Typist != "" {
+		typist = func(r R) (game.Factory[P, A, O], error) {
+			f, err := d.AIs.New(opt.Typist, r, nil)
+			if err != nil {
+				return nil, fmt.Errorf("typist: %w", err)
+			}
+			return f, nil
+		}
+		// Built once so that an unknown typist fails before connecting.
+		if _, err := typist(defRules(d)); err != nil {
+			return nil, err
+		}
+	}
 	return &netClient[R, P, A, O]{name: d.Name, wording: d.Wire.wording(),
-		codec: d.Wire.codec(defRules(d), name),
+		codec: d.Wire.codec(defRules(d), opt.Name),
 		build: func(r R) (game.Factory[P, A, O], error) {
+			types, err := typist(r)
+			if err != nil {
+				return nil, err
+			}
 			return func(rng *rand.Rand, seat int) game.Player[P, A, O] {
-				return human.NewPerson(d.Text(r, seat, out, rng), in, out)
+				return seatPerson(func(me *rand.Rand) human.Text[P, A, O] { return d.Text(r, seat, out, me) }, types, rng, seat, in, out)
 			}, nil
-		}}
+		}}, nil
 }
 
 // defaultRules are the rules of the game d describes in its default
 // match config: those its server listeners and its network clients play.
 func defaultRules[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) (R, error) {
+	return d.Rules(defaultConfig(d))
+}
+
+// defaultConfig is the match config of d's game by default.
+func defaultConfig[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) arena.Config {
 	cfg := arena.DefaultConfig()
 	cfg.Game = d.Name
-	return d.Rules(cfg)
+	return cfg
+}
+
+// firstOf is First under cfg: the seat that acts first in game index of a
+// match (nil: seat 0 in every game).
+func (d *Def[R, G, P, A, S, O]) firstOf(cfg arena.Config) func(index int) int {
+	if d.First == nil {
+		return nil
+	}
+	return func(index int) int { return d.First(cfg, index) }
 }
 
 // defRules are defaultRules, which NewClient has built once already.
@@ -351,7 +380,6 @@ func defServer[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](
 		Record:   d.Record,
 		Board:    d.Wire.Board,
 		Settings: d.Wire.Settings,
-		OneGame:  d.Wire.OneGame,
 	})
 }
 
@@ -415,15 +443,15 @@ func actingOrder(seat, first int) string {
 // Conformance hook of its entry): its default rules (d.Rules of
 // arena.DefaultConfig for the game) and every AI of d.AIs with its default
 // settings, each playing DefaultPlayers[1]. Rules or an AI that cannot be
-// built give one failing check. The replay and wire round trips will join
-// the checks (conformance.Subject.Extra) when the contract has a record
-// codec and wire dialects.
+// built give one failing check. The replay round trip (replayCheck) and,
+// for a game with a Wire, the wire round trips in every dialect
+// (wireCheck) join them (conformance.Subject.Extra).
 func Checks[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d Def[R, G, P, A, S, O]) []conformance.Check {
 	rules, err := defaultRules(d)
 	if err != nil {
 		return failing(d.Name, fmt.Errorf("rules: %w", err))
 	}
-	s := conformance.Subject[R, G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.First, Illegal: d.Illegal, Perft: d.Perft, Opponent: -1}
+	s := conformance.Subject[R, G, P, A, S, O]{Name: d.Name, Rules: rules, First: d.firstOf(defaultConfig(d)), Illegal: d.Illegal, Perft: d.Perft, Opponent: -1}
 	if d.Text != nil {
 		s.Text = func(seat int, rng *rand.Rand) conformance.Typed[P, A, O] { return d.Text(rules, seat, io.Discard, rng) }
 	}
@@ -439,6 +467,9 @@ func Checks[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 	}
 	if d.Record != nil && d.OpenReplay != nil {
 		s.Extra = append(s.Extra, replayCheck(d, &s))
+	}
+	if d.Wire != nil {
+		s.Extra = append(s.Extra, wireCheck(d))
 	}
 	return conformance.Checks(s)
 }

@@ -134,3 +134,33 @@ func TestDefineHumanSeat(t *testing.T) {
 	require.NoError(t, rp.Verify())
 	require.Contains(t, rp.Summary(), "actions, ")
 }
+
+// TestHumanClientTypist: every game's network human seat takes a typist
+// by name (HumanClientOptions.Typist) and refuses an unknown one before
+// connecting, with the game's ErrUnknownPlayer; the matrix's network human
+// seat column plays it on servers.
+func TestHumanClientTypist(t *testing.T) {
+	for _, g := range games.All() {
+		require.NotNil(t, g.HumanClient, "%s has a network human seat", g.Name)
+		for _, c := range []struct {
+			name   string
+			typist string
+			want   error
+		}{
+			{"person", "", nil},
+			{"typist", g.DefaultPlayers[0], nil},
+			{"unknown typist", "nobody", g.ErrUnknownPlayer},
+		} {
+			t.Run(g.Name+"/"+c.name, func(t *testing.T) {
+				cl, err := g.HumanClient(games.HumanClientOptions{Name: "me", Typist: c.typist}, bufio.NewReader(strings.NewReader("")), io.Discard)
+				if c.want != nil {
+					require.ErrorIs(t, err, c.want)
+					require.Nil(t, cl)
+					return
+				}
+				require.NoError(t, err)
+				require.NotNil(t, cl)
+			})
+		}
+	}
+}

@@ -8,7 +8,8 @@
 // and wire codec (Def.Wire: the server and client sides of its lines, and
 // Def.View, its public view); Define builds its entry with the generic
 // hosts (arena.Game, the client loop, the human seat, browser play
-// through Browse (browser.go), the conformance suite, the turn server
+// through Browse (browser.go), the conformance suite with its replay and
+// wire checks (conformance_replay.go, conformance_wire.go), the turn server
 // through server.NewGame), and Register adds it in
 // one line, registering it with the server too: a new game is its folder
 // plus that line (game/sonar, registered by games/matrix's test).

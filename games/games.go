@@ -59,9 +59,11 @@ type Game struct {
 	// this one.
 	Tools []Tool
 	// HumanClient, when set, is the client of kaisen play --human: a
-	// person types the moves on in and reads the game on out; name is
-	// sent to servers that ask for one. nil: the game has no human seat.
-	HumanClient func(name string, in *bufio.Reader, out io.Writer) Client
+	// person types the moves on in and reads the game on out (or
+	// opt.Typist types them); opt.Name is sent to servers that ask for
+	// one. Its errors are the user's (an unknown typist wraps
+	// ErrUnknownPlayer). nil: the game has no human seat.
+	HumanClient func(opt HumanClientOptions, in *bufio.Reader, out io.Writer) (Client, error)
 	// HumanLocal, when set, plays kaisen play --human --against:
 	// opt.Games games in-process (a series when more than one,
 	// humanSeries) between a person (typing on in, reading out) and the

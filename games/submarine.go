@@ -15,6 +15,7 @@ import (
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/players"
 	_ "github.com/kaisen-ai/kaisen/players/admiral" // registers admiral and admiral-series
+	"github.com/kaisen-ai/kaisen/protocol"
 	"github.com/kaisen-ai/kaisen/replay"
 	"github.com/kaisen-ai/kaisen/server"
 )
@@ -44,7 +45,6 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 		},
 		OpenReplay:  openReplay(subrecord.ReadFile, func(rp *subrecord.Replay) Replay { return submarineReplay{rp} }),
 		ReplayFlags: []string{"heatmap", "audit", "fold"},
-		Tools:       []Tool{ToolTournament, ToolLoadtest},
 		// Every dialect subwire.Client knows (classic, series,
 		// submarine-py, which asks for the client's name).
 		Wire: &Wire[*submarine.Rules, submarine.Placement, submarine.Action, submarine.Told]{
@@ -53,6 +53,13 @@ func submarineDef() Def[*submarine.Rules, *submarine.Game, submarine.Placement, 
 			},
 			Wording: client.WordSubmarine,
 			Listen:  submarineListen,
+			// The wire check plays both dialects, submarine-py on the
+			// default board and on a rounded 6x5 one with a rock.
+			Dialects: []server.ListenerConfig{
+				{Dialect: protocol.Classic.String()},
+				{Dialect: protocol.SubmarinePy.String()},
+				{Dialect: protocol.SubmarinePy.String(), Width: 6, Height: 5, Rounded: true, Rocks: "2,2"},
+			},
 		},
 		Text: func(r *submarine.Rules, _ int, out io.Writer, rng *rand.Rand) human.Text[submarine.Placement, submarine.Action, submarine.Told] {
 			return human.SubmarineText(r, out, rng)

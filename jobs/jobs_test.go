@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/arena/arenatest"
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/jobs"
 	"github.com/kaisen-ai/kaisen/shard"
@@ -24,7 +26,8 @@ func TestMatchArena(t *testing.T) {
 	bs := jobs.Match{Game: "battleship", P1: jobs.Seat{Name: "gridbot"}, P2: jobs.Seat{Name: "bs-random"}, Rules: battleshipRules}
 	got, err = bs.Arena()
 	require.NoError(t, err)
-	require.IsType(t, &arena.Battleship{}, got.Family)
+	require.IsType(t, &arenatest.BattleshipFamily{}, got.Family)
+	require.Equal(t, battleship.Name, got.Family.Game())
 	for _, tc := range []struct {
 		name string
 		m    jobs.Match

@@ -2,8 +2,7 @@
 // TCP clients play whole games against a server (Kaisen's, package server,
 // or any other speaking the same protocol), and the actions per second and
 // the action round trip (from sending an action to receiving its result
-// line) are measured on the client side. The submarine game has a lean
-// random client of its own beside client.PlaySubmarine; every other game
-// (Options.Game) plays with its kaisen play client, the one client loop of
-// package client.
+// line) are measured on the client side. Every game (Options.Game) plays
+// with its kaisen play client, the one client loop of package client, so
+// every game the server serves has a load test.
 package loadtest

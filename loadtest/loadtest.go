@@ -1,12 +1,9 @@
 package loadtest
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/bits"
 	"math/rand/v2"
 	"net"
@@ -15,11 +12,7 @@ import (
 	"time"
 
 	"github.com/kaisen-ai/kaisen/client"
-	"github.com/kaisen-ai/kaisen/game/submarine"
-	subwire "github.com/kaisen-ai/kaisen/game/submarine/wire"
 	"github.com/kaisen-ai/kaisen/games"
-	"github.com/kaisen-ai/kaisen/players"
-	_ "github.com/kaisen-ai/kaisen/players/admiral" // links admiral and admiral-series into the registry
 	"github.com/kaisen-ai/kaisen/protocol"
 )
 
@@ -33,17 +26,12 @@ type Options struct {
 	// Concurrency is how many games run at once: connections against a
 	// server with a house AI, pairs of connections with Pairs.
 	Concurrency int
-	// Game is the game played ("" = the submarine game). The submarine
-	// game is played by the lean random client or by
-	// client.PlaySubmarine, any other game by its kaisen play client
-	// (games.Game.NewClient): one client loop, client.Play, for every
-	// game.
+	// Game is the game played ("" = the registry's default game, the
+	// submarine game), by its kaisen play client (games.Game.NewClient):
+	// one client loop, client.Play, for every game.
 	Game string
-	// Player is the AI of every client. In the submarine game ("" =
-	// "random"), "random" plays with a lean built-in client (it decodes
-	// only the result lines that change its own fleet) and any other
-	// registered player with client.PlaySubmarine; in another game ("" =
-	// its PlayDefault) any of its AIs plays.
+	// Player is the AI of every client ("" = the game's PlayDefault, the
+	// submarine game's random AI).
 	Player string
 	// Pairs: the server pairs its clients (opponent "pair"), so every game
 	// is two of our connections; actions are counted once per game.
@@ -103,11 +91,8 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if opts.Games < 1 || opts.Concurrency < 1 || opts.Rate < 0 {
 		return rep, fmt.Errorf("%w: games (%d) and concurrency (%d) must be at least 1, rate (%g) not negative", ErrLoad, opts.Games, opts.Concurrency, opts.Rate)
 	}
-	if opts.Game == submarine.Name {
-		opts.Game = ""
-	}
-	if opts.Player == "" && opts.Game == "" {
-		opts.Player = "random"
+	if opts.Game == "" {
+		opts.Game = games.Default().Name
 	}
 	if opts.Name == "" {
 		opts.Name = client.DefaultPlayName
@@ -115,29 +100,17 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if opts.ReadTimeout <= 0 {
 		opts.ReadTimeout = 30 * time.Second
 	}
-	var (
-		build client.SubmarinePlayerFor
-		gc    games.Client
-	)
-	if opts.Game != "" {
-		var err error
-		if gc, err = gameClient(&opts); err != nil {
-			return rep, fmt.Errorf("%w: %w", ErrLoad, err)
-		}
-	} else if opts.Player != "random" {
-		if _, err := players.Lookup(opts.Player); err != nil {
-			return rep, fmt.Errorf("%w: %w", ErrLoad, err)
-		}
-		build = func(r *submarine.Rules) (players.Factory, error) { return players.New(opts.Player, r, nil) }
+	gc, err := gameClient(&opts)
+	if err != nil {
+		return rep, fmt.Errorf("%w: %w", ErrLoad, err)
 	}
 	workers, target := opts.Concurrency, int64(opts.Games)
 	if opts.Pairs {
 		workers, target = 2*workers, 2*target // each side counts its own games
 	}
-	lt := &loadRun{opts: opts, build: build, client: gc, target: target, maxErrors: int64(max(16, opts.Games))}
+	lt := &loadRun{opts: opts, client: gc, target: target, maxErrors: int64(max(16, opts.Games))}
 	var cpu0 time.Duration
 	if opts.ServerPID != 0 {
-		var err error
 		if cpu0, err = ProcessCPU(opts.ServerPID); err != nil {
 			return rep, err
 		}
@@ -210,9 +183,8 @@ func (lt *loadRun) total(rep *Report, results []loadWorker) {
 // loadRun is the state shared by the workers of one Run.
 type loadRun struct {
 	opts      Options
-	build     client.SubmarinePlayerFor // nil: the lean random client
-	client    games.Client              // another game's client (nil: the submarine game)
-	target    int64                     // client-side games to finish
+	client    games.Client // the game's kaisen play client
+	target    int64        // client-side games to finish
 	started   atomic.Int64
 	finished  atomic.Int64
 	errors    atomic.Int64
@@ -279,14 +251,7 @@ func (lt *loadRun) connection(ctx context.Context, w *loadWorker) error {
 	defer nc.Close()
 	stop := context.AfterFunc(ctx, func() { _ = nc.Close() })
 	defer stop()
-	if lt.client != nil {
-		return lt.playGame(nc, w)
-	}
-	if lt.build != nil {
-		return lt.playConnection(nc, w)
-	}
-	lc := &loadClient{nc: nc, br: bufio.NewReaderSize(nc, 16<<10), w: w, opts: &lt.opts, wbuf: make([]byte, 0, 128)}
-	return lc.run(lt)
+	return lt.playGame(nc, w)
 }
 
 // ended counts one finished game.
@@ -300,207 +265,6 @@ func (w *loadWorker) ended(e protocol.End, actions int) {
 		w.losses++
 	default:
 		w.draws++
-	}
-}
-
-// playConnection plays one connection with Play (any registered player),
-// timing each action's round trip on the connection.
-func (lt *loadRun) playConnection(nc net.Conn, w *loadWorker) error {
-	tc := &timedConn{Conn: nc, w: w}
-	rng := rand.New(rand.NewPCG(w.rng.Uint64(), 0))
-	res, err := client.PlaySubmarine(context.Background(), tc, lt.build, func(int) *rand.Rand { return rng }, client.SubmarinePlayOptions{
-		Name:        lt.opts.Name,
-		ReadTimeout: lt.opts.ReadTimeout,
-	})
-	for _, g := range res.Games {
-		w.ended(g.End, g.Actions)
-		lt.finished.Add(1)
-	}
-	return err
-}
-
-// timedConn times action round trips for Play: from the write of an action
-// line to the first byte read after it (the server sends nothing between
-// "your turn" and the answer to the action).
-type timedConn struct {
-	net.Conn
-	w    *loadWorker
-	sent time.Time
-	wait bool
-}
-
-func (c *timedConn) Write(b []byte) (int, error) {
-	if bytes.HasPrefix(b, []byte(`{"attack"`)) || bytes.HasPrefix(b, []byte(`{"move"`)) || bytes.HasPrefix(b, []byte("{}")) {
-		c.w.wait()
-		c.sent, c.wait = time.Now(), true
-	}
-	return c.Conn.Write(b)
-}
-
-func (c *timedConn) Read(b []byte) (int, error) {
-	n, err := c.Conn.Read(b)
-	if n > 0 && c.wait {
-		c.w.hist.add(time.Since(c.sent))
-		c.wait = false
-	}
-	return n, err
-}
-
-// loadClient is the lean random client: players.Random, told about its own
-// fleet only (which is all it uses), from its own moves and from the result
-// lines that report a hit on it.
-type loadClient struct {
-	nc   net.Conn
-	br   *bufio.Reader
-	w    *loadWorker
-	opts *Options
-	wbuf []byte
-	rdl  time.Time // the read deadline in force
-}
-
-func (lc *loadClient) readLine() ([]byte, error) {
-	// Refresh the deadline only when half of the timeout is gone: a
-	// deadline update on every line costs more than the rest of the client.
-	if now := time.Now(); lc.rdl.Sub(now) < lc.opts.ReadTimeout/2 {
-		lc.rdl = now.Add(lc.opts.ReadTimeout)
-		_ = lc.nc.SetReadDeadline(lc.rdl)
-	}
-	line, err := lc.br.ReadSlice('\n')
-	if err != nil {
-		if errors.Is(err, bufio.ErrBufferFull) {
-			return nil, fmt.Errorf("a line longer than %d bytes from the server", lc.br.Size())
-		}
-		if errors.Is(err, io.EOF) {
-			return nil, io.ErrUnexpectedEOF
-		}
-		return nil, err
-	}
-	return bytes.TrimRight(line, "\r\n"), nil
-}
-
-func (lc *loadClient) send(line []byte) error {
-	lc.wbuf = append(append(lc.wbuf[:0], line...), '\n')
-	_, err := lc.nc.Write(lc.wbuf)
-	return err
-}
-
-// run plays the games of one connection (one, or a whole series).
-func (lc *loadClient) run(lt *loadRun) error {
-	line, err := lc.readLine()
-	if err != nil {
-		return fmt.Errorf("greeting: %w", err)
-	}
-	d, round, err := protocol.ParseGreeting(line)
-	if err != nil {
-		return err
-	}
-	for {
-		e, last, actions, err := lc.game(d)
-		if err != nil {
-			return err
-		}
-		lc.w.ended(e, actions)
-		lt.finished.Add(1)
-		if round == 0 {
-			return nil
-		}
-		if last {
-			for range 5 { // the series trailer
-				if _, err := lc.readLine(); err != nil {
-					return fmt.Errorf("series trailer: %w", err)
-				}
-			}
-			return nil
-		}
-		if line, err = lc.readLine(); err != nil {
-			return fmt.Errorf("next round: %w", err)
-		}
-		if _, round, err = protocol.ParseGreeting(line); err != nil {
-			return err
-		}
-	}
-}
-
-// game plays one game whose greeting has been read.
-func (lc *loadClient) game(d protocol.Dialect) (protocol.End, bool, int, error) {
-	rules := submarine.DefaultRules()
-	if d == protocol.SubmarinePy {
-		if err := lc.send([]byte(lc.opts.Name)); err != nil {
-			return 0, false, 0, err
-		}
-		line, err := lc.readLine()
-		if err != nil {
-			return 0, false, 0, fmt.Errorf("field: %w", err)
-		}
-		b, err := subwire.DecodeField(line)
-		if err != nil {
-			return 0, false, 0, err
-		}
-		rules.Board = b
-		if err := rules.Validate(); err != nil {
-			return 0, false, 0, err
-		}
-	}
-	p := players.NewRandom(rules, lc.w.rng)
-	place := p.Place()
-	if err := lc.send(subwire.EncodePlacement(d, rules, place)); err != nil {
-		return 0, false, 0, err
-	}
-	view := submarine.View{Me: submarine.NewFleet(rules, place)}
-	actions := 0
-	hit := []byte(`"hit"`)
-	for {
-		line, err := lc.readLine()
-		if err != nil {
-			return 0, false, actions, fmt.Errorf("turn %d: %w", actions+1, err)
-		}
-		mine := false
-		var a submarine.Action
-		var sent time.Time
-		switch {
-		case string(line) == protocol.YourTurn:
-			mine = true
-			a = p.Act()
-			lc.w.wait()
-			sent = time.Now()
-			if err := lc.send(subwire.EncodeAction(d, rules, a)); err != nil {
-				return 0, false, actions, err
-			}
-		case string(line) == protocol.Waiting:
-		default:
-			if e, last := protocol.ParseEnd(line); e != protocol.NotEnd {
-				return e, last, actions, nil
-			}
-			return 0, false, actions, protocol.NewProtocolError(line, fmt.Errorf("%w: want %q or %q", protocol.ErrUnexpected, protocol.YourTurn, protocol.Waiting))
-		}
-		line, err = lc.readLine()
-		if err != nil {
-			return 0, false, actions, fmt.Errorf("result %d: %w", actions+1, err)
-		}
-		if mine {
-			lc.w.hist.add(time.Since(sent))
-		}
-		if e, last := protocol.ParseEnd(line); e != protocol.NotEnd {
-			return e, last, actions, nil // a forfeit of the other side
-		}
-		actions++
-		switch {
-		case mine && (bytes.Contains(line, []byte(`"outcome":false`)) || bytes.Contains(line, []byte(`"outcome": false`))):
-			return 0, false, actions, protocol.NewProtocolError(line, fmt.Errorf("%w: our own action lost the game", protocol.ErrUnexpected))
-		case mine && a.Kind == submarine.Move:
-			f := &view.Me
-			f.Occupied.Remove(f.Pos[a.Ship])
-			f.Pos[a.Ship] = a.To
-			f.Occupied.Add(a.To)
-			p.Observe(submarine.Event{}, &view)
-		case !mine && bytes.Contains(line, hit):
-			res, err := subwire.DecodeResult(d, line, rules, false)
-			if err != nil {
-				return 0, false, actions, err
-			}
-			view = res.View
-			p.Observe(res.Event, &view)
-		}
 	}
 }
 

@@ -175,6 +175,15 @@ func Lookup(ms []Member, key string) (json.RawMessage, bool) {
 	return nil, false
 }
 
+// Need is Lookup for a key the object what (its name in errors) must
+// have: without it, an error wrapping ErrType says that what needs key.
+func Need(ms []Member, key, what string) (json.RawMessage, error) {
+	if v, ok := Lookup(ms, key); ok {
+		return v, nil
+	}
+	return nil, fmt.Errorf("%w: %s needs %q", ErrType, what, key)
+}
+
 // KindOf returns the first non-space byte of a JSON value: '{', '[', '"',
 // 't', 'f', 'n', or a digit or '-' for numbers; 0 when data is blank.
 func KindOf(data []byte) byte {

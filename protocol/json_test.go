@@ -143,3 +143,29 @@ func TestResultLine(t *testing.T) {
 	require.Equal(t, `{"error":"a\"b"}`, string(protocol.EncodeErrorLine(`a"b`)))
 	require.Equal(t, `{"outcome":true}`, string(protocol.EncodeOutcome(true)))
 }
+
+// TestNeed: a present key's value; a missing one an ErrType error naming
+// the object and the key, as the wire decoders word it.
+func TestNeed(t *testing.T) {
+	ms, err := protocol.Members([]byte(`{"to":[1,2],"ship":"a"}`), `"move"`)
+	require.NoError(t, err)
+	tests := []struct {
+		key, want, err string
+	}{
+		{key: "to", want: "[1,2]"},
+		{key: "ship", want: `"a"`},
+		{key: "distance", err: `protocol: wrong type: "move" needs "distance"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.key, func(t *testing.T) {
+			v, err := protocol.Need(ms, tc.key, `"move"`)
+			if tc.err != "" {
+				require.ErrorIs(t, err, protocol.ErrType)
+				require.EqualError(t, err, tc.err)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tc.want, string(v))
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/arena/arenatest"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	bsrecord "github.com/kaisen-ai/kaisen/game/battleship/record"
@@ -75,9 +76,7 @@ var (
 // playBS plays one arena game of p0 (seat 0, "alice") against p1 (seat 1,
 // "bob") under r and returns its replay with the version pinned.
 func playBS(t testing.TB, r *battleship.Rules, p0, p1 bsplayers.Player, explain bool) []byte {
-	fam := &arena.Battleship{Rules: r,
-		P1: arena.BattleshipEntrant{Name: "alice", Factory: func(*rand.Rand) bsplayers.Player { return p0 }},
-		P2: arena.BattleshipEntrant{Name: "bob", Factory: func(*rand.Rand) bsplayers.Player { return p1 }}}
+	fam := arenatest.Battleship(r, "alice", func(*rand.Rand) bsplayers.Player { return p0 }, "bob", func(*rand.Rand) bsplayers.Player { return p1 })
 	var buf bytes.Buffer
 	_, err := fam.NewTable(nil).Play(arena.Deal{Seed: 99, MatchSeed: 7, Replay: &buf, Explain: explain})
 	require.NoError(t, err)
@@ -138,11 +137,10 @@ func bsBotGame(t testing.TB, seed uint64) []byte {
 	return pinBSVersion(t, buf.Bytes())
 }
 
-func bsFamily(t testing.TB, r *battleship.Rules, p1, p2 string) *arena.Battleship {
+func bsFamily(t testing.TB, r *battleship.Rules, p1, p2 string) arena.Family {
 	f1, err := bsplayers.New(p1, r, nil)
 	require.NoError(t, err)
 	f2, err := bsplayers.New(p2, r, nil)
 	require.NoError(t, err)
-	return &arena.Battleship{Rules: r, P1: arena.BattleshipEntrant{Name: p1, Factory: f1},
-		P2: arena.BattleshipEntrant{Name: p2, Factory: f2}}
+	return arenatest.Battleship(r, p1, f1, p2, f2)
 }

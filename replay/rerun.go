@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game"
 )
 
@@ -173,6 +174,15 @@ func (rr *Rerun[G, P, A, S, L]) playLines(g G, visit Visit[G, S, L]) (string, er
 	return "", nil
 }
 
+// Verify is rr.Play without a visit, for a game's Verify on what its
+// record format built: an error building rr (err) is returned as it is.
+func Verify[G game.State[A, S], P, A, S, L any](rr *Rerun[G, P, A, S, L], err error) error {
+	if err != nil {
+		return err
+	}
+	return rr.Play(nil)
+}
+
 // Frame is a re-played game as its renderings draw it, after its N-th
 // recorded action (0: the start, Line nil then): Line the action's line,
 // St the step the rules gave and Err why the action was illegal (nil when
@@ -199,6 +209,21 @@ func (rr *Rerun[G, P, A, S, L]) Frames(visit func(f *Frame[G, S, L])) error {
 			f.Line, f.St, f.Err = l, *st, err
 		}
 		visit(f)
+	})
+}
+
+// HTMLFrames is Frames that adds to d the frame of each position: the
+// start (seat -1, "start", no decision), then one per recorded action,
+// told by action (the acting seat, the action in words and the actor's
+// recorded decision); board draws each seat's board after it.
+func (rr *Rerun[G, P, A, S, L]) HTMLFrames(d *HTMLData, action func(f *Frame[G, S, L]) (seat int, text string, why *explain.Decision),
+	board func(f *Frame[G, S, L], seat int) HTMLBoard) error {
+	return rr.Frames(func(f *Frame[G, S, L]) {
+		seat, text, why := -1, "start", (*explain.Decision)(nil)
+		if f.Line != nil {
+			seat, text, why = action(f)
+		}
+		d.AddFrame(f.N, seat, text, why, func(s int) HTMLBoard { return board(f, s) })
 	})
 }
 

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -24,6 +25,72 @@ func RenderRange(from, to, last int, what string) (int, error) {
 		to = last
 	}
 	return to, nil
+}
+
+// Text is a game's text rendering of one replay (its Render), as
+// Rerun.RenderText drives it.
+type Text[G, S, L any] struct {
+	Header func(w io.Writer) // the header, legend included
+	Result func(w io.Writer) // the result in words
+	Who    func(seat int) string
+	// Refused is, by seat, why the rules refuse its recorded placement
+	// ("" for a valid one): a game that never started.
+	Refused [2]string
+	// Frame sees every frame of the game and draws the ones shown; its
+	// first error is RenderText's.
+	Frame func(w io.Writer, f *Frame[G, S, L]) error
+	// Ends: the frames shown reach the last action, and the result
+	// follows them.
+	Ends bool
+}
+
+// RenderText writes t's rendering of rr to w: the header, then for a game
+// that never started (t.Refused), once rr verifies, a line for each seat
+// whose placement was refused and the result; otherwise every frame
+// (t.Frame) as rr is played again (it fails with ErrMismatch rather than
+// draw a game the rules do not allow), then the result when t.Ends.
+func (rr *Rerun[G, P, A, S, L]) RenderText(w io.Writer, t *Text[G, S, L]) error {
+	bw := bufio.NewWriter(w)
+	t.Header(bw)
+	if t.Refused[0] != "" || t.Refused[1] != "" {
+		if err := rr.Play(nil); err != nil {
+			return err
+		}
+		for s, why := range t.Refused {
+			if why != "" {
+				fmt.Fprintf(bw, "\nseat %d %s %s\n", s, t.Who(s), why)
+			}
+		}
+		t.Result(bw)
+		return bw.Flush()
+	}
+	var frameErr error
+	err := rr.Frames(func(f *Frame[G, S, L]) {
+		if err := t.Frame(bw, f); frameErr == nil {
+			frameErr = err
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if frameErr != nil {
+		return frameErr
+	}
+	if t.Ends {
+		t.Result(bw)
+	}
+	return bw.Flush()
+}
+
+// RenderStart begins a game's Render of a replay with last recorded
+// actions: the rules it records (rules, its record's Rules) and the last
+// action to show of from to to (RenderRange; what names the actions).
+func RenderStart[R any](rules func() (R, error), from, to, last int, what string) (R, int, error) {
+	r, err := rules()
+	if err == nil {
+		to, err = RenderRange(from, to, last, what)
+	}
+	return r, to, err
 }
 
 // SeatName is a player's name and, in a match, role: "alice (p1)", made

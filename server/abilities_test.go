@@ -21,6 +21,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
 	abwire "github.com/kaisen-ai/kaisen/game/abilities/wire"
+	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -466,7 +467,7 @@ func TestAbilitiesListenerConfig(t *testing.T) {
 		{"one side", func(l *ListenerConfig) { l.Abilities.Sides = []string{"ai"} }, "want two"},
 		{"alternate_first", func(l *ListenerConfig) { l.Abilities.AlternateFirst = true }, "alternate_first"},
 		{"battleship AI", func(l *ListenerConfig) { l.Opponent = "gridbot" }, "gridbot"},
-		{"series", func(l *ListenerConfig) { l.Games = 3 }, "one game per connection"},
+		{"series", func(l *ListenerConfig) { l.Games = 3 }, ""},
 		{"on battleship", func(l *ListenerConfig) { l.Game = GameBattleship; l.Abilities.Options.HideMoves = true }, "leave abilities unset"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -521,4 +522,80 @@ func FuzzAbilitiesSession(f *testing.F) {
 			}
 		})
 	})
+}
+
+// teeConn is a connection that copies what it reads into got.
+type teeConn struct {
+	net.Conn
+	got *strings.Builder
+}
+
+func (c teeConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	c.got.Write(b[:n])
+	return n, err
+}
+
+// TestAbilitiesSeries: an abilities listener with games > 1 plays a series
+// on each pair of connections as the other games do ("roundK." greetings,
+// the final end line's dot, the tally), and each round's greeting is
+// followed by that game's hello, which names the client's seat in it; the
+// client plays every game on the hello's rules and seat, and every game's
+// replay verifies.
+func TestAbilitiesSeries(t *testing.T) {
+	checkLeaks(t)
+	const games = 4
+	cfg := abilitiesConfig(t, OpponentPair)
+	cfg.Listeners[0].Games = games
+	ts := startServer(t, cfg)
+	var wg sync.WaitGroup
+	var got [2]strings.Builder
+	var res [2]client.Result
+	var errs [2]error
+	for i := range 2 {
+		conn, err := net.Dial("tcp", ts.addr(0))
+		require.NoError(t, err)
+		wg.Go(func() {
+			defer conn.Close()
+			factory := func(r *abilities.Rules) (game.Factory[battleship.Placement, abilities.Action, abilities.Told], error) {
+				f, err := abplayers.New("ab-random", r, nil)
+				return abplayers.Adapt(f), err
+			}
+			rngFor := func(k int) *rand.Rand { return rand.New(rand.NewPCG(uint64(i), uint64(k))) }
+			res[i], errs[i] = client.Play(context.Background(), teeConn{conn, &got[i]}, abilities.Name, abwire.NewClient(battleship.DefaultRules()), factory, rngFor,
+				client.Options{ReadTimeout: 30 * time.Second})
+		})
+	}
+	wg.Wait()
+	var seats [2][]int // each connection's seat, round by round
+	for i := range 2 {
+		require.NoError(t, errs[i], "client %d", i)
+		require.True(t, res[i].Series)
+		require.Len(t, res[i].Games, games)
+		require.NotNil(t, res[i].Tally, "the series' trailer")
+		require.Equal(t, games, res[i].Tally.Win+res[i].Tally.Even+res[i].Tally.Lose)
+		lines := strings.Split(got[i].String(), "\n")
+		rounds := 0
+		for k, l := range lines {
+			if !strings.HasPrefix(l, "round") {
+				continue
+			}
+			rounds++
+			require.Equal(t, protocol.SeriesRound(rounds), l)
+			h, err := abwire.DecodeHello([]byte(lines[k+1]))
+			require.NoError(t, err, "round %d's greeting is followed by its hello", rounds)
+			seats[i] = append(seats[i], h.Seat)
+		}
+		require.Equal(t, games, rounds)
+	}
+	for k := range games {
+		require.Equal(t, 1, seats[0][k]+seats[1][k], "round %d: the two connections have the two seats: %v", k+1, seats)
+	}
+	rs := ts.waitResults(t, games)
+	for k, r := range rs {
+		require.Empty(t, r.Forfeits, r.Detail)
+		require.Equal(t, k+1, r.Round)
+		require.Equal(t, games, r.Rounds)
+		verifyAbilitiesReplay(t, ts, r)
+	}
 }

@@ -124,10 +124,6 @@ type Contract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] s
 	// section for the abilities game): an error says what is wrong with
 	// them. Without it, a listener with abilities settings is refused.
 	Settings func(l ListenerConfig) (R, error)
-	// OneGame: a listener of the game plays one game per connection (games
-	// must be 1); else a listener with games > 1 plays a series on each
-	// connection, each game greeted with "roundK.".
-	OneGame bool
 	// AI builds the house AI called name for rules, its settings overlaid
 	// by load (house_config); an unknown name is an error.
 	AI func(name string, rules R, load func(any) error) (game.Factory[P, A, O], error)
@@ -197,11 +193,8 @@ func compileContract[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O
 	if c.Listen == nil && !l.PlainBoard() {
 		bad("%s plays its own board; leave width, height, rocks and rounded unset", c.Name)
 	}
-	switch {
-	case l.Games < 1:
+	if l.Games < 1 {
 		bad("games is %d, want at least 1", l.Games)
-	case l.Games > 1 && c.OneGame:
-		bad("games is %d: %s plays one game per connection", l.Games, c.Name)
 	}
 	lis, err := contractListening(l, c)
 	if err != nil {

@@ -116,8 +116,7 @@ func abGame() Game {
 		Settings: func(l ListenerConfig) (*abilities.Rules, error) {
 			return l.Abilities.Listener(battleship.DefaultRules())
 		},
-		OneGame: true,
-		AI:      adaptedAI(abplayers.New, abplayers.Adapt),
+		AI: adaptedAI(abplayers.New, abplayers.Adapt),
 		Wire: func(r *abilities.Rules) game.ServerCodec[battleship.Placement, abilities.Action, abilities.Told] {
 			return abwire.Server{Rules: r}
 		},

@@ -389,7 +389,7 @@ func (t *turns[G, P, A, S, O]) tell(g G, st *S, err error, i int) bool {
 }
 
 // handshake greets the client seats (the game's hello, or "roundK." in a
-// series), has each house AI place (a learning one kept from game to game
+// series, followed by the hello for a game.RoundHello codec), has each house AI place (a learning one kept from game to game
 // of a series) and reads the clients' placements (and, when the wire asks
 // for them, their names first: namer). Both clients' handshakes run at
 // once, with one deadline, so that a slow or silent client costs the
@@ -411,7 +411,8 @@ func (t *turns[G, P, A, S, O]) handshake(ctx context.Context, k int, seed uint64
 		}
 		if series {
 			t.sendString(i, protocol.SeriesRound(k))
-		} else {
+		}
+		if rh, ok := t.def.wire.(game.RoundHello); !series || ok && rh.HelloEachRound() {
 			t.send(i, t.def.wire.Hello(i))
 		}
 		need[i] = 1

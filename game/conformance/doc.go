@@ -10,8 +10,8 @@
 //	}
 //
 // The registry (package games) builds every game's checks from its Def and
-// keeps them in games.Game.Conformance, and one test runs them on every
-// registered game (games/conformance_test.go).
+// keeps them in games.Game.Conformance, and the matrix test runs them on
+// every registered game (games/matrix: TestConformanceFullSize).
 //
 // The checks:
 //
@@ -48,9 +48,15 @@
 //     legal games in which every placement and every legal action, typed
 //     (PlaceLine, Line), reads back as itself (Place, Parse).
 //
-// Checks that need more than the contract come in Subject.Extra: the
-// registry adds the replay round trip and verification of every game's
-// record (games.Checks: recorded games read back, verified, drawn, and
-// refused once cut); the wire round trips in every dialect, both ways,
-// are the wire packages' own tests until the contract names them.
+// Checks that need more than the contract come in Subject.Extra, which
+// the registry adds (games.Checks):
+//
+//   - replay: the round trip and verification of every game's record
+//     (recorded games read back, verified, drawn, and refused once cut);
+//   - wire: the round trips of every game with a wire codec, in every
+//     dialect its Def lists (games.Wire.Dialects), both ways: seeded games
+//     played by the real server and client loops over loopback are the
+//     same games in-process, every observation the client decodes is
+//     what the rules told the seat, every line the client writes decodes
+//     on the server to the action chosen.
 package conformance

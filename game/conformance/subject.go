@@ -53,10 +53,9 @@ type Subject[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any] st
 	// Text writing nowhere) whose random placements rng draws: the text
 	// check reads typed placements and actions back.
 	Text func(seat int, rng *rand.Rand) Typed[P, A, O]
-	// Extra are further checks of the game, run after the suite's: the
-	// slot of the contract pieces being added (the replay round trip and
-	// verification, the wire round trips in every dialect), until the
-	// suite runs them itself.
+	// Extra are further checks of the game, run after the suite's: those
+	// that need more than the contract (the registry's replay round trip
+	// and verification, and its wire round trips in every dialect).
 	Extra []Check
 }
 

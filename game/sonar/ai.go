@@ -29,14 +29,54 @@ var AIs = roster.New[*Rules, Factory](ErrUnknownPlayer, "sonar",
 			}, nil
 		}},
 	roster.Entry[*Rules, Factory]{Name: "sonar-hunter", Summary: "pings the likeliest cell from the echoes, evades near pings, learns across a series where the enemy hides",
-		Build: func(r *Rules, _ roster.Loader) (Factory, error) {
+		Build: func(r *Rules, load roster.Loader) (Factory, error) {
+			cfg, err := roster.Configure(load, DefaultHunterConfig())
+			if err != nil {
+				return nil, err
+			}
 			return func(rng *rand.Rand, _ int) game.Player[Placement, Action, Told] {
-				h := &hunter{fleet: newFleet(r), prior: make([]float64, r.Cells())}
+				h := &hunter{fleet: newFleet(r), cfg: cfg, prior: make([]float64, r.Cells())}
 				h.NewGame(rng)
 				return h
 			}, nil
 		}},
 )
+
+// HunterConfig are sonar-hunter's weights (its YAML settings, which kaisen
+// tune tunes; the test game has no file under configs/: the defaults are
+// these).
+type HunterConfig struct {
+	// Evade is the chance that a boat an enemy ping came near moves away
+	// instead of pinging. Default 0.5.
+	Evade float64 `mapstructure:"evade" tune:"0,1"`
+	// Near is what a "near" echo adds to the score of each cell next to
+	// the ping. Default 2.
+	Near float64 `mapstructure:"near" tune:"0,8"`
+	// Floor is added to every cell after an enemy move (a boat may have
+	// gone anywhere). Default 0.05.
+	Floor float64 `mapstructure:"floor" tune:"0,1"`
+	// Prior is the weight of each hit on a cell in the series' earlier
+	// games in the cell's starting score. Default 1.
+	Prior float64 `mapstructure:"prior" tune:"0,4"`
+}
+
+// DefaultHunterConfig returns sonar-hunter's defaults.
+func DefaultHunterConfig() HunterConfig {
+	return HunterConfig{Evade: 0.5, Near: 2, Floor: 0.05, Prior: 1}
+}
+
+// Validate checks every weight against its range.
+func (c HunterConfig) Validate() error {
+	for _, w := range []struct {
+		name   string
+		v, max float64
+	}{{"evade", c.Evade, 1}, {"near", c.Near, 8}, {"floor", c.Floor, 1}, {"prior", c.Prior, 4}} {
+		if !(w.v >= 0 && w.v <= w.max) {
+			return fmt.Errorf("sonar-hunter: %s is %g, want 0 to %g", w.name, w.v, w.max)
+		}
+	}
+	return nil
+}
 
 // fleet is what a player knows of its own boats.
 type fleet struct {
@@ -117,11 +157,12 @@ func (p *random) Observe(o Told) { p.observe(o) }
 
 // hunter keeps a score per enemy cell (how likely a boat is there) from
 // the echoes, pings the best one and, when an enemy ping came near one of
-// its boats, moves that boat away half of the time. Across a series it
-// learns where the enemy's boats were hit: its next games start from that
-// prior.
+// its boats, moves that boat away (HunterConfig.Evade: half of the time).
+// Across a series it learns where the enemy's boats were hit: its next
+// games start from that prior.
 type hunter struct {
 	fleet
+	cfg    HunterConfig
 	rng    *rand.Rand
 	score  []float64
 	prior  []float64 // hits per cell in the series' earlier games
@@ -141,7 +182,7 @@ func (h *hunter) NewGame(rng *rand.Rand) {
 	h.reset()
 	h.score = make([]float64, h.rules.Cells())
 	for c := range h.score {
-		h.score[c] = 1 + h.prior[c]
+		h.score[c] = 1 + h.cfg.Prior*h.prior[c]
 	}
 }
 
@@ -151,7 +192,7 @@ func (h *hunter) EndGame(series.End) {}
 func (h *hunter) Place() Placement { return h.place(h.rng) }
 
 func (h *hunter) Act() Action {
-	if h.threat != None && h.rng.IntN(2) == 0 {
+	if h.threat != None && h.rng.Float64() < h.cfg.Evade {
 		if a, ok := h.evade(); ok {
 			h.last = explain.Decision{Reason: fmt.Sprintf("an enemy ping at %d came near: boat %d moves to %d", h.threat, a.Boat, a.At)}
 			h.threat = None
@@ -223,7 +264,7 @@ func (h *hunter) echo(c Cell, e Echo) {
 		case Cell(d) == c:
 			h.score[d] = 0
 		case e == Near:
-			h.score[d] += 2
+			h.score[d] += h.cfg.Near
 		case e == Miss:
 			h.score[d] = 0
 		}
@@ -244,6 +285,6 @@ func (h *hunter) blur() {
 		}
 	}
 	for c := range next {
-		h.score[c] = next[c] + 0.05
+		h.score[c] = next[c] + h.cfg.Floor
 	}
 }

@@ -8,17 +8,21 @@
 // The hosts of the matrix: arena match, arena series, explanations (the
 // conformance check through arena's table, and replays with decisions),
 // tournament (the library call as kaisen
-// tournament builds it from the registry, and the command itself), the
+// tournament builds it from the registry, and the command itself with
+// --timing), the
 // conformance suite (game/conformance), and the human terminal seat
 // in-process (internal/human through games.Game.HumanLocal, a scripted
-// person typing an AI's actions through the game's Text), and the turn
+// person typing an AI's actions through the game's Text), the human seat
+// over the network (human_net_test.go: games.Game.HumanClient, the same
+// scripted person against a server's house AI), and the turn
 // server (serve_test.go): a listener of the game against its house AI,
 // played by kaisen play itself (one game, and a series of three where the
 // game's listeners play series), and a pair listener, played by two
 // network clients (games.Game.NewClient, the same code) over loopback;
 // in both the server's live view (server.Spectator, fed by each game's
 // public view) sees the game, and the replay the server wrote verifies
-// (games.Game.OpenReplay); the run hosts (runs_test.go): a match split in
+// (games.Game.OpenReplay); kaisen loadtest against a house listener (every
+// served game has it: games.ToolLoadtest); the run hosts (runs_test.go): a match split in
 // shards and merged (kaisen match --shard, kaisen merge), recorded in one
 // file and resumed from it (--games-out, --recover), a gauntlet (kaisen
 // gauntlet --pool), its replays checked, drawn, written as pages and
@@ -27,14 +31,22 @@
 // package jsonrecord's for a game without one (the test game's). And
 // browser play (browser_test.go: internal/web's one page and HTTP flow,
 // which the hub's live view watches), a person playing the house AI
-// through the HTTP API.
+// through the HTTP API. And the wire dialects (the conformance suite's
+// wire check, through each game's entry): in every dialect the game's
+// Def lists, seeded games over a loopback server and two network clients
+// with its production codecs are the same games in-process
+// (wire_test.go: a codec that loses a field fails it).
 //
-// Not in the matrix yet (add a column when they take any registered
-// game): the web spectator of the server's own games (internal/web), the
-// human seat over the network (games.Game.HumanClient), the wire round
-// trips per dialect (protocol), and tournament --timing
-// (internal/cli/tournament_timing.go switches on the three built-in
-// families).
+// And kaisen serve --web's spectator (web_test.go: internal/web's hub as
+// the server's live view, its list, event stream and replay page), and the
+// rated ladder (ladder_test.go: kaisen ladder init and register, a rated
+// listener, two bots playing a series with kaisen play --token, the
+// ladder's table), and kaisen tune and kaisen exploit (tune_test.go: the
+// game's first AI with weights tuned, and searched as an exploiter of its
+// DefaultPlayers[1], on a tiny budget: the same seed writes the same YAML).
+//
+// Every host written over the contract has its column: a host that does
+// not take every registered game is a failing cell, never a skipped one.
 package matrix_test
 
 import (
@@ -94,12 +106,19 @@ func TestMatrix(t *testing.T) {
 		{"server house", serverHouseHost},
 		{"server pair", serverPairHost},
 		{"server series", serverSeriesHost},
+		{"network human seat", networkHumanHost},
+		{"loadtest", loadtestHost},
+		{"web spectator", webSpectatorHost},
+		{"ladder", ladderHost},
+		{"tune", tuneHost},
+		{"exploit", exploitHost},
 		{"shard merge", shardHost},
 		{"games-out recover", gamesOutHost},
 		{"gauntlet", gauntletHost},
 		{"replay", replayHost},
 		{"queue", queueHost},
 		{"browser play", browserHost},
+		{"wire dialects", wireHost},
 	}
 	for _, g := range games.All() {
 		for _, h := range hosts {
@@ -280,7 +299,7 @@ func tournamentHost(t *testing.T, g games.Game) {
 	require.Len(t, res.Ratings, len(names))
 
 	var out, errOut bytes.Buffer
-	args := []string{"tournament", "--game", g.Name, "--players", strings.Join(names, ","), "-n", "2", "--seed", "26", "--workers", "1", "--bootstrap", "10", "--json"}
+	args := []string{"tournament", "--game", g.Name, "--players", strings.Join(names, ","), "-n", "2", "--seed", "26", "--workers", "1", "--bootstrap", "10", "--timing", "--json"}
 	code := cli.Run(context.Background(), args, strings.NewReader(""), &out, &errOut)
 	require.Zero(t, code, "kaisen %s: %s", strings.Join(args, " "), errOut.String())
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -289,6 +308,26 @@ func tournamentHost(t *testing.T, g games.Game) {
 	require.Equal(t, names, got.Players)
 	require.True(t, got.Complete)
 	require.Len(t, got.Ratings, len(names))
+	for _, r := range got.Ratings {
+		require.NotNil(t, r.Timing, "--timing times %s's decisions", r.Name)
+		require.Positive(t, r.Timing.Decisions, "--timing times %s's decisions", r.Name)
+	}
+}
+
+// wireHost runs the game's wire conformance check: in every dialect its
+// Def lists (games.Wire.Dialects), seeded games of its default AIs over a
+// loopback server (the server's one turn loop) and two clients (the
+// client loop) with its production codecs are the same games played
+// in-process, every observation and action decoded to the value meant.
+func wireHost(t *testing.T, g games.Game) {
+	ran := false
+	for _, c := range g.Conformance() {
+		if c.Name == "wire" {
+			ran = true
+			c.Run(t)
+		}
+	}
+	require.True(t, ran, "every game with a wire codec has a wire check")
 }
 
 // conformanceHost runs every conformance check of the game, in parallel

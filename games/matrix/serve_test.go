@@ -53,12 +53,20 @@ func (w *watcher) Finished(res server.Result) {
 // serve starts a server of one listener of game g (opponent: a house AI,
 // or server.OpponentPair; n games per pairing) writing replays to dir and
 // watched by w; it returns the listener's address. The server stops with the test.
-func serve(t *testing.T, g games.Game, opponent string, n int, dir string, w *watcher) string {
+func serve(t *testing.T, g games.Game, opponent string, n int, dir string, w server.Spectator) string {
 	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Seed, cfg.ReplayDir = 26, dir
 	l := &cfg.Listeners[0]
 	l.Game, l.Address, l.Opponent, l.Games = g.Name, "127.0.0.1:0", opponent, n
+	return start(t, g, cfg, w)
+}
+
+// start starts a server of cfg (its first listener's game g) watched by
+// w and returns the first listener's address. The server stops with the
+// test.
+func start(t *testing.T, g games.Game, cfg server.Config, w server.Spectator) string {
+	t.Helper()
 	srv, err := server.New(cfg, slog.New(slog.DiscardHandler))
 	require.NoError(t, err, "the server serves %s", g.Name)
 	srv.Watch(w)
@@ -79,18 +87,8 @@ func serve(t *testing.T, g games.Game, opponent string, n int, dir string, w *wa
 func serverHouseHost(t *testing.T, g games.Game) { playHouse(t, g, 1) }
 
 // serverSeriesHost is serverHouseHost with a series of three games on
-// the connection, for the games whose listeners play series (abilities
-// plays one game per connection: its listener refuses games: 3).
-func serverSeriesHost(t *testing.T, g games.Game) {
-	cfg := server.DefaultConfig()
-	cfg.Listeners[0].Game, cfg.Listeners[0].Opponent, cfg.Listeners[0].Games = g.Name, g.PlayDefault, 3
-	if err := cfg.Validate(); err != nil {
-		require.ErrorIs(t, err, server.ErrConfig)
-		require.Equal(t, "abilities", g.Name, "only abilities plays one game per connection: %v", err)
-		t.Skipf("%s: %v", g.Name, err)
-	}
-	playHouse(t, g, 3)
-}
+// the connection.
+func serverSeriesHost(t *testing.T, g games.Game) { playHouse(t, g, 3) }
 
 // playHouse plays n games on one connection of kaisen play to a house
 // listener of g.
@@ -110,6 +108,29 @@ func playHouse(t *testing.T, g games.Game, n int) {
 	require.Equal(t, n, tally.Games)
 	require.Equal(t, n, tally.Wins+tally.Losses+tally.Draws)
 	checkServed(t, g, w, dir, n)
+}
+
+// loadtestHost runs kaisen loadtest against a house listener of g: six
+// games or more (whole series of two), three at once, played by the
+// game's network client with its DefaultPlayers[0]; every game is counted
+// and none fails, and the server's live view and replays are
+// checkServed's.
+func loadtestHost(t *testing.T, g games.Game) {
+	require.True(t, g.Has(games.ToolLoadtest), "a served game has kaisen loadtest")
+	const n, perConn = 6, 2
+	w := &watcher{started: map[string]game.Public{}, steps: map[string]int{}}
+	dir := t.TempDir()
+	addr := serve(t, g, g.PlayDefault, perConn, dir, w)
+	out := kaisen(t, "loadtest", "--game", g.Name, "--addr", addr, "--player", g.DefaultPlayers[0], "-n", "6",
+		"--concurrency", "3", "--seed", "26", "--json")
+	var rep struct{ Games, Errors int }
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &rep))
+	// Whole series only: a connection that starts plays its series out.
+	require.GreaterOrEqual(t, rep.Games, n, out)
+	require.Zero(t, rep.Games%perConn, out)
+	require.Zero(t, rep.Errors, out)
+	checkServed(t, g, w, dir, rep.Games)
 }
 
 // serverPairHost: the server pairs two network clients of the game (the

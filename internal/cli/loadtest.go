@@ -97,8 +97,8 @@ func newLoadtestCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "loadtest",
 		Short: "Drive a turn server with many concurrent TCP clients and measure it",
-		Long: `Play many games at once against a submarine-game server (kaisen serve, or
-any server that speaks the protocol) with real TCP clients, and measure the
+		Long: `Play many games at once against a turn server (kaisen serve, or any
+server that speaks the protocol) with real TCP clients, and measure the
 server under load: actions per second over all games, and the round trip of
 each action (from sending the action to receiving its result line, on the
 client side) at the 50th, 90th and 99th percentile.
@@ -106,15 +106,13 @@ client side) at the 50th, 90th and 99th percentile.
 --concurrency games run at once. Against a server with a house AI (kaisen
 serve --house random) every connection is one game. Against a server that
 pairs its clients, add --pairs: every game is then two of our connections,
-and each action is counted once. The random player uses a lean built-in
-client; other players (kaisen players) play with the full client of kaisen
-play. Connections that fail (refused by a limit, broken, a protocol error)
-are counted as errors and retried.
+and each action is counted once. Every client is kaisen play's, with the
+AI --player (kaisen players). Connections that fail (refused by a limit,
+broken, a protocol error) are counted as errors and retried.
 
---game battleship or --game abilities load-tests a server of that game
-(kaisen serve --game battleship --house gridbot) with its kaisen play
-client (default AI: the game's kaisen play default); every game is served
-through the same client loop.
+--game load-tests a server of another game (kaisen serve --game battleship
+--house gridbot), with its kaisen play client (default AI: the game's kaisen
+play default); every game is played through the same client loop.
 
 Run the server in its own process so that both are measured as they run in
 production; raise its per-IP limit above the concurrency (see the examples).

@@ -60,7 +60,11 @@ func runHuman(cmd *cobra.Command, e *env, f *playFlags, g games.Game) error {
 	if f.turnTime > 0 {
 		out = turnClock{Writer: e.stdout, d: f.turnTime}
 	}
-	n, err := playConn(cmd.Context(), *f, g.HumanClient(f.name, in, out), 0, opt)
+	c, err := g.HumanClient(games.HumanClientOptions{Name: f.name}, in, out)
+	if err != nil {
+		return usageError("--human: %w", err)
+	}
+	n, err := playConn(cmd.Context(), *f, c, 0, opt)
 	switch {
 	case err != nil && cmd.Context().Err() != nil:
 		return &ExitError{Code: ExitInterrupted, Err: err}

@@ -2,101 +2,22 @@ package cli
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/kaisen-ai/kaisen/arena"
-	"github.com/kaisen-ai/kaisen/explain"
-	"github.com/kaisen-ai/kaisen/game/abilities"
-	"github.com/kaisen-ai/kaisen/game/grid"
-	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/players"
-	abplayers "github.com/kaisen-ai/kaisen/players/abilities"
-	bsplayers "github.com/kaisen-ai/kaisen/players/battleship"
 	"github.com/kaisen-ai/kaisen/tournament"
 )
 
-// timeDecisions is kaisen tournament's tournament.Config.Timed for the
-// families the games registry builds: it wraps both players' factories so
-// that each decision (an Act of the submarine game, a Shoot of Battleship,
-// an Act of abilities, answers included) adds its duration to the seat's
-// clock. Placements are not timed.
+// timeDecisions is kaisen tournament's tournament.Config.Timed: every
+// family the games registry builds times its players' decisions
+// (arena.Game.Timed for the games on the contract, arena.Submarine.Timed):
+// each decision (an action, an answer in a game that asks) adds its
+// duration to the seat's clock. Placements are not timed.
 func timeDecisions(fam arena.Family, p1, p2 *tournament.Clock) (arena.Family, error) {
-	switch f := fam.(type) {
-	case *arena.Submarine:
-		t := *f
-		t.P1.Factory, t.P2.Factory = timedSubmarine(f.P1.Factory, p1), timedSubmarine(f.P2.Factory, p2)
-		return &t, nil
-	case *arena.Battleship:
-		t := *f
-		t.P1.Factory, t.P2.Factory = timedBattleship(f.P1.Factory, p1), timedBattleship(f.P2.Factory, p2)
-		return &t, nil
-	case *arena.Abilities:
-		t := *f
-		t.P1.Factory, t.P2.Factory = timedAbilities(f.P1.Factory, p1), timedAbilities(f.P2.Factory, p2)
-		return &t, nil
+	if f, ok := fam.(interface {
+		Timed(add1, add2 func(time.Duration)) arena.Family
+	}); ok {
+		return f.Timed(p1.Add, p2.Add), nil
 	}
 	return nil, fmt.Errorf("--timing: the players of the %s game cannot be timed", fam.Game())
-}
-
-// subTimed wraps a submarine-game player and records the duration of every
-// Act.
-type subTimed struct {
-	players.Player
-	c *tournament.Clock
-}
-
-func (t *subTimed) Act() submarine.Action {
-	start := time.Now()
-	a := t.Player.Act()
-	t.c.Add(time.Since(start))
-	return a
-}
-
-// Explain passes the wrapped player's explanation on (an empty Decision when
-// it has none).
-func (t *subTimed) Explain() explain.Decision {
-	if e, ok := t.Player.(explain.Explainer); ok {
-		return e.Explain()
-	}
-	return explain.Decision{}
-}
-
-func timedSubmarine(f players.Factory, c *tournament.Clock) players.Factory {
-	return func(rng *rand.Rand) players.Player { return &subTimed{Player: f(rng), c: c} }
-}
-
-// bsTimed wraps a Battleship player and records the duration of every Shoot.
-type bsTimed struct {
-	bsplayers.Player
-	c *tournament.Clock
-}
-
-func (t *bsTimed) Shoot() grid.Cell {
-	start := time.Now()
-	cell := t.Player.Shoot()
-	t.c.Add(time.Since(start))
-	return cell
-}
-
-func timedBattleship(f bsplayers.Factory, c *tournament.Clock) bsplayers.Factory {
-	return func(rng *rand.Rand) bsplayers.Player { return &bsTimed{Player: f(rng), c: c} }
-}
-
-// abTimed wraps an abilities player and records the duration of every Act
-// (its turns and its answers).
-type abTimed struct {
-	abplayers.Player
-	c *tournament.Clock
-}
-
-func (t *abTimed) Act(q *abilities.Question) abilities.Action {
-	start := time.Now()
-	a := t.Player.Act(q)
-	t.c.Add(time.Since(start))
-	return a
-}
-
-func timedAbilities(f abplayers.Factory, c *tournament.Clock) abplayers.Factory {
-	return func(rng *rand.Rand, seat int) abplayers.Player { return &abTimed{Player: f(rng, seat), c: c} }
 }

@@ -523,26 +523,16 @@ func abEnd(w io.Writer, r *abilities.Rules, e *End[*abilities.Game, battleship.P
 	if res.Started {
 		fleet = e.Game.Ships(1 - seat)
 	}
-	if fleet != nil {
-		names := make([]string, len(fleet))
-		for i, s := range fleet.Normalize() {
-			names[i] = r.Base.ShipCoord(s, false)
-		}
-		fmt.Fprintf(w, "the enemy fleet: %s\n", strings.Join(names, " "))
-	}
-	if why := endReason(e); why != "" && res.Started {
-		fmt.Fprintf(w, "you %s: %s (you fired at %d cells, the enemy at %d)\n", map[bool]string{true: "win", false: "lose"}[res.Winner == seat], why, res.Shots[seat], res.Shots[1-seat])
-		return true
-	}
-	switch res.Winner {
-	case seat:
-		fmt.Fprintf(w, "you win: %d cells fired at (the enemy fired at %d)\n", res.Shots[seat], res.Shots[1-seat])
-	case 1 - seat:
-		fmt.Fprintf(w, "you lose: the enemy sank your fleet firing at %d cells (you fired at %d)\n", res.Shots[1-seat], res.Shots[seat])
-	default:
-		fmt.Fprintf(w, "draw after %d cells fired at\n", res.Shots[0]+res.Shots[1])
-	}
-	return true
+	return fleetEnd(w, r.Base, fleet, e, &abWords)
+}
+
+// abWords are the abilities game's words of its result: it counts the
+// cells fired at.
+var abWords = fleetWords{
+	reason: "(you fired at %d cells, the enemy at %d)",
+	win:    "you win: %d cells fired at (the enemy fired at %d)",
+	lose:   "you lose: the enemy sank your fleet firing at %d cells (you fired at %d)",
+	draw:   "draw after %d cells fired at",
 }
 
 // abActionText says an abilities action as the seat types it ("shoot

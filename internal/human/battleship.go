@@ -407,26 +407,48 @@ func bsEnd(w io.Writer, r *battleship.Rules, e *End[*battleship.Game, battleship
 		fmt.Fprintf(w, "no game: %v\n", bsError(res))
 	}
 	fmt.Fprintln(w, EndHeader)
-	if l := e.Placements[1-seat]; l != nil {
-		names := make([]string, len(l))
-		for i, s := range l.Normalize() {
+	return fleetEnd(w, r, e.Placements[1-seat], e, &bsWords)
+}
+
+// bsWords are the Battleship game's words of its result.
+var bsWords = fleetWords{
+	reason: "(you fired %d shots, the enemy %d)",
+	win:    "you win: %d shots (the enemy fired %d)",
+	lose:   "you lose: the enemy sank your fleet in %d shots (you fired %d)",
+	draw:   "draw after %d shots",
+}
+
+// fleetWords are how a game on a Battleship board words its result for
+// the person (fleetEnd), each with the shot counts: reason after the
+// reason of a forfeit or a resignation (the person's, then the enemy's),
+// win (the person's, the enemy's), lose (the enemy's, the person's), draw
+// (both).
+type fleetWords struct{ reason, win, lose, draw string }
+
+// fleetEnd ends a game on a Battleship board r for the person, after
+// EndHeader: the enemy fleet (nil: none was placed), then the result in
+// the game's words.
+func fleetEnd[G, P any](w io.Writer, r *battleship.Rules, fleet battleship.Placement, e *End[G, P], words *fleetWords) bool {
+	res, seat := e.Result, e.Seat
+	if fleet != nil {
+		names := make([]string, len(fleet))
+		for i, s := range fleet.Normalize() {
 			names[i] = r.ShipCoord(s, false)
 		}
 		fmt.Fprintf(w, "the enemy fleet: %s\n", strings.Join(names, " "))
 	}
-	why := endReason(e)
-	switch {
-	case why != "" && res.Started:
-		fmt.Fprintf(w, "you %s: %s (you fired %d shots, the enemy %d)\n", map[bool]string{true: "win", false: "lose"}[res.Winner == seat], why, res.Shots[seat], res.Shots[1-seat])
+	mine, theirs := res.Shots[seat], res.Shots[1-seat]
+	if why := endReason(e); why != "" && res.Started {
+		fmt.Fprintf(w, "you %s: %s "+words.reason+"\n", map[bool]string{true: "win", false: "lose"}[res.Winner == seat], why, mine, theirs)
 		return true
 	}
 	switch res.Winner {
 	case seat:
-		fmt.Fprintf(w, "you win: %d shots (the enemy fired %d)\n", res.Shots[seat], res.Shots[1-seat])
+		fmt.Fprintf(w, words.win+"\n", mine, theirs)
 	case 1 - seat:
-		fmt.Fprintf(w, "you lose: the enemy sank your fleet in %d shots (you fired %d)\n", res.Shots[1-seat], res.Shots[seat])
+		fmt.Fprintf(w, words.lose+"\n", theirs, mine)
 	default:
-		fmt.Fprintf(w, "draw after %d shots\n", res.Shots[0]+res.Shots[1])
+		fmt.Fprintf(w, words.draw+"\n", mine+theirs)
 	}
 	return true
 }

@@ -18,7 +18,8 @@
 //     (Parse): Parse(Line(a)) is a for every legal action, which the
 //     conformance suite checks (its text check). NewTypist seats a
 //     scripted person: an AI of the game that types its lines through the
-//     Text (games.HumanOptions.Typist, the matrix test's human seat).
+//     Text (games.HumanOptions.Typist and HumanClientOptions.Typist, the
+//     matrix test's human seats in-process and on a server).
 //
 // Each built-in game's Text and Local is one file: submarine.go (Seat,
 // New, SubmarineText, PlayAgainstWith), battleship.go (BattleshipSeat,

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/arena/arenatest"
 	"github.com/kaisen-ai/kaisen/explain"
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	abrecord "github.com/kaisen-ai/kaisen/game/abilities/record"
@@ -33,7 +34,7 @@ func TestAbilitiesReplayVerifies(t *testing.T) {
 	require.NoError(t, err)
 	f2, err := abplayers.New("ab-random", r, nil)
 	require.NoError(t, err)
-	fam := &arena.Abilities{Rules: r, AlternateFirst: true, P1: arena.AbilitiesEntrant{Name: "ab-density", Factory: f1}, P2: arena.AbilitiesEntrant{Name: "ab-random", Factory: f2}}
+	fam := arenatest.Abilities(r, true, "ab-density", f1, "ab-random", f2)
 	dir := t.TempDir()
 	_, err = (&arena.Match{Family: fam, Games: 4, Seed: 4, Workers: 1, Replays: dir}).Run(context.Background(), nil)
 	require.NoError(t, err)
@@ -164,7 +165,7 @@ func TestAbilitiesReplayDecisions(t *testing.T) {
 	plain, err := abplayers.New("ab-random", r, nil)
 	require.NoError(t, err)
 	explaining := func(rng *rand.Rand, seat int) abplayers.Player { return abExplainer{plain(rng, seat)} }
-	fam := &arena.Abilities{Rules: r, P1: arena.AbilitiesEntrant{Name: "why", Factory: explaining}, P2: arena.AbilitiesEntrant{Name: "plain", Factory: plain}}
+	fam := arenatest.Abilities(r, false, "why", explaining, "plain", plain)
 	for _, tc := range []struct {
 		name    string
 		explain bool

@@ -39,6 +39,7 @@ type Client struct {
 	actions  int
 	confirms int
 	errs     []string
+	series   bool // the connection's greeting was a series round's
 }
 
 var _ game.ClientCodec[*abilities.Rules, battleship.Placement, abilities.Action, abilities.Told] = (*Client)(nil)
@@ -63,11 +64,16 @@ func (c *Client) Confirms() int { return c.confirms }
 // (why this seat forfeited).
 func (c *Client) Errors() []string { return c.errs }
 
-// Greet reads the hello (game.ClientCodec): a version other than Version
-// is a *protocol.ProtocolError wrapping ErrVersion.
+// Greet reads the hello (game.ClientCodec), or a series' first round
+// greeting ("round1."), whose hello Open reads: a version other than
+// Version is a *protocol.ProtocolError wrapping ErrVersion.
 func (c *Client) Greet(line []byte) (int, error) {
 	if string(line) == bswire.Greeting {
 		return 0, protocol.NewProtocolError(line, fmt.Errorf("%w: want the abilities hello, got the battleship and submarine greeting (a server of another game?)", protocol.ErrUnexpected))
+	}
+	if d, round, err := protocol.ParseGreeting(line); err == nil && d == protocol.Classic && round > 0 {
+		c.series = true // each round's hello comes after its greeting (Open)
+		return round, nil
 	}
 	h, err := DecodeHello(line)
 	if err != nil {
@@ -77,15 +83,35 @@ func (c *Client) Greet(line []byte) (int, error) {
 	return 0, nil
 }
 
-// Open begins the game on the hello's sides and options (game.ClientCodec).
+// Open begins a game on the hello's sides and options (game.ClientCodec).
+// In a series it reads the game's hello first, which follows each round's
+// greeting; the game is fresh when its sides or options are not the
+// previous game's. A game's counts (Shots, Actions, Confirms, Errors)
+// start at zero.
 func (c *Client) Open(l game.Lines) (game.Opening[*abilities.Rules], error) {
 	var op game.Opening[*abilities.Rules]
-	rules, err := abilities.NewRules(c.base, c.hello.Sides[0], c.hello.Sides[1], c.hello.Options)
-	if err != nil {
-		return op, err
+	prev := c.hello
+	if c.series {
+		line, err := l.Read("hello")
+		if err != nil {
+			return op, err
+		}
+		if c.hello, err = DecodeHello(line); err != nil {
+			return op, err
+		}
 	}
-	c.rules, c.lines = rules, l
-	return game.Opening[*abilities.Rules]{Rules: rules, Seat: c.hello.Seat, Fresh: true}, nil
+	fresh := c.rules == nil || prev.Sides != c.hello.Sides || prev.Options != c.hello.Options
+	if fresh {
+		rules, err := abilities.NewRules(c.base, c.hello.Sides[0], c.hello.Sides[1], c.hello.Options)
+		if err != nil {
+			return op, err
+		}
+		c.rules = rules
+	}
+	c.lines = l
+	c.ask, c.confirm, c.moves, c.out, c.again, c.werr = nil, false, nil, nil, false, nil
+	c.shots, c.actions, c.confirms, c.errs = [2]int{}, 0, 0, nil
+	return game.Opening[*abilities.Rules]{Rules: c.rules, Seat: c.hello.Seat, Fresh: fresh}, nil
 }
 
 // Place sends the placement (game.ClientCodec).

@@ -25,6 +25,10 @@ func (s Server) Hello(seat int) []byte {
 	return EncodeHello(Hello{Version: Version, Seat: seat, Sides: s.Rules.Sides, Options: s.Rules.Options})
 }
 
+// HelloEachRound implements game.RoundHello: in a series each game's hello
+// follows its "roundK." greeting, naming the seat the client has in it.
+func (Server) HelloEachRound() bool { return true }
+
 // What names a seat's action in faults: "action".
 func (Server) What() string { return "action" }
 

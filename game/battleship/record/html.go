@@ -19,25 +19,27 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := r.Board
 	rd := &bsRenderer{r: r, rp: rp}
-	d := NewHTMLData(Name, b, rd.who, r.Fleet)
+	d := NewHTMLData(Name, r.Board, rd.who, r.Fleet)
 	d.Header = replay.HeaderLines(rd.header, Legend)
 	d.SetResult(rd.result)
-	err = simulateBattleship(rp, func(f *bsFrame) {
-		seat, text, why := -1, "start", (*explain.Decision)(nil)
-		if f.Line != nil {
-			var line bytes.Buffer
-			rd.shotLine(&line, f)
-			text, _, _ = strings.Cut(line.String(), "\n")
-			seat, why = f.St.Seat, f.Line.Decision
-		}
-		d.AddFrame(f.N, seat, text, why, func(s int) replay.HTMLBoard { return rd.htmlBoard(f, s) })
-	})
+	rr, err := rp.rerun()
 	if err != nil {
 		return nil, err
 	}
+	if err := rr.HTMLFrames(d, rd.htmlShot, rd.htmlBoard); err != nil {
+		return nil, err
+	}
 	return d, nil
+}
+
+// htmlShot is frame f's shot as the HTML replay tells it: the shooter,
+// the first line of shotLine and the shooter's decision.
+func (rd *bsRenderer) htmlShot(f *bsFrame) (int, string, *explain.Decision) {
+	var line bytes.Buffer
+	rd.shotLine(&line, f)
+	text, _, _ := strings.Cut(line.String(), "\n")
+	return f.St.Seat, text, f.Line.Decision
 }
 
 // htmlBoard is seat's fleet under the other seat's fire after frame f.

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -47,12 +46,7 @@ const Legend = `legend: O ship, x hit, # sunk ship, o miss, . sea, - rock, [ ] t
 // verifies the replay on the way and fails (with replay.ErrMismatch) rather than
 // draw a game the rules do not allow.
 func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
-	r, err := rp.Rules()
-	if err != nil {
-		return err
-	}
-	last := len(rp.Shots)
-	to, err := replay.RenderRange(opt.From, opt.To, last, "shots")
+	r, to, err := replay.RenderStart(rp.Rules, opt.From, opt.To, len(rp.Shots), "shots")
 	if err != nil {
 		return err
 	}
@@ -61,10 +55,8 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 	default:
 		return fmt.Errorf("replay: render: boards %q: want %s, %s or %s", opt.Boards, BoardsEnd, BoardsTurn, BoardsShot)
 	}
-	bw := bufio.NewWriter(w)
 	rd := &bsRenderer{r: r, rp: rp, cyrillic: opt.Cyrillic}
-	rd.header(bw)
-	var bad [2]error
+	t := &replay.Text[*battleship.Game, battleship.Step, Shot]{Header: rd.header, Result: rd.result, Who: rd.who, Ends: to == len(rp.Shots)}
 	for s := range 2 {
 		p, err := rp.Placement(r, s)
 		if err != nil {
@@ -72,33 +64,27 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 		}
 		switch {
 		case rp.Placements[s].Ships == nil:
-			bad[s] = fmt.Errorf("no fleet was placed")
+			t.Refused[s] = "placed no valid fleet: no fleet was placed"
 		default:
-			bad[s] = r.ValidatePlacement(p)
-		}
-	}
-	if bad[0] != nil || bad[1] != nil {
-		if err := Verify(rp); err != nil {
-			return err
-		}
-		for s := range 2 {
-			if bad[s] != nil {
-				fmt.Fprintf(bw, "\nseat %d %s placed no valid fleet: %s\n", s, rd.who(s), oneLine(bad[s]))
+			if err := r.ValidatePlacement(p); err != nil {
+				t.Refused[s] = "placed no valid fleet: " + oneLine(err)
 			}
 		}
-		rd.result(bw)
-		return bw.Flush()
+	}
+	rr, err := rp.rerun()
+	if err != nil {
+		return err
 	}
 	listed := false // a shot line was written since the last boards
-	err = simulateBattleship(rp, func(f *bsFrame) {
+	t.Frame = func(w io.Writer, f *bsFrame) error {
 		if f.N < opt.From || f.N > to {
-			return
+			return nil
 		}
 		if f.Line != nil {
 			if !listed {
-				fmt.Fprintln(bw)
+				fmt.Fprintln(w)
 			}
-			rd.shotLine(bw, f)
+			rd.shotLine(w, f)
 			listed = true
 		}
 		var draw bool
@@ -109,21 +95,19 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 			draw = true
 		case opt.Boards == BoardsTurn:
 			// The start, or a shot after which the other seat shoots.
-			draw = f.Line == nil || f.N < last && rp.Shots[f.N].Seat != f.Line.Seat
+			draw = f.Line == nil || f.N < len(rp.Shots) && rp.Shots[f.N].Seat != f.Line.Seat
 		}
 		if draw {
-			rd.boards(bw, f)
+			rd.boards(w, f)
 			listed = false
 		}
-	})
-	if err != nil {
-		return err
+		return nil
 	}
-	if to == last {
-		rd.result(bw)
-	}
-	return bw.Flush()
+	return rr.RenderText(w, t)
 }
+
+// bsFrame is the state after one shot, as the renderings draw it.
+type bsFrame = replay.Frame[*battleship.Game, battleship.Step, Shot]
 
 type bsRenderer struct {
 	r        *battleship.Rules

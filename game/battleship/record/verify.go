@@ -19,24 +19,7 @@ import (
 // protocol) is a forfeit outside the rules. Errors wrap replay.ErrMismatch (or
 // replay.ErrFormat for a replay Read would refuse). Verify
 // does not re-run the players.
-func Verify(rp *Replay) error {
-	return simulateBattleship(rp, nil)
-}
-
-// bsFrame is the state after one shot, passed to simulateBattleship's
-// visitor.
-type bsFrame = replay.Frame[*battleship.Game, battleship.Step, Shot]
-
-// simulateBattleship verifies rp, calling visit (when not nil) with the
-// initial position and after every shot. A game that never started (an
-// invalid placement) is checked without a visit.
-func simulateBattleship(rp *Replay, visit func(f *bsFrame)) error {
-	rr, err := rp.rerun()
-	if err != nil {
-		return err
-	}
-	return rr.Frames(visit)
-}
+func Verify(rp *Replay) error { return replay.Verify(rp.rerun()) }
 
 // Rerun is a Battleship replay as replay.Rerun plays it again.
 type Rerun = replay.Rerun[*battleship.Game, battleship.Placement, grid.Cell, battleship.Step, Shot]

@@ -12,7 +12,7 @@ import (
 )
 
 // HTML returns the data of rp's HTML replay. It verifies the replay on the
-// way (simulate) and fails (with replay.ErrMismatch) rather than draw a
+// way (Rerun.HTMLFrames) and fails (with replay.ErrMismatch) rather than draw a
 // game the rules do not allow; a game that never started has the header
 // and the result only.
 func HTML(rp *Replay) (*replay.HTMLData, error) {
@@ -37,18 +37,17 @@ func HTML(rp *Replay) (*replay.HTMLData, error) {
 		}
 	}
 	d.SetResult(rd.result)
+	rr, err := rp.rerun()
+	if err != nil {
+		return nil, err
+	}
 	var trackErr error
-	err = simulate(rp, func(f *frame) {
-		seat, text, why := -1, "start", (*explain.Decision)(nil)
-		if f.Line != nil {
-			if trackErr == nil {
-				trackErr = rd.track(f)
-			}
-			seat, why = f.St.Seat, f.Line.Decision
-			text = fmt.Sprintf("#%d seat %d %s %s", f.N, f.St.Seat, rd.who(f.St.Seat), rd.describe(f))
+	err = rr.HTMLFrames(d, func(f *frame) (int, string, *explain.Decision) {
+		if trackErr == nil {
+			trackErr = rd.track(f)
 		}
-		d.AddFrame(f.N, seat, text, why, func(s int) replay.HTMLBoard { return rd.htmlBoard(f, s) })
-	})
+		return f.St.Seat, fmt.Sprintf("#%d seat %d %s %s", f.N, f.St.Seat, rd.who(f.St.Seat), rd.describe(f)), f.Line.Decision
+	}, rd.htmlBoard)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -40,16 +39,10 @@ const Legend = `legend: letters are ships (fleet order), . sea, # rock, x sunk s
 // displacement, and the hp left. It verifies the replay on the way and fails
 // (with replay.ErrMismatch) rather than draw a game the rules do not allow.
 func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
-	r, err := rp.Rules()
+	r, to, err := replay.RenderStart(rp.Rules, opt.From, opt.To, len(rp.Steps), "actions")
 	if err != nil {
 		return err
 	}
-	last := len(rp.Steps)
-	to, err := replay.RenderRange(opt.From, opt.To, last, "actions")
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(w)
 	rd := newRenderer(r, rp)
 	if opt.Heatmap {
 		for s := range 2 {
@@ -58,26 +51,19 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 			}
 		}
 	}
-	rd.header(bw)
-	var bad [2]bool
+	t := &replay.Text[*submarine.Game, submarine.Step, Step]{Header: rd.header, Result: rd.result, Who: rd.who, Ends: to == len(rp.Steps)}
 	for s := range 2 {
-		bad[s] = r.ValidatePlacement(rp.Placement(r, s)) != nil
+		if r.ValidatePlacement(rp.Placement(r, s)) != nil {
+			t.Refused[s] = fmt.Sprintf("placed its fleet illegally: %v", rp.Placements[s].Cells)
+		}
 	}
-	if bad[0] || bad[1] {
-		for s := range 2 {
-			if bad[s] {
-				fmt.Fprintf(bw, "\nseat %d %s placed its fleet illegally: %v\n", s, rd.who(s), rp.Placements[s].Cells)
-			}
-		}
-		if err := Verify(rp); err != nil {
-			return err
-		}
-		rd.result(bw)
-		return bw.Flush()
+	rr, err := rp.rerun()
+	if err != nil {
+		return err
 	}
 	folds := FoldStretches(rp, opt.Fold, opt.From, to)
 	var trackErr error
-	err = simulate(rp, func(f *frame) {
+	t.Frame = func(w io.Writer, f *frame) error {
 		if f.Line != nil && trackErr == nil {
 			trackErr = rd.track(f)
 		}
@@ -86,25 +72,20 @@ func Render(w io.Writer, rp *Replay, opt RenderOptions) error {
 		}
 		if len(folds) > 0 && f.N >= folds[0][0] && f.N < folds[0][1] {
 			if f.N == folds[0][0] {
-				rd.folded(bw, folds[0])
+				rd.folded(w, folds[0])
 			}
-			return
+			return trackErr
 		}
 		if f.N >= opt.From && f.N <= to {
-			rd.frame(bw, f)
+			rd.frame(w, f)
 		}
-	})
-	if err != nil {
-		return err
-	}
-	if trackErr != nil {
 		return trackErr
 	}
-	if to == last {
-		rd.result(bw)
-	}
-	return bw.Flush()
+	return rr.RenderText(w, t)
 }
+
+// frame is the state after one step, as the renderings draw it.
+type frame = replay.Frame[*submarine.Game, submarine.Step, Step]
 
 type renderer struct {
 	r        *submarine.Rules

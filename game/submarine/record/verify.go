@@ -13,22 +13,7 @@ import (
 // exactly what the engine produces (Rerun.Play): every recorded actor and
 // other Event equals the engine's. Verify does not re-run the
 // players.
-func Verify(rp *Replay) error {
-	return simulate(rp, nil)
-}
-
-// frame is the state after one step, passed to simulate's visitor.
-type frame = replay.Frame[*submarine.Game, submarine.Step, Step]
-
-// simulate verifies rp, calling visit (when not nil) with the initial
-// position and after every step.
-func simulate(rp *Replay, visit func(f *frame)) error {
-	rr, err := rp.rerun()
-	if err != nil {
-		return err
-	}
-	return rr.Frames(visit)
-}
+func Verify(rp *Replay) error { return replay.Verify(rp.rerun()) }
 
 // Rerun is a submarine replay as replay.Rerun plays it again.
 type Rerun = replay.Rerun[*submarine.Game, submarine.Placement, submarine.Action, submarine.Step, Step]

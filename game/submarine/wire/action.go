@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"fmt"
-
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/protocol"
@@ -37,9 +35,9 @@ func decodeAction(line []byte, r *submarine.Rules) (submarine.Action, error) {
 		if err != nil {
 			return submarine.Action{}, err
 		}
-		to, ok := protocol.Lookup(body, "to")
-		if !ok {
-			return submarine.Action{}, fmt.Errorf(`%w: "attack" needs "to"`, protocol.ErrType)
+		to, err := protocol.Need(body, "to", `"attack"`)
+		if err != nil {
+			return submarine.Action{}, err
 		}
 		c, err := protocol.Position(to, r.Board, `"attack.to"`)
 		if err != nil {
@@ -52,17 +50,17 @@ func decodeAction(line []byte, r *submarine.Rules) (submarine.Action, error) {
 		if err != nil {
 			return submarine.Action{}, err
 		}
-		shipRaw, ok := protocol.Lookup(body, "ship")
-		if !ok {
-			return submarine.Action{}, fmt.Errorf(`%w: "move" needs "ship"`, protocol.ErrType)
+		shipRaw, err := protocol.Need(body, "ship", `"move"`)
+		if err != nil {
+			return submarine.Action{}, err
 		}
 		name, err := protocol.Str(shipRaw, `"move.ship"`)
 		if err != nil {
 			return submarine.Action{}, err
 		}
-		to, ok := protocol.Lookup(body, "to")
-		if !ok {
-			return submarine.Action{}, fmt.Errorf(`%w: "move" needs "to"`, protocol.ErrType)
+		to, err := protocol.Need(body, "to", `"move"`)
+		if err != nil {
+			return submarine.Action{}, err
 		}
 		c, err := protocol.Position(to, r.Board, `"move.to"`)
 		if err != nil {

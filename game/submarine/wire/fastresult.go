@@ -164,14 +164,9 @@ func (e *ResultEncoder) appendState(b []byte, v *submarine.View, mine, enemy Ord
 		if !v.Me.Alive.Has(i) {
 			continue
 		}
-		if !first {
-			b = append(b, e.comma...)
-		}
-		first = false
-		b = append(b, e.nameKeys[i]...)
-		b = append(b, '{')
-		b = append(b, e.hp...)
+		b = e.appendShipHP(b, first, i)
 		b = strconv.AppendInt(b, int64(v.Me.HP[i]), 10)
+		first = false
 		b = append(b, e.comma...)
 		b = append(b, e.position...)
 		b = e.cell(b, v.Me.Pos[i])
@@ -187,17 +182,24 @@ func (e *ResultEncoder) appendState(b []byte, v *submarine.View, mine, enemy Ord
 		if v.EnemyHP[i] <= 0 {
 			continue
 		}
-		if !first {
-			b = append(b, e.comma...)
-		}
-		first = false
-		b = append(b, e.nameKeys[i]...)
-		b = append(b, '{')
-		b = append(b, e.hp...)
+		b = e.appendShipHP(b, first, i)
 		b = strconv.AppendInt(b, int64(v.EnemyHP[i]), 10)
+		first = false
 		b = append(b, '}')
 	}
 	return append(b, "}}}"...)
+}
+
+// appendShipHP appends the start of ship i's member of the state, after a
+// comma unless it is the first: its name's key and {"hp": (small enough
+// to be inlined).
+func (e *ResultEncoder) appendShipHP(b []byte, first bool, i int) []byte {
+	if !first {
+		b = append(b, e.comma...)
+	}
+	b = append(b, e.nameKeys[i]...)
+	b = append(b, '{')
+	return append(b, e.hp...)
 }
 
 // cell appends the [x, y] of c, or [-1, -1] off the board.

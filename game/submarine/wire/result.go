@@ -128,14 +128,8 @@ func encodeState(w *protocol.Writer, d protocol.Dialect, r *submarine.Rules, v *
 		if !v.Me.Alive.Has(i) {
 			continue
 		}
-		if !first {
-			w.Comma()
-		}
+		encodeShipHP(w, r, first, i, int(v.Me.HP[i]))
 		first = false
-		w.Key(r.Fleet[i].Name)
-		w.Byte('{')
-		w.Key("hp")
-		w.Int(int(v.Me.HP[i]))
 		w.Comma()
 		w.Key("position")
 		w.Cell(r.Board, v.Me.Pos[i])
@@ -151,17 +145,23 @@ func encodeState(w *protocol.Writer, d protocol.Dialect, r *submarine.Rules, v *
 		if v.EnemyHP[i] <= 0 {
 			continue
 		}
-		if !first {
-			w.Comma()
-		}
+		encodeShipHP(w, r, first, i, int(v.EnemyHP[i]))
 		first = false
-		w.Key(r.Fleet[i].Name)
-		w.Byte('{')
-		w.Key("hp")
-		w.Int(int(v.EnemyHP[i]))
 		w.Byte('}')
 	}
 	w.Raw("}}}")
+}
+
+// encodeShipHP writes the start of ship i's member of the state, after a
+// comma unless it is the first: its name's key and {"hp":hp.
+func encodeShipHP(w *protocol.Writer, r *submarine.Rules, first bool, i, hp int) {
+	if !first {
+		w.Comma()
+	}
+	w.Key(r.Fleet[i].Name)
+	w.Byte('{')
+	w.Key("hp")
+	w.Int(hp)
 }
 
 // Result is one decoded result line.
@@ -288,9 +288,9 @@ func decodeAttacked(raw []byte, r *submarine.Rules, res *Result) error {
 	if body == nil || err != nil {
 		return err
 	}
-	posRaw, ok := protocol.Lookup(body, "position")
-	if !ok {
-		return fmt.Errorf(`%w: "attacked" needs "position"`, protocol.ErrType)
+	posRaw, err := protocol.Need(body, "position", `"attacked"`)
+	if err != nil {
+		return err
 	}
 	if ev.At, err = protocol.Position(posRaw, r.Board, `"attacked.position"`); err != nil {
 		return err
@@ -331,16 +331,16 @@ func decodeMoved(raw []byte, r *submarine.Rules, res *Result) error {
 	if body == nil || err != nil {
 		return err
 	}
-	shipRaw, ok := protocol.Lookup(body, "ship")
-	if !ok {
-		return fmt.Errorf(`%w: "moved" needs "ship"`, protocol.ErrType)
+	shipRaw, err := protocol.Need(body, "ship", `"moved"`)
+	if err != nil {
+		return err
 	}
 	if ev.Ship, err = ship(shipRaw, r, `"moved.ship"`); err != nil {
 		return err
 	}
-	distRaw, ok := protocol.Lookup(body, "distance")
-	if !ok {
-		return fmt.Errorf(`%w: "moved" needs "distance"`, protocol.ErrType)
+	distRaw, err := protocol.Need(body, "distance", `"moved"`)
+	if err != nil {
+		return err
 	}
 	if ev.DX, ev.DY, err = protocol.Pair(distRaw, `"moved.distance"`); err != nil {
 		return err

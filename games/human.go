@@ -3,16 +3,11 @@ package games
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
-	"net"
-	"time"
 
-	"github.com/kaisen-ai/kaisen/client"
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/internal/human"
 	"github.com/kaisen-ai/kaisen/internal/roster"
@@ -20,69 +15,16 @@ import (
 	"github.com/kaisen-ai/kaisen/series"
 )
 
-// ClientOptions are the settings of a network client (kaisen play).
-type ClientOptions struct {
-	Player string        // the built-in AI that plays
-	Load   roster.Loader // its settings file (nil = its built-in defaults)
-	// Name is sent to servers that ask for one ("" = "kaisen-" + Player).
+// HumanClientOptions are the settings of the network human seat
+// (kaisen play --human --addr, Game.HumanClient).
+type HumanClientOptions struct {
+	// Name is sent to servers that ask for one.
 	Name string
-}
-
-// PlayOptions are the settings of one connection of a Client.
-type PlayOptions struct {
-	// Seed seeds the AI of every game: game k of the connection whose
-	// first game is first draws from rand.NewPCG(Seed, first+k).
-	Seed        uint64
-	ReadTimeout time.Duration // bound on each read from the server
-	Log         *slog.Logger  // never nil
-	// OnEnd is called once per game finished, with its end for this client.
-	OnEnd func(end protocol.End)
-	// OnGame, when set, is called after OnEnd with how the game went
-	// (client.Game: its end, who acted first, what the player was told).
-	OnGame func(g client.Game)
-	// Print, when set, takes every line for the user: each game's end line
-	// exactly as the server sent it, then any trailer (a series' tally).
-	Print func(line string) error
-}
-
-// Client plays one AI over the game's wire protocol (kaisen play).
-type Client interface {
-	// Play plays every game the server offers on conn (one game, or a
-	// whole series); first is the number of games played on earlier
-	// connections. It returns the games finished, also on an error.
-	Play(ctx context.Context, conn net.Conn, first int, opt PlayOptions) (int, error)
-}
-
-// printer prints what a Client shows the user (PlayOptions.Print): each
-// game's end line as it ends, then a series' trailer. It keeps the first
-// write error, which done returns.
-type printer struct {
-	print func(line string) error
-	err   error
-}
-
-func (p *printer) line(l string) {
-	if p.print != nil && p.err == nil {
-		p.err = p.print(l)
-	}
-}
-
-// trailer prints the lines of a series' tally (none for nil).
-func (p *printer) trailer(t *protocol.Tally) {
-	if t == nil {
-		return
-	}
-	for _, l := range protocol.SeriesTrailer(*t) {
-		p.line(l)
-	}
-}
-
-// done returns Play's values: games, and err or else the write error.
-func (p *printer) done(games int, err error) (int, error) {
-	if err == nil && p.err != nil {
-		err = fmt.Errorf("write output: %w", p.err)
-	}
-	return games, err
+	// Typist, when set, names an AI of the game that types the person's
+	// lines instead of in, as HumanOptions.Typist (a scripted seat, for
+	// the tests): game k's typist draws from the person's stream of game
+	// k (PlayOptions.Seed).
+	Typist string
 }
 
 // humanSeries plays games games in-process between a person and an AI
@@ -190,13 +132,7 @@ func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Wri
 	var werr error
 	humanSeries(out, opt.Against, opt.Seed, opt.Games, ai, seats, func(ai game.Player[P, A, O], me *rand.Rand, seat, first int) (int, string) {
 		fmt.Fprintln(out, g.intro(seat, first, opt.Against))
-		var person *human.Person[P, A, O]
-		if typist != nil {
-			types := typist(rand.New(rand.NewPCG(me.Uint64(), me.Uint64())), seat)
-			person = human.NewTypist(g.text(out, me, seat), types, out)
-		} else {
-			person = human.NewPerson(g.text(out, me, seat), in, out)
-		}
+		person := seatPerson(func(me *rand.Rand) human.Text[P, A, O] { return g.text(out, me, seat) }, typist, me, seat, in, out)
 		res, err := human.Play(g.local, person, ai, seat, first, saved.options())
 		werr = errors.Join(werr, saved.done(err))
 		switch {
@@ -211,6 +147,18 @@ func humanLocal[G game.State[A, S], P, A, S, O any](in *bufio.Reader, out io.Wri
 		return werr
 	}
 	return saved.finish()
+}
+
+// seatPerson is the person in seat of a game, whose Text text makes
+// from the person's stream me: reading in, or, when typist is set, the
+// typist's lines (human.NewTypist; the typist draws from a stream seeded
+// by me before text does).
+func seatPerson[P, A, O any](text func(me *rand.Rand) human.Text[P, A, O], typist game.Factory[P, A, O], me *rand.Rand, seat int, in *bufio.Reader, out io.Writer) *human.Person[P, A, O] {
+	if typist == nil {
+		return human.NewPerson(text(me), in, out)
+	}
+	types := typist(rand.New(rand.NewPCG(me.Uint64(), me.Uint64())), seat)
+	return human.NewTypist(text(me), types, out)
 }
 
 // HumanOptions are the settings of kaisen play --human --against
