@@ -389,9 +389,10 @@ func (t *turns[G, P, A, S, O]) tell(g G, st *S, err error, i int) bool {
 }
 
 // handshake greets the client seats (the game's hello, or "roundK." in a
-// series, followed by the hello for a game.RoundHello codec), has each house AI place (a learning one kept from game to game
-// of a series) and reads the clients' placements (and, when the wire asks
-// for them, their names first: namer). Both clients' handshakes run at
+// series, followed by the hello for a game.RoundHello codec), has each
+// house AI place (a learning one kept from game to game of a series) and
+// reads the clients' placements (and, when the wire asks for them, their
+// names first: namer). Both clients' handshakes run at
 // once, with one deadline, so that a slow or silent client costs the
 // other nothing. Failures go to the seat's fault (and errLine, for what
 // the client is told).
