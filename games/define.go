@@ -143,9 +143,6 @@ type Wire[R, P, A, O any] struct {
 	Dialects []server.ListenerConfig
 }
 
-// wording is how the network client on wire w words its errors.
-func (w *Wire[R, P, A, O]) wording() client.Wording { return w.Wording }
-
 // codec makes the client side of each connection playing rules, sending
 // name to servers that ask for one.
 func (w *Wire[R, P, A, O]) codec(rules R, name string) func() game.ClientCodec[R, P, A, O] {
@@ -265,7 +262,7 @@ func Define[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O any](d D
 			g.Server = defServer(d)
 			g.Tools = append(g.Tools, ToolLoadtest)
 		}
-		g.NewClient = clientHook(d.Name, d.Wire.wording(), func() R { return defRules(d) }, ais,
+		g.NewClient = clientHook(d.Name, d.Wire.Wording, func() R { return defRules(d) }, ais,
 			func(f game.Factory[P, A, O]) game.Factory[P, A, O] { return f },
 			func(opt ClientOptions) (func() game.ClientCodec[R, P, A, O], error) {
 				rules, err := defaultRules(d)
@@ -322,7 +319,7 @@ func defHumanClient[R game.Rules[G, P, A, S, O], G game.State[A, S], P, A, S, O 
 			return nil, err
 		}
 	}
-	return &netClient[R, P, A, O]{name: d.Name, wording: d.Wire.wording(),
+	return &netClient[R, P, A, O]{name: d.Name, wording: d.Wire.Wording,
 		codec: d.Wire.codec(defRules(d), opt.Name),
 		build: func(r R) (game.Factory[P, A, O], error) {
 			types, err := typist(r)
