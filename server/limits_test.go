@@ -145,6 +145,9 @@ shutdown_grace: 1s
 	_, r3 := dial(house)
 	refused(r3, rejectMaxGames)
 	require.Equal(t, int64(1), ts.metrics.rejected[rejectMaxGames].Load())
+	// The refused connection is closed by the server after its line: until
+	// then it still counts against the per-IP limit below.
+	waitConns(t, ts, 2)
 
 	// max_connections_per_ip: a client in the lobby is the third connection
 	// from 127.0.0.1; a fourth is refused.
