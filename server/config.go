@@ -152,8 +152,10 @@ type ListenerConfig struct {
 	// in the YAML file.
 	HouseSeat HouseDialer `mapstructure:"-"`
 	// Games per pairing. More than 1 plays a series on the same connections
-	// (the classic dialect and battleship): "roundN. please send me initial
-	// state." starts each game and a summary follows the last. Default 1.
+	// (every game; the submarine game in its classic dialect only): "roundN.
+	// please send me initial state." starts each game (followed by the
+	// game's hello for a game.RoundHello codec: abilities) and a summary
+	// follows the last. Default 1.
 	Games int `mapstructure:"games"`
 	// First is the first-player policy: first-connected, alternate, halves or
 	// random. Default first-connected.

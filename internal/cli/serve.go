@@ -159,7 +159,7 @@ func newServeCmd(e *env) *cobra.Command {
 	fl.StringVar(&f.dialect, "dialect", d.Dialect, "wire dialect: classic or submarine-py")
 	fl.StringVar(&f.house, "house", "", "house AI every client plays (see kaisen players), a program exec:'CMD {host} {port}' started per pairing, or pair; default: pair clients (submarine), gridbot (battleship)")
 	addWeightsFlag(cmd, &f.houseConfig, "house-weights", "YAML weights of the house AI", "house-config")
-	fl.IntVar(&f.games, "series", d.Games, "games per pairing; more than 1 plays a series (classic dialect and battleship)")
+	fl.IntVar(&f.games, "series", d.Games, "games per pairing; more than 1 plays a series on each connection (every game; the submarine game in its classic dialect)")
 	alias(cmd, "games", "series")
 	fl.StringVar(&f.first, "first", d.First, "who moves first: first-connected, alternate, halves, random or second-connected")
 	fl.IntVar(&f.width, "width", d.Width, "board width (submarine-py only)")
