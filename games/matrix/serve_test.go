@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -121,7 +122,7 @@ func loadtestHost(t *testing.T, g games.Game) {
 	w := &watcher{started: map[string]game.Public{}, steps: map[string]int{}}
 	dir := t.TempDir()
 	addr := serve(t, g, g.PlayDefault, perConn, dir, w)
-	out := kaisen(t, "loadtest", "--game", g.Name, "--addr", addr, "--player", g.DefaultPlayers[0], "-n", "6",
+	out := kaisen(t, "loadtest", "--game", g.Name, "--addr", addr, "--player", g.DefaultPlayers[0], "-n", strconv.Itoa(n),
 		"--concurrency", "3", "--seed", "26", "--json")
 	var rep struct{ Games, Errors int }
 	lines := strings.Split(strings.TrimSpace(out), "\n")
