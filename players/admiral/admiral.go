@@ -77,6 +77,7 @@ type Admiral struct {
 	// perfectAt is the action at which the exact solver first took over.
 	perfectAt int
 	exploits  int // decisions played from a proof against the model
+	gambles   int // decisions played from a gamble against the model
 	plan      planner
 	dec       explain.Decision
 	noted     bool // dec is still to be written from plan.note (Explain)

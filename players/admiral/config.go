@@ -296,6 +296,23 @@ type AdmiralOpponent struct {
 	// down to ExploitFloor nodes (at or above ExploitLean: it never
 	// halves). 1 to 10000000. Default 100.
 	ExploitFloor int `mapstructure:"exploit_floor"`
+	// GambleDepth: when the model's search proves no win in a position the
+	// solver calls drawn with the enemy fleet known, an expectimax search
+	// of this many moves of ours values each action that keeps the
+	// solver's value by its chance of a win against the model
+	// (model_chance.go). 0 (off) to 16. Default 0: off until it pays for
+	// its CPU (docs/admiral.md, "Gambles that cost nothing"); 6 measured.
+	GambleDepth int `mapstructure:"gamble_depth"`
+	// GambleNodes is that search's node budget per decision (counted, so
+	// play stays a function of the seed; the values it finished are kept
+	// for the next decisions). 1 to 10000000. Default 2000.
+	GambleNodes int `mapstructure:"gamble_nodes"`
+	// GambleMin is the chance (discounted) from which the best such action
+	// is played. 0 to 1. Default 0.1.
+	GambleMin float64 `mapstructure:"gamble_min" tune:"0.01,1"`
+	// GambleDiscount is what a win counts per further move of ours
+	// (sooner is better; 1 = no discount). 0 < discount <= 1. Default 0.95.
+	GambleDiscount float64 `mapstructure:"gamble_discount" tune:"0.5,1"`
 }
 
 // DefaultAdmiralConfig returns the built-in weights (configs/admiral.yaml).
@@ -310,7 +327,7 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5, EnemyPrior: [][]int{}},
 		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
 			Model: true, Epsilon: 0.05, ExploitMin: 0.8, ExploitSupport: 0.05, ExploitDepth: 6, ExploitNodes: 2000,
-			ExploitPatience: 10, ExploitLean: 400, ExploitFloor: 100},
+			ExploitPatience: 10, ExploitLean: 400, ExploitFloor: 100, GambleDepth: 0, GambleNodes: 2000, GambleMin: 0.1, GambleDiscount: 0.95},
 	}
 }
 
@@ -384,6 +401,10 @@ func (c *AdmiralConfig) Validate() error {
 	check(o.ExploitPatience >= 0 && o.ExploitPatience <= 1_000_000, "opponent.exploit_patience %d: want 0 to 1000000", o.ExploitPatience)
 	check(o.ExploitLean >= 1 && o.ExploitLean <= 10_000_000, "opponent.exploit_lean %d: want 1 to 10000000", o.ExploitLean)
 	check(o.ExploitFloor >= 1 && o.ExploitFloor <= 10_000_000, "opponent.exploit_floor %d: want 1 to 10000000", o.ExploitFloor)
+	check(o.GambleDepth >= 0 && o.GambleDepth <= 16, "opponent.gamble_depth %d: want 0 to 16", o.GambleDepth)
+	check(o.GambleNodes >= 1 && o.GambleNodes <= 10_000_000, "opponent.gamble_nodes %d: want 1 to 10000000", o.GambleNodes)
+	check(o.GambleMin >= 0 && o.GambleMin <= 1, "opponent.gamble_min %g: want 0 to 1", o.GambleMin)
+	check(o.GambleDiscount > 0 && o.GambleDiscount <= 1, "opponent.gamble_discount %g: want 0 < discount <= 1", o.GambleDiscount)
 	return errors.Join(errs...)
 }
 

@@ -178,8 +178,14 @@ type modelSearch struct {
 	tt      msTable
 	replyTT msTable // position (them to move) -> its replies in acts
 	acts    []msAction
-	w0      []float64
-	buf     []actProb
+	probs   []float32 // each reply's probability in the mixture, as acts
+	// ctt: the gamble search's values of positions (us to move), with the
+	// depth they were searched to (model_chance.go); discount is its
+	// gamble_discount.
+	ctt      msTable
+	discount float64
+	w0       []float64
+	buf      []actProb
 	// charts and ours are stacks: the charts and our candidate actions of
 	// the nodes on the current path.
 	charts []uint64
@@ -308,7 +314,8 @@ func (s *modelSearch) reset(budget int) {
 		s.gen++
 		s.tt.reset()
 		s.replyTT.reset()
-		s.acts = s.acts[:0]
+		s.ctt.reset()
+		s.acts, s.probs = s.acts[:0], s.probs[:0]
 		s.w0 = append(s.w0[:0], s.m.w...)
 	}
 }
@@ -407,6 +414,7 @@ func (s *modelSearch) replies(st *msState, k *msKey) ([]msAction, int32) {
 	for _, ap := range s.buf {
 		if ap.p >= s.support*total {
 			s.acts = append(s.acts, packAction(ap.a))
+			s.probs = append(s.probs, float32(ap.p))
 		}
 	}
 	end := len(s.acts)

@@ -112,6 +112,12 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 	if act, dec, ok := p.exploit(&sol); ok {
 		return act, dec
 	}
+	if act, v, ok := p.gamble(&sol); ok {
+		top, w := a.model.top()
+		return act, explain.Decision{State: "gamble", Reason: fmt.Sprintf(
+			"enemy fleet known (%s against an enemy that knew ours); a win against the model (%s %.2f) with discounted chance %.2f, every action keeping the solver's value",
+			sol.value, top, w, v)}
+	}
 	p.enemyReach()
 	p.guards()
 	for k := range p.cands {
