@@ -308,7 +308,7 @@ type AdmiralOpponent struct {
 	// for the next decisions). 1 to 10000000. Default 2000.
 	GambleNodes int `mapstructure:"gamble_nodes"`
 	// GambleMin is the chance (discounted) from which the best such action
-	// is played. 0 to 1. Default 0.1.
+	// is played (a chance of 0 is never played). 0 to 1. Default 0.1.
 	GambleMin float64 `mapstructure:"gamble_min" tune:"0.01,1"`
 	// GambleDiscount is what a win counts per further move of ours
 	// (sooner is better; 1 = no discount). 0 < discount <= 1. Default 0.95.

@@ -205,7 +205,7 @@ func (p *planner) gamble(s *solved) (submarine.Action, float64, bool) {
 	ms.reset(o.GambleNodes)
 	root := msState{us: s.pos.Mover, them: s.pos.Other, chart: append([]uint64(nil), a.pub.Placements()...)}
 	act, v, depth := ms.gamble(root, func(x submarine.Action) bool { return s.allowed[x] }, o.GambleDepth)
-	if depth == 0 || v < o.GambleMin {
+	if depth == 0 || v <= 0 || v < o.GambleMin {
 		return submarine.Action{}, v, false
 	}
 	a.gambles++

@@ -179,9 +179,9 @@ type modelSearch struct {
 	replyTT msTable // position (them to move) -> its replies in acts
 	acts    []msAction
 	probs   []float32 // each reply's probability in the mixture, as acts
-	// ctt: the gamble search's values of positions (us to move), with the
-	// depth they were searched to (model_chance.go); discount is its
-	// gamble_discount.
+	// ctt: the gamble search's values of positions (us to move), keyed
+	// with the depth they were searched to (model_chance.go); discount is
+	// its gamble_discount.
 	ctt      msTable
 	discount float64
 	w0       []float64
