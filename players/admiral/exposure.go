@@ -2,6 +2,7 @@ package admiral
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/kaisen-ai/kaisen/game/grid"
@@ -72,46 +73,71 @@ func (p *planner) detectBits(x *exposure, us *submarine.Fleet) float64 {
 	}
 	slices.Sort(p.attackCells)
 	ships := p.po.ships
-	// Count the survivors that answer the same (an even subsample of at
-	// most admiralDetectScan of them).
-	step := max(1, len(p.survivors)/admiralDetectScan)
-	seen := (len(p.survivors) + step - 1) / step
-	total := 0.0
+	// The distinct attack cells (at most admiralDetectWorlds of them), each
+	// with its share of the worlds, in increasing order.
+	var ats [admiralDetectWorlds]grid.Cell
+	var weights [admiralDetectWorlds]float64
+	m := 0
 	for i := 0; i < len(p.attackCells); {
 		at := p.attackCells[i]
 		j := i
 		for j < len(p.attackCells) && p.attackCells[j] == at {
 			j++
 		}
-		weight := float64(j-i) / float64(n)
+		ats[m], weights[m] = at, float64(j-i)/float64(n)
+		m++
 		i = j
-		// Our answer to an attack on at, ship by ship: 2 hit, 1 near, 0
-		// neither. A placement answers the same (the same hit ship and
-		// near set) when every ship's code is ours.
+	}
+	// Our answer to an attack on at, ship by ship: 2 hit, 1 near, 0
+	// neither. A placement answers the same (the same hit ship and near
+	// set) when every ship's code is ours. match[k][c] has bit j set when
+	// ship ships[k] on c answers an attack on ats[j] as ours does, so that
+	// one pass over the placements counts the same answers of every attack
+	// cell at once.
+	var match [submarine.MaxShips][256]admiralDetectMask
+	for j, at := range ats[:m] {
 		var code [256]uint8
 		for c := range b.Around(at).All() {
 			code[c] = 1
 		}
 		code[at] = 2
-		var ours [submarine.MaxShips]uint8
-		for _, sh := range ships {
-			ours[sh] = code[us.Pos[sh]]
-		}
-		same := 0
-	scan:
-		for k := 0; k < len(p.survivors); k += step {
-			t := p.survivors[k]
-			for _, sh := range ships {
-				if code[uint8(t>>(8*sh))] != ours[sh] {
-					continue scan
+		for k, sh := range ships {
+			ours := code[us.Pos[sh]]
+			for c := range p.size {
+				if code[c] == ours {
+					match[k][c] |= 1 << j
 				}
 			}
-			same++
 		}
-		total += weight * math.Log2(float64(seen)/float64(max(same, 1)))
+	}
+	// Count the survivors that answer the same (an even subsample of at
+	// most admiralDetectScan of them).
+	step := max(1, len(p.survivors)/admiralDetectScan)
+	seen := (len(p.survivors) + step - 1) / step
+	var same [admiralDetectWorlds]int
+	all := admiralDetectMask(1)<<m - 1
+	for i := 0; i < len(p.survivors); i += step {
+		t := p.survivors[i]
+		q := all
+		for k, sh := range ships {
+			q &= match[k][uint8(t>>(8*sh))]
+		}
+		for ; q != 0; q &= q - 1 {
+			same[bits.TrailingZeros32(uint32(q))]++
+		}
+	}
+	total := 0.0
+	for j := range m {
+		total += weights[j] * math.Log2(float64(seen)/float64(max(same[j], 1)))
 	}
 	return total
 }
+
+// admiralDetectMask holds one bit per distinct attack cell of detectBits.
+type admiralDetectMask uint16
+
+// A mask has a bit for every world's attack cell (a compile-time check).
+const _ = admiralDetectMask(1<<admiralDetectWorlds - 1)
 
 // enemyReach estimates, for every cell, the probability that the enemy can
 // attack it (some enemy ship within 1), from up to admiralReachSamples
