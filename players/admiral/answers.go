@@ -13,15 +13,18 @@ import (
 // slot is one possible answer to an attack (or the single "no answer" of a
 // move) with the enemy placements that give it.
 type slot struct {
-	hit    int // enemy ship hit, or NoShip
-	near   submarine.ShipMask
-	count  int
-	occ    []uint32                      // per cell: living enemy ships on it after the answer
-	sup    grid.Set                      // the cells whose occ is not 0
-	first  [submarine.MaxShips]grid.Cell // per enemy ship: its cell in the first placement seen
-	same   [submarine.MaxShips]bool      // per enemy ship: every placement agrees (pinned)
-	worlds []uint64                      // placements in visiting order (up to the quota)
-	pinned [submarine.MaxShips]grid.Cell // filled from first/same after the pass
+	hit   int // enemy ship hit, or NoShip
+	near  submarine.ShipMask
+	skip  int // the enemy ship the answer sinks (it leaves the belief), or NoShip
+	count int
+	occ   []uint32 // per cell: living enemy ships on it after the answer
+	sup   grid.Set // the cells whose occ is not 0
+	// first is the first placement seen; diff has a bit set in byte i when
+	// some placement puts ship i elsewhere (ship i is pinned when byte i
+	// is 0).
+	first, diff uint64
+	worlds      []uint64                      // placements in visiting order (up to the quota)
+	pinned      [submarine.MaxShips]grid.Cell // filled from first and diff after the pass
 }
 
 // bestNext is the probability that our best attack next turn hits, under the
@@ -36,11 +39,18 @@ func (p *planner) bestNext(sl *slot, reach *grid.Set) float64 {
 	return math.Min(best, 1)
 }
 
-// slotFor returns the slot of answer key, creating it.
-func (p *planner) slotFor(key int, hit int, near submarine.ShipMask) *slot {
-	if s := p.keySlot[key]; s > 0 {
+// slotFor returns the slot of answer key, (hit+1)<<nf | near (0: no
+// answer), creating it.
+func (p *planner) slotFor(key int) *slot {
+	if s := p.keySlot[key]; s != 0 {
 		return &p.slots[s-1]
 	}
+	return p.newSlot(key)
+}
+
+// newSlot creates the slot of answer key.
+func (p *planner) newSlot(key int) *slot {
+	hit, near := key>>p.nf-1, submarine.ShipMask(key&(1<<p.nf-1))
 	k := len(p.slots)
 	if k < cap(p.slots) {
 		p.slots = p.slots[:k+1]
@@ -59,10 +69,12 @@ func (p *planner) slotFor(key int, hit int, near submarine.ShipMask) *slot {
 	clear(sl.occ)
 	sl.sup = grid.Set{}
 	sl.hit, sl.near, sl.count = hit, near, 0
-	sl.worlds = sl.worlds[:0]
-	for i := range sl.same {
-		sl.same[i], sl.first[i] = true, grid.None
+	sl.skip = submarine.NoShip
+	if hit != submarine.NoShip && p.a.enemyHP[hit] <= 1 {
+		sl.skip = hit
 	}
+	sl.first, sl.diff = 0, 0
+	sl.worlds = sl.worlds[:0]
 	p.keySlot[key] = int16(k + 1)
 	return sl
 }
@@ -74,28 +86,30 @@ func (p *planner) resetSlots() {
 
 // add counts placement t into slot sl (its support is filled by
 // finishSlots).
-func (p *planner) add(sl *slot, t uint64, skip int) {
+func (p *planner) add(sl *slot, t uint64) {
 	if sl.count == 0 {
-		for _, i := range p.pe.ships {
-			if i != skip {
-				sl.first[i] = cellOf(t, i)
-			}
-		}
+		sl.first = t
 	}
 	sl.count++
+	sl.diff |= t ^ sl.first
+	occ := sl.occ
 	for _, i := range p.pe.ships {
-		if i == skip {
-			continue
-		}
-		c := cellOf(t, i)
-		sl.occ[c]++
-		if sl.first[i] != c {
-			sl.same[i] = false
+		if i != sl.skip {
+			occ[cellOf(t, i)]++
 		}
 	}
 	if len(sl.worlds) < p.worldsCap {
 		sl.worlds = append(sl.worlds, t)
 	}
+}
+
+// pinnedCell is the cell of enemy ship i when every placement of the slot
+// agrees on it (and the answer leaves it in the belief), else None.
+func (p *planner) pinnedCell(sl *slot, i int) grid.Cell {
+	if !p.pe.alive.Has(i) || i == sl.skip || uint8(sl.diff>>(8*i)) != 0 {
+		return grid.None
+	}
+	return cellOf(sl.first, i)
 }
 
 // finishSlots fills every slot's support from its occupancies and trims
@@ -133,18 +147,12 @@ func (p *planner) partitionAttack(at grid.Cell, withWorlds bool) {
 	for k, i := range ships {
 		part[at][k] = uint16(i+1) << p.nf
 	}
-	nearMask := 1<<p.nf - 1
 	for _, t := range p.peSeq {
 		key := 0
 		for k, i := range ships {
 			key |= int(part[uint8(t>>(8*i))][k])
 		}
-		sl := p.slotFor(key, key>>p.nf-1, submarine.ShipMask(key&nearMask))
-		skip := submarine.NoShip
-		if hit := sl.hit; hit != submarine.NoShip && p.a.enemyHP[hit] <= 1 {
-			skip = hit // sunk: it leaves the belief
-		}
-		p.add(sl, t, skip)
+		p.add(p.slotFor(key), t)
 	}
 	p.finishSlots()
 }
@@ -154,11 +162,11 @@ func (p *planner) partitionAttack(at grid.Cell, withWorlds bool) {
 // decision: it is counted once (p.none, cleared by snapshot) and copied.
 func (p *planner) partitionNone() {
 	p.resetSlots()
-	sl := p.slotFor(0, submarine.NoShip, 0)
+	sl := p.slotFor(0)
 	if !p.noneOK {
 		p.worldsCap = p.a.cfg.Search.Worlds
 		for _, t := range p.peSeq {
-			p.add(sl, t, submarine.NoShip)
+			p.add(sl, t)
 		}
 		p.finishSlots()
 		p.none.copyFrom(sl, p.size)

@@ -3,7 +3,6 @@ package admiral
 import (
 	"math"
 
-	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 )
 
@@ -72,10 +71,7 @@ func (p *planner) evaluate(s *scored, bold float64, deepen bool) {
 			s.ig -= po * math.Log2(po)
 		}
 		for i := range p.nf {
-			sl.pinned[i] = grid.None
-			if sl.same[i] && p.pe.alive.Has(i) && !(sunk && i == sl.hit) {
-				sl.pinned[i] = sl.first[i]
-			}
+			sl.pinned[i] = p.pinnedCell(sl, i)
 		}
 		if sunk && living == 1 {
 			oneply += po * gain
