@@ -241,18 +241,30 @@ func (p *planner) expose(withReach bool) *exposure {
 		for _, i := range ships {
 			p.expCount[i*size+int(cellOf(t, i))]++
 		}
-		if !withReach {
+		// The reach of a placement is needed for the sample and for as
+		// long as some cell is within reach in all the placements so far
+		// (reachAny is read from the counts below).
+		if !withReach || (sampled == admiralReachSamples && x.reachAll.Empty()) {
 			continue
 		}
 		var r grid.Set
 		for _, i := range ships {
 			r = r.Union(b.Around(cellOf(t, i)))
 		}
-		x.reachAll, x.reachAny = x.reachAll.Intersect(r), x.reachAny.Union(r)
+		x.reachAll = x.reachAll.Intersect(r)
 		if sampled < admiralReachSamples {
 			sampled++
 			for c := range r.All() {
 				p.reachCnt[c]++
+			}
+		}
+	}
+	if withReach {
+		// A cell is within reach in some placement when it is around a
+		// cell on which some placement puts a ship.
+		for k, m := range p.expCount {
+			if m != 0 {
+				x.reachAny = x.reachAny.Union(b.Around(grid.Cell(k % size)))
 			}
 		}
 	}
