@@ -245,8 +245,10 @@ func (p *planner) enemyLearns(us *submarine.Fleet, target grid.Cell, hit int) {
 			row[us.Pos[j]] = 1
 			continue
 		}
-		for c := range keep.All() {
-			row[c] /= sum // (0 elsewhere)
+		for c, q := range row {
+			if q != 0 { // (0 off keep)
+				row[c] = q / sum
+			}
 		}
 	}
 }
@@ -269,7 +271,14 @@ func (p *planner) rolloutProb(sl *slot, c grid.Cell, inv float64) float64 {
 			q -= 1
 		}
 	}
-	return max(0, min(1, q))
+	// Clamped to [0, 1] (q is never NaN).
+	switch {
+	case q < 0:
+		return 0
+	case q > 1:
+		return 1
+	}
+	return q
 }
 
 // rolloutNext is the probability that our best attack hits at the end of a
