@@ -94,7 +94,10 @@ func (p *planner) detectBits(x *exposure, us *submarine.Fleet) float64 {
 	// ship ships[k] on c answers an attack on ats[j] as ours does, so that
 	// one pass over the placements counts the same answers of every attack
 	// cell at once.
-	var match [submarine.MaxShips][256]admiralDetectMask
+	match := &p.detectMatch
+	for k := range ships {
+		clear(match[k][:p.size])
+	}
 	for j, at := range ats[:m] {
 		var code [256]uint8
 		for c := range b.Around(at).All() {
@@ -102,10 +105,10 @@ func (p *planner) detectBits(x *exposure, us *submarine.Fleet) float64 {
 		}
 		code[at] = 2
 		for k, sh := range ships {
-			ours := code[us.Pos[sh]]
-			for c := range p.size {
-				if code[c] == ours {
-					match[k][c] |= 1 << j
+			ours, row := code[us.Pos[sh]], match[k][:p.size]
+			for c, o := range code[:p.size] {
+				if o == ours {
+					row[c] |= 1 << j
 				}
 			}
 		}

@@ -52,6 +52,10 @@ type planner struct {
 	// attackCells: the enemy's modelled next attack in each sampled world.
 	attackCells []grid.Cell
 	detectReach [admiralDetectWorlds]grid.Set // the enemy's reach in those worlds (enemyReach)
+	// detectMatch: per ship and cell, the attack cells of detectBits at
+	// which that ship there answers as ours does (rows of living ships,
+	// cells of the board).
+	detectMatch [submarine.MaxShips][256]admiralDetectMask
 	ro          rollState
 	ms          modelSearch // the search against the opponent model (model_search.go)
 	lean        patience    // its node budget in stalled games (exploit_lean.go)
