@@ -46,36 +46,22 @@ func (s *Set) Remove(c Cell) { s[c>>6] &^= 1 << (uint(c) & 63) }
 
 // Union is s ∪ t.
 func (s Set) Union(t Set) Set {
-	for i := range s {
-		s[i] |= t[i]
-	}
-	return s
+	return Set{s[0] | t[0], s[1] | t[1], s[2] | t[2], s[3] | t[3]}
 }
 
 // Intersect is s ∩ t.
 func (s Set) Intersect(t Set) Set {
-	for i := range s {
-		s[i] &= t[i]
-	}
-	return s
+	return Set{s[0] & t[0], s[1] & t[1], s[2] & t[2], s[3] & t[3]}
 }
 
 // AndNot is s \ t.
 func (s Set) AndNot(t Set) Set {
-	for i := range s {
-		s[i] &^= t[i]
-	}
-	return s
+	return Set{s[0] &^ t[0], s[1] &^ t[1], s[2] &^ t[2], s[3] &^ t[3]}
 }
 
 // Intersects reports whether s ∩ t is not empty.
 func (s Set) Intersects(t Set) bool {
-	for i := range s {
-		if s[i]&t[i] != 0 {
-			return true
-		}
-	}
-	return false
+	return s[0]&t[0]|s[1]&t[1]|s[2]&t[2]|s[3]&t[3] != 0
 }
 
 // Empty reports whether s has no cells.
