@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -34,19 +35,34 @@ func explainedGame(t *testing.T, r *submarine.Rules, p1, p2 string) *subrecord.R
 	return rp
 }
 
+// longDraw holds the long draw once it is played: two tests read it, and a
+// 10,000-action game of hirota with every decision explained takes seconds
+// (tens under the race detector).
+var longDraw struct {
+	sync.Mutex
+	rp *subrecord.Replay
+	d  *replay.HTMLData
+}
+
 // longDrawReplay is the 10,000-action draw of game 0 of
 //
 //	kaisen match --p1 hirota --p2 hirota -n 1 --seed 1 --explain
 //
-// and its HTML data.
+// and its HTML data, played by the first test that asks; callers must not
+// modify them.
 func longDrawReplay(t *testing.T) (*subrecord.Replay, *replay.HTMLData) {
 	t.Helper()
-	rp := explainedGame(t, submarine.DefaultRules(), "hirota", "hirota")
-	require.Len(t, rp.Steps, submarine.DefaultDrawLimit)
-	require.Equal(t, replay.OutcomeDraw, rp.Result.Outcome)
-	d, err := subrecord.HTML(rp)
-	require.NoError(t, err)
-	return rp, d
+	longDraw.Lock()
+	defer longDraw.Unlock()
+	if longDraw.rp == nil {
+		rp := explainedGame(t, submarine.DefaultRules(), "hirota", "hirota")
+		require.Len(t, rp.Steps, submarine.DefaultDrawLimit)
+		require.Equal(t, replay.OutcomeDraw, rp.Result.Outcome)
+		d, err := subrecord.HTML(rp)
+		require.NoError(t, err)
+		longDraw.rp, longDraw.d = rp, d
+	}
+	return longDraw.rp, longDraw.d
 }
 
 // TestLongDrawStaysSmall: the page of a 10,000-action draw with every

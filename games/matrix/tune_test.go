@@ -10,6 +10,7 @@ import (
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/games"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/tune"
 )
 
@@ -34,37 +35,72 @@ func tunable(t *testing.T, g games.Game) string {
 	return ""
 }
 
+// tuneRuns is how a tune or exploit cell runs: the games of its budget
+// and of its final (and verify) evaluation, the smallest that still have
+// an iteration and a final evaluation, and how many times it runs with the
+// same seed. Under the race detector, where a game of the battleship
+// density AI takes seconds, it runs once; TestTuneFullSize runs it twice
+// without the detector.
+func tuneRuns() (budget, final string, runs int) {
+	if race.Enabled {
+		return "8", "2", 1
+	}
+	return "8", "2", 2
+}
+
 // tuneHost runs kaisen tune on a game: its first tunable AI tuned against
-// DefaultPlayers[1] on a tiny budget, twice with the same seed: a YAML of
-// weights is written, the same both times.
+// DefaultPlayers[1] on a tiny budget, with the same seed each run: a YAML
+// of weights is written, the same each time.
 func tuneHost(t *testing.T, g games.Game) {
 	player := tunable(t, g)
-	run := func() map[string]any {
+	budget, final, runs := tuneRuns()
+	sameRuns(t, runs, "the tuned weights of "+player, func() map[string]any {
 		out := filepath.Join(t.TempDir(), "tuned.yaml")
 		kaisen(t, "tune", "--game", g.Name, "--player", player, "--against", g.DefaultPlayers[1],
-			"--budget-games", "16", "--batch", "2", "--final-games", "4", "--seed", "26", "--workers", "1", "--out", out, "--json")
+			"--budget-games", budget, "--batch", "2", "--final-games", final, "--seed", "26", "--workers", "1", "--out", out, "--json")
 		return weightsOf(t, out)
-	}
-	first := run()
-	require.NotEmpty(t, first, "the tuned weights of %s", player)
-	require.Equal(t, first, run(), "the same seed, the same weights")
+	})
 }
 
 // exploitHost runs kaisen exploit on a game: the weights of the family
 // (its first tunable AI) searched against the frozen target
-// DefaultPlayers[1] on a tiny budget, verified on a few fresh games, twice
-// with the same seed: an exploiter's YAML is written, the same both times.
+// DefaultPlayers[1] on a tiny budget, verified on a few fresh games, with
+// the same seed each run: an exploiter's YAML is written, the same each
+// time.
 func exploitHost(t *testing.T, g games.Game) {
 	family := tunable(t, g)
-	run := func() map[string]any {
+	budget, final, runs := tuneRuns()
+	sameRuns(t, runs, "the exploiter of "+g.DefaultPlayers[1], func() map[string]any {
 		out := filepath.Join(t.TempDir(), "exploiter.yaml")
 		kaisen(t, "exploit", "--game", g.Name, "--target", g.DefaultPlayers[1], "--family", family,
-			"--budget-games", "16", "--batch", "2", "--final-games", "4", "--verify-games", "4", "--seed", "26", "--workers", "1", "--out", out, "--json")
+			"--budget-games", budget, "--batch", "2", "--final-games", final, "--verify-games", final, "--seed", "26", "--workers", "1", "--out", out, "--json")
 		return weightsOf(t, out)
-	}
+	})
+}
+
+// sameRuns calls run runs times and checks that it wrote weights, the same
+// each time.
+func sameRuns(t *testing.T, runs int, what string, run func() map[string]any) {
+	t.Helper()
 	first := run()
-	require.NotEmpty(t, first, "the exploiter of %s", g.DefaultPlayers[1])
-	require.Equal(t, first, run(), "the same seed, the same exploiter")
+	require.NotEmpty(t, first, what)
+	for range runs - 1 {
+		require.Equal(t, first, run(), "the same seed, the same weights: %s", what)
+	}
+	if runs == 1 {
+		t.Logf("one run under the race detector; the same-seed check runs in TestTuneFullSize (%s)", race.FullSizeStep)
+	}
+}
+
+// TestTuneFullSize runs the tune and exploit cells of every game twice
+// each with the same seed, without the race detector (under it, TestMatrix
+// runs each once).
+func TestTuneFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	for _, g := range games.All() {
+		t.Run(g.Name+"/tune", func(t *testing.T) { tuneHost(t, g) })
+		t.Run(g.Name+"/exploit", func(t *testing.T) { exploitHost(t, g) })
+	}
 }
 
 // weightsOf reads a YAML file of weights.
