@@ -12,7 +12,7 @@ const FullSizePattern = "FullSize|Golden"
 
 // FullSizeStep names the step of .ci/run that runs the tests FullSizePattern
 // selects, without the race detector.
-const FullSizeStep = `"full-size checks and golden figures" (scripts/test.sh --full: go test -run '` + FullSizePattern + `' ./..., no -race)`
+const FullSizeStep = `"full-size checks and golden figures" (scripts/test.sh --full: go test -run '` + FullSizePattern + `' on the packages that have such tests, no -race)`
 
 var fullSizeName = regexp.MustCompile(FullSizePattern)
 

@@ -1,8 +1,15 @@
 package race_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,13 +26,57 @@ func TestCIRunsTheFullSizeStep(t *testing.T) {
 	require.NoError(t, err)
 	script, err := os.ReadFile("../../scripts/test.sh")
 	require.NoError(t, err)
-	require.Regexp(t, `(?m)^scripts/test\.sh$`, string(ci), ".ci/run runs the README's test command")
-	require.Regexp(t, `(?m)^scripts/test\.sh --full$`, string(ci), ".ci/run runs the full-size step")
-	step := regexp.MustCompile(`(?m)^\s*(exec )?go test .*-run '` + regexp.QuoteMeta(race.FullSizePattern) + `' .*\./\.\.\.$`).Find(script)
-	require.NotNil(t, step, "no `go test -run '%s' ... ./...` line in scripts/test.sh", race.FullSizePattern)
+	require.Regexp(t, `(?m)^scripts/test\.sh( \|\||$)`, string(ci), ".ci/run runs the README's test command")
+	require.Regexp(t, `(?m)^scripts/test\.sh --full( |$)`, string(ci), ".ci/run runs the full-size step")
+	step := regexp.MustCompile(`(?m)^\s*(exec )?go test .*-run '` + regexp.QuoteMeta(race.FullSizePattern) + `' .*$`).Find(script)
+	require.NotNil(t, step, "no `go test -run '%s' ...` line in scripts/test.sh", race.FullSizePattern)
 	require.NotContains(t, string(step), "-race")
 	require.NotContains(t, string(step), "-short")
 	require.Regexp(t, `(?m)^\s*(exec )?go test -race .*\./\.\.\.$`, string(script), "the README's test command runs the suite under -race")
+}
+
+// TestFullSizeStepFindsEveryPackage: the packages scripts/test.sh --full
+// runs (scripts/test.sh --list-full) are those with a top-level test that
+// FullSizePattern selects, read here with go/parser from every test file
+// of the module.
+func TestFullSizeStepFindsEveryPackage(t *testing.T) {
+	root := filepath.Join("..", "..")
+	pattern := regexp.MustCompile(race.FullSizePattern)
+	var want []string
+	require.NoError(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Test") && pattern.MatchString(fn.Name.Name) {
+				rel, err := filepath.Rel(root, filepath.Dir(path))
+				require.NoError(t, err)
+				want = append(want, "./"+filepath.ToSlash(rel))
+				break
+			}
+		}
+		return nil
+	}))
+	slices.Sort(want)
+	want = slices.Compact(want)
+	require.Contains(t, want, "./internal/race", "this package's own FullSize test is found")
+
+	cmd := exec.Command("bash", "scripts/test.sh", "--list-full")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	require.Equal(t, want, strings.Fields(string(out)))
 }
 
 // fakeT records what SkipFullSize does without stopping the test.
