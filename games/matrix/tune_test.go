@@ -35,17 +35,20 @@ func tunable(t *testing.T, g games.Game) string {
 	return ""
 }
 
-// tuneRuns is how a tune or exploit cell runs: the games of its budget
-// and of its final (and verify) evaluation, the smallest that still have
-// an iteration and a final evaluation, and how many times it runs with the
-// same seed. Under the race detector, where a game of the battleship
-// density AI takes seconds, it runs once; TestTuneFullSize runs it twice
-// without the detector.
-func tuneRuns() (budget, final string, runs int) {
+// The games of a tune or exploit cell: its budget and its final (and
+// verify) evaluation, the smallest that still have an iteration and a
+// final evaluation.
+const tuneBudget, tuneFinal = "8", "2"
+
+// tuneRuns is how many times a tune or exploit cell runs with the same
+// seed. Under the race detector, where a game of the battleship density AI
+// takes seconds, it runs once; TestTuneFullSize runs it twice without the
+// detector.
+func tuneRuns() int {
 	if race.Enabled {
-		return "8", "2", 1
+		return 1
 	}
-	return "8", "2", 2
+	return 2
 }
 
 // tuneHost runs kaisen tune on a game: its first tunable AI tuned against
@@ -53,11 +56,10 @@ func tuneRuns() (budget, final string, runs int) {
 // of weights is written, the same each time.
 func tuneHost(t *testing.T, g games.Game) {
 	player := tunable(t, g)
-	budget, final, runs := tuneRuns()
-	sameRuns(t, runs, "the tuned weights of "+player, func() map[string]any {
+	sameRuns(t, tuneRuns(), "the tuned weights of "+player, func() map[string]any {
 		out := filepath.Join(t.TempDir(), "tuned.yaml")
 		kaisen(t, "tune", "--game", g.Name, "--player", player, "--against", g.DefaultPlayers[1],
-			"--budget-games", budget, "--batch", "2", "--final-games", final, "--seed", "26", "--workers", "1", "--out", out, "--json")
+			"--budget-games", tuneBudget, "--batch", "2", "--final-games", tuneFinal, "--seed", "26", "--workers", "1", "--out", out, "--json")
 		return weightsOf(t, out)
 	})
 }
@@ -69,11 +71,10 @@ func tuneHost(t *testing.T, g games.Game) {
 // time.
 func exploitHost(t *testing.T, g games.Game) {
 	family := tunable(t, g)
-	budget, final, runs := tuneRuns()
-	sameRuns(t, runs, "the exploiter of "+g.DefaultPlayers[1], func() map[string]any {
+	sameRuns(t, tuneRuns(), "the exploiter of "+g.DefaultPlayers[1], func() map[string]any {
 		out := filepath.Join(t.TempDir(), "exploiter.yaml")
 		kaisen(t, "exploit", "--game", g.Name, "--target", g.DefaultPlayers[1], "--family", family,
-			"--budget-games", budget, "--batch", "2", "--final-games", final, "--verify-games", final, "--seed", "26", "--workers", "1", "--out", out, "--json")
+			"--budget-games", tuneBudget, "--batch", "2", "--final-games", tuneFinal, "--verify-games", tuneFinal, "--seed", "26", "--workers", "1", "--out", out, "--json")
 		return weightsOf(t, out)
 	})
 }
