@@ -11,17 +11,19 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	_ "github.com/kaisen-ai/kaisen/players/admiral"
 )
 
-// TestHeatmaps plays games between the belief players and checks every
+// TestHeatmapsFullSize plays games between the belief players and checks every
 // picture they draw against the real position: one map per living enemy
 // ship, each a distribution (it sums to 1) that gives the ship's real cell
 // a positive probability; "any ship" is their sum; the exposure map gives
 // every living own ship's cell a positive probability and, for the exact
 // joint beliefs, sums to the number of living own ships. Rocks are 0.
-func TestHeatmaps(t *testing.T) {
+func TestHeatmapsFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	rocky := &submarine.Rules{Board: grid.MustBoard(6, 5, []grid.Cell{0, 5, 15, 24, 29}),
 		Fleet: submarine.DefaultFleet(), DrawLimit: 200}
 	tests := []struct {

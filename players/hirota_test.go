@@ -11,6 +11,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/grid"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 // recorder logs the actions of the player it wraps.
@@ -88,10 +89,11 @@ func TestHirotaDeterministicBySeed(t *testing.T) {
 	require.NotEqual(t, a, c)
 }
 
-// TestJointGreedyPlaysLegalGames: hirota and corners of the family play
+// TestJointGreedyPlaysLegalGamesFullSize: hirota and corners of the family play
 // whole games without an illegal action and with beliefs that explain every
 // observation, on the default board and on others.
-func TestJointGreedyPlaysLegalGames(t *testing.T) {
+func TestJointGreedyPlaysLegalGamesFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	rounded, err := grid.Rounded(5, 5)
 	require.NoError(t, err)
 	boards := map[string]*submarine.Rules{

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/internal/browsertest"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -56,11 +57,12 @@ func nextWith(ev []replay.Event, i, dir int, bit replay.Event) int {
 	return -1
 }
 
-// TestHTMLJumpsInBrowser opens the page of a 10,000-action draw at #N and
+// TestHTMLJumpsInBrowserFullSize opens the page of a 10,000-action draw at #N and
 // walks it with the jump keys and buttons: each lands on the frame the
 // events say, the address follows every step, the timeline folds exactly
 // the quiet stretches and opens one on demand.
-func TestHTMLJumpsInBrowser(t *testing.T) {
+func TestHTMLJumpsInBrowserFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	_, d := longDrawReplay(t)
 	ev := d.Events()
 	ctx, url := openPage(t, d, "#5000")

@@ -12,6 +12,7 @@ import (
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
 	"github.com/kaisen-ai/kaisen/replay"
 )
@@ -65,10 +66,11 @@ func longDrawReplay(t *testing.T) (*subrecord.Replay, *replay.HTMLData) {
 	return longDraw.rp, longDraw.d
 }
 
-// TestLongDrawStaysSmall: the page of a 10,000-action draw with every
+// TestLongDrawStaysSmallFullSize: the page of a 10,000-action draw with every
 // decision and heatmap recorded is under 1 MB (it was 9.7 MB with every
 // frame written whole), and its text view folds the quiet stretch.
-func TestLongDrawStaysSmall(t *testing.T) {
+func TestLongDrawStaysSmallFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	rp, d := longDrawReplay(t)
 	page := writePage(t, d)
 	t.Logf("10,000-action draw: %d-byte page (%d frames)", len(page), len(d.Frames))

@@ -94,7 +94,11 @@ type host struct {
 }
 
 // TestMatrix plays every registered game through every generic host; the
-// conformance column is TestConformanceFullSize.
+// conformance column is TestConformanceFullSize, and the tune and exploit
+// columns are TestTuneFullSize: both play every game's AIs for many games,
+// minutes under the race detector, and run in the CI step without it
+// (internal/cli's TestTuneEveryGame runs kaisen tune on every game, with two
+// workers, under the detector).
 func TestMatrix(t *testing.T) {
 	require.Len(t, games.All(), 3+len(extra), "the built-in games and the test games")
 	hosts := []host{
@@ -110,8 +114,6 @@ func TestMatrix(t *testing.T) {
 		{"loadtest", loadtestHost},
 		{"web spectator", webSpectatorHost},
 		{"ladder", ladderHost},
-		{"tune", tuneHost},
-		{"exploit", exploitHost},
 		{"shard merge", shardHost},
 		{"games-out recover", gamesOutHost},
 		{"gauntlet", gauntletHost},

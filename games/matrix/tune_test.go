@@ -41,22 +41,15 @@ func tunable(t *testing.T, g games.Game) string {
 const tuneBudget, tuneFinal = "8", "2"
 
 // tuneRuns is how many times a tune or exploit cell runs with the same
-// seed. Under the race detector, where a game of the battleship density AI
-// takes seconds, it runs once; TestTuneFullSize runs it twice without the
-// detector.
-func tuneRuns() int {
-	if race.Enabled {
-		return 1
-	}
-	return 2
-}
+// seed: twice, and the second run must write the first one's weights.
+const tuneRuns = 2
 
 // tuneHost runs kaisen tune on a game: its first tunable AI tuned against
 // DefaultPlayers[1] on a tiny budget, with the same seed each run: a YAML
 // of weights is written, the same each time.
 func tuneHost(t *testing.T, g games.Game) {
 	player := tunable(t, g)
-	sameRuns(t, tuneRuns(), "the tuned weights of "+player, func() map[string]any {
+	sameRuns(t, tuneRuns, "the tuned weights of "+player, func() map[string]any {
 		out := filepath.Join(t.TempDir(), "tuned.yaml")
 		kaisen(t, "tune", "--game", g.Name, "--player", player, "--against", g.DefaultPlayers[1],
 			"--budget-games", tuneBudget, "--batch", "2", "--final-games", tuneFinal, "--seed", "26", "--workers", "1", "--out", out, "--json")
@@ -71,7 +64,7 @@ func tuneHost(t *testing.T, g games.Game) {
 // time.
 func exploitHost(t *testing.T, g games.Game) {
 	family := tunable(t, g)
-	sameRuns(t, tuneRuns(), "the exploiter of "+g.DefaultPlayers[1], func() map[string]any {
+	sameRuns(t, tuneRuns, "the exploiter of "+g.DefaultPlayers[1], func() map[string]any {
 		out := filepath.Join(t.TempDir(), "exploiter.yaml")
 		kaisen(t, "exploit", "--game", g.Name, "--target", g.DefaultPlayers[1], "--family", family,
 			"--budget-games", tuneBudget, "--batch", "2", "--final-games", tuneFinal, "--verify-games", tuneFinal, "--seed", "26", "--workers", "1", "--out", out, "--json")
@@ -88,14 +81,12 @@ func sameRuns(t *testing.T, runs int, what string, run func() map[string]any) {
 	for range runs - 1 {
 		require.Equal(t, first, run(), "the same seed, the same weights: %s", what)
 	}
-	if runs == 1 {
-		t.Logf("one run under the race detector; the same-seed check runs in TestTuneFullSize (%s)", race.FullSizeStep)
-	}
 }
 
-// TestTuneFullSize runs the tune and exploit cells of every game twice
-// each with the same seed, without the race detector (under it, TestMatrix
-// runs each once).
+// TestTuneFullSize is the matrix's tune and exploit columns: the cells of
+// every game, each run twice with the same seed, without the race detector
+// (under it, a game of the battleship density AI takes seconds, and the
+// two cells of battleship alone took over two minutes of CI).
 func TestTuneFullSize(t *testing.T) {
 	race.SkipFullSize(t)
 	for _, g := range games.All() {

@@ -36,7 +36,7 @@ func TestRegistry(t *testing.T) {
 	require.Error(t, err)
 }
 
-// TestEveryPairPlaysCleanly plays every pair of AIs on every pairing of
+// TestEveryPairPlaysCleanlyFullSize plays every pair of AIs on every pairing of
 // sides (small boards, few games): no forfeit, every game decided.
 // fewSamples keeps ab-belief cheap in the tests that only check that games
 // end cleanly (its estimates are the slow part, 7x7 boards the worst).
@@ -50,11 +50,9 @@ func fewSamples(name string) Loader {
 	}
 }
 
-func TestEveryPairPlaysCleanly(t *testing.T) {
-	games := 2
-	if race.Enabled {
-		games = 1
-	}
+func TestEveryPairPlaysCleanlyFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	const games = 2
 	base, err := battleship.NewRules(grid.MustBoard(7, 7, nil), []int{4, 3, 2, 2, 1, 1})
 	require.NoError(t, err)
 	for _, sides := range [][2]abilities.Side{{abilities.AI, abilities.Humans}, {abilities.Humans, abilities.AI}, {abilities.AI, abilities.AI}, {abilities.Humans, abilities.Humans}} {

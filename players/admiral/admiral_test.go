@@ -102,14 +102,12 @@ func checkedGame(t *testing.T, r *submarine.Rules, p0, p1 players.Player, adm in
 	return gameResult{outcome: g.Status(), winner: g.Winner(), actions: g.Actions()}
 }
 
-func TestAdmiralPlaysSoundLegalGames(t *testing.T) {
+func TestAdmiralPlaysSoundLegalGamesFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	r := submarine.DefaultRules()
 	r.DrawLimit = 2000
 	opponents := []string{"random", "simple", "state", "stateplayer2"}
 	games := 4
-	if testing.Short() || race.Enabled {
-		games = 2
-	}
 	cfg := smallAdmiral()
 	for _, name := range opponents {
 		t.Run(name, func(t *testing.T) {
@@ -146,7 +144,8 @@ func TestAdmiralBeatsRandom(t *testing.T) {
 	}
 }
 
-func TestAdmiralAgainstItself(t *testing.T) {
+func TestAdmiralAgainstItselfFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	// Two admirals hide well; the stall rule makes them seek contact, but
 	// only with a ship stronger than the located enemy ship it approaches
 	// (an equal one loses the exchange it offers), so games between fleets
@@ -158,9 +157,6 @@ func TestAdmiralAgainstItself(t *testing.T) {
 	r := submarine.DefaultRules()
 	r.DrawLimit = 4000
 	games := 4
-	if testing.Short() || race.Enabled {
-		games = 2
-	}
 	for g := range games {
 		p0 := NewAdmiral(r, smallAdmiral(), rand.New(rand.NewPCG(uint64(g), 5)))
 		p1 := NewAdmiral(r, smallAdmiral(), rand.New(rand.NewPCG(uint64(g), 6)))
@@ -324,7 +320,8 @@ func TestAdmiralPlacement(t *testing.T) {
 	require.Equal(t, p1, p2)
 }
 
-func TestAdmiralOtherBoards(t *testing.T) {
+func TestAdmiralOtherBoardsFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	rounded, err := grid.Rounded(6, 5)
 	require.NoError(t, err)
 	big, err := grid.NewBoard(12, 12, []grid.Cell{30, 31, 77})

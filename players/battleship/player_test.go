@@ -71,10 +71,11 @@ func TestConfigValidation(t *testing.T) {
 	}
 }
 
-// TestPlacementStyle: with placement: edge in its YAML, each bot places its big ships on the border far more often than
+// TestPlacementStyleFullSize: with placement: edge in its YAML, each bot places its big ships on the border far more often than
 // with the default (uniform), and the default places exactly as a
 // UniformPlacer drawing from the bot's stream.
-func TestPlacementStyle(t *testing.T) {
+func TestPlacementStyleFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	r := battleship.DefaultRules()
 	dir := t.TempDir()
 	edgeYAML := filepath.Join(dir, "edge.yaml")
