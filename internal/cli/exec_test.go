@@ -152,8 +152,8 @@ func TestPlayExec(t *testing.T) {
 func TestTuneExecOpponent(t *testing.T) {
 	dir := t.TempDir()
 	run := func(against, out string) (string, string) {
-		code, stdout, stderr := tuneRun(t, "tune", "--player", "simple", "--against", against, "--budget-games", "24",
-			"--batch", "4", "--final-games", "4", "--seed", "3", "--workers", "2", "--out", out)
+		code, stdout, stderr := tuneRun(t, "tune", "--player", "simple", "--against", against, "--budget-games", "12",
+			"--batch", "2", "--final-games", "2", "--seed", "3", "--workers", "2", "--out", out)
 		require.Equal(t, ExitOK, code, stderr)
 		text, err := os.ReadFile(out)
 		require.NoError(t, err)
@@ -174,8 +174,8 @@ func TestTuneExecOpponent(t *testing.T) {
 func TestExploitExecTarget(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "ex.yaml")
 	bot := selfPlayer(t, "--player random")
-	code, stdout, stderr := tuneRun(t, "exploit", "--target", bot, "--family", "simple", "--budget-games", "24",
-		"--batch", "4", "--final-games", "4", "--verify-games", "6", "--seed", "4", "--workers", "2", "--out", out)
+	code, stdout, stderr := tuneRun(t, "exploit", "--target", bot, "--family", "simple", "--budget-games", "12",
+		"--batch", "2", "--final-games", "2", "--verify-games", "6", "--seed", "4", "--workers", "2", "--out", out)
 	require.Equal(t, ExitOK, code, stderr)
 	require.Contains(t, stdout, "best exploiter of "+bot+": simple")
 	require.Contains(t, stdout, "over 6 fresh games")

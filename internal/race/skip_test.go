@@ -27,7 +27,7 @@ func TestCIRunsTheFullSizeStep(t *testing.T) {
 	script, err := os.ReadFile("../../scripts/test.sh")
 	require.NoError(t, err)
 	require.Regexp(t, `(?m)^scripts/test\.sh( -vet=off)?( \|\||$)`, string(ci), ".ci/run runs the README's test command")
-	require.Regexp(t, `(?m)^scripts/test\.sh --full( |$)`, string(ci), ".ci/run runs the full-size step")
+	require.Regexp(t, `(?m)^\s*(record full )?scripts/test\.sh --full( |$)`, string(ci), ".ci/run runs the full-size step")
 	step := regexp.MustCompile(`(?m)^\s*(exec )?go test .*-run '` + regexp.QuoteMeta(race.FullSizePattern) + `' .*$`).Find(script)
 	require.NotNil(t, step, "no `go test -run '%s' ...` line in scripts/test.sh", race.FullSizePattern)
 	require.NotContains(t, string(step), "-race")
