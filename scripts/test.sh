@@ -27,4 +27,8 @@ if [ "${1:-}" = "--full" ]; then
   mapfile -t pkgs < <(full_packages)
   exec go test -timeout 10m -run 'FullSize|Golden' "$@" "${pkgs[@]}"
 fi
-exec go test -race -timeout 12m "$@" ./...
+# One package more than the cores run at once: many packages spend part of
+# their time waiting on sockets, child processes, browsers and timers (the
+# queue's leader election, the hostile bots' deadlines), and a third package
+# keeps both cores of a CI machine busy meanwhile. -p in the arguments wins.
+exec go test -race -timeout 12m -p "$(($(getconf _NPROCESSORS_ONLN) + 1))" "$@" ./...
