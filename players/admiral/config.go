@@ -244,6 +244,13 @@ type AdmiralOpponent struct {
 	// first), a seen one only when stronger. 0 to 1 (1: only a ship the
 	// enemy has located exactly counts as seen). Default 0.5.
 	Seen float64 `mapstructure:"seen" tune:"0,1"`
+	// GuardShare: an enemy ship guards a cell (the caution rule never lets
+	// the stall rule discount a hit it may take there, unless our ship is
+	// stronger) when it can attack the cell in at least this share of the
+	// placements of our belief. 1: only a ship every placement puts on the
+	// same cell (a located one) guards. 0 < guard_share <= 1. Default 1
+	// (docs/admiral.md, "Why a camper wins": 0.75 stops the camper losses).
+	GuardShare float64 `mapstructure:"guard_share" tune:"0.05,1"`
 	// Camper is the share of moves at or below which the enemy is a camper.
 	// Default 0.1.
 	Camper float64 `mapstructure:"camper" tune:"0,1"`
@@ -325,7 +332,7 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854, Solve: true, Nodes: 3000},
 		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 4, Aware: 0.5, Candidates: 20000},
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5, EnemyPrior: [][]int{}},
-		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
+		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, GuardShare: 1, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
 			Model: true, Epsilon: 0.05, ExploitMin: 0.8, ExploitSupport: 0.05, ExploitDepth: 6, ExploitNodes: 2000,
 			ExploitPatience: 10, ExploitLean: 400, ExploitFloor: 100, GambleDepth: 0, GambleNodes: 2000, GambleMin: 0.1, GambleDiscount: 0.95},
 	}
@@ -390,6 +397,7 @@ func (c *AdmiralConfig) Validate() error {
 	check(o.Mover >= 0 && o.Mover <= 1, "opponent.mover %g: want 0 to 1", o.Mover)
 	check(o.MoverMargin >= -100 && o.MoverMargin <= 1, "opponent.mover_margin %d: want -100 to 1", o.MoverMargin)
 	check(o.Seen >= 0 && o.Seen <= 1, "opponent.seen %g: want 0 to 1", o.Seen)
+	check(o.GuardShare > 0 && o.GuardShare <= 1, "opponent.guard_share %g: want 0 < guard_share <= 1", o.GuardShare)
 	check(o.Camper >= 0 && o.Camper <= 1, "opponent.camper %g: want 0 to 1", o.Camper)
 	check(o.Evader >= 0 && o.Evader <= 1, "opponent.evader %g: want 0 to 1", o.Evader)
 	check(o.EvaderLeak > 0 && o.EvaderLeak <= 100, "opponent.evader_leak %g: want 0 < evader_leak <= 100", o.EvaderLeak)

@@ -41,7 +41,8 @@ type planner struct {
 	packed    []uint64 // a whole joint belief, packed (fromJoint)
 	cands     []scored
 	reachE    []float64 // P(the enemy can attack c)
-	guard     []int8    // per cell: hp of the strongest located enemy ship that can attack it
+	guard     []int8    // per cell: hp of the strongest enemy ship that guards it (guards)
+	guardOcc  []int     // guards' scratch: per cell, the pool's placements with the ship there
 	margin    int8      // hp over a located enemy ship that the stall rule needs to approach it
 	kind      opponentKind
 	seen      float64 // P(our ship on its cell), in the enemy's eyes, from which it is seen
@@ -76,6 +77,7 @@ func (p *planner) init(a *Admiral) {
 	p.ro.eship = make([]float64, p.nf*p.size)
 	p.reachE = make([]float64, p.size)
 	p.guard = make([]int8, p.size)
+	p.guardOcc = make([]int, p.size)
 }
 
 // decide chooses the action of this turn.

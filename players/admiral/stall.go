@@ -36,20 +36,40 @@ func caution(bold float64, hp, guard int8) float64 {
 	return 1
 }
 
-// guards fills p.guard: for every cell, the largest hp of the located enemy
-// ships (every placement of the pool agrees on their cell) that can attack
-// it, 0 if none.
+// guards fills p.guard: for every cell, the largest hp of the enemy ships
+// that guard it, 0 if none. A located ship (every placement of the pool
+// agrees on its cell) guards the cells it can attack; with
+// opponent.guard_share below 1, so does a ship that can attack the cell in
+// at least that share of the pool's placements (confined to a few cells
+// around it, as the answers "near" of our probes leave it).
 func (p *planner) guards() {
 	b := p.a.rules.Board
 	clear(p.guard)
+	share := p.a.cfg.Opponent.GuardShare
 	for _, i := range p.pe.ships {
-		c := p.pinnedEnemy(i)
-		if c == grid.None {
+		hp := p.a.enemyHP[i]
+		if c := p.pinnedEnemy(i); c != grid.None {
+			for d := range b.Around(c).All() {
+				p.guard[d] = max(p.guard[d], hp)
+			}
 			continue
 		}
-		hp := p.a.enemyHP[i]
-		for d := range b.Around(c).All() {
-			p.guard[d] = max(p.guard[d], hp)
+		if share >= 1 {
+			continue
+		}
+		clear(p.guardOcc)
+		for _, t := range p.pe.tup {
+			p.guardOcc[cellOf(t, i)]++
+		}
+		need := share * float64(len(p.pe.tup))
+		for d := range b.Usable().All() {
+			n := 0
+			for c := range b.Around(d).All() {
+				n += p.guardOcc[c]
+			}
+			if float64(n) >= need {
+				p.guard[d] = max(p.guard[d], hp)
+			}
 		}
 	}
 }

@@ -1,0 +1,53 @@
+package admiral_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kaisen-ai/kaisen/arena"
+	"github.com/kaisen-ai/kaisen/game/submarine"
+	"github.com/kaisen-ai/kaisen/internal/config"
+	"github.com/kaisen-ai/kaisen/internal/race"
+	"github.com/kaisen-ai/kaisen/players"
+	_ "github.com/kaisen-ai/kaisen/players/admiral"
+)
+
+// TestGuardShareFullSize replays game 65 of the camper match of
+// docs/admiral.md ("Why a camper wins"):
+//
+//	kaisen match --p1 admiral --p2 joint-greedy --p2-weights camper.yaml -n 100 --seed 91
+//
+// With the default weights admiral moves its last ship, after a long quiet
+// stretch, next to a camper ship its probes had confined to a few cells,
+// and the camper sinks it at once; with opponent.guard_share 0.75 that
+// ship guards the cell and admiral does not lose the game.
+func TestGuardShareFullSize(t *testing.T) {
+	race.SkipFullSize(t)
+	r := submarine.DefaultRules()
+	dir := t.TempDir()
+	file := func(name, body string) func(any) error {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
+		return config.File(path)
+	}
+	camper, err := players.New("joint-greedy", r, file("camper.yaml", "flee: {rate: 0}\napproach: {ahead: 7}\n"))
+	require.NoError(t, err)
+	// Game 65 is odd: the camper (p2) is in seat 0 and acts first.
+	seed := arena.GameSeed(91, 65)
+	play := func(weights string) arena.GameResult {
+		adm, err := players.New("admiral", r, file("admiral.yaml", weights))
+		require.NoError(t, err)
+		res, err := arena.PlayGame(r, camper, adm, seed, nil)
+		require.NoError(t, err)
+		require.Equal(t, [2]bool{}, res.Forfeit, res.Reason)
+		return res
+	}
+	base := play("{}\n")
+	require.Equal(t, 0, base.Winner, "the default weights lose game 65 to the camper")
+	require.Equal(t, 273, base.Actions, "as docs/admiral.md's replay shows")
+	guarded := play("opponent:\n  guard_share: 0.75\n")
+	require.NotEqual(t, 0, guarded.Winner, "guard_share 0.75 keeps the last ship out of the confined camper ship's reach (%d actions)", guarded.Actions)
+}
