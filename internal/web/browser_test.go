@@ -247,8 +247,9 @@ func TestPlayAbilitiesInBrowser(t *testing.T) {
 // hunting by hand would narrow them: those next to a hit of a ship not sunk
 // yet ("X"), else those that touch no sunk ship ("#") and lie on no
 // diagonal of a hit (no ship is there under the classic rules); all of
-// them when the narrowing leaves none. Games end in about two thirds of
-// the person's turns that uniformly random shots take.
+// them when the narrowing leaves none. The games take fewer of the
+// browser's turns than uniformly random clicks, each of which costs
+// Chromium's CPU in CI.
 func huntTargets(w int) string {
 	return fmt.Sprintf(`(() => {
   const w = %d, mark = {};
