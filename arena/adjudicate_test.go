@@ -17,6 +17,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game"
 	"github.com/kaisen-ai/kaisen/game/submarine"
 	subrecord "github.com/kaisen-ai/kaisen/game/submarine/record"
+	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/replay"
 )
 
@@ -87,12 +88,13 @@ func firstDraw(t *testing.T, a *audit.Auditor, solver *endgame.Solver, rp *subre
 	return 0
 }
 
-// TestAdjudicateDrawWorkedExample: every game of a match adjudicated with
+// TestAdjudicateDrawWorkedExampleFullSize: every game of a match adjudicated with
 // draw=K ends exactly where a from-scratch computation on the same game
 // played without adjudication says the conditions first hold, with the
 // same actions up to there; the games where they never hold are played
 // as without adjudication.
-func TestAdjudicateDrawWorkedExample(t *testing.T) {
+func TestAdjudicateDrawWorkedExampleFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	const n, k = 24, 20
 	rules := submarine.DefaultRules()
 	solver, err := endgame.New(rules, endgame.Options{Nodes: 1})

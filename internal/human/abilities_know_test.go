@@ -11,6 +11,7 @@ import (
 	"github.com/kaisen-ai/kaisen/game/abilities"
 	"github.com/kaisen-ai/kaisen/game/battleship"
 	"github.com/kaisen-ai/kaisen/game/grid"
+	"github.com/kaisen-ai/kaisen/internal/race"
 )
 
 // candidates are actions to try at a decision of seat (the test tries a
@@ -44,13 +45,14 @@ func candidates(g *abilities.Game, seat int, rng *rand.Rand) []abilities.Action 
 	return out
 }
 
-// TestAbilitiesSeatKnowsWhatIsLegal plays random games of every pairing
+// TestAbilitiesSeatKnowsWhatIsLegalFullSize plays random games of every pairing
 // of sides under several options, keeping each seat's abKnow from what
 // the rules tell that seat only; at every decision the seat's check must
 // accept exactly the actions the rules accept. A seat that refused a
 // legal action would stop the person playing it; one that accepted an
 // illegal action would send a forfeit.
-func TestAbilitiesSeatKnowsWhatIsLegal(t *testing.T) {
+func TestAbilitiesSeatKnowsWhatIsLegalFullSize(t *testing.T) {
+	race.SkipFullSize(t)
 	base := battleship.DefaultRules()
 	placer, err := bsbelief.NewUniformPlacer(base)
 	require.NoError(t, err)
