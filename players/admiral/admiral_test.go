@@ -54,6 +54,7 @@ func TestAdmiralConfigValidate(t *testing.T) {
 		{name: "exploit lean", yaml: "opponent:\n  exploit_lean: 0\n", want: "opponent.exploit_lean"},
 		{name: "exploit floor", yaml: "opponent:\n  exploit_floor: 0\n", want: "opponent.exploit_floor"},
 		{name: "drawn candidates", yaml: "search:\n  drawn_candidates: 0\n", want: "search.drawn_candidates"},
+		{name: "guard share", yaml: "opponent:\n  guard_share: 0\n", want: "opponent.guard_share"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

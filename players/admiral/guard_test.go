@@ -1,18 +1,14 @@
-package admiral_test
+package admiral
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/kaisen-ai/kaisen/arena"
 	"github.com/kaisen-ai/kaisen/game/submarine"
-	"github.com/kaisen-ai/kaisen/internal/config"
 	"github.com/kaisen-ai/kaisen/internal/race"
 	"github.com/kaisen-ai/kaisen/players"
-	_ "github.com/kaisen-ai/kaisen/players/admiral"
 )
 
 // TestGuardShareFullSize replays game 65 of the camper match of
@@ -27,18 +23,12 @@ import (
 func TestGuardShareFullSize(t *testing.T) {
 	race.SkipFullSize(t)
 	r := submarine.DefaultRules()
-	dir := t.TempDir()
-	file := func(name, body string) func(any) error {
-		path := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
-		return config.File(path)
-	}
-	camper, err := players.New("joint-greedy", r, file("camper.yaml", "flee: {rate: 0}\napproach: {ahead: 7}\n"))
+	camper, err := players.New("joint-greedy", r, yamlLoader("camper.yaml", "flee: {rate: 0}\napproach: {ahead: 7}\n"))
 	require.NoError(t, err)
 	// Game 65 is odd: the camper (p2) is in seat 0 and acts first.
 	seed := arena.GameSeed(91, 65)
 	play := func(weights string) arena.GameResult {
-		adm, err := players.New("admiral", r, file("admiral.yaml", weights))
+		adm, err := players.New("admiral", r, yamlLoader("admiral.yaml", weights))
 		require.NoError(t, err)
 		res, err := arena.PlayGame(r, camper, adm, seed, nil)
 		require.NoError(t, err)
