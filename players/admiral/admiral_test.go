@@ -55,6 +55,8 @@ func TestAdmiralConfigValidate(t *testing.T) {
 		{name: "exploit floor", yaml: "opponent:\n  exploit_floor: 0\n", want: "opponent.exploit_floor"},
 		{name: "drawn candidates", yaml: "search:\n  drawn_candidates: 0\n", want: "search.drawn_candidates"},
 		{name: "guard share", yaml: "opponent:\n  guard_share: 0\n", want: "opponent.guard_share"},
+		{name: "recall", yaml: "endgame:\n  recall: -1\n", want: "endgame.recall"},
+		{name: "recall samples", yaml: "endgame:\n  recall_samples: 17\n", want: "endgame.recall_samples"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

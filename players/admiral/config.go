@@ -154,6 +154,17 @@ type AdmiralEndgame struct {
 	// nodes so that play stays a function of the seed. 1000 to 10000000.
 	// Default 3000 (p99 decision time 10 ms against hirota; 20000 took 52).
 	Nodes int `mapstructure:"nodes"`
+	// Recall is the number of our turns without a hit (either side) after
+	// which a searched decision is remembered and a position met again in
+	// the same stall gets the same action without a search (recall.go;
+	// the solver and the opponent model's search still run first). 0 turns
+	// it off. 0 to 100000. Default 100.
+	Recall int `mapstructure:"recall"`
+	// RecallSamples is how many searched decisions a position keeps before
+	// it is recalled: later visits draw one of them at random, so the
+	// play-outs' variety, which breaks a drawn game's cycles, stays.
+	// 1 to 16. Default 4.
+	RecallSamples int `mapstructure:"recall_samples"`
 }
 
 // AdmiralPlacement chooses the initial placement: a placement is drawn with
@@ -329,7 +340,7 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Value: AdmiralValue{Hit: 1.33, Sink: 0.51, Win: 10.4, Hurt: 1.1, Lost: 1.22, Info: 0.62, Leak: 0.21, Detect: 0.186,
 			Next: 0.198, Edge: 2, Repeat: 0.01},
 		Model:     AdmiralModel{Flee: 1, Sure: 0.959, Attack: 0.113, Refuge: 0},
-		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854, Solve: true, Nodes: 3000},
+		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854, Solve: true, Nodes: 3000, Recall: 100, RecallSamples: 4},
 		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 4, Aware: 0.5, Candidates: 20000},
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5, EnemyPrior: [][]int{}},
 		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, GuardShare: 1, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
@@ -371,6 +382,8 @@ func (c *AdmiralConfig) Validate() error {
 	check(e.Stall >= 1 && e.Stall <= 100000, "endgame.stall %d: want 1 to 100000", e.Stall)
 	check(e.Boldness > 0 && e.Boldness <= 1, "endgame.boldness %g: want 0 < boldness <= 1", e.Boldness)
 	check(e.Nodes >= 1000 && e.Nodes <= 10_000_000, "endgame.nodes %d: want 1000 to 10000000", e.Nodes)
+	check(e.Recall >= 0 && e.Recall <= 100000, "endgame.recall %d: want 0 to 100000", e.Recall)
+	check(e.RecallSamples >= 1 && e.RecallSamples <= recallSamplesMax, "endgame.recall_samples %d: want 1 to %d", e.RecallSamples, recallSamplesMax)
 	p := c.Placement
 	check(p.Samples >= 1 && p.Samples <= 100000, "placement.samples %d: want 1 to 100000", p.Samples)
 	check(p.Candidates >= 1 && p.Candidates <= 1_000_000, "placement.candidates %d: want 1 to 1000000", p.Candidates)

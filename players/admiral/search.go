@@ -61,6 +61,7 @@ type planner struct {
 	ms          modelSearch // the search against the opponent model (model_search.go)
 	lean        patience    // its node budget in stalled games (exploit_lean.go)
 	memo        actionsMemo // the solver's answers to this player's positions
+	rc          recall      // the decisions of this stall (recall.go)
 	note        searchNote  // the last searched decision, for its explanation
 }
 
@@ -124,6 +125,11 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 			"enemy fleet known (%s against an enemy that knew ours); a win against the model (%s %.2f) with discounted chance %.2f, every action keeping the solver's value",
 			sol.value, top, w, v)}
 	}
+	if act, note, ok := p.look(); ok {
+		p.note = note
+		p.note.bold, p.note.opp, p.note.recalled = bold, a.opp, true
+		return act, explain.Decision{}
+	}
 	p.enemyReach()
 	p.guards()
 	for k := range p.cands {
@@ -170,6 +176,7 @@ func (p *planner) decide() (submarine.Action, explain.Decision) {
 		n.top[n.n] = noted{act: c.act, score: math.Round(key(&c)*1000) / 1000}
 		n.n++
 	}
+	p.remember(best.act)
 	return best.act, explain.Decision{}
 }
 
@@ -186,6 +193,7 @@ type searchNote struct {
 	value              endgame.Value
 	top                [6]noted // the best candidates, best first
 	n                  int
+	recalled           bool // made before in this stall (recall.go)
 }
 
 type noted struct {
@@ -242,6 +250,9 @@ func (n *searchNote) reason() string {
 	fmt.Fprintf(&b, "; opponent %s (%s)", n.kind, &n.opp)
 	if n.capped {
 		b.WriteString("; time cap reached")
+	}
+	if n.recalled {
+		b.WriteString("; recalled: the decision made in this position earlier in the stall")
 	}
 	return b.String()
 }
