@@ -110,6 +110,7 @@ type oppModel struct {
 	eps     float64
 	updates int // enemy actions that updated the posterior
 	buf     []actProb
+	seen    likelihoods // the log-likelihoods of views met before
 }
 
 // modelFamily returns the default family. perfect is the solver's player
@@ -172,8 +173,14 @@ func (m *oppModel) likelihood(k int, r *submarine.Rules, v *modelView, a submari
 // update multiplies the posterior by each policy's likelihood of the
 // enemy's action a, taken in view v.
 func (m *oppModel) update(r *submarine.Rules, v *modelView, a submarine.Action) {
+	ll, ok := m.seen.get(r, v, a, len(m.pols))
+	if !ok {
+		for k := range m.pols {
+			ll[k] = math.Log(m.likelihood(k, r, v, a))
+		}
+	}
 	for k := range m.pols {
-		m.logw[k] += math.Log(m.likelihood(k, r, v, a))
+		m.logw[k] += ll[k]
 	}
 	m.updates++
 	m.normalise()
