@@ -199,6 +199,13 @@ type modelSearch struct {
 	// the searches that changed nothing (exploit_memo.go).
 	gen   uint64
 	roots rootMemo
+	// passes remembers, per root (rootKey without the budget), how many
+	// depths of iterative deepening from 1 found every root action marked
+	// failed at that depth or deeper: such a pass counts no node and
+	// changes no table, and marks only deepen until the tables are
+	// cleared, so the next search of the root starts past them. Cleared
+	// with the tables.
+	passes map[rootKey]int
 }
 
 // msAction is a reply packed for the reply table: kind, ship + 1, cell.
@@ -312,6 +319,7 @@ func (s *modelSearch) reset(budget int) {
 	}
 	if s.tt.tag == nil || d > modelDrift {
 		s.gen++
+		clear(s.passes)
 		s.tt.reset()
 		s.replyTT.reset()
 		s.ctt.reset()
@@ -607,16 +615,22 @@ func (s *modelSearch) exploit(root0 msState, allowed func(submarine.Action) bool
 		return r.act, r.depth, r.ok
 	}
 	gen := s.gen
-	act, depth, ok := s.deepen(root0, root, maxDepth)
+	pk := key
+	pk.budget = 0
+	act, depth, ok := s.deepen(root0, root, maxDepth, &pk)
 	if s.gen == gen {
 		s.roots.put(gen, &key, rootResult{act: act, depth: depth, nodes: s.nodes, ok: ok})
 	}
 	return act, depth, ok
 }
 
-// deepen is exploit's search of the root actions, by iterative deepening.
-func (s *modelSearch) deepen(root0 msState, root []submarine.Action, maxDepth int) (submarine.Action, int, bool) {
-	for d := 1; d <= maxDepth; d++ {
+// deepen is exploit's search of the root actions, by iterative deepening,
+// from the first depth whose pass is not known to fail without a node
+// (passes); pk is the root's key there.
+func (s *modelSearch) deepen(root0 msState, root []submarine.Action, maxDepth int, pk *rootKey) (submarine.Action, int, bool) {
+	done := s.passes[*pk]
+	for d := done + 1; d <= maxDepth; d++ {
+		nodes, gen := s.nodes, s.gen
 		for _, a := range root {
 			if s.proves(root0, a, d) && !s.aborted() {
 				return a, d, true
@@ -624,6 +638,13 @@ func (s *modelSearch) deepen(root0 msState, root []submarine.Action, maxDepth in
 			if s.aborted() {
 				return submarine.Action{}, 0, false
 			}
+		}
+		if d == done+1 && s.nodes == nodes && s.gen == gen {
+			done = d
+			if s.passes == nil || len(s.passes) >= rootMemoCap {
+				s.passes = make(map[rootKey]int)
+			}
+			s.passes[*pk] = d
 		}
 	}
 	return submarine.Action{}, 0, false
