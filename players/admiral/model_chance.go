@@ -72,6 +72,7 @@ func (s *modelSearch) chanceValue(st *msState, depth int) float64 {
 // numbers.
 func (s *modelSearch) storeChance(k *msKey, v float64) float64 {
 	s.gen++
+	s.cgen++
 	b := math.Float64bits(v)
 	s.ctt.put(k, int32(b>>32), int32(uint32(b)))
 	return v
@@ -109,6 +110,9 @@ func (s *modelSearch) chanceIn(st msState, a submarine.Action, depth int, alpha 
 	off, nb, known := s.replyTT.get(&k)
 	var replies []msAction
 	if known {
+		// A node counted as replies counts one: a gamble's nodes do not
+		// depend on which replies another search left in the table.
+		s.nodes++
 		n := nb & msReplyMask
 		replies = s.acts[off : off+n : off+n]
 	} else {
@@ -169,8 +173,30 @@ const chanceReach = 2
 // against the model within maxDepth of our moves, by iterative deepening
 // within the node budget. It returns the action, its value and the depth
 // of the last search that valued every root action.
+//
+// A gamble reads its root, ctt and the replies' lists, which never change
+// once in the table, and counts its nodes the same whether a list was
+// there or not: a search that left ctt as it was is a function of its
+// root, ctt and the budget, so while ctt stands still (cgen) the same root
+// gets the remembered answer (groots), as the AND-OR search's roots do.
 func (s *modelSearch) gamble(root0 msState, allowed func(submarine.Action) bool, maxDepth int) (submarine.Action, float64, int) {
 	root := s.ourActions(&root0, allowed, nil)
+	key := s.groots.key(&root0, root, maxDepth, s.budget)
+	if r, ok := s.groots.get(s.cgen, &key); ok {
+		s.nodes = r.nodes
+		return r.act, r.val, r.depth
+	}
+	cgen := s.cgen
+	act, val, depth := s.chanceDeepen(root0, root, maxDepth)
+	if s.cgen == cgen {
+		s.groots.put(cgen, &key, rootResult{act: act, depth: depth, nodes: s.nodes, val: val})
+	}
+	return act, val, depth
+}
+
+// chanceDeepen is gamble's search of the root actions, by iterative
+// deepening.
+func (s *modelSearch) chanceDeepen(root0 msState, root []submarine.Action, maxDepth int) (submarine.Action, float64, int) {
 	var act submarine.Action
 	val, depth := 0.0, 0
 	for d := 1; d <= maxDepth; d++ {

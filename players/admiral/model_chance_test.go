@@ -200,3 +200,41 @@ func TestGambleAmbushesCamper(t *testing.T) {
 		require.False(t, math.IsNaN(val))
 	}
 }
+
+// TestGambleMemoChangesNothing: repeated lean gambles of the same roots,
+// between which the AND-OR search adds replies to the shared table (as the
+// exploit search does before every gamble of a game), answer the same with
+// the memo of roots (groots) as without it, with the same node counts and
+// the same values table; and the memo answers some of them.
+func TestGambleMemoChangesNothing(t *testing.T) {
+	r := submarine.DefaultRules()
+	sv, err := endgame.Shared(r, endgame.Options{Nodes: 3000})
+	require.NoError(t, err)
+	fam := modelFamily(sv)
+	rng := rand.New(rand.NewPCG(41, 8))
+	for policy := range 2 {
+		m := pointModel(fam, policy)
+		memo := modelSearch{r: r, sv: sv, m: &m, support: 0.05, discount: 0.9}
+		plain := modelSearch{r: r, sv: sv, m: &m, support: 0.05, discount: 0.9}
+		for n := range 3 {
+			st, allowed := drawnRoot(t, r, sv, rng)
+			st.chart = spreadChart(r, &st.us, n, rng)
+			ok := func(a submarine.Action) bool { return allowed[a] }
+			for call := range 60 {
+				for _, s := range []*modelSearch{&memo, &plain} {
+					if call%3 == 1 {
+						s.reset(40) // the AND-OR search's replies enter the table
+						s.exploit(st, ok, 4)
+					}
+					s.reset(150)
+				}
+				plain.groots = rootMemo{}
+				a, v, d := memo.gamble(st, ok, 4)
+				pa, pv, pd := plain.gamble(st, ok, 4)
+				require.Equal(t, []any{pa, pv, pd, plain.nodes, plain.cgen}, []any{a, v, d, memo.nodes, memo.cgen},
+					"policy %d root %d call %d", policy, n, call)
+			}
+		}
+		require.Positive(t, memo.groots.hits, "policy %d: the memo never answered", policy)
+	}
+}

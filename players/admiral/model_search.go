@@ -184,6 +184,10 @@ type modelSearch struct {
 	// its gamble_discount.
 	ctt      msTable
 	discount float64
+	// cgen counts the changes to ctt (every put, every clearing); groots
+	// remembers the gambles that changed nothing (model_chance.go).
+	cgen   uint64
+	groots rootMemo
 	w0       []float64
 	buf      []actProb
 	// charts and ours are stacks: the charts and our candidate actions of
@@ -323,6 +327,7 @@ func (s *modelSearch) reset(budget int) {
 		s.tt.reset()
 		s.replyTT.reset()
 		s.ctt.reset()
+		s.cgen++
 		s.acts, s.probs = s.acts[:0], s.probs[:0]
 		s.w0 = append(s.w0[:0], s.m.w...)
 	}
