@@ -188,8 +188,8 @@ type modelSearch struct {
 	// remembers the gambles that changed nothing (model_chance.go).
 	cgen   uint64
 	groots rootMemo
-	w0       []float64
-	buf      []actProb
+	w0     []float64
+	buf    []actProb
 	// charts and ours are stacks: the charts and our candidate actions of
 	// the nodes on the current path.
 	charts []uint64
