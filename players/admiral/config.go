@@ -259,8 +259,9 @@ type AdmiralOpponent struct {
 	// the stall rule discount a hit it may take there, unless our ship is
 	// stronger) when it can attack the cell in at least this share of the
 	// placements of our belief. 1: only a ship every placement puts on the
-	// same cell (a located one) guards. 0 < guard_share <= 1. Default 1
-	// (docs/admiral.md, "Why a camper wins": 0.75 stops the camper losses).
+	// same cell (a located one) guards. 0 < guard_share <= 1. Default 0.75
+	// (docs/admiral.md, "Why a camper wins": it turns most losses to
+	// patient players into draws).
 	GuardShare float64 `mapstructure:"guard_share" tune:"0.05,1"`
 	// Camper is the share of moves at or below which the enemy is a camper.
 	// Default 0.1.
@@ -343,7 +344,7 @@ func DefaultAdmiralConfig() AdmiralConfig {
 		Endgame:   AdmiralEndgame{Memory: 12, Stall: 10, Boldness: 0.854, Solve: true, Nodes: 3000, Recall: 100, RecallSamples: 4},
 		Placement: AdmiralPlacement{Samples: 400, HitRisk: 5.85, NearRisk: 2.13, Cluster: 0.445, Cover: 0.077, Temperature: 4, Aware: 0.5, Candidates: 20000},
 		Belief:    AdmiralBelief{MaxJoint: 500000, Particles: 3000, Spread: 3, SpreadWeight: 0.5, EnemyPrior: [][]int{}},
-		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, GuardShare: 1, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
+		Opponent: AdmiralOpponent{MinActions: 10, Mover: 0.5, MoverMargin: 0, Seen: 0.5, GuardShare: 0.75, Camper: 0.1, Evader: 0.5, EvaderLeak: 1,
 			Model: true, Epsilon: 0.05, ExploitMin: 0.8, ExploitSupport: 0.05, ExploitDepth: 6, ExploitNodes: 2000,
 			ExploitPatience: 10, ExploitLean: 400, ExploitFloor: 100, GambleDepth: 0, GambleNodes: 2000, GambleMin: 0.1, GambleDiscount: 0.95},
 	}

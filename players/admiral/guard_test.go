@@ -16,10 +16,11 @@ import (
 //
 //	kaisen match --p1 admiral --p2 joint-greedy --p2-weights camper.yaml -n 100 --seed 91
 //
-// With the default weights admiral moves its last ship, after a long quiet
-// stretch, next to a camper ship its probes had confined to a few cells,
-// and the camper sinks it at once; with opponent.guard_share 0.75 that
-// ship guards the cell and admiral does not lose the game.
+// With opponent.guard_share 1 (the default until issue 29's recall)
+// admiral moves its last ship, after a long quiet stretch, next to a camper
+// ship its probes had confined to a few cells, and the camper sinks it at
+// once; with the default 0.75 that ship guards the cell and admiral does
+// not lose the game.
 func TestGuardShareFullSize(t *testing.T) {
 	race.SkipFullSize(t)
 	r := submarine.DefaultRules()
@@ -35,9 +36,9 @@ func TestGuardShareFullSize(t *testing.T) {
 		require.Equal(t, [2]bool{}, res.Forfeit, res.Reason)
 		return res
 	}
-	base := play("{}\n")
-	require.Equal(t, 0, base.Winner, "the default weights lose game 65 to the camper")
+	base := play("opponent:\n  guard_share: 1\n")
+	require.Equal(t, 0, base.Winner, "guard_share 1 loses game 65 to the camper")
 	require.Equal(t, 273, base.Actions, "as docs/admiral.md's replay shows")
-	guarded := play("opponent:\n  guard_share: 0.75\n")
-	require.NotEqual(t, 0, guarded.Winner, "guard_share 0.75 keeps the last ship out of the confined camper ship's reach (%d actions)", guarded.Actions)
+	guarded := play("{}\n")
+	require.NotEqual(t, 0, guarded.Winner, "the default guard_share 0.75 keeps the last ship out of the confined camper ship's reach (%d actions)", guarded.Actions)
 }
