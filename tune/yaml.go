@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // FormatValue writes a weight for YAML with 5 significant digits, always as
@@ -37,9 +39,16 @@ var yamlLine = regexp.MustCompile(`^(\s*)([A-Za-z0-9_\-]+):(.*)$`)
 // SetValues rewrites YAML text so that every dotted key of values holds the
 // given number, keeping the file's comments and layout: the value of an
 // existing key is replaced in place (its trailing comment kept), a missing
-// key is added at the end of its parent mapping (or of the file). Only block
-// mappings are understood, which is the shape of Kaisen's config files.
+// key is added at the end of its parent mapping (or of the file). The
+// rewrite works on block mappings, the shape of Kaisen's config files; a
+// file with flow mappings ("flee: {rate: 0}") is first rewritten in block
+// style (blockStyle), so that a key inside one is found and never added a
+// second time.
 func SetValues(text string, values map[string]float64) (string, error) {
+	text, err := blockStyle(text)
+	if err != nil {
+		return "", err
+	}
 	lines := strings.Split(text, "\n")
 	type frame struct {
 		indent int
@@ -149,6 +158,48 @@ func SetValues(text string, values map[string]float64) (string, error) {
 		out += "\n"
 	}
 	return out, nil
+}
+
+// blockStyle returns text with every flow mapping rewritten as a block
+// mapping, and text itself when it has none. The YAML is re-encoded then
+// (two-space indent); comments are kept where the encoder can place them.
+func blockStyle(text string) (string, error) {
+	flow := false
+	for _, line := range strings.Split(text, "\n") {
+		if m := yamlLine.FindStringSubmatch(line); m != nil {
+			if v, _ := splitComment(m[3]); strings.HasPrefix(strings.TrimSpace(v), "{") {
+				flow = true
+				break
+			}
+		}
+	}
+	if !flow {
+		return text, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return "", fmt.Errorf("tune: parse YAML: %w", err)
+	}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.MappingNode {
+			n.Style &^= yaml.FlowStyle
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(&doc)
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return "", fmt.Errorf("tune: rewrite YAML in block style: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return "", fmt.Errorf("tune: rewrite YAML in block style: %w", err)
+	}
+	return b.String(), nil
 }
 
 // splitComment separates a YAML scalar from a trailing " # comment".

@@ -4,9 +4,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/spf13/viper"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -68,6 +71,53 @@ model:
 	require.InDelta(t, 0.9, vals["model.sure"], 1e-12)
 	require.InDelta(t, 2.0, vals["extra.depth"], 1e-12)
 	require.InDelta(t, 3.0, vals["top"], 1e-12)
+}
+
+// A starting file written with flow mappings (as the camper of docs/results.md
+// often is: "flee: {rate: 0}") is rewritten in block style: its keys are
+// replaced in place, never added a second time, which the players' config
+// loaders would refuse as a duplicate mapping key.
+func TestSetValuesFlowMappings(t *testing.T) {
+	tests := []struct {
+		name, in string
+		values   map[string]float64
+		want     map[string]float64
+	}{
+		{
+			name:   "keys inside flow mappings",
+			in:     "flee: {rate: 0}   # a camper\napproach: {ahead: 7}\n",
+			values: map[string]float64{"flee.rate": 0.25, "approach.ahead": 3},
+			want:   map[string]float64{"flee.rate": 0.25, "approach.ahead": 3},
+		},
+		{
+			name:   "a key missing from a flow mapping",
+			in:     "flee: {rate: 0.0, reach: 1.0}\nattack:\n  info: 0.5\n",
+			values: map[string]float64{"flee.safe": 2, "attack.info": 0.75},
+			want:   map[string]float64{"flee.rate": 0, "flee.reach": 1, "flee.safe": 2, "attack.info": 0.75},
+		},
+		{
+			name:   "nested flow mappings",
+			in:     "model: {prior: {spread: 0.5}}\n",
+			values: map[string]float64{"model.prior.spread": 0.125},
+			want:   map[string]float64{"model.prior.spread": 0.125},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := SetValues(tt.in, tt.values)
+			require.NoError(t, err)
+			var doc map[string]any
+			require.NoError(t, yaml.Unmarshal([]byte(got), &doc), "strict YAML (no duplicate keys):\n%s", got)
+			v := viper.New()
+			v.SetConfigType("yaml")
+			require.NoError(t, v.ReadConfig(strings.NewReader(got)))
+			for k, want := range tt.want {
+				require.InDelta(t, want, v.GetFloat64(k), 1e-12, "%s in\n%s", k, got)
+			}
+		})
+	}
+	_, err := SetValues("flee: {rate: [\n", map[string]float64{"flee.rate": 1})
+	require.Error(t, err)
 }
 
 func TestHeader(t *testing.T) {
