@@ -43,7 +43,8 @@ var yamlLine = regexp.MustCompile(`^(\s*)([A-Za-z0-9_\-]+):(.*)$`)
 // rewrite works on block mappings, the shape of Kaisen's config files; a
 // file with flow mappings ("flee: {rate: 0}") is first rewritten in block
 // style (blockStyle), so that a key inside one is found and never added a
-// second time.
+// second time. Text that is not YAML, or whose document is not a mapping,
+// is an error.
 func SetValues(text string, values map[string]float64) (string, error) {
 	text, err := blockStyle(text)
 	if err != nil {
@@ -89,12 +90,15 @@ func SetValues(text string, values map[string]float64) (string, error) {
 			}
 		}
 		value, comment := splitComment(m[3])
-		if strings.TrimSpace(value) == "" {
+		if strings.TrimSpace(value) == "" && nestedBelow(lines, i, indent) {
 			stack = append(stack, frame{indent: indent, key: m[2]})
 			continue
 		}
 		v, ok := values[key]
 		if !ok {
+			if strings.TrimSpace(value) == "" {
+				lastLine[key] = i // an empty section: missing keys go under it
+			}
 			continue
 		}
 		out := m[1] + m[2] + ": " + FormatValue(v)
@@ -160,36 +164,48 @@ func SetValues(text string, values map[string]float64) (string, error) {
 	return out, nil
 }
 
-// blockStyle returns text with every flow mapping rewritten as a block
-// mapping, and text itself when it has none. The YAML is re-encoded then
-// (two-space indent); comments are kept where the encoder can place them.
+// blockStyle returns text ready for SetValues' line-by-line rewrite: text
+// itself when it is a block mapping (or holds no document), its comment
+// lines alone when its document is null ("~"), and the YAML re-encoded in
+// block style (two-space indent, comments kept where the encoder can place
+// them) when it has flow mappings. A document that is not a mapping is an
+// error.
 func blockStyle(text string) (string, error) {
-	flow := false
-	for _, line := range strings.Split(text, "\n") {
-		if m := yamlLine.FindStringSubmatch(line); m != nil {
-			if v, _ := splitComment(m[3]); strings.HasPrefix(strings.TrimSpace(v), "{") {
-				flow = true
-				break
-			}
-		}
-	}
-	if !flow {
-		return text, nil
-	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
 		return "", fmt.Errorf("tune: parse YAML: %w", err)
 	}
+	if len(doc.Content) == 0 {
+		return text, nil
+	}
+	root := doc.Content[0]
+	switch {
+	case root.Kind == yaml.ScalarNode && root.Tag == "!!null":
+		var kept []string
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "#") {
+				kept = append(kept, line)
+			}
+		}
+		return strings.Join(kept, "\n"), nil
+	case root.Kind != yaml.MappingNode:
+		return "", fmt.Errorf("tune: YAML: want a mapping of sections at the top, got %s", root.Tag)
+	}
+	flow := false
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
-		if n.Kind == yaml.MappingNode {
+		if n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle != 0 {
 			n.Style &^= yaml.FlowStyle
+			flow = true
 		}
 		for _, c := range n.Content {
 			walk(c)
 		}
 	}
 	walk(&doc)
+	if !flow {
+		return text, nil
+	}
 	var b strings.Builder
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -200,6 +216,21 @@ func blockStyle(text string) (string, error) {
 		return "", fmt.Errorf("tune: rewrite YAML in block style: %w", err)
 	}
 	return b.String(), nil
+}
+
+// nestedBelow reports whether the next line of lines after i that holds
+// something (not blank, not a comment) is indented deeper than indent: the
+// key of line i opens a mapping, and is not a key with an empty (null)
+// value.
+func nestedBelow(lines []string, i, indent int) bool {
+	for _, l := range lines[i+1:] {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		return len(l)-len(strings.TrimLeft(l, " ")) > indent
+	}
+	return false
 }
 
 // splitComment separates a YAML scalar from a trailing " # comment".

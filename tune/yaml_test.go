@@ -2,8 +2,11 @@ package tune
 
 import (
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,6 +99,12 @@ func TestSetValuesFlowMappings(t *testing.T) {
 			want:   map[string]float64{"flee.rate": 0, "flee.reach": 1, "flee.safe": 2, "attack.info": 0.75},
 		},
 		{
+			name:   "a document that is one flow mapping",
+			in:     "{flee: {rate: 0}, approach: {ahead: 7}}\n",
+			values: map[string]float64{"flee.rate": 0.5, "idle.move": 0.25},
+			want:   map[string]float64{"flee.rate": 0.5, "approach.ahead": 7, "idle.move": 0.25},
+		},
+		{
 			name:   "nested flow mappings",
 			in:     "model: {prior: {spread: 0.5}}\n",
 			values: map[string]float64{"model.prior.spread": 0.125},
@@ -122,4 +131,34 @@ func TestSetValuesFlowMappings(t *testing.T) {
 
 func TestHeader(t *testing.T) {
 	require.Equal(t, "# a\n# b\n", Header("a", "b"))
+}
+
+// fuzzKey is a key of Kaisen's configs: a letter, then letters, digits, _ and -.
+var fuzzKey = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_\-]*$`)
+
+// FuzzSetValues: SetValues never panics, and on a config-shaped file (a
+// mapping of sections of numbers, block or flow style) its output is YAML
+// of the same shape holding the value set, with no key twice.
+func FuzzSetValues(f *testing.F) {
+	f.Add("flee:\n  rate: 1\napproach:\n  ahead: 0\n", "flee", "rate", 0.5)
+	f.Add("flee: {rate: 0}\napproach: {ahead: 7}\n", "approach", "ahead", 3.0)
+	f.Add("{flee: {rate: 0}}\n", "idle", "move", 0.25)
+	f.Add("# only a comment\n", "a", "b", 1.0)
+	f.Add("a:\n  b: [1, 2]\n", "a", "b", 2.0)
+	f.Add("flee:\napproach:\n  ahead: 1\n", "flee", "rate", 0.5) // an empty section
+	f.Add("~\n", "flee", "rate", 0.5)
+	f.Fuzz(func(t *testing.T, text, section, key string, v float64) {
+		if !fuzzKey.MatchString(section) || !fuzzKey.MatchString(key) || math.IsNaN(v) || math.IsInf(v, 0) {
+			return
+		}
+		got, err := SetValues(text, map[string]float64{section + "." + key: v})
+		var in map[string]map[string]float64
+		if yaml.Unmarshal([]byte(text), &in) != nil || err != nil {
+			return // not the shape of a config file
+		}
+		var out map[string]map[string]float64
+		require.NoError(t, yaml.Unmarshal([]byte(got), &out), "from %q:\n%s", text, got)
+		want, _ := strconv.ParseFloat(FormatValue(v), 64)
+		require.InDelta(t, want, out[section][key], 1e-9*max(1, math.Abs(want)), "from %q:\n%s", text, got)
+	})
 }
