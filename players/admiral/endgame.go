@@ -21,11 +21,11 @@ import (
 
 // solved is the solver's verdict on this turn's position.
 type solved struct {
-	on      bool                      // the position is one of perfect information and was solved
-	value   endgame.Value             // the position's value for us
-	allowed map[submarine.Action]bool // the actions that keep it
-	best    submarine.Action          // the solver's best action
-	pos     endgame.Position          // the position, us to move
+	on      bool               // the position is one of perfect information and was solved
+	value   endgame.Value      // the position's value for us
+	allowed []submarine.Action // the actions that keep it (the planner's buffer)
+	best    submarine.Action   // the solver's best action
+	pos     endgame.Position   // the position, us to move
 	// partial: we know the enemy fleet but it does not know ours exactly.
 	// The value is then what an enemy that knew it could force: a floor.
 	partial bool
@@ -57,7 +57,7 @@ func (p *planner) solve() (solved, error) {
 	if err != nil {
 		return solved{}, fmt.Errorf("admiral: endgame: %w", err)
 	}
-	s := solved{on: known, partial: !known, value: acts[0].Value, best: acts[0].Action, allowed: map[submarine.Action]bool{}, pos: pos}
+	s := solved{on: known, partial: !known, value: acts[0].Value, best: acts[0].Action, allowed: p.allowed[:0], pos: pos}
 	if !known && s.value.Outcome != endgame.Win && (s.value.Outcome != endgame.Draw || !searchable) {
 		// A loss (or unproved) against an enemy that knew our fleet says
 		// little against one that does not: admiral's search decides. So
@@ -69,11 +69,16 @@ func (p *planner) solve() (solved, error) {
 	}
 	for _, sa := range acts {
 		if sa.Value.Compare(s.value) == 0 {
-			s.allowed[sa.Action] = true
+			s.allowed = append(s.allowed, sa.Action)
 		}
 	}
+	p.allowed = s.allowed
 	return s, nil
 }
+
+// keeps reports whether act keeps the solver's value (a short list: a
+// scan beats a map, which every solved turn would build).
+func (s *solved) keeps(act submarine.Action) bool { return slices.Contains(s.allowed, act) }
 
 // keepAllowed drops the candidates the solver's verdict rules out (with
 // perfect information only).
@@ -83,7 +88,7 @@ func (p *planner) keepAllowed(s *solved) {
 	}
 	kept := p.cands[:0]
 	for _, c := range p.cands {
-		if s.allowed[c.act] {
+		if s.keeps(c.act) {
 			kept = append(kept, c)
 		}
 	}
@@ -130,7 +135,7 @@ func (p *planner) exploit(s *solved) (submarine.Action, explain.Decision, bool) 
 	}
 	ms.reset(p.lean.budget(o, a.lastHit, a.pub.Total()))
 	root := msState{us: s.pos.Mover, them: s.pos.Other, chart: slices.Clone(a.pub.Placements())}
-	act, depth, ok := ms.exploit(root, func(x submarine.Action) bool { return s.allowed[x] }, o.ExploitDepth)
+	act, depth, ok := ms.exploit(root, s.keeps, o.ExploitDepth)
 	p.lean.after(ok, ms.aborted())
 	if !ok {
 		return submarine.Action{}, explain.Decision{}, false

@@ -230,7 +230,7 @@ func (p *planner) gamble(s *solved) (submarine.Action, float64, bool) {
 	ms.discount = o.GambleDiscount
 	ms.reset(o.GambleNodes)
 	root := msState{us: s.pos.Mover, them: s.pos.Other, chart: append([]uint64(nil), a.pub.Placements()...)}
-	act, v, depth := ms.gamble(root, func(x submarine.Action) bool { return s.allowed[x] }, o.GambleDepth)
+	act, v, depth := ms.gamble(root, s.keeps, o.GambleDepth)
 	if depth == 0 || v <= 0 || v < o.GambleMin {
 		return submarine.Action{}, v, false
 	}

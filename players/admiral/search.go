@@ -58,11 +58,12 @@ type planner struct {
 	// cells of the board).
 	detectMatch [submarine.MaxShips][256]admiralDetectMask
 	ro          rollState
-	ms          modelSearch // the search against the opponent model (model_search.go)
-	lean        patience    // its node budget in stalled games (exploit_lean.go)
-	memo        actionsMemo // the solver's answers to this player's positions
-	rc          recall      // the decisions of this stall (recall.go)
-	note        searchNote  // the last searched decision, for its explanation
+	ms          modelSearch        // the search against the opponent model (model_search.go)
+	lean        patience           // its node budget in stalled games (exploit_lean.go)
+	memo        actionsMemo        // the solver's answers to this player's positions
+	allowed     []submarine.Action // solve's buffer of the actions that keep the value
+	rc          recall             // the decisions of this stall (recall.go)
+	note        searchNote         // the last searched decision, for its explanation
 }
 
 func (p *planner) init(a *Admiral) {
