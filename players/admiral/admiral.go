@@ -65,6 +65,9 @@ type Admiral struct {
 	lastHit   int // value of actions at the last hit by either side
 	history   []uint64
 	placement submarine.Placement
+	// firstAttack is the cell of the enemy's attack when it was the
+	// game's first action (the opening book reads it), else grid.None.
+	firstAttack grid.Cell
 
 	opp opponentStats
 	// model is the posterior over opponent policies (model.go);
@@ -96,7 +99,7 @@ func NewAdmiral(rules *submarine.Rules, cfg AdmiralConfig, rng *rand.Rand) *Admi
 }
 
 func newAdmiral(rules *submarine.Rules, cfg AdmiralConfig, rng *rand.Rand, sh *admiralShared) *Admiral {
-	a := &Admiral{rules: rules, cfg: cfg, rng: rng, shared: sh, learnt: sh.corpus}
+	a := &Admiral{rules: rules, cfg: cfg, rng: rng, shared: sh, learnt: sh.corpus, firstAttack: grid.None}
 	a.enemyS = belief.NewShips(rules)
 	a.ownS = belief.NewShips(rules)
 	if cfg.Belief.MaxJoint > 0 {
@@ -132,6 +135,12 @@ func (a *Admiral) Place() submarine.Placement {
 
 // Act implements Player.
 func (a *Admiral) Act() submarine.Action {
+	if act, ok := a.bookAct(); ok {
+		a.dec = explain.Decision{State: "opening", Reason: "opening book: the search's choice for this position, found once for the default rules and weights",
+			Candidates: []explain.Candidate{{Action: a.actionName(act), Score: 0}}}
+		a.noted = false
+		return act
+	}
 	act, dec := a.plan.decide()
 	a.dec, a.noted = dec, dec.State == ""
 	return act
@@ -150,6 +159,9 @@ func (a *Admiral) Explain() explain.Decision {
 // Observe implements Player.
 func (a *Admiral) Observe(ev submarine.Event, v *submarine.View) {
 	a.actions++
+	if a.actions == 1 && !ev.Mine && !ev.Illegal && ev.Kind == submarine.Attack {
+		a.firstAttack = ev.At
+	}
 	if !ev.Mine && !ev.Illegal {
 		a.observeModel(ev) // before the view: the position the enemy acted in
 	}

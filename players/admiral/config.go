@@ -64,6 +64,14 @@ type AdmiralSearch struct {
 	// mistake, not to hold the draw, which the solver's actions keep.
 	// 1 to 1024. Default 2.
 	DrawnCandidates int `mapstructure:"drawn_candidates"`
+	// Opening plays the first decision from the opening book
+	// (opening.go, docs/admiral.md "The opening book") when the book was
+	// built for these rules and these weights: our first action when we
+	// act first, and our answer to an enemy's first attack. The book holds
+	// the search's own choice there, so play is as strong and the first
+	// decision, the costliest of a game, is free. Any other weights (a
+	// tuning run's) search as before. Default true.
+	Opening bool `mapstructure:"opening"`
 }
 
 // AdmiralValue weighs the terms of an action's value (in "hits": one enemy
@@ -337,7 +345,7 @@ type AdmiralOpponent struct {
 // DefaultAdmiralConfig returns the built-in weights (configs/admiral.yaml).
 func DefaultAdmiralConfig() AdmiralConfig {
 	return AdmiralConfig{
-		Search: AdmiralSearch{Worlds: 48, Candidates: 5, Depth: 3, Discount: 0.924, EvalCap: 2000, MaxMillis: 0, DrawnCandidates: 2},
+		Search: AdmiralSearch{Worlds: 48, Candidates: 5, Depth: 3, Discount: 0.924, EvalCap: 2000, MaxMillis: 0, DrawnCandidates: 2, Opening: true},
 		Value: AdmiralValue{Hit: 1.33, Sink: 0.51, Win: 10.4, Hurt: 1.1, Lost: 1.22, Info: 0.62, Leak: 0.21, Detect: 0.186,
 			Next: 0.198, Edge: 2, Repeat: 0.01},
 		Model:     AdmiralModel{Flee: 1, Sure: 0.959, Attack: 0.113, Refuge: 0},

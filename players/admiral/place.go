@@ -22,6 +22,7 @@ type admiralShared struct {
 	prior    *spreadPrior    // the enemy placement prior's counts
 	solver   *endgame.Solver // exact play once everything is known (nil: off)
 	corpus   *learntPrior    // the enemy placement prior of belief.enemy_prior (nil: none)
+	opening  *opening        // the opening book, when it was built for these rules and weights (nil: none)
 
 	// Every placement with its cumulative weight, when there are at most
 	// placement.candidates of them (computed once, on the first Place).
@@ -56,7 +57,7 @@ func newAdmiralShared(rules *submarine.Rules, cfg AdmiralConfig) *admiralShared 
 	b := rules.Board
 	size := b.Size()
 	sh := &admiralShared{riskHit: make([]float64, size), riskNear: make([]float64, size),
-		prior: newSpreadPrior(rules, cfg.Belief.Spread)}
+		prior: newSpreadPrior(rules, cfg.Belief.Spread), opening: openingFor(rules, cfg)}
 	if cfg.Endgame.Solve {
 		// An error means a board the solver cannot take: play on without.
 		sh.solver, _ = endgame.Shared(rules, endgame.Options{Nodes: cfg.Endgame.Nodes})
